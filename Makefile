@@ -1,0 +1,39 @@
+# storrepro — `make reproduce` runs every notebook; `make test` runs the test suite.
+# Both create .venv and install the package into it when it is missing or pyproject.toml changed.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+PROFILE ?= full
+NOTEBOOKS ?=
+ARGS ?=
+
+.DEFAULT_GOAL := reproduce
+.PHONY: reproduce test lab clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+## reproduce: execute the notebooks (PROFILE=full|quick, NOTEBOOKS="00_simulator_validation ...",
+##            ARGS="-p seed=1 --workers 2"); writes figures/, results/, build/executed/
+reproduce: $(STAMP)
+	$(PY) -m storrepro reproduce --profile $(PROFILE) $(if $(strip $(NOTEBOOKS)),--only $(NOTEBOOKS)) $(ARGS)
+
+## test: lint, unit tests and every notebook in the quick profile
+test: $(STAMP)
+	$(PY) -m ruff check lib tests
+	$(PY) -m pytest
+
+## lab: open the notebooks in JupyterLab
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+## clean: remove build output and caches (keeps .venv and the committed figures/ and results/)
+clean:
+	rm -rf build .pytest_cache .ruff_cache
+	find . -name __pycache__ -not -path './.venv/*' -prune -exec rm -rf {} +

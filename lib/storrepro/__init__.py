@@ -1,0 +1,1 @@
+"""storrepro: reproductions of five cloud-storage papers."""

@@ -1,0 +1,83 @@
+"""Command line: ``python -m storrepro reproduce|list``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from storrepro.config import PROFILES, ParameterError
+from storrepro.notebooks import NOTEBOOKS
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m storrepro", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("reproduce", help="execute the notebooks and write results")
+    run.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default="full",
+        help="'full' is the paper's scale, 'quick' the CI scale (default: full)",
+    )
+    run.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help=f"run only these notebooks (of: {', '.join(NOTEBOOKS)})",
+    )
+    run.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="write figures/, results/ and executed/ under DIR "
+        "(default: the repository, executed notebooks in build/executed)",
+    )
+    run.add_argument(
+        "-p",
+        dest="params",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a notebook parameter; repeatable; see `python -m storrepro list`",
+    )
+    where = run.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="local dask workers for sweeps; 1 runs in-process (default: cores)",
+    )
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run sweeps on an existing dask scheduler, e.g. tcp://host:8786",
+    )
+
+    listing = commands.add_parser("list", help="list notebooks and their parameters")
+    listing.add_argument("names", nargs="*", metavar="NAME")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from storrepro import runner  # imported here so `--help` stays fast
+
+    try:
+        if args.command == "list":
+            for name in args.names or NOTEBOOKS:
+                print(runner.describe_parameters(name))
+            return 0
+        if args.workers is not None and args.workers < 1:
+            raise ParameterError(f"--workers {args.workers}: expected a whole number >= 1")
+        return runner.reproduce(
+            args.profile, args.only, args.out, args.params, args.workers, args.scheduler
+        )
+    except (ParameterError, KeyError) as err:
+        print(f"error: {err.args[0]}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Validated notebook parameters: one config class per notebook, shared checks and CLI parsing.
+
+A notebook's ``parameters`` cell holds plain values: ``profile``, ``seed`` and the paper's knobs,
+whose default ``None`` means "the profile's value". The notebook hands them to its config class,
+which fills in the profile values and checks every value before any computation::
+
+    cfg = ValidationConfig(profile=profile, seed=seed, customers=customers)
+
+The runner builds the same config from ``-p NAME=VALUE`` strings before it starts a kernel, so a
+bad value fails in a second with a message naming the parameter, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+PROFILES = ("quick", "full")
+_TRUE, _FALSE = {"true", "yes", "1", "on"}, {"false", "no", "0", "off"}
+
+
+class ParameterError(ValueError):
+    """A notebook parameter has an unknown name, a wrong type or a value out of range."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One notebook parameter: its type, its value in each profile, and what values are allowed."""
+
+    type: type
+    quick: Any
+    full: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple | None = None
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        bounds = [
+            f">= {self.low:g}" if self.low is not None else None,
+            f"<= {self.high:g}" if self.high is not None else None,
+        ]
+        text = " and ".join(b for b in bounds if b)
+        return f"{'an' if self.type is int else 'a'} {self.type.__name__}" + (
+            f" {text}" if text else ""
+        )
+
+    def check(self, name: str, value: Any) -> Any:
+        """Return ``value`` as this parameter's type, or raise :class:`ParameterError`."""
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        integral_float = isinstance(value, float) and value.is_integer()
+        if self.type is int and integral_float:
+            value = int(value)
+        if not isinstance(value, self.type) or (self.type is not bool and isinstance(value, bool)):
+            raise ParameterError(
+                f"parameter {name!r} = {value!r}: expected {self.allowed()}, "
+                f"got a {type(value).__name__}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise ParameterError(f"parameter {name!r} = {value!r}: expected {self.allowed()}")
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise ParameterError(f"parameter {name!r} = {value!r}: expected {self.allowed()}")
+        return value
+
+    def parse(self, name: str, text: str) -> Any:
+        """Turn a command-line string into a checked value (``none`` means the profile's value)."""
+        if text.strip().lower() == "none":
+            return None
+        try:
+            if self.type is bool:
+                lowered = text.strip().lower()
+                if lowered not in _TRUE | _FALSE:
+                    raise ValueError
+                value: Any = lowered in _TRUE
+            elif self.type is int:
+                number = float(text)
+                if not number.is_integer():
+                    raise ValueError
+                value = int(number)
+            else:
+                value = self.type(text)
+        except ValueError:
+            raise ParameterError(
+                f"parameter {name!r} = {text!r}: expected {self.allowed()}"
+            ) from None
+        return self.check(name, value)
+
+
+COMMON = {
+    "profile": Param(
+        str,
+        "quick",
+        "full",
+        "run scale: 'quick' (CI, about a minute) or 'full' (the paper's scale)",
+        choices=PROFILES,
+    ),
+    "seed": Param(int, 0, 0, "base seed; every task derives its own stream from it", low=0),
+}
+
+
+class NotebookConfig:
+    """Base of every notebook's config. Subclasses set ``notebook``, ``paper`` and ``params``.
+
+    Attributes are the resolved values: ``cfg.profile``, ``cfg.seed`` and one per parameter.
+    """
+
+    notebook: ClassVar[str]
+    paper: ClassVar[str]
+    params: ClassVar[dict[str, Param]]
+
+    def __init__(self, profile: str = "full", seed: int = 0, **values: Any):
+        spec = self.all_params()
+        unknown = sorted(set(values) - set(spec))
+        if unknown:
+            raise ParameterError(
+                f"unknown parameter {unknown[0]!r} for {self.notebook}; "
+                f"allowed: {', '.join(sorted(spec))}"
+            )
+        self.profile = COMMON["profile"].check("profile", profile)
+        self.seed = COMMON["seed"].check("seed", seed)
+        for name, param in self.params.items():
+            value = values.get(name)
+            resolved = getattr(param, self.profile) if value is None else value
+            setattr(self, name, param.check(name, resolved))
+        self.validate()
+
+    def validate(self) -> None:
+        """Checks that involve several parameters; subclasses override."""
+
+    @classmethod
+    def all_params(cls) -> dict[str, Param]:
+        return {**COMMON, **cls.params}
+
+    @classmethod
+    def parse_overrides(cls, pairs: list[str]) -> dict[str, Any]:
+        """``["customers=1e6", "seed=3"]`` -> checked values, for the runner's ``-p``."""
+        spec = cls.all_params()
+        values: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, text = pair.partition("=")
+            name = name.strip()
+            if not sep or not name:
+                raise ParameterError(f"-p {pair!r}: expected NAME=VALUE")
+            if name == "profile":
+                raise ParameterError("set the profile with --profile, not -p profile=...")
+            if name not in spec:
+                raise ParameterError(
+                    f"unknown parameter {name!r} for {cls.notebook}; "
+                    f"allowed: {', '.join(sorted(set(spec) - {'profile'}))}"
+                )
+            values[name] = spec[name].parse(name, text)
+        return values
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.all_params()}
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items())
+        return f"{type(self).__name__}({body})"

@@ -1,0 +1,25 @@
+"""The notebooks of the suite and the config class that validates each one's parameters."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+from storrepro.config import NotebookConfig
+from storrepro.paths import repo_root
+
+#: notebook name -> "module:ConfigClass"; the order is the run order.
+NOTEBOOKS = {
+    "00_simulator_validation": "storrepro.validation:ValidationConfig",
+}
+
+
+def notebook_path(name: str) -> Path:
+    return repo_root() / "notebooks" / f"{name}.ipynb"
+
+
+def config_class(name: str) -> type[NotebookConfig]:
+    if name not in NOTEBOOKS:
+        raise KeyError(f"unknown notebook {name!r}; available: {', '.join(NOTEBOOKS)}")
+    module, _, cls = NOTEBOOKS[name].partition(":")
+    return getattr(import_module(module), cls)

@@ -1,0 +1,128 @@
+"""Sweeps of independent tasks, in-process or on dask.distributed, with the same numbers either way.
+
+``sweep(fn, tasks, seed=...)`` calls ``fn(task, rng)`` for every task and returns the results in
+task order. Each task's ``rng`` comes from ``SeedSequence([seed, *hash(repr(task))])``, so it
+depends only on the base seed and the task itself, never on which worker ran it or in what order:
+serial, a local cluster and a remote scheduler give identical numbers. Tasks must therefore have a
+stable ``repr`` (numbers, strings, tuples, frozen dataclasses) and be distinct.
+
+Where the work runs (first match wins):
+  1. ``scheduler=ADDRESS`` or ``$DASK_SCHEDULER_ADDRESS``: an existing dask cluster;
+  2. ``workers=1`` or ``$STORREPRO_WORKERS=1``: in this process, no dask at all;
+  3. otherwise a local cluster with one single-threaded worker process per core (or ``workers``).
+The runner's ``--workers`` and ``--scheduler`` set those environment variables for the kernels.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+WORKERS_ENV = "STORREPRO_WORKERS"
+SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+
+_clients: dict[tuple, Any] = {}
+
+
+def task_seed(seed: int, task: Any) -> np.random.SeedSequence:
+    """The seed sequence of one task: the base seed and a stable digest of ``repr(task)``."""
+    digest = hashlib.sha256(repr(task).encode()).digest()
+    words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
+    return np.random.SeedSequence([seed, *words])
+
+
+def task_rng(seed: int, task: Any) -> np.random.Generator:
+    return np.random.default_rng(task_seed(seed, task))
+
+
+def _run_task(fn: Callable, task: Any, seed: int) -> Any:
+    return fn(task, task_rng(seed, task))
+
+
+def resolve_mode(workers: int | None = None, scheduler: str | None = None) -> tuple[str, Any]:
+    """``("address", addr)``, ``("serial", 1)`` or ``("local", n_workers)``."""
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler:
+        return "address", scheduler
+    if workers is None and os.environ.get(WORKERS_ENV):
+        text = os.environ[WORKERS_ENV]
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"{WORKERS_ENV}={text!r}: expected a whole number >= 1")
+        workers = int(text)
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers={workers!r}: expected a whole number >= 1")
+    workers = workers or os.cpu_count() or 1
+    return ("serial", 1) if workers == 1 else ("local", workers)
+
+
+def _client(mode: str, arg: Any):
+    """One dask client per mode, reused across sweeps and closed at exit."""
+    key = (mode, arg)
+    if key not in _clients:
+        from dask.distributed import Client, LocalCluster
+
+        if mode == "address":
+            client = Client(arg, set_as_default=False)
+        else:
+            cluster = LocalCluster(
+                n_workers=arg,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            client = Client(cluster, set_as_default=False)
+        _clients[key] = client
+    return _clients[key]
+
+
+@atexit.register
+def _close_clients() -> None:
+    for client in _clients.values():
+        cluster = client.cluster
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    _clients.clear()
+
+
+def sweep(
+    fn: Callable[[Any, np.random.Generator], Any],
+    tasks: Sequence[Any],
+    *,
+    seed: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    desc: str | None = None,
+    progress: bool = True,
+) -> list[Any]:
+    """Run ``fn(task, rng)`` for every task; results in task order (see the module docstring)."""
+    tasks = list(tasks)
+    keys = [repr(t) for t in tasks]
+    if len(set(keys)) != len(keys):
+        raise ValueError("sweep tasks must be distinct (their repr seeds their random streams)")
+    mode, arg = resolve_mode(workers, scheduler)
+    bar = tqdm(total=len(tasks), desc=desc, disable=not progress or not tasks)
+    try:
+        if mode == "serial":
+            results = []
+            for task in tasks:
+                results.append(_run_task(fn, task, seed))
+                bar.update()
+            return results
+        from dask.distributed import as_completed
+
+        client = _client(mode, arg)
+        futures = [client.submit(_run_task, fn, t, seed, pure=False) for t in tasks]
+        for _ in as_completed(futures, loop=client.loop):
+            bar.update()
+        return client.gather(futures)
+    finally:
+        bar.close()

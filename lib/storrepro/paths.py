@@ -1,0 +1,79 @@
+"""Where the suite reads and writes, and the atomic writes every output goes through.
+
+Outputs of a run under ``OUT``: ``OUT/figures/<notebook>/``, ``OUT/results/<notebook>.json`` and
+``OUT/results/SCORECARD.md``. The runner sets ``OUT`` (default: the repository root, so a
+``make reproduce`` refreshes the committed figures and results) through ``STORREPRO_OUT``. A
+notebook run by hand in JupyterLab writes under ``build/lab/`` instead, so a student's quick
+experiment never overwrites the committed full-profile results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+OUT_ENV = "STORREPRO_OUT"
+
+
+def repo_root() -> Path:
+    """The checkout holding this package (an editable install); else the working directory."""
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "pyproject.toml").is_file() and (parent / "notebooks").is_dir():
+            return parent
+    return Path.cwd()
+
+
+def output_root() -> Path:
+    """``$STORREPRO_OUT`` when the runner set it, else ``build/lab`` of the checkout."""
+    configured = os.environ.get(OUT_ENV)
+    return Path(configured) if configured else repo_root() / "build" / "lab"
+
+
+def figures_dir(notebook: str, out: Path | None = None) -> Path:
+    return (out or output_root()) / "figures" / notebook
+
+
+def results_dir(out: Path | None = None) -> Path:
+    return (out or output_root()) / "results"
+
+
+def git_commit() -> str:
+    """The checkout's commit, with ``-dirty`` when its code or notebooks have uncommitted edits."""
+    root = repo_root()
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short=12", "HEAD")
+    if not commit:
+        return "unknown"
+    return commit + ("-dirty" if git("status", "--porcelain", "--", "lib", "notebooks") else "")
+
+
+@contextmanager
+def atomic_path(path: Path | str):
+    """Yield a temporary path beside ``path``; rename it into place only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def write_text_atomic(path: Path | str, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json_atomic(path: Path | str, data) -> None:
+    write_text_atomic(path, json.dumps(data, indent=2, allow_nan=True) + "\n")

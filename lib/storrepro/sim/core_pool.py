@@ -1,0 +1,205 @@
+"""Fluid, tick-based model of a storage controller's datapath cores (VDI spec
+``vdi_background.md`` §2.3, §2.5–2.7, §2.9 A4/A5, §6.3 S1/S10). Time unit **s**.
+
+Each tick of Δ seconds (default 600, configurable, e.g. 60 for the sensitivity run) with FG
+demand A (IOPS) and background debt D (blocks)::
+
+    C_FG = allocator(state)          # integer or real cores in [0, N], checked
+    C_BG = N - C_FG
+    FG served = min(A, C_FG · 50)    # IOPS; the shortfall is queued IO, not carried over (A5)
+    violation = C_FG · 50 < A        # SLO violation of the tick (A4)
+    BG served = min(D, C_BG · 20 · Δ) blocks;  D <- D - BG served
+
+Debt added with :meth:`CorePool.add_debt` at time s is seen by the first tick starting at or
+after s: a tick runs after every other event of its start instant, so a snapshot expiry at a
+tick boundary counts for the tick that starts there, as in the spec's per-bin replay. There
+are no individual requests, so there is no latency monitor; the tick log is the output.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import simpy
+
+from storrepro.sim.monitor import EventLog
+
+
+@dataclass(frozen=True)
+class CorePoolConfig:
+    """Cores, per-core rates and tick length (§2.1, §4.3)."""
+
+    n_cores: int = 64
+    fg_iops_per_core: float = 50.0
+    bg_blocks_per_core_s: float = 20.0
+    tick_s: float = 600.0
+
+    def __post_init__(self):
+        if isinstance(self.n_cores, bool) or not isinstance(self.n_cores, numbers.Integral):
+            raise ValueError(f"n_cores must be an integer >= 1, got {self.n_cores!r}")
+        if self.n_cores < 1:
+            raise ValueError(f"n_cores must be an integer >= 1, got {self.n_cores!r}")
+        for name in ("fg_iops_per_core", "bg_blocks_per_core_s", "tick_s"):
+            value = getattr(self, name)
+            if not (isinstance(value, numbers.Real) and math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+@dataclass(frozen=True)
+class PoolState:
+    """What an allocator sees at the start of a tick."""
+
+    tick: int
+    time: float  # s
+    demand_iops: float
+    debt: float  # blocks, including debt added up to this instant
+    n_cores: int
+    tick_s: float
+    fg_iops_per_core: float
+
+
+class _AfterThisInstant(simpy.events.Event):
+    """Fires at the current time after every URGENT and NORMAL event of this instant, however
+    late those were scheduled, so a tick sees all debt added at its start time."""
+
+    def __init__(self, env: simpy.Environment):
+        super().__init__(env)
+        self._ok = True  # pre-triggered, exactly as simpy's own Timeout
+        self._value = None
+        env.schedule(self, priority=simpy.events.NORMAL + 1)
+
+
+#: ``allocator(state) -> C_FG``.
+Allocator = Callable[[PoolState], float]
+
+
+def demand_cores(state: PoolState) -> int:
+    """Idle-only allocator: ⌈A / 50⌉ cores for FG, clipped to [0, N]; BG gets the rest (A2)."""
+    return min(state.n_cores, math.ceil(state.demand_iops / state.fg_iops_per_core))
+
+
+LOG_COLUMNS = (
+    "tick",
+    "t",
+    "demand_iops",
+    "c_fg",
+    "c_bg",
+    "fg_served_iops",
+    "queued_iops",
+    "violation",
+    "debt_added",
+    "bg_served",
+    "debt",  # after this tick's BG service; later additions count for the next tick
+)
+
+
+class CorePool:
+    """N cores split every tick into FG and BG sets (module docstring), time unit s.
+
+    ``demand_iops`` gives the FG demand of each tick; the pool runs ``len(demand_iops)`` ticks
+    (``env.run(until=pool.process)``). ``log`` has one row per tick with ``LOG_COLUMNS``.
+    """
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        demand_iops,
+        allocator: Allocator = demand_cores,
+        config: CorePoolConfig | None = None,
+        initial_debt: float = 0.0,
+    ):
+        demand = np.asarray(demand_iops, dtype=float)
+        if demand.ndim != 1:
+            raise ValueError(f"demand_iops must be 1-D (one value per tick), got {demand.shape}")
+        bad = np.flatnonzero(~np.isfinite(demand) | (demand < 0))
+        if bad.size:
+            raise ValueError(
+                f"demand_iops must be finite values >= 0 IOPS, got {demand[bad[0]]!r} "
+                f"at tick {bad[0]}"
+            )
+        if not callable(allocator):
+            raise ValueError(f"allocator must be callable (PoolState) -> C_FG, got {allocator!r}")
+        _check_blocks("initial_debt", initial_debt)
+        self.env = env
+        self.demand = demand
+        self.allocator = allocator
+        self.config = CorePoolConfig() if config is None else config
+        self.debt = float(initial_debt)
+        self.debt_added = float(initial_debt)  # total ever added, for conservation checks
+        self.log = EventLog(LOG_COLUMNS)
+        self._added_this_tick = float(initial_debt)
+        self.process = env.process(self._run())
+
+    def add_debt(self, blocks: float) -> None:
+        """Log deferred background work (blocks) now, e.g. at a snapshot expiry."""
+        _check_blocks("blocks", blocks)
+        self.debt += blocks
+        self.debt_added += blocks
+        self._added_this_tick += blocks
+
+    def summary(self) -> dict[str, float]:
+        """Violation % of ticks (A4), queued % of FG IO (A5), debt totals and maximum."""
+        frame = self.log.to_frame()
+        return {
+            "ticks": len(frame),
+            "violation_pct": 100.0 * frame["violation"].mean(),
+            "queued_pct": 100.0 * frame["queued_iops"].sum() / frame["demand_iops"].sum(),
+            "debt_added": self.debt_added,
+            "bg_served": float(frame["bg_served"].sum()),
+            "final_debt": self.debt,
+            "max_debt": float((frame["debt"] + frame["bg_served"]).max()),
+        }
+
+    def _run(self):
+        cfg = self.config
+        for tick, demand in enumerate(self.demand.tolist()):
+            yield _AfterThisInstant(self.env)
+            state = PoolState(
+                tick,
+                self.env.now,
+                demand,
+                self.debt,
+                cfg.n_cores,
+                cfg.tick_s,
+                cfg.fg_iops_per_core,
+            )
+            c_fg = self.allocator(state)
+            if not (
+                isinstance(c_fg, numbers.Real)
+                and not isinstance(c_fg, bool)
+                and math.isfinite(c_fg)
+                and 0 <= c_fg <= cfg.n_cores
+            ):
+                raise ValueError(
+                    f"allocator {self.allocator!r} returned C_FG = {c_fg!r} at tick {tick}; "
+                    f"allowed: a number of cores in [0, {cfg.n_cores}]"
+                )
+            c_bg = cfg.n_cores - c_fg
+            capacity = c_fg * cfg.fg_iops_per_core
+            served = min(demand, capacity)
+            bg_served = min(self.debt, c_bg * cfg.bg_blocks_per_core_s * cfg.tick_s)
+            self.debt -= bg_served
+            self.log.append(
+                tick,
+                self.env.now,
+                demand,
+                c_fg,
+                c_bg,
+                served,
+                demand - served,
+                capacity < demand,
+                self._added_this_tick,
+                bg_served,
+                self.debt,
+            )
+            self._added_this_tick = 0.0
+            yield self.env.timeout(cfg.tick_s)
+
+
+def _check_blocks(name: str, value) -> None:
+    if not (isinstance(value, numbers.Real) and math.isfinite(value) and value >= 0):
+        raise ValueError(f"{name} must be a finite number of blocks >= 0, got {value!r}")

@@ -1,0 +1,420 @@
+"""Notebook 00: the shared simulator checked against closed-form results before any paper uses it.
+
+Checks (tolerances fixed per profile before any run, in :data:`TOLERANCES`):
+- M/M/1, M/D/1 and M/G/1 (gamma service, shape 4) waiting times from the simpy FIFO server vs the
+  exponential M/M/1 law, Crommelin's M/D/1 law and Pollaczek–Khinchine (means only for M/G/1);
+- the vectorized FIFO kernel vs the simpy server, request by request;
+- parallel requests on the cloud store: the k-th fastest of n shifted-exponential tasks;
+- the HDD and SSD service-time formulas against the BID spec's reference values.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import simpy
+from scipy import stats
+
+from storrepro.config import NotebookConfig, Param, ParameterError
+from storrepro.parallel import sweep, task_rng
+from storrepro.sim import theory
+from storrepro.sim.block_device import DiskRequest
+from storrepro.sim.cloud_store import CloudStore, ShiftedExponential, fixed_code
+from storrepro.sim.core_pool import CorePool
+from storrepro.sim.fifo import fifo_departures, poisson_arrivals, simulate_fifo
+from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDD, hdd_service_time
+from storrepro.sim.ssd import SSD, ssd_service_time
+
+QUEUES = ("M/M/1", "M/D/1", "M/G/1")
+GAMMA_SHAPE = 4.0  # M/G/1 service: gamma with mean 1 and squared coefficient of variation 1/4
+CURVE_LOADS = (0.2, 0.4, 0.6, 0.8, 0.9)
+
+#: Relative-error tolerances, chosen from the expected standard errors before any run:
+#: at rho = 0.5 the mean wait of 1e6 customers has a relative standard error near 0.6 %, the
+#: 99th percentile near 1 %; the quick profile has a tenth of the customers (about 3x the error).
+#: Parallel requests: the worst code, (1,1), has delay sd/mean = 2/3, so its mean over N requests
+#: has a relative standard error of 0.67/sqrt(N): 0.5 % at 20,000 (full), 1.5 % at 2,000 (quick);
+#: the tolerance is four standard errors.
+TOLERANCES = {
+    "quick": {"mean": 0.06, "p99": 0.10, "kth": 0.06, "kernel": 1e-6},
+    "full": {"mean": 0.02, "p99": 0.03, "kth": 0.02, "kernel": 1e-6},
+}
+
+
+class ValidationConfig(NotebookConfig):
+    notebook = "00_simulator_validation"
+    paper = (
+        "storrepro simulator validation: simpy device models vs closed-form queueing "
+        "results and the BID spec's disk-model reference values"
+    )
+    params = {
+        "customers": Param(
+            int, 100_000, 1_000_000, "customers per queue check (M/M/1, M/D/1, M/G/1)", low=1_000
+        ),
+        "replications": Param(
+            int,
+            4,
+            4,
+            "independent runs the customers are split into "
+            "(they run in parallel and give the confidence intervals)",
+            low=2,
+            high=64,
+        ),
+        "load": Param(float, 0.5, 0.5, "utilisation rho of the queue checks", low=0.05, high=0.95),
+        "curve_customers": Param(
+            int, 10_000, 50_000, "customers per point of the wait-vs-load curves", low=1_000
+        ),
+        "parallel_requests": Param(
+            int, 2_000, 20_000, "requests per (n, k) code in the order-statistics check", low=100
+        ),
+    }
+
+    def validate(self) -> None:
+        if self.customers // self.replications < 1_000:
+            raise ParameterError(
+                f"parameter 'customers' = {self.customers}: with replications = "
+                f"{self.replications} each run would get fewer than 1000 customers"
+            )
+
+    @property
+    def tolerances(self) -> dict[str, float]:
+        return TOLERANCES[self.profile]
+
+
+# --- queue checks -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueueTask:
+    """One simulated FIFO queue: its type, load, size and replication index (its random stream)."""
+
+    queue: str
+    load: float
+    customers: int
+    replication: int = 0
+
+
+def service_times(queue: str, rng: np.random.Generator, count: int) -> np.ndarray:
+    """Service times with mean 1 for each queue type."""
+    if queue == "M/M/1":
+        return rng.exponential(1.0, count)
+    if queue == "M/D/1":
+        return np.ones(count)
+    if queue == "M/G/1":
+        return rng.gamma(GAMMA_SHAPE, 1.0 / GAMMA_SHAPE, count)
+    raise ValueError(f"queue {queue!r}: expected one of {QUEUES}")
+
+
+def queue_inputs(task: QueueTask, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    arrivals = poisson_arrivals(rng, task.load, task.customers)  # mean service is 1
+    return arrivals, service_times(task.queue, rng, task.customers)
+
+
+def run_queue(task: QueueTask, rng: np.random.Generator) -> np.ndarray:
+    """Waiting times of every customer of one simpy FIFO run."""
+    waits, _ = simulate_fifo(*queue_inputs(task, rng))
+    return waits
+
+
+def theory_mean_wait(queue: str, load: float) -> float:
+    """Pollaczek–Khinchine mean wait for service of mean 1 and the queue's second moment."""
+    second_moment = {"M/M/1": 2.0, "M/D/1": 1.0, "M/G/1": 1.0 + 1.0 / GAMMA_SHAPE}
+    if queue not in second_moment:
+        raise ValueError(f"queue {queue!r}: expected one of {QUEUES}")
+    return theory.pk_mean_wait(load, 1.0, second_moment[queue])
+
+
+def theory_p99_wait(queue: str, load: float) -> float:
+    """Closed-form 99th-percentile wait; NaN for M/G/1, which has none."""
+    if queue == "M/M/1":
+        return theory.mm1_wait_quantile(0.99, load, 1.0)
+    if queue == "M/D/1":
+        return theory.md1_wait_quantile(0.99, load, 1.0)
+    return float("nan")
+
+
+def summarise_waits(replicas: list[np.ndarray]) -> dict[str, float]:
+    """Pooled mean and p99, with 95 % half-widths from the spread across replications."""
+    pooled = np.concatenate(replicas)
+    means = np.array([r.mean() for r in replicas])
+    p99s = np.array([np.quantile(r, 0.99) for r in replicas])
+    t = stats.t.ppf(0.975, len(replicas) - 1)
+    half = lambda x: float(t * x.std(ddof=1) / np.sqrt(len(x)))  # noqa: E731
+    return {
+        "customers": int(pooled.size),
+        "mean": float(pooled.mean()),
+        "mean_ci": half(means),
+        "p99": float(np.quantile(pooled, 0.99)),
+        "p99_ci": half(p99s),
+    }
+
+
+def kernel_agreement(task: QueueTask, rng: np.random.Generator) -> float:
+    """Largest per-request difference between simpy and the vectorized FIFO kernel."""
+    arrivals, services = queue_inputs(task, rng)
+    _, sojourns = simulate_fifo(arrivals, services)
+    fast = fifo_departures(arrivals, services) - arrivals
+    return float(np.max(np.abs(sojourns - fast)))
+
+
+def queue_checks(cfg: ValidationConfig) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """Simulate every queue type in ``cfg.replications`` parallel runs at ``cfg.load``.
+
+    Returns one row per queue (simulated and closed-form mean and p99 wait, 95 % half-widths)
+    and the pooled waiting times per queue, for plotting.
+    """
+    per_run = cfg.customers // cfg.replications
+    tasks = [QueueTask(q, cfg.load, per_run, r) for q in QUEUES for r in range(cfg.replications)]
+    waits = sweep(run_queue, tasks, seed=cfg.seed, desc="queue checks")
+    rows, pooled = [], {}
+    for queue in QUEUES:
+        runs = [w for task, w in zip(tasks, waits, strict=True) if task.queue == queue]
+        rows.append(
+            {
+                "queue": queue,
+                **summarise_waits(runs),
+                "theory_mean": theory_mean_wait(queue, cfg.load),
+                "theory_p99": theory_p99_wait(queue, cfg.load),
+            }
+        )
+        pooled[queue] = np.concatenate(runs)
+    return pd.DataFrame(rows).set_index("queue"), pooled
+
+
+def load_curve(cfg: ValidationConfig) -> pd.DataFrame:
+    """Mean wait against load for every queue type: simulated and closed form."""
+    tasks = [QueueTask(q, rho, cfg.curve_customers) for q in QUEUES for rho in CURVE_LOADS]
+    waits = sweep(run_queue, tasks, seed=cfg.seed, desc="wait vs load")
+    return pd.DataFrame(
+        [
+            {
+                "queue": t.queue,
+                "load": t.load,
+                "simulated": float(w.mean()),
+                "theory": theory_mean_wait(t.queue, t.load),
+            }
+            for t, w in zip(tasks, waits, strict=True)
+        ]
+    )
+
+
+def kernel_check(cfg: ValidationConfig) -> float:
+    """The M/M/1 run of the queue check, replayed by simpy and by the vectorized kernel."""
+    task = QueueTask("M/M/1", cfg.load, cfg.customers // cfg.replications, 0)
+    return kernel_agreement(task, task_rng(cfg.seed, task))
+
+
+# --- parallel requests on the cloud store -------------------------------------------------------
+
+#: (n, k) codes of the order-statistics check; every n fits in the 16 threads at once.
+CODES = ((1, 1), (2, 1), (3, 2), (6, 3), (6, 6), (12, 6))
+#: Task delay Δ + Exp(E) in ms with Δ and E linear in the chunk size (MB), of the order of
+#: the TOFEC paper's S3 measurements; a 3 MB file is split into k chunks.
+TASK_DELAY = ShiftedExponential(shift=10.0, mean=20.0, shift_per_size=6.0, mean_per_size=12.0)
+FILE_MB = 3.0
+THREADS = 16
+
+
+@dataclass(frozen=True)
+class CodeTask:
+    n: int
+    k: int
+    requests: int
+
+
+def run_code(task: CodeTask, rng: np.random.Generator) -> np.ndarray:
+    """Delays of ``task.requests`` requests issued one after another (each waits for the last),
+    so every request finds all threads idle and its delay is the k-th fastest of n tasks."""
+    env = simpy.Environment()
+    store = CloudStore(
+        env, rng, TASK_DELAY, fixed_code(task.n, task.k), n_threads=THREADS, file_size=FILE_MB
+    )
+
+    def closed_loop():
+        for _ in range(task.requests):
+            yield store.submit()
+
+    env.process(closed_loop())
+    env.run()
+    return store.monitor.latencies
+
+
+def kth_theory(n: int, k: int) -> float:
+    chunk = FILE_MB / k
+    return theory.kth_of_n_mean(
+        n,
+        k,
+        TASK_DELAY.shift + TASK_DELAY.shift_per_size * chunk,
+        TASK_DELAY.mean + TASK_DELAY.mean_per_size * chunk,
+    )
+
+
+def parallel_request_checks(cfg: ValidationConfig) -> pd.DataFrame:
+    """Mean request delay of every code in :data:`CODES`: simulated vs order statistics."""
+    tasks = [CodeTask(n, k, cfg.parallel_requests) for n, k in CODES]
+    delays = sweep(run_code, tasks, seed=cfg.seed, desc="parallel requests")
+    rows = []
+    for task, d in zip(tasks, delays, strict=True):
+        rows.append(
+            {
+                "code": f"({task.n},{task.k})",
+                "n": task.n,
+                "k": task.k,
+                "requests": d.size,
+                "simulated_ms": float(d.mean()),
+                "ci_ms": float(1.96 * d.std(ddof=1) / np.sqrt(d.size)),
+                "theory_ms": kth_theory(task.n, task.k),
+            }
+        )
+    frame = pd.DataFrame(rows).set_index("code")
+    frame["rel_error"] = frame.simulated_ms / frame.theory_ms - 1
+    return frame
+
+
+# --- disk models against the BID spec's reference values ----------------------------------------
+
+#: bid.md §4.1: (case, lba, size, head, T_HDD in ms, seek distance d), for C = 484,514.
+HDD_REFERENCE = (
+    ("small, same cylinder", 2000, 8, 2000, 6.200000, 0),
+    ("8 sectors at a cylinder boundary (ceil quirk)", 5040, 8, 5040, 9.200000, 0),
+    ("1024 sectors from 0", 0, 1024, 0, 15.400000, 0),
+    ("1008 sectors, mid-cylinder", 504, 1008, 504, 12.400000, 0),
+    ("8 sectors, d = 1", 10180, 8, 9172, 12.800000, 1),
+    ("8 sectors, d = 100", 100900, 8, 100, 12.801839, 100),
+    ("8 sectors, half stroke", 244195156, 8, 100, 17.299991, 242257),
+    ("8 sectors, full stroke", 488389204, 8, 100, 21.799981, 484513),
+    ("1024 sectors, d = 100", 100900, 1024, 100, 19.001839, 100),
+)
+#: bid.md §7.2 D2 with ceil pages: (case, op, size in sectors, T_SSD in ms).
+SSD_REFERENCE = (
+    ("8-sector write", "W", 8, 0.5),
+    ("4-sector write (ceil)", "W", 4, 0.5),
+    ("1024-sector read", "R", 1024, 3.2),
+    ("1024-sector write", "W", 1024, 64.0),
+)
+
+
+def hdd_reference_checks() -> pd.DataFrame:
+    rows = []
+    for case, lba, size, head, expected, d in HDD_REFERENCE:
+        got = hdd_service_time(lba, size, head)
+        rows.append(
+            {
+                "case": case,
+                "lba": lba,
+                "size": size,
+                "head": head,
+                "spec_ms": expected,
+                "model_ms": got.time,
+                "spec_d": d,
+                "model_d": got.distance,
+            }
+        )
+    frame = pd.DataFrame(rows).set_index("case")
+    frame["abs_error_ms"] = (frame.model_ms - frame.spec_ms).abs()
+    return frame
+
+
+def ssd_reference_checks() -> pd.DataFrame:
+    frame = pd.DataFrame(
+        [
+            {
+                "case": case,
+                "op": op,
+                "size": size,
+                "spec_ms": expected,
+                "model_ms": ssd_service_time(op, size),
+            }
+            for case, op, size, expected in SSD_REFERENCE
+        ]
+    ).set_index("case")
+    frame["abs_error_ms"] = (frame.model_ms - frame.spec_ms).abs()
+    return frame
+
+
+def hdd_seek_curve(points: int = 200) -> pd.DataFrame:
+    """Service time of an 8-sector read against seek distance, head parked at cylinder 1."""
+    geometry = DEFAULT_GEOMETRY
+    spc = geometry.sectors_per_cylinder
+    distances = np.unique(np.linspace(0, geometry.cylinders - 2, points).astype(int))
+    return pd.DataFrame(
+        {
+            "distance": distances,
+            "time_ms": [
+                hdd_service_time(spc * (1 + int(d)) - 16, 8, spc - 16).time for d in distances
+            ],
+        }
+    )
+
+
+# --- simulation speed ---------------------------------------------------------------------------
+
+
+def _timed(label: str, requests: int, run) -> dict:
+    start = time.perf_counter()
+    run()
+    seconds = time.perf_counter() - start
+    return {
+        "model": label,
+        "requests": requests,
+        "seconds": seconds,
+        "requests_per_s": requests / seconds,
+    }
+
+
+def _run_device(device_cls, requests: list[DiskRequest], gaps_ms: np.ndarray) -> None:
+    env = simpy.Environment()
+    device = device_cls(env)
+
+    def source():
+        for request, gap in zip(requests, gaps_ms, strict=True):
+            yield env.timeout(gap)
+            device.submit(request)
+
+    env.process(source())
+    env.run()
+
+
+def measure_speeds(seed: int, requests: int = 20_000) -> pd.DataFrame:
+    """Requests simulated per wall-clock second for every device model, on one fixed workload
+    each (a machine-dependent measurement: it varies run to run and is not a claim)."""
+    rng = np.random.default_rng(seed)
+    arrivals = poisson_arrivals(rng, 0.8, requests)
+    services = rng.exponential(1.0, requests)
+    big = poisson_arrivals(rng, 0.8, 50 * requests)
+    big_services = rng.exponential(1.0, big.size)
+    disk = [DiskRequest(int(lba), 8, "R") for lba in rng.integers(0, 488_000_000, requests)]
+    gaps = rng.exponential(25.0, requests)  # ms: about 60 % utilisation of the HDD
+
+    def core_pool():
+        env = simpy.Environment()
+        CorePool(env, rng.uniform(0, 3200, requests))  # fluid ticks of 600 s
+        env.run()
+
+    def cloud():
+        env = simpy.Environment()
+        store = CloudStore(
+            env, rng, TASK_DELAY, fixed_code(6, 3), n_threads=THREADS, file_size=FILE_MB
+        )
+        store.replay(np.cumsum(rng.exponential(1000 / 40, requests)))  # 40 req/s
+        env.run()
+
+    return pd.DataFrame(
+        [
+            _timed("FIFO server (simpy)", requests, lambda: simulate_fifo(arrivals, services)),
+            _timed(
+                "FIFO server (vectorized kernel)",
+                big.size,
+                lambda: fifo_departures(big, big_services),
+            ),
+            _timed("HDD, random 8-sector reads", requests, lambda: _run_device(HDD, disk, gaps)),
+            _timed(
+                "SSD, random 8-sector reads", requests, lambda: _run_device(SSD, disk, gaps / 20)
+            ),
+            _timed("Cloud store, (6,3) at 40 req/s", requests, cloud),
+            _timed("Core pool (ticks, not requests)", requests, core_pool),
+        ]
+    ).set_index("model")

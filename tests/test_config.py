@@ -1,0 +1,80 @@
+import pytest
+
+from storrepro.config import NotebookConfig, Param, ParameterError
+
+
+class DemoConfig(NotebookConfig):
+    notebook = "demo"
+    paper = "Demo paper"
+    params = {
+        "customers": Param(int, 100, 10_000, "customers", low=10),
+        "load": Param(float, 0.5, 0.8, "utilisation", low=0.05, high=0.95),
+        "policy": Param(str, "fifo", "fifo", "policy", choices=("fifo", "lifo")),
+        "warm": Param(bool, False, True, "warm start"),
+    }
+
+
+def test_profile_values_fill_none():
+    quick = DemoConfig(profile="quick", seed=3)
+    assert (quick.customers, quick.load, quick.policy, quick.warm) == (100, 0.5, "fifo", False)
+    full = DemoConfig(profile="full", customers=None, load=0.6)
+    assert (full.customers, full.load, full.warm, full.seed) == (10_000, 0.6, True, 0)
+    assert full.as_dict() == {
+        "profile": "full",
+        "seed": 0,
+        "customers": 10_000,
+        "load": 0.6,
+        "policy": "fifo",
+        "warm": True,
+    }
+    assert "customers=10000" in repr(full)
+
+
+def test_ints_are_accepted_for_floats_and_integral_floats_for_ints():
+    cfg = DemoConfig(profile="quick", load=1 - 0.5, customers=1e3)
+    assert cfg.customers == 1000 and isinstance(cfg.customers, int)
+    assert isinstance(DemoConfig(load=0.5).load, float)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"customers": 5}, "parameter 'customers' = 5: expected an int >= 10"),
+        ({"customers": 12.5}, "parameter 'customers' = 12.5: expected an int >= 10, got a float"),
+        ({"customers": True}, "parameter 'customers' = True"),
+        ({"load": 1.2}, "parameter 'load' = 1.2: expected a float >= 0.05 and <= 0.95"),
+        ({"load": "high"}, "parameter 'load' = 'high'"),
+        ({"policy": "random"}, "parameter 'policy' = 'random': expected one of 'fifo', 'lifo'"),
+        ({"profile": "huge"}, "parameter 'profile' = 'huge': expected one of 'quick', 'full'"),
+        ({"seed": -1}, "parameter 'seed' = -1: expected an int >= 0"),
+        ({"custmers": 10}, "unknown parameter 'custmers' for demo; allowed: customers, load"),
+    ],
+)
+def test_bad_values_name_parameter_value_and_what_is_allowed(kwargs, fragment):
+    with pytest.raises(ParameterError) as err:
+        DemoConfig(**kwargs)
+    assert fragment in str(err.value)
+
+
+def test_parse_overrides_turns_strings_into_checked_values():
+    values = DemoConfig.parse_overrides(
+        ["customers=1e4", "load=0.7", "policy=lifo", "warm=yes", "seed=4", "load=none"]
+    )
+    assert values == {"customers": 10_000, "load": None, "policy": "lifo", "warm": True, "seed": 4}
+
+
+@pytest.mark.parametrize(
+    ("pair", "fragment"),
+    [
+        ("customers", "expected NAME=VALUE"),
+        ("customers=many", "parameter 'customers' = 'many': expected an int >= 10"),
+        ("customers=12.5", "parameter 'customers' = '12.5'"),
+        ("warm=maybe", "parameter 'warm' = 'maybe': expected a bool"),
+        ("profile=quick", "--profile"),
+        ("speed=3", "unknown parameter 'speed' for demo"),
+    ],
+)
+def test_parse_overrides_errors(pair, fragment):
+    with pytest.raises(ParameterError) as err:
+        DemoConfig.parse_overrides([pair])
+    assert fragment in str(err.value)

@@ -1,0 +1,119 @@
+"""Committed notebooks: stripped, parameters in step with their configs, and runnable (quick)."""
+
+import ast
+import json
+
+import nbformat
+import pytest
+
+from storrepro.__main__ import main
+from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
+from storrepro.paths import repo_root
+
+RESULT_KEYS = {
+    "notebook",
+    "paper",
+    "profile",
+    "seed",
+    "parameters",
+    "git_commit",
+    "started",
+    "wall_seconds",
+    "figures",
+    "claims",
+}
+
+
+def _parameters_cell(name):
+    nb = nbformat.read(notebook_path(name), as_version=4)
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(cells) == 1, f"{name} needs exactly one cell tagged 'parameters'"
+    return cells[0]
+
+
+def test_registry_and_notebook_files_agree():
+    on_disk = sorted(p.stem for p in (repo_root() / "notebooks").glob("*.ipynb"))
+    assert on_disk == sorted(NOTEBOOKS)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_committed_notebook_has_no_outputs(name):
+    nb = nbformat.read(notebook_path(name), as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert not cell.outputs and cell.execution_count is None, f"{name}: strip outputs"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_parameters_cell_matches_the_config(name):
+    tree = ast.parse(_parameters_cell(name).source)
+    values = {
+        t.id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+    }
+    assert set(values) == set(config_class(name).all_params())
+    assert values.pop("profile") == "full" and values.pop("seed") == 0
+    assert all(v is None for v in values.values()), "paper parameters default to None"
+
+
+def _run(out, name, *extra):
+    code = main(["reproduce", "--profile", "quick", "--only", name, "--out", str(out), *extra])
+    assert code == 0
+    return json.loads((out / "results" / f"{name}.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def quick_runs(tmp_path_factory):
+    """Each notebook executed once in the quick profile, shared by the tests below."""
+    runs = {}
+
+    def get(name):
+        if name not in runs:
+            out = tmp_path_factory.mktemp(name)
+            runs[name] = (out, _run(out, name))
+        return runs[name]
+
+    return get
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs_in_the_quick_profile(quick_runs, name):
+    out, result = quick_runs(name)
+    assert set(result) == RESULT_KEYS and result["profile"] == "quick"
+    assert result["claims"], "a notebook records its claims"
+    for figure in result["figures"]:
+        assert (out / figure).stat().st_size > 0
+    assert (out / "executed" / f"{name}.ipynb").exists()
+    assert (out / "results" / "SCORECARD.md").exists()
+
+
+@pytest.mark.notebook
+def test_simulator_validation_reproduces_every_claim_in_quick(quick_runs):
+    _, result = quick_runs("00_simulator_validation")
+    failing = [
+        (c["id"], c["reproduced_value"]) for c in result["claims"] if c["verdict"] != "reproduced"
+    ]
+    assert not failing
+
+
+@pytest.mark.notebook
+def test_same_seed_gives_identical_numbers_serial_and_on_dask(tmp_path):
+    tiny = [
+        "-p",
+        "customers=4000",
+        "-p",
+        "curve_customers=1000",
+        "-p",
+        "parallel_requests=200",
+        "-p",
+        "seed=5",
+    ]
+    serial = _run(tmp_path / "a", "00_simulator_validation", *tiny, "--workers", "1")
+    cluster = _run(tmp_path / "b", "00_simulator_validation", *tiny, "--workers", "2")
+    values = lambda r: [(c["id"], c["reproduced_value"]) for c in r["claims"]]  # noqa: E731
+    assert values(serial) == values(cluster)
+    assert serial["seed"] == 5

@@ -1,0 +1,63 @@
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from storrepro.parallel import WORKERS_ENV, resolve_mode, sweep, task_rng
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    size: int
+
+
+def draw(task: Task, rng: np.random.Generator) -> np.ndarray:
+    return rng.normal(size=task.size)
+
+
+TASKS = [Task("a", 3), Task("b", 3), Task("c", 5)]
+
+
+def test_task_streams_depend_on_seed_and_task_only():
+    a = task_rng(1, TASKS[0]).random(4)
+    assert np.array_equal(a, task_rng(1, Task("a", 3)).random(4))
+    assert not np.array_equal(a, task_rng(2, TASKS[0]).random(4))
+    assert not np.array_equal(a, task_rng(1, TASKS[1]).random(4))
+
+
+def test_serial_and_local_cluster_give_identical_numbers(monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    serial = sweep(draw, TASKS, seed=11, workers=1, progress=False)
+    reordered = sweep(draw, TASKS[::-1], seed=11, workers=1, progress=False)[::-1]
+    cluster = sweep(draw, TASKS, seed=11, workers=2, progress=False)
+    for s, r, c in zip(serial, reordered, cluster, strict=True):
+        assert np.array_equal(s, r) and np.array_equal(s, c)
+    assert [len(x) for x in cluster] == [3, 3, 5]
+
+
+def test_duplicate_tasks_are_rejected():
+    with pytest.raises(ValueError, match="distinct"):
+        sweep(draw, [TASKS[0], TASKS[0]], seed=0, workers=1)
+
+
+def test_mode_resolution(monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    monkeypatch.delenv(WORKERS_ENV, raising=False)
+    assert resolve_mode(1) == ("serial", 1)
+    assert resolve_mode(3) == ("local", 3)
+    assert resolve_mode(scheduler="tcp://h:8786") == ("address", "tcp://h:8786")
+    monkeypatch.setenv(WORKERS_ENV, "1")
+    assert resolve_mode() == ("serial", 1)
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://x:1")
+    assert resolve_mode() == ("address", "tcp://x:1")
+
+
+@pytest.mark.parametrize("text", ["0", "two", "-1"])
+def test_bad_worker_settings_are_clear_errors(monkeypatch, text):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    monkeypatch.setenv(WORKERS_ENV, text)
+    with pytest.raises(ValueError, match=f"STORREPRO_WORKERS={text!r}: expected a whole number"):
+        resolve_mode()
+    with pytest.raises(ValueError, match="workers=0"):
+        resolve_mode(0)

@@ -1,0 +1,56 @@
+import numpy as np
+import pytest
+import simpy
+
+from storrepro.sim.fifo import FifoServer, fifo_departures, poisson_arrivals, replay, simulate_fifo
+
+
+def test_hand_worked_queue():
+    # 0: served 0-2; 1: arrives 1, waits 1, served 2-3; 2: arrives 1.5, waits 1.5, served 3-4;
+    # 3: arrives 5 to an idle server.
+    arrivals, services = [0.0, 1.0, 1.5, 5.0], [2.0, 1.0, 1.0, 0.5]
+    waits, sojourns = simulate_fifo(arrivals, services)
+    assert waits.tolist() == [0.0, 1.0, 1.5, 0.0]
+    assert sojourns.tolist() == [2.0, 2.0, 2.5, 0.5]
+    assert fifo_departures(arrivals, services).tolist() == [2.0, 3.0, 4.0, 5.5]
+
+
+def test_vectorized_kernel_matches_simpy_request_by_request():
+    rng = np.random.default_rng(5)
+    arrivals = poisson_arrivals(rng, 0.9, 20_000)
+    services = rng.exponential(1.0, arrivals.size)
+    _, sojourns = simulate_fifo(arrivals, services)
+    fast = fifo_departures(arrivals, services) - arrivals
+    assert np.max(np.abs(sojourns - fast)) < 1e-9
+
+
+def test_fixed_rate_server_and_sampler():
+    env = simpy.Environment()
+    server = FifoServer.fixed_rate(env, rate=4.0)  # 0.25 per request
+    env.process(replay(env, server, [0.0, 0.0, 0.0]))
+    env.run()
+    assert server.latencies.latencies.tolist() == [0.25, 0.5, 0.75]
+
+    env = simpy.Environment()
+    sampled = FifoServer(env, lambda rng: rng.uniform(1.0, 1.0), rng=np.random.default_rng(0))
+    env.process(replay(env, sampled, [0.0, 0.5]))
+    env.run()
+    assert sampled.waits.latencies.tolist() == [0.0, 0.5]
+    assert sampled.latencies.percentiles()["p50"] == pytest.approx(1.25)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda env: FifoServer(env, 0.0), "service_time must be > 0"),
+        (lambda env: FifoServer(env, lambda rng: 1.0), "needs rng"),
+        (lambda env: FifoServer.fixed_rate(env, -2), "rate must be > 0"),
+        (lambda env: simulate_fifo([0, 1], [1]), "one length"),
+        (lambda env: simulate_fifo([1, 0], [1, 1]), "sorted"),
+        (lambda env: fifo_departures([0, 1], [1, -1]), "service_times must be >= 0"),
+        (lambda env: poisson_arrivals(np.random.default_rng(0), 0, 3), "rate must be > 0"),
+    ],
+)
+def test_clear_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(simpy.Environment())
