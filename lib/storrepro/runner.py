@@ -18,7 +18,7 @@ from pathlib import Path
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
-from storrepro.claims import load_results, verdict_counts, write_scorecard
+from storrepro.claims import load_results, verdict_counts
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
@@ -134,8 +134,7 @@ def reproduce(
             if not outcome.ok:
                 print(f"      {outcome.message}", flush=True)
                 print(f"      full traceback: {executed_dir / (job.name + '.ipynb')}", flush=True)
-    scorecard = write_scorecard(out)
-    _print_summary(outcomes, out, scorecard)
+    _print_summary(outcomes, out)
     return 0 if all(o.ok for o in outcomes) else 1
 
 
@@ -143,7 +142,7 @@ def _describe(parameters: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in parameters.items())
 
 
-def _print_summary(outcomes: list[Outcome], out: Path, scorecard: Path) -> None:
+def _print_summary(outcomes: list[Outcome], out: Path) -> None:
     results = {r["notebook"]: r for r in load_results(out)}
     print("\nSummary")
     for o in outcomes:
@@ -151,7 +150,8 @@ def _print_summary(outcomes: list[Outcome], out: Path, scorecard: Path) -> None:
         tally = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no claims recorded"
         print(f"  {o.name:<28} {'ok' if o.ok else 'FAILED':<7} {o.wall_seconds:7.1f} s   {tally}")
     total = sum(o.wall_seconds for o in outcomes)
-    print(f"  total {total:.1f} s; results in {results_dir(out)}; scorecard {scorecard}")
+    folder = results_dir(out)
+    print(f"  total {total:.1f} s; results in {folder}; scorecard {folder / 'SCORECARD.md'}")
 
 
 def describe_parameters(name: str) -> str:
