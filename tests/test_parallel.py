@@ -3,7 +3,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from storrepro.parallel import WORKERS_ENV, resolve_mode, sweep, task_rng
+from storrepro.parallel import WORKERS_ENV, close_clients, resolve_mode, sweep, task_rng
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,18 @@ def test_serial_and_local_cluster_give_identical_numbers(monkeypatch):
     for s, r, c in zip(serial, reordered, cluster, strict=True):
         assert np.array_equal(s, r) and np.array_equal(s, c)
     assert [len(x) for x in cluster] == [3, 3, 5]
+
+
+def test_an_existing_scheduler_gives_the_same_numbers(monkeypatch):
+    from dask.distributed import LocalCluster
+
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    serial = sweep(draw, TASKS, seed=11, workers=1, progress=False)
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster:
+        remote = sweep(draw, TASKS, seed=11, scheduler=cluster.scheduler_address, progress=False)
+        close_clients()
+    for s, r in zip(serial, remote, strict=True):
+        assert np.array_equal(s, r)
 
 
 def test_duplicate_tasks_are_rejected():

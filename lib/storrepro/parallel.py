@@ -84,7 +84,8 @@ def _client(mode: str, arg: Any):
 
 
 @atexit.register
-def _close_clients() -> None:
+def close_clients() -> None:
+    """Close every client (and local cluster) the sweeps opened; the next sweep opens anew."""
     for client in _clients.values():
         cluster = client.cluster
         client.close()
