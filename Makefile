@@ -11,7 +11,7 @@ NOTEBOOKS ?=
 ARGS ?=
 
 .DEFAULT_GOAL := reproduce
-.PHONY: reproduce test lab clean
+.PHONY: reproduce test site lab clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ reproduce: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check lib tests
 	$(PY) -m pytest
+
+## site: build build/site/index.html (figures, claims, rendered notebooks) from the last reproduce
+site: $(STAMP)
+	$(PY) -m storrepro site
 
 ## lab: open the notebooks in JupyterLab
 lab: $(STAMP)

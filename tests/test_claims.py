@@ -27,6 +27,7 @@ RESULT_KEYS = {
     "started",
     "wall_seconds",
     "figures",
+    "captions",
     "claims",
 }
 CLAIM_KEYS = {"id", "statement", "paper_value", "reproduced_value", "tolerance", "verdict", "kind"}
@@ -93,7 +94,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     )
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
-    run.save_figure(fig, "line")
+    run.save_figure(fig, "line", caption="A straight line (no paper figure)")
     plt.close(fig)
     path = run.finish()
 
@@ -106,6 +107,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
         {"profile": "quick", "seed": 7, "n": 1},
     )
     assert result["figures"] == ["figures/99_demo/line.png", "figures/99_demo/line.svg"]
+    assert result["captions"]["figures/99_demo/line.png"] == "A straight line (no paper figure)"
     assert all(set(c) == CLAIM_KEYS for c in result["claims"])
     assert [c["verdict"] for c in result["claims"]] == [
         "reproduced",

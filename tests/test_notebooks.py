@@ -20,6 +20,7 @@ RESULT_KEYS = {
     "started",
     "wall_seconds",
     "figures",
+    "captions",
     "claims",
 }
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m storrepro reproduce|list``."""
+"""Command line: ``python -m storrepro reproduce|site|list``."""
 
 from __future__ import annotations
 
@@ -55,6 +55,15 @@ def _parser() -> argparse.ArgumentParser:
         help="run sweeps on an existing dask scheduler, e.g. tcp://host:8786",
     )
 
+    site = commands.add_parser("site", help="build the static site of the last reproduce run")
+    site.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="the --out of that run: reads DIR/results, DIR/figures, DIR/executed "
+        "and writes DIR/site (default: the repository and build/site)",
+    )
+
     listing = commands.add_parser("list", help="list notebooks and their parameters")
     listing.add_argument("names", nargs="*", metavar="NAME")
     return parser
@@ -65,6 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     from storrepro import runner  # imported here so `--help` stays fast
 
     try:
+        if args.command == "site":
+            from storrepro.site import build_site
+
+            out = args.out.resolve() if args.out else None
+            index = build_site(out, out and out / "executed", out and out / "site")
+            print(f"site written: {index}")
+            return 0
         if args.command == "list":
             for name in args.names or NOTEBOOKS:
                 print(runner.describe_parameters(name))
@@ -74,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return runner.reproduce(
             args.profile, args.only, args.out, args.params, args.workers, args.scheduler
         )
-    except (ParameterError, KeyError) as err:
+    except (ParameterError, KeyError, FileNotFoundError) as err:
         print(f"error: {err.args[0]}", file=sys.stderr)
         return 2
 

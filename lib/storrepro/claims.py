@@ -3,7 +3,8 @@
 A notebook opens a :class:`Run` from its config, records each quantitative claim of its paper
 with :meth:`Run.claim`, saves figures with :meth:`Run.save_figure`, and calls :meth:`Run.finish`
 last, which writes ``results/<notebook>.json`` atomically. Its keys are read by other tools:
-``notebook, paper, profile, seed, parameters, git_commit, started, wall_seconds, figures, claims``.
+``notebook, paper, profile, seed, parameters, git_commit, started, wall_seconds, figures, claims``
+(and ``captions``: figure path -> caption, for the site).
 
 Verdicts come from tolerances fixed before the run (the spec's, or the config's); a claim that
 does not reproduce is a result, recorded as ``"not reproduced"`` with its reason.
@@ -93,6 +94,7 @@ class Run:
         self._t0 = time.perf_counter()
         self.claims: list[Claim] = []
         self.figures: list[Path] = []
+        self.captions: dict[str, str] = {}
 
     @property
     def provenance(self) -> dict[str, str]:
@@ -148,12 +150,19 @@ class Run:
             kind=kind,
         )
 
-    def save_figure(self, fig, name: str) -> list[Path]:
-        """Save ``fig`` under ``figures/<notebook>/<name>.png`` (+ ``.svg``) and record it."""
+    def save_figure(self, fig, name: str, caption: str | None = None) -> list[Path]:
+        """Save ``fig`` under ``figures/<notebook>/<name>.png`` (+ ``.svg``) and record it.
+
+        ``caption`` says what the figure shows and which paper figure it reproduces; the site
+        prints it under the image.
+        """
         from storrepro.plotting import save_figure
 
         paths = save_figure(fig, self.notebook, name, out=self.out, metadata=self.provenance)
         self.figures.extend(p for p in paths if p not in self.figures)
+        if caption:
+            for path in paths:
+                self.captions[path.relative_to(self.out).as_posix()] = caption
         return paths
 
     def claims_frame(self) -> pd.DataFrame:
@@ -174,6 +183,7 @@ class Run:
             "started": self.started,
             "wall_seconds": round(time.perf_counter() - self._t0, 2),
             "figures": [p.relative_to(self.out).as_posix() for p in self.figures],
+            "captions": self.captions,
             "claims": [asdict(c) for c in self.claims],
         }
 
