@@ -1,9 +1,14 @@
+import socket
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from storrepro.parallel import WORKERS_ENV, close_clients, resolve_mode, sweep, task_rng
+from storrepro.validation import QueueTask, run_queue
 
 
 @dataclass(frozen=True)
@@ -73,3 +78,35 @@ def test_bad_worker_settings_are_clear_errors(monkeypatch, text):
         resolve_mode()
     with pytest.raises(ValueError, match="workers=0"):
         resolve_mode(0)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_separate_dask_scheduler_and_worker_give_the_same_numbers(monkeypatch):
+    """`--scheduler ADDRESS`: a `dask scheduler` and a `dask worker` as their own processes."""
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    tasks = [QueueTask("M/M/1", 0.5, 2_000, r) for r in range(3)]
+    serial = sweep(run_queue, tasks, seed=3, workers=1, progress=False)
+    dask = Path(sys.executable).with_name("dask")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    port = address.rsplit(":", 1)[1]
+    scheduler = subprocess.Popen(
+        [dask, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        [dask, "worker", address, "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL
+    )
+    try:
+        remote = sweep(run_queue, tasks, seed=3, scheduler=address, progress=False)
+        close_clients()
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+            process.wait(timeout=30)
+    for s, r in zip(serial, remote, strict=True):
+        assert np.array_equal(s, r)
