@@ -35,7 +35,7 @@ site: $(STAMP)
 
 ## lab: open the notebooks in JupyterLab
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## clean: remove build output and caches (keeps .venv and the committed figures/ and results/)
 clean:

@@ -46,7 +46,12 @@ def git_commit() -> str:
     root = repo_root()
 
     def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=root, capture_output=True, text=True, check=False
+            )
+        except OSError:  # no git on this machine (e.g. a downloaded archive)
+            return ""
         return done.stdout.strip() if done.returncode == 0 else ""
 
     commit = git("rev-parse", "--short=12", "HEAD")
