@@ -1,0 +1,75 @@
+"""The static (n, k) codes of the paper, chunking of a file, and a real MDS round trip.
+
+A file of J MB read with an (n, k) MDS code is split into k chunks of J/k MB and expanded into n
+coded chunks; any k of them rebuild the file (spec §2.2). The simulation needs only the code and
+the chunk size; :func:`encode` / :func:`decode` show with a real Reed–Solomon code (``zfec``)
+that the "any k of n" property the delay model relies on holds byte for byte.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import zfec
+
+FILE_MB = 3.0  # one class: read, 3 MB
+K_MAX = 6
+R_MAX = 2.0
+
+
+def check_code(n, k, n_max: int | None = None) -> tuple[int, int]:
+    """``(n, k)`` as ints, or ValueError unless 1 <= k <= n (<= n_max)."""
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in (n, k)):
+        raise ValueError(f"code (n, k) must be integers, got ({n!r}, {k!r})")
+    if not 1 <= k <= n:
+        raise ValueError(f"code (n, k) = ({n}, {k}): need 1 <= k <= n")
+    if n_max is not None and n > n_max:
+        raise ValueError(f"code (n, k) = ({n}, {k}): n must be <= {n_max}")
+    return int(n), int(k)
+
+
+def static_codes(k_max: int = K_MAX, r_max: float = R_MAX) -> list[tuple[int, int]]:
+    """All codes with 1 <= k <= k_max and k <= n <= floor(r_max·k): 27 for (6, 2)."""
+    if isinstance(k_max, bool) or not isinstance(k_max, numbers.Integral) or k_max < 1:
+        raise ValueError(f"k_max must be an integer >= 1, got {k_max!r}")
+    if not r_max >= 1:
+        raise ValueError(f"r_max must be >= 1, got {r_max!r}")
+    return [(n, k) for k in range(1, k_max + 1) for n in range(k, int(np.floor(r_max * k)) + 1)]
+
+
+def chunk_size(k: int, file_mb: float = FILE_MB) -> float:
+    """Chunk size J/k (MB)."""
+    return file_mb / k
+
+
+def encode(data: bytes, n: int, k: int) -> list[bytes]:
+    """The n coded chunks of ``data`` (zero-padded to a multiple of k) under an (n, k) code."""
+    n, k = check_code(n, k, n_max=256)
+    size = -(-len(data) // k) if data else 1
+    padded = data.ljust(size * k, b"\0")
+    primary = [padded[i * size : (i + 1) * size] for i in range(k)]
+    return list(zfec.Encoder(k, n).encode(primary, list(range(n))))
+
+
+def decode(chunks: dict[int, bytes], n: int, k: int, length: int) -> bytes:
+    """Rebuild the first ``length`` bytes from any k coded chunks ``{index: chunk}``."""
+    n, k = check_code(n, k, n_max=256)
+    if len(chunks) < k:
+        raise ValueError(f"need k = {k} coded chunks to decode, got {len(chunks)}")
+    if not all(0 <= i < n for i in chunks):
+        raise ValueError(f"chunk indices must be in [0, {n}), got {sorted(chunks)}")
+    indices = sorted(chunks)[:k]
+    primary = zfec.Decoder(k, n).decode([chunks[i] for i in indices], indices)
+    return b"".join(primary)[:length]
+
+
+def round_trip(rng: np.random.Generator, n: int, k: int, size_bytes: int, trials: int = 20):
+    """Encode random bytes, decode from ``trials`` random k-subsets; True if all are exact."""
+    data = rng.integers(0, 256, size_bytes, dtype=np.uint8).tobytes()
+    coded = encode(data, n, k)
+    for _ in range(trials):
+        keep = rng.choice(n, size=k, replace=False)
+        if decode({int(i): coded[i] for i in keep}, n, k, len(data)) != data:
+            return False
+    return True
