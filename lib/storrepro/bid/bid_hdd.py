@@ -1,0 +1,229 @@
+"""BID-HDD: per-process staging queues flushed whole by adaptive timers (spec bid.md §2.1).
+
+Every arrival of process p joins its open staging queue SQ_p (merging with contiguous requests
+of p). SQ_p is *marked* when its wait timer (idle timer: ``TS_new + wait``, re-armed on every
+enqueue, ambiguity A4) or its deadline timer (``TS_old`` + 500 ms once it holds a read, else
+``TS_old`` + 5000 ms, A5) expires. A marked queue is closed (A11): later arrivals of p open a
+new SQ_p. Marked queues are flushed whole, in marking order and in ascending LBA, into the
+dispatch queue DQ (depth 1 by default, A6; deeper DQs are served in C-LOOK order).
+
+The wait timer is the weighted mean of the last ``history`` inter-batch gaps of p, newest
+weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k`` and kept per
+process across queues (A2, A3). A *batch* is a maximal run of p's arrivals with no other
+process arriving in between (A1); its gap Δ is its first arrival minus TS_new of SQ_p.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import numbers
+from collections import deque
+
+from storrepro.bid.request import MAX_SECTORS, BlockRequest, MergeIndex
+
+
+def weighted_wait(history) -> float:
+    """``Σ i·Δ_i / Σ i`` over the history, oldest first (i = 1) and newest last (i = k), ms."""
+    if not history:
+        raise ValueError("history must hold at least one gap")
+    total = 0.0
+    for weight, gap in enumerate(history, start=1):
+        total += weight * gap
+    k = len(history)
+    return total / (k * (k + 1) / 2)
+
+
+def _check_ms(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a finite time >= 0 ms, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite time >= 0 ms, got {value!r}")
+    return float(value)
+
+
+class StagingQueue:
+    """SQ_p: the staged requests of one process and its two timers (absolute times, ms)."""
+
+    __slots__ = (
+        "pid",
+        "requests",
+        "ts_old",
+        "ts_new",
+        "wait",
+        "deadline_at",
+        "has_read",
+        "version",
+        "seq",
+    )
+
+    def __init__(self, pid: int, now: float, wait: float, deadline_at: float, seq: int):
+        self.pid = pid
+        self.requests: list[BlockRequest] = []
+        self.ts_old = self.ts_new = now
+        self.wait = wait
+        self.deadline_at = deadline_at
+        self.has_read = False
+        self.version = 0
+        self.seq = seq
+
+    @property
+    def wait_at(self) -> float:
+        return self.ts_new + self.wait
+
+    @property
+    def expiry(self) -> float:
+        return min(self.wait_at, self.deadline_at)
+
+
+def _lba(request: BlockRequest) -> int:
+    return request.lba
+
+
+class BIDHDD:
+    """BID-HDD scheduler (module docstring); times in ms, sizes in sectors."""
+
+    name = "bid-hdd"
+
+    def __init__(
+        self,
+        wait_default: float = 1000.0,
+        history: int = 10,
+        read_deadline: float = 500.0,
+        write_deadline: float = 5000.0,
+        sq_merge: bool = True,
+        dq_depth: int = 1,
+        max_sectors: int = MAX_SECTORS,
+        reset_history_on_flush: bool = False,
+        adaptive_wait: bool = True,
+    ):
+        self.wait_default = _check_ms("wait_default", wait_default)
+        self.read_deadline = _check_ms("read_deadline", read_deadline)
+        self.write_deadline = _check_ms("write_deadline", write_deadline)
+        for name, value in (("history", history), ("dq_depth", dq_depth)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        self.history_length = int(history)
+        self.dq_depth = int(dq_depth)
+        self.reset_history_on_flush = bool(reset_history_on_flush)
+        self.adaptive_wait = bool(adaptive_wait)  # False: wait stays wait_default (ablation)
+        self._merger = MergeIndex(max_sectors, per_pid=True) if sq_merge else None
+        self._open: dict[int, StagingQueue] = {}
+        self._history: dict[int, deque] = {}
+        self._timers: list[tuple[float, int, int, StagingQueue]] = []
+        self._marked: deque[StagingQueue] = deque()
+        self._dq: list[BlockRequest] = []
+        self._last_pid: int | None = None
+        self._head = 0
+        self._count = 0
+        self._seq = 0
+        #: (time, pid, wait) every time a wait timer is set, ms.
+        self.wait_log: list[tuple[float, int, float]] = []
+        #: (time, pid, requests, sectors, cause) for every marked queue; cause "wait"/"deadline".
+        self.flush_log: list[tuple[float, int, int, int, str]] = []
+
+    # -- staging -------------------------------------------------------------------------
+    def _history_of(self, pid: int) -> deque:
+        if pid not in self._history:
+            self._history[pid] = deque(
+                [self.wait_default] * self.history_length, maxlen=self.history_length
+            )
+        return self._history[pid]
+
+    def add(self, request: BlockRequest, now: float) -> None:
+        self._fire(now)
+        pid = request.pid
+        sq = self._open.get(pid)
+        if sq is None:
+            wait = weighted_wait(self._history_of(pid))
+            limit = self.read_deadline if request.op == "R" else self.write_deadline
+            sq = StagingQueue(pid, now, wait, now + limit, self._seq)
+            self._seq += 1
+            self._open[pid] = sq
+            self.wait_log.append((now, pid, wait))
+        elif self._last_pid != pid and self.adaptive_wait:
+            history = self._history_of(pid)
+            history.append(now - sq.ts_new)
+            sq.wait = weighted_wait(history)
+            self.wait_log.append((now, pid, sq.wait))
+        self._last_pid = pid
+        if request.op == "R" and not sq.has_read:
+            sq.has_read = True
+            sq.deadline_at = min(sq.deadline_at, sq.ts_old + self.read_deadline)
+        sq.ts_new = now
+        if self._merger is None or self._merger.merge(request) is None:
+            if self._merger is not None:
+                self._merger.add(request)
+            sq.requests.append(request)
+            self._count += 1
+        sq.version += 1
+        heapq.heappush(self._timers, (sq.expiry, sq.seq, sq.version, sq))
+
+    def _fire(self, now: float) -> None:
+        """Mark, in expiry order, every open queue whose wait or deadline timer is due."""
+        timers = self._timers
+        while timers and timers[0][0] <= now:
+            expiry, _, version, sq = heapq.heappop(timers)
+            if version == sq.version and self._open.get(sq.pid) is sq:
+                self._mark(sq, expiry)
+
+    def _mark(self, sq: StagingQueue, at: float) -> None:
+        del self._open[sq.pid]
+        if self._merger is not None:
+            for request in sq.requests:
+                self._merger.remove(request)
+        if self._last_pid == sq.pid:
+            self._last_pid = None
+        if self.reset_history_on_flush:
+            self._history.pop(sq.pid, None)
+        cause = "deadline" if sq.deadline_at <= sq.wait_at else "wait"
+        self.flush_log.append(
+            (at, sq.pid, len(sq.requests), sum(r.size for r in sq.requests), cause)
+        )
+        self._place(sq)
+
+    def _place(self, sq: StagingQueue) -> None:
+        """Send a marked queue towards the HDD (BID-Hybrid overrides this)."""
+        sq.requests.sort(key=_lba, reverse=True)  # pop() then yields ascending LBA
+        self._marked.append(sq)
+
+    # -- dispatch ------------------------------------------------------------------------
+    def next(self, now: float) -> BlockRequest | None:
+        self._fire(now)
+        while len(self._dq) < self.dq_depth and self._marked:
+            sq = self._marked[0]
+            self._dq.append(sq.requests.pop())
+            if not sq.requests:
+                self._marked.popleft()
+        if not self._dq:
+            return None
+        if self.dq_depth == 1:
+            request = self._dq.pop()
+        else:  # C-LOOK over the DQ from the last dispatched position
+            ahead = [r for r in self._dq if r.lba >= self._head]
+            request = min(ahead or self._dq, key=_lba)
+            self._dq.remove(request)
+        self._head = request.end
+        self._count -= 1
+        return request
+
+    def next_wakeup(self, now: float) -> float | None:
+        """When the earliest pending timer fires (``None`` if no queue is open)."""
+        timers = self._timers
+        while timers:
+            expiry, _, version, sq = timers[0]
+            if version == sq.version and self._open.get(sq.pid) is sq:
+                return expiry if expiry > now else None
+            heapq.heappop(timers)
+        return None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(wait_default={self.wait_default:g}, "
+            f"read_deadline={self.read_deadline:g}, write_deadline={self.write_deadline:g}, "
+            f"sq_merge={self._merger is not None}, dq_depth={self.dq_depth}, "
+            f"adaptive_wait={self.adaptive_wait})"
+        )

@@ -1,0 +1,65 @@
+"""From one simulated run to the paper's quantities (Figs 12, 15–19 and the hybrid diagnostics)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from storrepro.bid.experiment import SimResult
+from storrepro.sim.hdd import DEFAULT_GEOMETRY, seek_metrics
+
+CYLINDERS = DEFAULT_GEOMETRY.cylinders
+SHORT_MOVE = CYLINDERS // 100  # short: 2 <= d < 1 % of the cylinders (must-show 5)
+LONG_MOVE = CYLINDERS // 10  # long: d >= 10 % of the cylinders
+
+
+def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
+    """Scalar metrics of one run: device times (s), arm movements, latencies (ms), SSD share."""
+    q = result.requests
+    hdd, ssd = q[q.device == 0], q[q.device == 1]
+    d = hdd.d.to_numpy()
+    m2 = seek_metrics(d, CYLINDERS, min_distance=2)
+    m1 = seek_metrics(d, CYLINDERS, min_distance=1)
+    moves = d[d >= 2]
+    latency = result.event_completion - result.event_arrival
+    reads = (trace.op == "R").to_numpy()
+    written = trace.loc[~reads, "size"].sum()
+    out = {
+        "device_time_s": q.service.sum() / 1000,
+        "hdd_time_s": hdd.service.sum() / 1000,
+        "ssd_time_s": ssd.service.sum() / 1000,
+        "makespan_s": q.t_end.max() / 1000,
+        "requests": len(q),
+        "n1": m1["movements"],
+        "n2": m2["movements"],
+        "TMD": m2["cylinders_traversed"],
+        "AD_seek": float(moves.mean()) if moves.size else np.nan,
+        "AD_seek_std": float(moves.std()) if moves.size else np.nan,
+        "TD_sweep": m2["sweeps"],
+        "short_moves": int(((d >= 2) & (d < SHORT_MOVE)).sum()),
+        "long_moves": int((d >= LONG_MOVE).sum()),
+        "ssd_write_share": ssd.loc[ssd.op == "W", "size"].sum() / written if written else 0.0,
+        "ssd_request_share": len(ssd) / len(q),
+        "ssd_small_share": float((ssd["size"] <= 64).mean()) if len(ssd) else np.nan,
+        "sectors_served": int(q["size"].sum()),
+        "sectors_submitted": int(trace["size"].sum()),
+        "leftover": result.leftover,
+    }
+    for op, mask in (("read", reads), ("write", ~reads)):
+        lat = latency[mask]
+        out[f"{op}_mean_ms"] = float(lat.mean()) if lat.size else np.nan
+        out[f"{op}_p95_ms"] = float(np.percentile(lat, 95)) if lat.size else np.nan
+        out[f"{op}_p99_ms"] = float(np.percentile(lat, 99)) if lat.size else np.nan
+    sched = result.scheduler
+    if hasattr(sched, "flush_log"):
+        flushes = pd.DataFrame(
+            sched.flush_log, columns=["t", "pid", "requests", "sectors", "cause"]
+        )
+        out["flushes"] = len(flushes)
+        out["deadline_flush_share"] = float((flushes.cause == "deadline").mean())
+        out["mean_sq_requests"] = float(flushes.requests.mean())
+    if hasattr(sched, "decisions"):
+        pf = np.array([x[2] for x in sched.decisions if x[3] == "ssd"])
+        out["max_ssd_pf"] = float(pf.max()) if pf.size else np.nan
+        out["vfs_read_hits"] = sched.vfs_hits["R"]
+    return out

@@ -1,0 +1,106 @@
+"""The block request the BID schedulers work on, and the merge index they share.
+
+:class:`BlockRequest` is mutable on purpose: a merge grows one queued request instead of
+creating a new one, as the kernel's elevator does. ``members`` lists the trace events a request
+carries, so every event's completion time (and every sector) can be accounted for after merges
+and splits.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from storrepro.sim.block_device import OPS
+
+#: The largest request the block layer builds (``max_sectors_kb`` = 512 KB), in sectors.
+MAX_SECTORS = 1024
+
+
+def _check_int(name: str, value, minimum: int) -> int:
+    if type(value) is int and value >= minimum:  # fast path: the replay builds many requests
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+class BlockRequest:
+    """``size`` sectors from sector ``lba``, direction ``op`` ("R"/"W"), by process ``pid``.
+
+    ``arrival`` is the submission time in ms; ``members`` the trace-event ids it carries.
+    """
+
+    __slots__ = ("lba", "size", "op", "pid", "arrival", "members")
+
+    def __init__(self, lba, size, op="R", pid=0, arrival=0.0, members=None):
+        self.lba = _check_int("lba (sector)", lba, 0)
+        self.size = _check_int("size (sectors)", size, 1)
+        if op not in OPS:
+            raise ValueError(f"op must be one of {OPS}, got {op!r}")
+        self.op = op
+        self.pid = _check_int("pid", pid, 0)
+        if type(arrival) is not float and not isinstance(arrival, numbers.Real):
+            raise ValueError(f"arrival must be a finite time in ms, got {arrival!r}")
+        if not math.isfinite(arrival):
+            raise ValueError(f"arrival must be a finite time in ms, got {arrival!r}")
+        self.arrival = float(arrival)
+        self.members = [] if members is None else members
+
+    @property
+    def end(self) -> int:
+        return self.lba + self.size
+
+    def __repr__(self) -> str:
+        return (
+            f"BlockRequest(lba={self.lba}, size={self.size}, op={self.op!r}, pid={self.pid}, "
+            f"arrival={self.arrival:g})"
+        )
+
+
+class MergeIndex:
+    """Back and front merges of contiguous same-direction requests, up to ``max_sectors``.
+
+    With ``per_pid`` a request only merges with requests of its own process (CFQ, BID);
+    without it, with any queued request (Noop).
+    """
+
+    def __init__(self, max_sectors: int = MAX_SECTORS, per_pid: bool = True):
+        self.max_sectors = _check_int("max_sectors", max_sectors, 1)
+        self.per_pid = per_pid
+        self._by_end: dict[tuple, BlockRequest] = {}
+        self._by_start: dict[tuple, BlockRequest] = {}
+
+    def _key(self, request: BlockRequest, lba: int) -> tuple:
+        return (request.pid if self.per_pid else None, request.op, lba)
+
+    def add(self, request: BlockRequest) -> None:
+        self._by_end[self._key(request, request.end)] = request
+        self._by_start[self._key(request, request.lba)] = request
+
+    def remove(self, request: BlockRequest) -> None:
+        key = self._key(request, request.end)
+        if self._by_end.get(key) is request:
+            del self._by_end[key]
+        key = self._key(request, request.lba)
+        if self._by_start.get(key) is request:
+            del self._by_start[key]
+
+    def merge(self, request: BlockRequest) -> BlockRequest | None:
+        """Merge ``request`` into a queued one and return it, or return ``None``."""
+        target = self._by_end.get(self._key(request, request.lba))
+        if target is not None and target.size + request.size <= self.max_sectors:
+            del self._by_end[self._key(target, target.end)]
+            target.size += request.size
+            target.members.extend(request.members)
+            self._by_end[self._key(target, target.end)] = target
+            return target
+        target = self._by_start.get(self._key(request, request.end))
+        if target is not None and target.size + request.size <= self.max_sectors:
+            del self._by_start[self._key(target, target.lba)]
+            target.lba = request.lba
+            target.size += request.size
+            target.members.extend(request.members)
+            self._by_start[self._key(target, target.lba)] = target
+            return target
+        return None
