@@ -113,3 +113,9 @@ def test_list_shows_parameters(capsys):
     assert main(["list", "00_simulator_validation"]) == 0
     out = capsys.readouterr().out
     assert "customers" in out and "quick=100000" in out and "full=1000000" in out
+
+
+def test_data_download_needs_a_mirror(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("STORREPRO_CRAN_MIRROR", raising=False)
+    assert main(["data", "cran", "--download", str(tmp_path / "cran")]) == 2
+    assert "give the base address of a CRAN mirror" in capsys.readouterr().err

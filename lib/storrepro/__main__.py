@@ -1,4 +1,4 @@
-"""Command line: ``python -m storrepro reproduce|site|list``."""
+"""Command line: ``python -m storrepro reproduce|site|data|list``."""
 
 from __future__ import annotations
 
@@ -64,6 +64,21 @@ def _parser() -> argparse.ArgumentParser:
         "and writes DIR/site (default: the repository and build/site)",
     )
 
+    data = commands.add_parser("data", help="fetch the real data sets the notebooks read")
+    data.add_argument("dataset", choices=["cran"], help="cran: the 82-series CRAN benchmark")
+    data.add_argument(
+        "--download",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="put the pinned CRAN package tarballs in DIR (then point $STORREPRO_CRAN_DIR at it)",
+    )
+    data.add_argument(
+        "--mirror",
+        metavar="URL",
+        help="base address of a CRAN mirror (default: $STORREPRO_CRAN_MIRROR)",
+    )
+
     listing = commands.add_parser("list", help="list notebooks and their parameters")
     listing.add_argument("names", nargs="*", metavar="NAME")
     return parser
@@ -81,6 +96,15 @@ def main(argv: list[str] | None = None) -> int:
             index = build_site(out, out and out / "executed", out and out / "site")
             print(f"site written: {index}")
             return 0
+        if args.command == "data":
+            from storrepro.data.cran import CRAN_DIR_ENV, download_cran
+
+            files = download_cran(args.download, args.mirror)
+            print(
+                f"{len(files)} tarballs in {args.download}; "
+                f"use them with {CRAN_DIR_ENV}={args.download.resolve()}"
+            )
+            return 0
         if args.command == "list":
             for name in args.names or NOTEBOOKS:
                 print(runner.describe_parameters(name))
@@ -90,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         return runner.reproduce(
             args.profile, args.only, args.out, args.params, args.workers, args.scheduler
         )
-    except (ParameterError, KeyError, FileNotFoundError) as err:
+    except (ParameterError, KeyError, ValueError, OSError) as err:
         print(f"error: {err.args[0]}", file=sys.stderr)
         return 2
 

@@ -11,6 +11,7 @@ from storrepro.paths import repo_root
 #: notebook name -> "module:ConfigClass"; the order is the run order.
 NOTEBOOKS = {
     "00_simulator_validation": "storrepro.validation:ValidationConfig",
+    "01_precise_period": "storrepro.periodicity.config:PrecisePeriodConfig",
     "03_vdi_background": "storrepro.vdi.config:VdiConfig",
     "04_bid": "storrepro.bid.config:BIDConfig",
     "05_tofec": "storrepro.tofec.config:TofecConfig",

@@ -80,5 +80,10 @@ def write_text_atomic(path: Path | str, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+def write_bytes_atomic(path: Path | str, data: bytes) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
 def write_json_atomic(path: Path | str, data) -> None:
     write_text_atomic(path, json.dumps(data, indent=2, allow_nan=True) + "\n")

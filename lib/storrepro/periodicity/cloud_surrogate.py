@@ -1,0 +1,135 @@
+"""A surrogate of the paper's private Alibaba block-storage traces (spec §6.3, R16).
+
+``segments`` segments are hashed onto ``ssds`` SSDs. Traffic is in bytes per 1-minute bin, read
+and write separately, over ``history_days`` of history plus ``intervals`` evaluation intervals of
+6 h. Segment volumes are lognormal (sigma 1.8: the top 20 % carry about 80 % of the traffic),
+scaled so that the mean per-SSD traffic is 2.5 GB/s / 96 SSDs ≈ 26 MB/s, as in the paper.
+
+* ``periodic_share`` (30 %) of the segments run burst trains (backups, analytics): a period from
+  {30 min, 1 h, 2 h, 6 h, 12 h, 24 h}, bursts of 5–20 min at 5–50× the segment's mean, in the
+  read series, the write series or both. Half start at a common phase (top-of-the-hour cron
+  jobs), so hash placement stacks their peaks on some SSDs. ``switch_share`` (10 %) of them
+  switch from 1 h to 2 h halfway through the history.
+* The rest carry AR(1) noise with Poisson random bursts and a slow drift.
+* Capture artefacts: single-bin dropouts to 0 with probability 0.002.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import signal
+
+MINUTES_PER_INTERVAL = 360
+PERIODS_MIN = (30, 60, 120, 360, 720, 1440)
+SSD_MEAN_BYTES_PER_S = 2.5e9 / 96
+
+
+@dataclass(frozen=True)
+class SurrogateSpec:
+    ssds: int = 16
+    segments: int = 4000
+    history_days: int = 3
+    intervals: int = 4
+    periodic_share: float = 0.3
+    switch_share: float = 0.1
+    aligned_share: float = 0.5
+    dropout_prob: float = 0.002
+
+    def __post_init__(self):
+        checks = [
+            ("ssds", self.ssds >= 2, ">= 2"),
+            ("segments", self.segments >= self.ssds, ">= ssds"),
+            ("history_days", self.history_days >= 1, ">= 1"),
+            ("intervals", self.intervals >= 1, ">= 1"),
+            ("periodic_share", 0 <= self.periodic_share <= 1, "in [0, 1]"),
+            ("switch_share", 0 <= self.switch_share <= 1, "in [0, 1]"),
+            ("aligned_share", 0 <= self.aligned_share <= 1, "in [0, 1]"),
+            ("dropout_prob", 0 <= self.dropout_prob < 1, "in [0, 1)"),
+        ]
+        for name, ok, allowed in checks:
+            if not ok:
+                raise ValueError(f"{name} = {getattr(self, name)!r}: expected {allowed}")
+
+    @property
+    def history_minutes(self) -> int:
+        return self.history_days * 1440
+
+    @property
+    def minutes(self) -> int:
+        return self.history_minutes + self.intervals * MINUTES_PER_INTERVAL
+
+
+@dataclass
+class Workload:
+    """Per-segment traffic (bytes per minute) and what was planted."""
+
+    read: np.ndarray  # (segments, minutes), float32
+    write: np.ndarray
+    period_min: np.ndarray  # planted period in minutes (0 = aperiodic); the final one if switched
+    switched: np.ndarray  # bool: period switched 60 -> 120 min mid-history
+    placement: np.ndarray  # hash placement: segment -> SSD
+    spec: SurrogateSpec
+
+
+def hash_placement(segments: int, ssds: int) -> np.ndarray:
+    """Initial placement of every method: segment id mod number of SSDs."""
+    return np.arange(segments) % ssds
+
+
+def _trains(t, period, start, length, height) -> np.ndarray:
+    """Burst trains, one row per segment: ``height`` while ``(t - start) mod period < length``."""
+    on = (t[None, :] - start[:, None]) % period[:, None] < length[:, None]
+    return on * height[:, None]
+
+
+def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) -> Workload:
+    n, m = spec.segments, spec.minutes
+    t = np.arange(m)
+    volume = rng.lognormal(0.0, 1.8, size=n)
+    periodic = rng.random(n) < spec.periodic_share
+    idx = np.flatnonzero(periodic)
+    k = idx.size
+    period = rng.choice(PERIODS_MIN, size=k)
+    length = rng.integers(5, 21, size=k)
+    height = volume[idx] * rng.uniform(5, 50, size=k)
+    aligned = rng.random(k) < spec.aligned_share
+    start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
+    switched_p = rng.random(k) < spec.switch_share
+    where = rng.integers(0, 3, size=k)  # 0 read, 1 write, 2 both
+    trains = _trains(t, np.where(switched_p, 120, period), start, length, height)
+    if switched_p.any():  # 1 h before the middle of the history, 2 h after it
+        half = spec.history_minutes // 2
+        early = _trains(t[:half], np.full(k, 60), start, length, height)
+        trains[switched_p, :half] = early[switched_p]
+    period = np.where(switched_p, 120, period)
+    out = []
+    for side in (0, 1):  # read, write
+        noise = rng.normal(0, 0.3, size=(n, m))
+        ar = signal.lfilter([1.0], [1.0, -0.9], noise, axis=1)  # AR(1), phi 0.9
+        drift = 1 + 0.3 * np.sin(2 * np.pi * t[None, :] / m + rng.uniform(0, 2 * np.pi, (n, 1)))
+        share = rng.uniform(0.3, 0.7, size=(n, 1))
+        x = volume[:, None] * share * np.exp(0.25 * ar) * drift
+        mine = (where == side) | (where == 2)
+        x[idx[mine]] += trains[mine]
+        hits = (rng.random((n, m)) < 1 / 600) & ~periodic[:, None]
+        x += signal.lfilter(np.ones(10), [1.0], hits, axis=1) * volume[:, None] * 5
+        x[rng.random((n, m)) < spec.dropout_prob] = 0.0
+        out.append(x.astype(np.float32))
+    read, write = out
+    # scale to the paper's mean per-SSD traffic (2.5 GB/s over 96 SSDs)
+    factor = SSD_MEAN_BYTES_PER_S * 60 * spec.ssds / float((read.sum() + write.sum()) / m)
+    read *= factor
+    write *= factor
+    period_min = np.zeros(n, dtype=int)
+    period_min[idx] = period
+    switched = np.zeros(n, dtype=bool)
+    switched[idx] = switched_p
+    return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec)
+
+
+def bin_sum(x: np.ndarray, width: int) -> np.ndarray:
+    """Sum consecutive ``width``-minute bins along the last axis (trailing minutes dropped)."""
+    k = x.shape[-1] // width
+    return x[..., : k * width].reshape(*x.shape[:-1], k, width).sum(axis=-1)

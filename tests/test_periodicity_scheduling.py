@@ -1,0 +1,114 @@
+"""Scheduling part: budget arithmetic (A5), the greedy mover on hand-built loads, the latency
+model (Eq. (1), M/M/1 closed form, and the exact Lindley DES of the shared FIFO) and the
+surrogate workload."""
+
+import numpy as np
+import pytest
+
+from storrepro.periodicity import ssd_latency as lat
+from storrepro.periodicity.cloud_surrogate import SurrogateSpec, bin_sum, generate, hash_placement
+from storrepro.periodicity.scheduling import move_budget, schedule, ssd_load
+from storrepro.sim.fifo import fifo_departures
+
+
+def test_a5_one_percent_is_17_moves_in_decimal_units():
+    assert move_budget(0.01, 2.5e9) == 17  # round(16.875), the paper's "17" (decimal GB)
+    assert round(0.01 * 2.5e9 * 21600 / (32 * 2**30)) == 16  # binary GiB would give 16
+    with pytest.raises(ValueError, match="overhead"):
+        move_budget(1.5, 2.5e9)
+
+
+def test_greedy_moves_the_peak_segment_to_the_emptiest_ssd():
+    # SSD 0 holds two segments peaking in bin 1; SSD 1 is busy in bin 1; SSD 2 is idle
+    pred = np.array([[1.0, 9.0, 1.0], [1.0, 5.0, 1.0], [1.0, 6.0, 1.0]])
+    ids = np.array([0, 1, 2])
+    placement = np.array([0, 0, 1])
+    place, moves = schedule(pred, ids, placement, ssds=3, budget=1)
+    assert moves == [(0, 0, 2)]  # segment 0 (biggest in the peak bin) -> idle SSD 2
+    assert place.tolist() == [2, 0, 1]
+
+
+def test_a_move_that_would_not_lower_the_peak_freezes_the_segment():
+    pred = np.array([[10.0], [10.0]])
+    place, moves = schedule(pred, np.array([0, 1]), np.array([0, 1]), ssds=2, budget=5)
+    assert moves == [] and place.tolist() == [0, 1]
+
+
+def test_random_target_uses_the_rng_and_budget_is_respected():
+    rng = np.random.default_rng(0)
+    pred = np.eye(6)[:, :3] * 10 + 1
+    place, moves = schedule(pred, np.arange(6), np.zeros(6, dtype=int), ssds=4, budget=2, rng=rng)
+    assert len(moves) == 2 and all(m[1] == 0 and m[2] != 0 for m in moves)
+    with pytest.raises(ValueError, match="budget"):
+        schedule(pred, np.arange(6), np.zeros(6, dtype=int), 4, -1)
+
+
+def test_ssd_load_and_hash_placement():
+    traffic = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    assert hash_placement(3, 2).tolist() == [0, 1, 0]
+    assert ssd_load(traffic, np.array([0, 1, 0]), 2).tolist() == [[6.0, 8.0], [3.0, 4.0]]
+    assert bin_sum(np.arange(7.0)[None, :], 3).tolist() == [[3.0, 12.0]]
+
+
+def test_eq1_delay():
+    assert lat.eq1_delay(12_000, 13_000) == pytest.approx(1e-3)
+    assert np.isinf(lat.eq1_delay(13_000, 13_000))
+
+
+def test_calibration_constants():
+    # knee: the M/M/1 99.99 % latency at 12 000 ops/s is ten times its no-load value
+    assert np.log(1e4) / (lat.S_OPS - 12_000) == pytest.approx(10 * np.log(1e4) / lat.S_OPS)
+    assert pytest.approx(127e-6) == lat.BASE_S + 1 / (lat.S_OPS - lat.MEAN_OPS)
+
+
+def test_backlog_is_the_lindley_recursion():
+    counts = np.array([5.0, 0.0, 12.0, 1.0, 0.0])
+    q, expected = 0.0, []
+    for c in counts:
+        q = max(0.0, q + c - 4.0)
+        expected.append(q)
+    assert lat.backlog(counts, 4.0).tolist() == expected
+
+
+def test_constant_load_matches_the_mm1_quantile():
+    rate = 6000.0  # ops/s, stable: no backlog, so the mixture is one exponential
+    mean, tail = lat.latency_stats(
+        np.full((1, 30), rate * 60 * lat.REQUEST_BYTES), np.random.default_rng(0), base=0.0
+    )
+    mu = lat.S_OPS - rate
+    assert mean[0] == pytest.approx(1 / mu, rel=1e-9)
+    assert tail[0] == pytest.approx(np.log(1e4) / mu, rel=1e-6)
+
+
+def test_fluid_model_matches_the_exact_fifo_des_within_10_percent():
+    """Spec R17: one SSD with a load burst above capacity, model vs Lindley DES (shared FIFO)."""
+    rng = np.random.default_rng(1)
+    ops = np.concatenate([np.full(4, 3000.0), np.full(2, 14_000.0), np.full(4, 3000.0)])
+    per_min = ops * 60 * lat.REQUEST_BYTES
+    _, tail = lat.latency_stats(per_min[None, :], np.random.default_rng(2), base=0.0)
+    # exact DES: piecewise-Poisson arrivals, exponential service at S_OPS
+    arrivals = []
+    for minute, r in enumerate(ops):
+        n = rng.poisson(r * 60)
+        arrivals.append(np.sort(rng.uniform(minute * 60, (minute + 1) * 60, n)))
+    a = np.concatenate(arrivals)
+    d = fifo_departures(a, rng.exponential(1 / lat.S_OPS, a.size))
+    des = np.quantile(d - a, 0.9999)
+    assert tail[0] == pytest.approx(des, rel=0.10)
+
+
+def test_surrogate_scale_and_planted_share():
+    spec = SurrogateSpec(ssds=4, segments=400, history_days=1, intervals=1)
+    w = generate(np.random.default_rng(0), spec)
+    assert w.read.shape == (400, 1440 + 360)
+    per_ssd = (w.read.sum() + w.write.sum()) / w.read.shape[1] / 60 / 4
+    assert per_ssd == pytest.approx(2.5e9 / 96, rel=1e-3)
+    assert 0.2 <= (w.period_min > 0).mean() <= 0.4
+    assert set(np.unique(w.period_min[w.period_min > 0])) <= {30, 60, 120, 360, 720, 1440}
+    volume = np.sort((w.read + w.write).sum(axis=1))[::-1]
+    assert volume[:80].sum() / volume.sum() > 0.6  # heavy tail: top 20 % carry most traffic
+
+
+def test_bad_surrogate_spec():
+    with pytest.raises(ValueError, match="segments"):
+        SurrogateSpec(ssds=8, segments=4)
