@@ -9,20 +9,7 @@ import pytest
 from storrepro.__main__ import main
 from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
 from storrepro.paths import repo_root
-
-RESULT_KEYS = {
-    "notebook",
-    "paper",
-    "profile",
-    "seed",
-    "parameters",
-    "git_commit",
-    "started",
-    "wall_seconds",
-    "figures",
-    "captions",
-    "claims",
-}
+from test_claims import RESULT_KEYS  # the keys other tools read
 
 
 def _parameters_cell(name):

@@ -12,6 +12,7 @@ from storrepro.paths import repo_root
 NOTEBOOKS = {
     "00_simulator_validation": "storrepro.validation:ValidationConfig",
     "01_precise_period": "storrepro.periodicity.config:PrecisePeriodConfig",
+    "02_accgecko": "storrepro.accgecko.config:AccGeckoConfig",
     "03_vdi_background": "storrepro.vdi.config:VdiConfig",
     "04_bid": "storrepro.bid.config:BIDConfig",
     "05_tofec": "storrepro.tofec.config:TofecConfig",

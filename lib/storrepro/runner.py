@@ -66,18 +66,19 @@ def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
     }
     saved = {k: os.environ.get(k) for k in settings}
     try:
-        for key, value in settings.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _set_environment(settings)
         yield
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _set_environment(saved)
+
+
+def _set_environment(values: dict[str, str | None]) -> None:
+    """Set each variable, or unset it where the value is None."""
+    for key, value in values.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 def execute(job: Job, executed_dir: Path) -> Outcome:

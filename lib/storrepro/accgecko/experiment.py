@@ -1,0 +1,475 @@
+"""The notebook's wiring: tenant workload -> predictors -> fixed-rate replay -> errors, admission.
+
+One :class:`TenantTask` per tenant goes through ``parallel.sweep``; :func:`evaluate_tenant`
+regenerates the tenant's trace from its own random stream and returns small tables only:
+- per 5-min segment: burst features (E4–E6) and latency percentiles at 3000 IOPS (Fig. 2–3);
+- per (percentile, SLO, method): the allocated rate (the smallest rate whose prediction meets the
+  SLO on the modelled segment, the segment with the most requests in continuous bursts, spec A3),
+  the prediction there, and the actual percentile on the full-trace replay (Fig. 8–12).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from storrepro.accgecko.acctail import AccTail, smallest_rate
+from storrepro.accgecko.admission import admitted_counts
+from storrepro.accgecko.baselines import MarkovCounts, SncMeister
+from storrepro.accgecko.bursts import continuous_bursts
+from storrepro.accgecko.features import DELTA, burst_features, period_counts
+from storrepro.accgecko.node import simulate_node
+from storrepro.accgecko.replay import Replayer, dispatch_overhead_us
+from storrepro.accgecko.workload import (
+    G1,
+    G2,
+    MEAN_RATE,
+    generate,
+    table1_trace,
+    tenant_pool,
+)
+from storrepro.parallel import sweep, task_rng
+
+PERCENTILES = (95.0, 99.0, 99.9, 99.99)
+MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
+SLO_GRID = {99.0: (150.0, 300.0, 500.0, 1000.0), 99.9: (300.0, 500.0, 1000.0, 2000.0)}  # µs
+HEADLINE_SLO = {99.0: 300.0, 99.9: 500.0}
+BEST_K = {99.0: 3, 99.9: 5}  # the paper's best k per percentile (Fig. 10); spec A8
+FEATURES = ("intensity", "total_burst_ms", "mean_duration_ms", "max_duration_ms")
+FEATURE_LABELS = {
+    "intensity": "mean burst intensity",
+    "total_burst_ms": "total burst time",
+    "mean_duration_ms": "mean continuous-burst duration",
+    "max_duration_ms": "max continuous-burst duration",
+}
+
+
+@dataclass(frozen=True)
+class Method:
+    """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp; ``k=0`` means BEST_K."""
+
+    name: str
+    kind: str
+    m: float = 1.5
+    k: int = 1
+    c_us: float = 25.0
+
+
+ACCTAIL = Method("AccTail", "acctail", 1.5, 0, 25.0)
+PM = Method("PM", "pm")
+SNCM = Method("SNCM", "sncm")
+ADMISSION_METHODS = (PM, SNCM, ACCTAIL)
+ABLATION = (
+    Method("MMP", "mmp", c_us=0.0),
+    Method("DB", "acctail", 2.0, 1, 0.0),
+    Method("DB+17µs", "acctail", 2.0, 1, 17.0),
+    Method("DB+25µs", "acctail", 2.0, 1, 25.0),
+    Method("M=1.5", "acctail", 1.5, 1, 25.0),
+    Method("M=1.3", "acctail", 1.3, 1, 25.0),
+    *(Method(f"k={k}", "acctail", 1.5, k, 25.0) for k in range(2, 8)),
+)
+ACCURACY_METHODS = ABLATION + ADMISSION_METHODS
+
+
+@dataclass(frozen=True)
+class TenantTask:
+    tenant: int
+    params: G1 | G2
+    duration: float  # seconds
+    segment: float  # seconds
+    accuracy: bool  # also run the ablation predictors (Fig. 8–10)
+
+
+def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: float) -> list[dict]:
+    """Features, selection score and latency percentiles at 3000 IOPS of every segment."""
+    rows = []
+    per = int(round(task.segment / DELTA))
+    bounds = np.searchsorted(arrivals, np.arange(0, task.duration + 1e-9, task.segment))
+    for s in range(int(round(task.duration / task.segment))):
+        seg_counts = counts[s * per : (s + 1) * per]
+        lo, hi = bounds[s], bounds[s + 1]
+        spans = continuous_bursts(seg_counts, 2.0, mean_count=mean_count)
+        score = int(sum(seg_counts[a : e + 1].sum() for a, e in spans.tolist()))
+        latency = Replayer(arrivals[lo:hi] - s * task.segment, overhead[lo:hi]).percentiles_us(
+            PERCENTILES, MOTIVATION_RATE
+        )
+        rows.append(
+            {
+                "tenant": task.tenant,
+                "generator": type(task.params).__name__,
+                "segment": s,
+                **burst_features(seg_counts, 2.0, 2.0, mean_count=mean_count),
+                "burst_requests": score,
+                **{f"p{p:g}": float(v) for p, v in zip(PERCENTILES, latency, strict=True)},
+            }
+        )
+    return rows
+
+
+def replay_rate(replayer: Replayer, statistic, budget: float, low: float, high: float) -> float:
+    """Smallest integer rate in ``(low, high]`` with ``statistic(replayer, r) <= budget`` for a
+    replay statistic non-increasing in the rate (PM's max wait, MMP's percentile). The replayer
+    is compressed at every rate found too slow, so late steps replay only the busiest requests;
+    ``statistic`` returns None when compression dropped what decides it (then the full one is
+    used)."""
+    lo, hi = int(math.floor(low)), int(math.ceil(high))
+
+    def value(current, rate):
+        v = statistic(current, rate)
+        return statistic(replayer, rate) if v is None else v
+
+    if budget < 0 or value(replayer, hi) > budget:
+        return math.inf
+    current = replayer
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if value(current, mid) <= budget:
+            hi = mid
+        else:
+            lo = mid
+            current = current.compress(mid, current._wait)
+    return float(hi)
+
+
+def replay_statistic(kind: str, p: float):
+    """PM: the maximum wait (any percentile); MMP: the p-th percentile of its Monte-Carlo
+    replay."""
+    if kind == "pm":
+        return lambda rep, r: rep.max_wait_us(r)
+    return lambda rep, r: rep.percentile_us(p, r)
+
+
+def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
+    """Everything the notebook needs from one tenant (see the module docstring)."""
+    arrivals = generate(task.params, task.duration, rng, task.segment)
+    overhead = dispatch_overhead_us(rng, arrivals.size)
+    mean_count = MEAN_RATE * DELTA  # the tenant's rate after rescaling (N = 2 per ms)
+    counts = period_counts(arrivals, task.duration)
+    segments = segment_table(arrivals, overhead, counts, task, mean_count)
+    chosen = int(np.argmax([row["burst_requests"] for row in segments]))
+    t0, t1 = chosen * task.segment, (chosen + 1) * task.segment
+    lo_i, hi_i = np.searchsorted(arrivals, [t0, t1])
+    seg_arrivals = arrivals[lo_i:hi_i] - t0
+    per = int(round(task.segment / DELTA))
+    seg_counts = counts[chosen * per : (chosen + 1) * per]
+    low, high = MEAN_RATE, 2.0 * seg_counts.max() / DELTA
+
+    methods = ACCURACY_METHODS if task.accuracy else ADMISSION_METHODS
+    fitted: dict = {}
+    seg_replayer = Replayer(seg_arrivals)
+    rows = []
+    for method in methods:
+        for p, grid in SLO_GRID.items():
+            k = BEST_K[p] if method.k == 0 else method.k
+            if method.kind == "acctail":
+                key = (method.m, k, method.c_us)
+                if key not in fitted:
+                    fitted[key] = AccTail(method.m, k, method.c_us).fit(seg_counts, mean_count)
+                model = fitted[key]
+            elif method.kind == "sncm":
+                model = fitted.setdefault("sncm", SncMeister(method.c_us).fit(seg_counts))
+            elif method.kind == "mmp":
+                if "mmp" not in fitted:
+                    fitted["mmp"] = MarkovCounts(method.c_us).fit(seg_counts, rng)
+                model = fitted["mmp"]
+            for slo in grid:
+                if method.kind in ("pm", "mmp"):
+                    replayer = seg_replayer if method.kind == "pm" else model.replayer
+                    stat = replay_statistic(method.kind, p)
+                    rate = replay_rate(replayer, stat, slo - method.c_us, low, high)
+                    predicted = stat(replayer, rate) + method.c_us if rate < math.inf else math.inf
+                else:
+                    predict = lambda r, model=model, p=p: model.predict(p, r)  # noqa: E731
+                    # AccTail's bursts are found assuming service at M x the mean rate (E8)
+                    floor = method.m * MEAN_RATE if method.kind == "acctail" else low
+                    rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
+                    predicted = predict(rate) if rate < math.inf else math.inf
+                rows.append(
+                    {
+                        "tenant": task.tenant,
+                        "method": method.name,
+                        "p": p,
+                        "slo_us": slo,
+                        "rate": rate,
+                        "predicted_us": predicted,
+                    }
+                )
+    actual_percentiles(rows, Replayer(arrivals, overhead))
+    return {"segments": segments, "allocations": rows, "model_segment": chosen}
+
+
+def actual_percentiles(rows: list[dict], full: Replayer) -> None:
+    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row; rates
+    are replayed in increasing order on a replayer compressed at the previous rate."""
+    rates = sorted({r["rate"] for r in rows if r["rate"] < math.inf})
+    current = full
+    cache = {}
+    for rate in rates:
+        ps = sorted({r["p"] for r in rows if r["rate"] == rate})
+        values, current = current.percentiles_then_compress(ps, rate)
+        for p, value in values.items():
+            cache[rate, p] = full.percentile_us(p, rate) if value is None else value
+    for row in rows:
+        row["actual_us"] = cache.get((row["rate"], row["p"]), math.inf)
+
+
+def tenant_tasks(cfg) -> list[TenantTask]:
+    """The pool of ``cfg.tenants`` tenants; ``cfg.accuracy_tenants`` of them, spread evenly over
+    the pool (G1 and G2), also run the ablation predictors."""
+    pool = tenant_pool(cfg.tenants, cfg.g2_share, task_rng(cfg.seed, "tenant pool"))
+    accuracy = set(np.linspace(0, cfg.tenants - 1, cfg.accuracy_tenants).round().astype(int))
+    return [
+        TenantTask(i, params, cfg.duration, cfg.segment_seconds, i in accuracy)
+        for i, params in enumerate(pool)
+    ]
+
+
+def run_pool(cfg) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Evaluate every tenant (in parallel); returns the segment and allocation tables."""
+    return collect(sweep(evaluate_tenant, tenant_tasks(cfg), seed=cfg.seed, desc="tenants"))
+
+
+def collect(results: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    segments = pd.DataFrame([row for r in results for row in r["segments"]])
+    allocations = pd.DataFrame([row for r in results for row in r["allocations"]])
+    return segments, allocations
+
+
+# --- prediction errors (spec §6) ---------------------------------------------------------------
+
+
+def fold_errors(allocations: pd.DataFrame) -> pd.DataFrame:
+    """Positive error P/A − 1 when P >= A, negative error A/P − 1 when A > P (spec A7), per row
+    with a feasible rate."""
+    ok = allocations[np.isfinite(allocations.rate)].copy()
+    ratio = ok.predicted_us / ok.actual_us
+    ok["positive"] = np.where(ratio >= 1, ratio - 1, 0.0)
+    ok["negative"] = np.where(ratio < 1, 1 / ratio - 1, 0.0)
+    return ok
+
+
+def error_summary(allocations: pd.DataFrame, methods) -> pd.DataFrame:
+    """Mean and max positive and negative error (%) per method and percentile (zeros counted),
+    and how many (trace, SLO) pairs had no feasible rate."""
+    errors = fold_errors(allocations)
+    rows = []
+    for name in methods:
+        for p in SLO_GRID:
+            part = errors[(errors.method == name) & (errors.p == p)]
+            total = ((allocations.method == name) & (allocations.p == p)).sum()
+            rows.append(
+                {
+                    "method": name,
+                    "p": p,
+                    "pairs": len(part),
+                    "infeasible": int(total - len(part)),
+                    "avg_positive_%": 100 * part.positive.mean(),
+                    "max_positive_%": 100 * part.positive.max(),
+                    "avg_negative_%": 100 * part.negative.mean(),
+                    "max_negative_%": 100 * part.negative.max(),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# --- Spearman correlations (Fig. 3) -------------------------------------------------------------
+
+
+def spearman_table(segments: pd.DataFrame, rng: np.random.Generator, boots: int) -> pd.DataFrame:
+    """Spearman ρ of each feature against each latency percentile, with bootstrap 95 % CIs over
+    segments (resampled rows, ranks recomputed per resample)."""
+    n = len(segments)
+    picks = rng.integers(0, n, (boots, n))
+    rows = []
+    for p in PERCENTILES:
+        y = segments[f"p{p:g}"].to_numpy()
+        for feature in FEATURES:
+            x = segments[feature].to_numpy()
+            rho = stats.spearmanr(x, y).statistic
+            rx = stats.rankdata(x[picks], axis=1)
+            ry = stats.rankdata(y[picks], axis=1)
+            rx -= rx.mean(axis=1, keepdims=True)
+            ry -= ry.mean(axis=1, keepdims=True)
+            with np.errstate(invalid="ignore"):
+                boot = (rx * ry).sum(1) / np.sqrt((rx**2).sum(1) * (ry**2).sum(1))
+            lo, hi = np.nanpercentile(boot, [2.5, 97.5])
+            rows.append({"p": p, "feature": feature, "rho": rho, "lo": lo, "hi": hi})
+    return pd.DataFrame(rows)
+
+
+# --- admission (Fig. 12) -----------------------------------------------------------------------
+
+
+def rate_matrix(
+    allocations: pd.DataFrame, p: float, slos: np.ndarray, methods=ADMISSION_METHODS
+) -> np.ndarray:
+    """``(tenants, methods)`` allocated rates for per-tenant SLOs ``slos`` (tenant order)."""
+    tenants = np.sort(allocations.tenant.unique())
+    table = allocations[allocations.p == p].set_index(["tenant", "method", "slo_us"]).rate
+    return np.array(
+        [[table[t, m.name, s] for m in methods] for t, s in zip(tenants, slos, strict=True)]
+    )
+
+
+def admission_runs(
+    allocations: pd.DataFrame, capacity: float, seeds: int, mode: str, rng: np.random.Generator
+) -> dict[float, np.ndarray]:
+    """Tenants admitted per seed and method, per percentile. ``mode``: "grid" draws each tenant's
+    SLO uniformly from the grid (per seed), "headline" gives everyone the headline SLO."""
+    if mode not in ("grid", "headline"):
+        raise ValueError(f"mode = {mode!r}: expected 'grid' or 'headline'")
+    tenants = allocations.tenant.nunique()
+    out = {}
+    for p, grid in SLO_GRID.items():
+        runs = []
+        for _ in range(seeds):
+            slos = (
+                rng.choice(grid, tenants) if mode == "grid" else np.full(tenants, HEADLINE_SLO[p])
+            )
+            runs.append(admitted_counts(rate_matrix(allocations, p, slos), capacity, 1, rng)[0])
+        out[p] = np.array(runs)
+    return out
+
+
+def mean_ci(values: np.ndarray) -> tuple[float, float]:
+    """Mean and 95 % t half-width over the first axis."""
+    values = np.asarray(values, dtype=float)
+    half = stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+    return float(values.mean()), float(half)
+
+
+def safety_table(
+    allocations: pd.DataFrame, capacity: float, seeds: int, rng: np.random.Generator
+) -> pd.DataFrame:
+    """SLO safety of the tenants each method admits (grid SLOs, random orders): share violating
+    their SLO on the full-trace replay, worst violation, utilisation and over-provisioning."""
+    tenants = np.sort(allocations.tenant.unique())
+    rows = []
+    for p, grid in SLO_GRID.items():
+        table = allocations[allocations.p == p].set_index(["tenant", "method", "slo_us"])
+        stats_ = {m.name: [] for m in ADMISSION_METHODS}
+        for _ in range(seeds):
+            slos = rng.choice(grid, tenants.size)
+            order = rng.permutation(tenants.size)
+            rates = rate_matrix(allocations, p, slos)
+            for j, m in enumerate(ADMISSION_METHODS):
+                used = 0.0
+                for i in order:
+                    if used + rates[i, j] <= capacity:
+                        used += rates[i, j]
+                        row = table.loc[(tenants[i], m.name, slos[i])]
+                        stats_[m.name].append(
+                            (row.actual_us / slos[i], row.rate / MEAN_RATE, used / capacity)
+                        )
+        for m in ADMISSION_METHODS:
+            arr = np.array(stats_[m.name])
+            rows.append(
+                {
+                    "p": p,
+                    "method": m.name,
+                    "admitted (all seeds)": len(arr),
+                    "violating_%": 100 * float(np.mean(arr[:, 0] > 1)),
+                    "worst actual/SLO": float(arr[:, 0].max()),
+                    "mean rate / mean arrival rate": float(arr[:, 1].mean()),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# --- Table 1 replicas and the MMPP/SNC view (Fig. 4) --------------------------------------------
+
+
+def table1_study(rng: np.random.Generator, lengths=(15, 11, 27)) -> dict:
+    """T1–T3: features, actual latency CCDF at 3000 IOPS, and the MMPP+SNC bounds."""
+    eps = np.logspace(-4, np.log10(0.05), 16)
+    rows, curves = [], {}
+    for name, longest in zip(("T1", "T2", "T3"), lengths, strict=True):
+        arrivals = table1_trace(longest, rng)
+        overhead = dispatch_overhead_us(rng, arrivals.size)
+        counts = period_counts(arrivals, 300.0)
+        latency = np.sort(Replayer(arrivals, overhead).latencies_us(MOTIVATION_RATE))
+        lam = SncMeister().fit(counts)
+        emp = SncMeister(rates="empirical").fit(counts)
+        actual = np.array(
+            [latency[latency.size - max(1, math.ceil(latency.size * e))] for e in eps]
+        )
+        bound = np.array([emp.predict(100 * (1 - e), MOTIVATION_RATE) for e in eps])
+        curves[name] = {"latency": latency, "eps": eps, "actual": actual, "bound": bound}
+        rows.append(
+            {
+                "trace": name,
+                **burst_features(counts, 2.0, 2.0, mean_count=MEAN_RATE * DELTA),
+                "actual p99.9 (µs)": float(actual[np.argmin(abs(eps - 1e-3))]),
+                "SNC p99.9, LAMBDA rates (µs)": lam.predict(99.9, MOTIVATION_RATE),
+                "SNC p99.9, empirical rates (µs)": emp.predict(99.9, MOTIVATION_RATE),
+            }
+        )
+    return {"table": pd.DataFrame(rows).set_index("trace"), "curves": curves}
+
+
+# --- simulator checks (S1, S2) ------------------------------------------------------------------
+
+
+def simulator_check(
+    params: G1, requests: int, rate: float, rng: np.random.Generator
+) -> dict[str, float]:
+    """S1: two co-located tenants on the simpy node vs the fast path, request by request."""
+    duration = math.ceil(requests / MEAN_RATE / 60) * 60.0
+    traces = [generate(params, duration, rng, 60.0)[:requests] for _ in range(2)]
+    dispatch = [rng.uniform(0, 16, t.size) for t in traces]
+    tenants = [(t, rate) for t in traces]
+    simpy_lat = simulate_node(tenants, dispatch)
+    fast = [Replayer(t, w + 17.0).latencies_us(rate) for t, w in zip(traces, dispatch, strict=True)]
+    diff = max(float(np.max(np.abs(s - f))) for s, f in zip(simpy_lat, fast, strict=True))
+    p999 = max(
+        abs(np.quantile(s, 0.999) - np.quantile(f, 0.999))
+        for s, f in zip(simpy_lat, fast, strict=True)
+    )
+    return {"requests": sum(t.size for t in traces), "max_abs_diff_us": diff, "p999_diff_us": p999}
+
+
+def constant_burst_check(burst_rate: float, sr: float, size: int) -> dict[str, float]:
+    """S2: a burst at constant spacing 1/burst_rate > sr on the simpy node; waits vs
+    ``j (1/sr − 1/burst_rate)``."""
+    arrivals = np.arange(size) / burst_rate
+    latency = simulate_node([(arrivals, sr)], [np.zeros(size)], processing_us=0.0)[0]
+    expected = np.arange(size) * (1 / sr - 1 / burst_rate) * 1e6
+    rel = np.abs(latency[1:] - expected[1:]) / expected[1:]
+    return {"max_rel_error": float(rel.max()), "last_wait_us": float(latency[-1])}
+
+
+def admission_summary(runs: dict[float, np.ndarray]) -> pd.DataFrame:
+    """Mean ± 95 % CI of tenants admitted per method and percentile, normalised to SNCM."""
+    rows = []
+    names = [m.name for m in ADMISSION_METHODS]
+    for p, counts in runs.items():
+        sncm = counts[:, names.index("SNCM")].mean()
+        for j, name in enumerate(names):
+            mean, half = mean_ci(counts[:, j])
+            rows.append(
+                {"p": p, "method": name, "admitted": mean, "ci95": half, "vs SNCM": mean / sncm}
+            )
+    return pd.DataFrame(rows)
+
+
+def gain(summary: pd.DataFrame, p: float, method: str, reference: str) -> float:
+    """``admitted(method) / admitted(reference) − 1`` at percentile ``p``."""
+    part = summary[summary.p == p].set_index("method").admitted
+    return float(part[method] / part[reference] - 1)
+
+
+def separated(summary: pd.DataFrame, p: float) -> bool:
+    """AccTail > SNCM > PM with non-overlapping 95 % CIs."""
+    part = summary[summary.p == p].set_index("method")
+    lo = part.admitted - part.ci95
+    hi = part.admitted + part.ci95
+    return bool(lo["AccTail"] > hi["SNCM"] and lo["SNCM"] > hi["PM"])
+
+
+def one_segment_counts(params, segment: float, rng: np.random.Generator) -> np.ndarray:
+    """Per-ms counts of one segment of a tenant (the Fig. 5 trace)."""
+    return period_counts(generate(params, segment, rng, segment), segment)

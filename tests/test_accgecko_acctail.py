@@ -1,0 +1,126 @@
+"""AccTail (Algorithm 1) against hand-worked cases, a brute-force E14, the step-by-step queue, and
+the rate search."""
+
+import math
+
+import numpy as np
+import pytest
+
+from storrepro.accgecko.acctail import AccTail, percentile_from_top, smallest_rate, stages
+from storrepro.accgecko.replay import pacer_waits
+
+
+def one_burst_counts(burst, total_ms=100, base=2):
+    counts = np.full(total_ms, base)
+    counts[10 : 10 + len(burst)] = burst
+    return counts
+
+
+def test_hand_worked_single_burst():
+    # one continuous burst of 2 ms with 10 requests: τ = 200 µs; at sr = 2000 (500 µs) request j
+    # waits 300 j µs. The segment has 10 + 98 * 2 = 206 requests; p = 99 -> top 3 (ceil 2.06).
+    model = AccTail(m=2.0, k=1, c_us=25.0).fit(one_burst_counts([5, 5]), mean_count=2.0)
+    assert model.sizes.tolist() == [10]
+    assert model.stage_tau_us[0] == pytest.approx(200.0)
+    lat = model.latencies_us(2000.0)
+    assert lat == pytest.approx(25 + 300 * np.arange(10))
+    assert model.predict(99, 2000.0) == 25 + 300 * 7  # third largest of j = 0..9
+    assert model.overrun_probability(2000.0, 2000.0) == pytest.approx(3 / 206)  # j = 7, 8, 9
+
+
+def test_no_queueing_when_the_rate_exceeds_the_burst_rate():
+    model = AccTail(m=2.0, k=1, c_us=25.0).fit(one_burst_counts([5, 5]), mean_count=2.0)
+    assert model.predict(99, 6000.0) == 25.0  # 1/sr = 167 µs < τ = 200 µs
+
+
+def test_too_few_burst_requests_returns_c():
+    # spec A2: 10 burst requests < trn (1 - p/100) = 206 * 0.1 -> the percentile is elsewhere
+    model = AccTail(m=2.0, k=1, c_us=17.0).fit(one_burst_counts([5, 5]), mean_count=2.0)
+    assert model.predict(90, 2000.0) == 17.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_u3_equals_brute_force_e14(seed):
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(2, 3000)
+    counts[rng.integers(0, 3000, 60)] += rng.integers(3, 15, 60)
+    for k in (1, 3, 5):
+        model = AccTail(m=1.5, k=k, c_us=25.0).fit(counts, mean_count=2.0)
+        for sr in (3500.0, 5000.0):
+            brute = []
+            for size, stage in zip(model.sizes, model.stage_of, strict=True):
+                tau = model.stage_tau_us[stage]
+                brute += [max(0.0, j * (1e6 / sr - tau)) + 25.0 for j in range(size)]
+            brute = np.sort(np.floor(brute))[::-1]
+            need = math.ceil(counts.sum() * 0.01)
+            expected = brute[need - 1] if len(brute) >= need else 25.0
+            assert abs(model.predict(99, sr) - expected) <= 1
+
+
+def test_delay_formula_equals_the_step_by_step_queue():
+    # a burst of evenly spaced requests at 10 per ms (τ = 100 µs) into an empty pacer at 4000 IOPS
+    arrivals = 0.010 + np.arange(20) * 1e-4
+    waits = pacer_waits(arrivals, 4000.0) * 1e6
+    counts = np.zeros(40, dtype=int)
+    counts[10:12] = 10
+    model = AccTail(m=2.0, k=1, c_us=0.0).fit(counts, mean_count=0.5)
+    assert model.latencies_us(4000.0) == pytest.approx(waits, abs=1e-6)
+
+
+def test_stages_equal_width_and_mean_interval():
+    sizes = np.array([2, 4, 10, 6])
+    durations = np.array([1000.0, 1000.0, 1000.0, 2000.0])  # rates 2, 4, 10, 3 per ms
+    stage, tau = stages(sizes, durations, 2)  # bins [2, 6) and [6, 10]
+    assert stage.tolist() == [0, 0, 1, 0]
+    assert tau[0] == pytest.approx(4000 / 12) and tau[1] == pytest.approx(100.0)
+
+
+def test_percentile_from_top_reads_the_bucket():
+    lat = np.array([10.2, 50.9, 30.0, 70.5])
+    assert percentile_from_top(lat, 100, 98, 5.0) == 50.0  # 2 from the top
+    assert percentile_from_top(lat, 1000, 99, 5.0) == 5.0  # needs 10 > 4 requests
+
+
+def test_rate_search_finds_the_smallest_rate_and_is_monotone():
+    rng = np.random.default_rng(3)
+    counts = rng.poisson(2, 5000)
+    counts[rng.integers(0, 5000, 80)] += rng.integers(3, 15, 80)
+    model = AccTail(m=1.5, k=3).fit(counts, mean_count=2.0)
+    predict = lambda sr: model.predict(99.9, sr)  # noqa: E731
+    values = [predict(sr) for sr in np.arange(3000, 30000, 500.0)]
+    assert all(b <= a for a, b in zip(values, values[1:], strict=False))
+    previous = math.inf
+    for slo in (2000.0, 1000.0, 500.0, 200.0):
+        rate = smallest_rate(predict, slo, 3000, 60000)
+        assert predict(rate) <= slo < predict(rate - 1)
+        assert rate >= previous or previous == math.inf
+        previous = rate
+
+
+def test_rate_search_returns_inf_when_even_the_top_misses():
+    assert smallest_rate(lambda sr: 100.0, 50.0, 10, 20) == math.inf
+
+
+@pytest.mark.parametrize("p", [0, 100, -1, 101, float("nan")])
+def test_percentile_outside_0_100_is_rejected(p):
+    model = AccTail().fit(one_burst_counts([5, 5]), mean_count=2.0)
+    with pytest.raises(ValueError, match="percentile p"):
+        model.predict(p, 3000.0)
+
+
+@pytest.mark.parametrize("slo", [0, -5.0])
+def test_slo_not_positive_is_rejected(slo):
+    with pytest.raises(ValueError, match="SLO"):
+        smallest_rate(lambda sr: 1.0, slo, 1, 10)
+
+
+@pytest.mark.parametrize("kwargs", [{"m": 0}, {"k": 0}, {"k": 1.5}, {"c_us": -1}])
+def test_bad_model_parameters(kwargs):
+    with pytest.raises(ValueError):
+        AccTail(**kwargs)
+
+
+def test_bad_rate():
+    model = AccTail().fit(one_burst_counts([5, 5]), mean_count=2.0)
+    with pytest.raises(ValueError, match="service rate"):
+        model.predict(99, 0)
