@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from storrepro.config import NotebookConfig, Param
+from storrepro.config import NotebookConfig, Param, ParameterError
 
 #: λ grid of spec §4.2 (req/s); the runs at 0.90/0.95/0.98·C_full are added once C_full is known.
 FULL_RATES = (2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75)
@@ -78,13 +78,17 @@ class TofecConfig(NotebookConfig):
         ),
         "phase_seeds": Param(int, 2, 10, "seeds per changing-workload pattern", low=1, high=50),
         "alpha": Param(
-            float, 0.9, 0.9, "TOFEC's memory factor (EWMA weight of the past)", low=0.0, high=0.999
+            float, 0.9, 0.9, "TOFEC's memory factor (EWMA weight of the past), in [0, 1)", low=0.0
         ),
         "n_threads": Param(int, 16, 16, "parallel threads L", low=12, high=64),
         "mc_samples": Param(
             int, 20_000, 400_000, "Monte-Carlo samples per chunk size / per code", low=5_000
         ),
     }
+
+    def validate(self) -> None:
+        if not self.alpha < 1:  # Param bounds are inclusive; 1 would freeze the backlog estimate
+            raise ParameterError(f"parameter 'alpha' = {self.alpha!r}: expected a float in [0, 1)")
 
     @property
     def rates(self) -> tuple[int, ...]:
