@@ -75,7 +75,7 @@ def _client(mode: str, arg: Any):
                 n_workers=arg,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: never clash with a running dask
                 silence_logs=logging.ERROR,
             )
             client = Client(cluster, set_as_default=False)
