@@ -28,3 +28,8 @@ def test_git_commit_without_git(monkeypatch):
 
     monkeypatch.setattr(subprocess, "run", no_git)
     assert paths.git_commit() == "unknown"
+
+
+def test_build_output_sits_in_build_for_the_repository_and_beside_results_otherwise(tmp_path):
+    assert paths.build_dir(paths.repo_root(), "site") == paths.repo_root() / "build" / "site"
+    assert paths.build_dir(tmp_path, "executed") == tmp_path / "executed"

@@ -49,7 +49,7 @@ def test_site_is_static_and_offline(site):
 
 def test_missing_results_are_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="run `make reproduce`"):
-        build_site(tmp_path, tmp_path, tmp_path / "site")
+        build_site(tmp_path)
 
 
 @pytest.mark.skipif(

@@ -92,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "site":
             from storrepro.site import build_site
 
-            out = args.out.resolve() if args.out else None
-            index = build_site(out, out and out / "executed", out and out / "site")
+            index = build_site(args.out.resolve() if args.out else None)
             print(f"site written: {index}")
             return 0
         if args.command == "data":

@@ -41,6 +41,12 @@ def results_dir(out: Path | None = None) -> Path:
     return (out or output_root()) / "results"
 
 
+def build_dir(out: Path, name: str) -> Path:
+    """Where a run under ``out`` keeps build output (``executed``, ``site``): ``build/<name>`` of
+    the repository for the default run, ``OUT/<name>`` for a run with ``--out``."""
+    return out / "build" / name if out == repo_root() else out / name
+
+
 def git_commit() -> str:
     """The checkout's commit, with ``-dirty`` when its code or notebooks have uncommitted edits."""
     root = repo_root()

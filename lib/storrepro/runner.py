@@ -22,7 +22,7 @@ from storrepro.claims import load_results, verdict_counts
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
-from storrepro.paths import OUT_ENV, repo_root, results_dir
+from storrepro.paths import OUT_ENV, build_dir, repo_root, results_dir
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def reproduce(
     """Run the selected notebooks; return the process exit code (0 when all ran)."""
     jobs = plan(profile, only, overrides or [])
     out = Path(out).resolve() if out else repo_root()
-    executed_dir = out / "build" / "executed" if out == repo_root() else out / "executed"
+    executed_dir = build_dir(out, "executed")
     outcomes = []
     with kernel_environment(out, workers, scheduler):
         for i, job in enumerate(jobs, 1):

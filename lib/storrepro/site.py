@@ -18,7 +18,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from storrepro.claims import VERDICT_COLOURS, VERDICTS, load_results, verdict_counts
-from storrepro.paths import atomic_path, repo_root, write_text_atomic
+from storrepro.paths import atomic_path, build_dir, repo_root, write_text_atomic
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
 # An inline icon, so browsers do not ask the server for a missing /favicon.ico.
@@ -108,14 +108,13 @@ def _paper_section(r: dict, notebook_link: str | None) -> str:
     )
 
 
-def build_site(
-    out: Path | None = None, executed_dir: Path | None = None, site_dir: Path | None = None
-) -> Path:
-    """Write the site from ``out``'s results and figures (default: the repository) and the
-    executed notebooks in ``executed_dir`` (default: ``build/executed``); return index.html."""
+def build_site(out: Path | None = None) -> Path:
+    """Write the site of the run under ``out`` (default: the repository) from its results,
+    figures and executed notebooks, next to them (see :func:`storrepro.paths.build_dir`);
+    return the path of index.html."""
     out = out or repo_root()
-    executed_dir = executed_dir or repo_root() / "build" / "executed"
-    site_dir = site_dir or repo_root() / "build" / "site"
+    executed_dir = build_dir(out, "executed")
+    site_dir = build_dir(out, "site")
     results = load_results(out)
     if not results:
         raise FileNotFoundError(
