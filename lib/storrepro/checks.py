@@ -1,0 +1,25 @@
+"""The one check behind every library function's "must be a finite number" error."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+
+def finite(
+    name: str, value, *, minimum: float = 0.0, strict: bool = False, unit: str = ""
+) -> float:
+    """Return ``value`` as a float, or raise a ``ValueError`` naming it and what is allowed.
+
+    ``minimum`` is the lowest allowed value (``None``: any finite number); ``strict`` excludes it.
+    ``unit`` is appended to the message ("ms", "req/s", ...).
+    """
+    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+    if ok and minimum is not None:
+        ok = value > minimum if strict else value >= minimum
+    if not ok:
+        bound = "" if minimum is None else f" {'>' if strict else '>='} {minimum:g}"
+        raise ValueError(
+            f"{name} must be a finite number{bound}{' ' + unit if unit else ''}, got {value!r}"
+        )
+    return float(value)
