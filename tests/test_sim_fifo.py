@@ -54,3 +54,37 @@ def test_fixed_rate_server_and_sampler():
 def test_clear_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call(simpy.Environment())
+
+
+def test_departures_carry_the_backlog_of_earlier_work():
+    # Server busy until t = 5: requests at 1 and 6 with 2 units each start at 5 and 7.
+    np.testing.assert_allclose(fifo_departures([1.0, 6.0], [2.0, 2.0], free_at=5.0), [7.0, 9.0])
+    # An idle server (free_at in the past) changes nothing.
+    np.testing.assert_allclose(fifo_departures([1.0, 6.0], [2.0, 2.0], free_at=0.0), [3.0, 8.0])
+
+
+def test_stream_in_chunks_equals_one_call_and_keeps_bounded_state():
+    from storrepro.sim.fifo import fifo_stream
+    from storrepro.sim.monitor import LatencyMonitor
+
+    rng = np.random.default_rng(3)
+    arrivals = np.cumsum(rng.exponential(1.0, 300_000))
+    service = rng.exponential(0.8, 300_000)
+    whole = fifo_departures(arrivals, service) - arrivals
+    exact = LatencyMonitor("exact")
+    fifo_stream(((arrivals[i : i + 7000], service[i : i + 7000]) for i in range(0, 300_000, 7000)),
+                exact)
+    np.testing.assert_allclose(exact.latencies, whole, rtol=0, atol=1e-9)
+    streamed = fifo_stream([(arrivals, service)], LatencyMonitor("s", streaming=True))
+    assert streamed.sketch.nbytes < 100_000
+    for label, value in streamed.percentiles().items():
+        reference = np.percentile(whole, float(label[1:]))
+        assert abs(value / reference - 1) <= 0.006, label
+
+
+def test_stream_rejects_chunks_out_of_order():
+    from storrepro.sim.fifo import fifo_stream
+    from storrepro.sim.monitor import LatencyMonitor
+
+    with pytest.raises(ValueError, match="follow each other in time"):
+        fifo_stream([([5.0, 6.0], [1.0, 1.0]), ([2.0], [1.0])], LatencyMonitor())

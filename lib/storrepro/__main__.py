@@ -1,4 +1,4 @@
-"""Command line: ``python -m storrepro reproduce|site|data|list``."""
+"""Command line: ``python -m storrepro reproduce|site|check-results|bench|data|list``."""
 
 from __future__ import annotations
 
@@ -64,6 +64,14 @@ def _parser() -> argparse.ArgumentParser:
         "and writes DIR/site (default: the repository and build/site)",
     )
 
+    check = commands.add_parser(
+        "check-results",
+        help="compare results/*.json of a fresh run with those committed (CI's last step)",
+    )
+    check.add_argument(
+        "--against", default="HEAD", metavar="REF", help="git revision to compare with"
+    )
+
     data = commands.add_parser("data", help="fetch the real data sets the notebooks read")
     data.add_argument("dataset", choices=["cran"], help="cran: the 82-series CRAN benchmark")
     data.add_argument(
@@ -95,6 +103,17 @@ def main(argv: list[str] | None = None) -> int:
             index = build_site(args.out.resolve() if args.out else None)
             print(f"site written: {index}")
             return 0
+        if args.command == "check-results":
+            from storrepro.compare import check_results, committed_results
+
+            problems = check_results(args.against)
+            for line in problems:
+                print(line)
+            failed = len({line.split()[0].rstrip(":") for line in problems})
+            total = len(committed_results(args.against))
+            print(f"vs the results committed at {args.against}, one check per notebook:")
+            print(f"results: {total - failed} passed, {failed} failed")
+            return 1 if problems else 0
         if args.command == "data":
             from storrepro.data.cran import CRAN_DIR_ENV, download_cran
 

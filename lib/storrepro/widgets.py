@@ -13,8 +13,8 @@ import ipywidgets as widgets
 from IPython.display import display
 
 
-def live(show: Callable[..., None], **controls: widgets.ValueWidget) -> widgets.VBox:
-    """Call ``show(**values)`` now, then on every change of any control; return the widget."""
+def live(show: Callable[..., None], **controls: widgets.ValueWidget) -> None:
+    """Call ``show(**values)`` now, then on every change of any control, and display them."""
     if not controls:
         raise ValueError("live() needs at least one control, e.g. rate=FloatSlider(...)")
     show(**_values(controls))
@@ -30,9 +30,7 @@ def live(show: Callable[..., None], **controls: widgets.ValueWidget) -> widgets.
             control.continuous_update = False  # one re-run per release, not per pixel dragged
         control.observe(rerun, names="value")
     hint = widgets.HTML("<i>Move a control to re-run this cell's simulation below.</i>")
-    box = widgets.VBox([hint, widgets.HBox(list(controls.values())), out])
-    display(box)
-    return box
+    display(widgets.VBox([hint, widgets.HBox(list(controls.values())), out]))
 
 
 def _values(controls: dict[str, widgets.ValueWidget]) -> dict:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import simpy
 
+from storrepro.checks import finite
 from storrepro.sim.monitor import EventLog, LatencyMonitor
 
 DECISION_POINTS = ("arrival", "admission")
@@ -68,11 +69,6 @@ def fixed_code(n: int, k: int) -> Policy:
     return policy
 
 
-def _check_nonnegative(name: str, value) -> None:
-    if not (isinstance(value, numbers.Real) and math.isfinite(value) and value >= 0):
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-
-
 @dataclass(frozen=True)
 class ShiftedExponential:
     """Task delay D(B) = Δ(B) + Exp(mean E(B)), Eq. (1), both linear in the chunk size B (ms).
@@ -87,7 +83,7 @@ class ShiftedExponential:
 
     def __post_init__(self):
         for name in ("shift", "mean", "shift_per_size", "mean_per_size"):
-            _check_nonnegative(name, getattr(self, name))
+            finite(name, getattr(self, name))
 
     def __call__(self, rng: np.random.Generator, chunk_size: float, n: int) -> np.ndarray:
         shift = self.shift + self.shift_per_size * chunk_size
@@ -99,9 +95,8 @@ def poisson_arrival_times(
     rng: np.random.Generator, rate_per_s: float, duration_ms: float
 ) -> np.ndarray:
     """Arrival times (ms) in [0, duration_ms) of a Poisson process of ``rate_per_s`` req/s."""
-    if not (isinstance(rate_per_s, numbers.Real) and math.isfinite(rate_per_s) and rate_per_s > 0):
-        raise ValueError(f"rate_per_s must be a finite rate > 0 req/s, got {rate_per_s!r}")
-    _check_nonnegative("duration_ms", duration_ms)
+    finite("rate_per_s", rate_per_s, strict=True, unit="req/s")
+    finite("duration_ms", duration_ms)
     mean_gap = 1000.0 / rate_per_s
     expected = duration_ms / mean_gap
     times = np.cumsum(rng.exponential(mean_gap, int(expected + 6 * math.sqrt(expected) + 10)))
@@ -159,8 +154,7 @@ class CloudStore:
             or n_threads < 1
         ):
             raise ValueError(f"n_threads must be an integer >= 1, got {n_threads!r}")
-        if not (isinstance(file_size, numbers.Real) and math.isfinite(file_size) and file_size > 0):
-            raise ValueError(f"file_size must be a finite size > 0, got {file_size!r}")
+        finite("file_size", file_size, strict=True)
         if decide_at not in DECISION_POINTS:
             raise ValueError(f"decide_at must be one of {DECISION_POINTS}, got {decide_at!r}")
         self.env = env

@@ -9,13 +9,14 @@ pacers and PrecisePeriod's SSD queues, and the M/M/1, M/D/1 and M/G/1 checks of 
 :class:`FifoServer` is the simpy reference. :func:`fifo_departures` computes the same departures
 without an event loop, from the closed form of the Lindley recursion,
 ``d_n = C_n + max_{j<=n} (a_j - C_{j-1})`` with ``C_n = s_1 + ... + s_n``, so long sweeps can use
-it once a test has shown both agree request by request.
+it once a test has shown both agree request by request. :func:`fifo_stream` runs it chunk by
+chunk into a streaming monitor, so a run of 10^8 requests needs no more memory than one chunk.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import simpy
@@ -31,7 +32,8 @@ class FifoServer:
 
     ``service_time`` is a constant (a fixed-rate server: ``1/rate``) or a sampler called with
     ``rng`` once per request; a request may also bring its own service time to :meth:`submit`.
-    ``waits`` and ``latencies`` monitor the waiting time and the sojourn of every request.
+    ``waits`` and ``latencies`` monitor the waiting time and the sojourn of every request
+    (``streaming=True``: percentiles only, in bounded memory).
     """
 
     def __init__(
@@ -40,6 +42,7 @@ class FifoServer:
         service_time: float | ServiceSampler,
         *,
         rng: np.random.Generator | None = None,
+        streaming: bool = False,
     ):
         if callable(service_time):
             if rng is None:
@@ -49,8 +52,8 @@ class FifoServer:
         self.env = env
         self.service_time = service_time
         self.rng = rng
-        self.waits = LatencyMonitor("wait")
-        self.latencies = LatencyMonitor("sojourn")
+        self.waits = LatencyMonitor("wait", streaming=streaming)
+        self.latencies = LatencyMonitor("sojourn", streaming=streaming)
         # a plain deque and one wake-up event: cheaper than a simpy.Store's put/get events
         self._queue: deque[tuple[float, float]] = deque()
         self._wake: simpy.Event | None = None
@@ -112,12 +115,34 @@ def simulate_fifo(arrivals, service_times) -> tuple[np.ndarray, np.ndarray]:
     return server.waits.latencies, server.latencies.latencies
 
 
-def fifo_departures(arrivals, service_times) -> np.ndarray:
-    """Departure times of a FIFO single server, vectorized (see the module docstring)."""
+def fifo_departures(arrivals, service_times, free_at: float = -np.inf) -> np.ndarray:
+    """Departure times of a FIFO single server, vectorized (see the module docstring).
+
+    ``free_at`` is when the server finishes the work that came before these requests.
+    """
     arrivals, service_times = _check_arrays(arrivals, service_times)
     work = np.cumsum(service_times)
     work_before = work - service_times
-    return work + np.maximum.accumulate(arrivals - work_before)
+    start_gap = np.maximum.accumulate(arrivals - work_before)
+    return work + np.maximum(start_gap, free_at)
+
+
+def fifo_stream(chunks: Iterable[tuple[np.ndarray, np.ndarray]], monitor: LatencyMonitor):
+    """Feed the sojourns of consecutive (arrivals, service_times) chunks into ``monitor``.
+
+    Chunks must follow each other in time; the server's backlog carries over between them, so
+    the result equals one :func:`fifo_departures` call on the concatenation.
+    """
+    free_at, last_arrival = -np.inf, -np.inf
+    for arrivals, service_times in chunks:
+        arrivals = np.asarray(arrivals, dtype=float)
+        if arrivals.size and arrivals[0] < last_arrival:
+            raise ValueError("chunks must follow each other in time (arrivals non-decreasing)")
+        departures = fifo_departures(arrivals, service_times, free_at)
+        monitor.record_many(departures - arrivals)
+        if arrivals.size:
+            free_at, last_arrival = departures[-1], arrivals[-1]
+    return monitor
 
 
 def _check_arrays(arrivals, service_times) -> tuple[np.ndarray, np.ndarray]:

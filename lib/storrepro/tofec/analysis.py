@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq, minimize
 
+from storrepro.checks import finite
 from storrepro.tofec.delay import ModelParams
 
 EULER_GAMMA = 0.5772156649015329
@@ -41,8 +42,7 @@ class Setting:
     n_threads: int = 16
 
     def __post_init__(self):
-        if not (math.isfinite(self.file_mb) and self.file_mb > 0):
-            raise ValueError(f"file_mb must be a finite size > 0 MB, got {self.file_mb!r}")
+        finite("file_mb", self.file_mb, strict=True, unit="MB")
         if isinstance(self.n_threads, bool) or not (
             isinstance(self.n_threads, int) and self.n_threads >= 1
         ):
@@ -197,8 +197,7 @@ def theorem1_residuals(s: Setting, r: float, k: float, lam: float) -> tuple[floa
 
 def optimal_code(s: Setting, eq: float) -> dict[str, float]:
     """Corollary 1: (r*, k*, n*) as functions of the mean backlog E[Q] > 0."""
-    if not (math.isfinite(eq) and eq > 0):
-        raise ValueError(f"backlog E[Q] must be a finite number > 0, got {eq!r}")
+    finite("backlog E[Q]", eq, strict=True)
     target = float(phi(usage_from_backlog(eq, s.n_threads), s.n_threads))
     r = _solve_r(lambda x: -h_of_r(s, x), -target)
     k = float(g_of_r(s, r))
@@ -253,9 +252,7 @@ def thresholds(q: np.ndarray, rule: str = "midpoint") -> np.ndarray:
 
 
 def check_rate(lam) -> float:
-    if not (isinstance(lam, (int, float, np.floating)) and math.isfinite(lam) and lam > 0):
-        raise ValueError(f"arrival rate must be a finite number > 0 req/s, got {lam!r}")
-    return float(lam)
+    return finite("arrival rate", lam, strict=True, unit="req/s")
 
 
 def multiclass_optimum(

@@ -1,0 +1,53 @@
+import json
+import subprocess
+
+import pytest
+
+from storrepro import compare
+from storrepro.__main__ import main
+from storrepro.compare import differences
+
+
+def test_identical_runs_differ_only_in_run_fields():
+    a = {"started": "x", "wall_seconds": 1.0, "git_commit": "a", "claims": [{"id": "B1", "v": 1.5}]}
+    b = {**a, "started": "y", "wall_seconds": 2.0, "git_commit": "b"}
+    assert differences(a, b) == []
+
+
+def test_every_changed_number_is_reported_with_its_place():
+    a = {"claims": [{"id": "B1", "reproduced_value": 1.5}, {"id": "B2", "v": [1, 2]}], "seed": 0}
+    b = {"claims": [{"id": "B1", "reproduced_value": 1.50001}, {"id": "B2", "v": [1, 2, 3]}],
+         "seed": 0, "extra": 1}
+    assert differences(a, b) == [
+        "claims[B1].reproduced_value: 1.5 -> 1.50001",
+        "claims[B2].v: 2 entries committed, 3 fresh",
+        "extra: new in the fresh run",
+    ]
+    # A run field nested inside a claim is a number like any other.
+    assert differences({"c": {"wall_seconds": 1}}, {"c": {"wall_seconds": 2}}) != []
+
+
+def test_check_against_a_commit(tmp_path, monkeypatch, capsys):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    (tmp_path / "results").mkdir()
+    result = {"notebook": "x", "wall_seconds": 3.0, "claims": [{"id": "A", "value": 2.0}]}
+    (tmp_path / "results" / "x.json").write_text(json.dumps(result))
+    git("init", "-q")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "r")
+    monkeypatch.setattr(compare, "repo_root", lambda: tmp_path)
+    (tmp_path / "results" / "x.json").write_text(json.dumps({**result, "wall_seconds": 9.0}))
+    assert compare.check_results() == []
+    assert main(["check-results"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "results: 1 passed, 0 failed"
+    result["claims"][0]["value"] = 2.5
+    (tmp_path / "results" / "x.json").write_text(json.dumps(result))
+    assert compare.check_results() == ["x.json claims[A].value: 2.0 -> 2.5"]
+    assert main(["check-results"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "results: 0 passed, 1 failed"
+    (tmp_path / "results" / "x.json").unlink()
+    assert compare.check_results() == ["x.json: not produced by the fresh run"]
+    with pytest.raises(ValueError, match="no-such-ref"):
+        compare.check_results(ref="no-such-ref")
