@@ -11,7 +11,7 @@ NOTEBOOKS ?=
 ARGS ?=
 
 .DEFAULT_GOAL := reproduce
-.PHONY: reproduce test site lab clean
+.PHONY: reproduce test site lab bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ site: $(STAMP)
 ## lab: open the notebooks in JupyterLab
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
+
+## bench: time devices, notebooks (quick and full), scaling and 2-worker speedup (~40 min);
+##        writes results/BENCH.md and results/bench.json
+bench: $(STAMP)
+	$(PY) -m storrepro bench
 
 ## clean: remove build output and caches (keeps .venv and the committed figures/ and results/)
 clean:

@@ -4,7 +4,6 @@ notebook's first cells run through a kernel of the project's environment."""
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -20,15 +19,9 @@ from storrepro.notebooks import NOTEBOOKS, notebook_path
 from storrepro.paths import repo_root
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    port, token = _free_port(), secrets.token_hex(16)
+def lab(tmp_path_factory, free_port):
+    port, token = free_port(), secrets.token_hex(16)
     jupyter = Path(sys.executable).with_name("jupyter")
     home = tmp_path_factory.mktemp("lab-home")  # no user settings leak in
     server = subprocess.Popen(

@@ -1,4 +1,3 @@
-import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -80,19 +79,14 @@ def test_bad_worker_settings_are_clear_errors(monkeypatch, text):
         resolve_mode(0)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
-
-def test_a_separate_dask_scheduler_and_worker_give_the_same_numbers(monkeypatch):
+def test_a_separate_dask_scheduler_and_worker_give_the_same_numbers(monkeypatch, free_port):
     """`--scheduler ADDRESS`: a `dask scheduler` and a `dask worker` as their own processes."""
     monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
     tasks = [QueueTask("M/M/1", 0.5, 2_000, r) for r in range(3)]
     serial = sweep(run_queue, tasks, seed=3, workers=1, progress=False)
     dask = Path(sys.executable).with_name("dask")
-    address = f"tcp://127.0.0.1:{_free_port()}"
+    address = f"tcp://127.0.0.1:{free_port()}"
     port = address.rsplit(":", 1)[1]
     scheduler = subprocess.Popen(
         [dask, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],

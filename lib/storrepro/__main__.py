@@ -72,6 +72,17 @@ def _parser() -> argparse.ArgumentParser:
         "--against", default="HEAD", metavar="REF", help="git revision to compare with"
     )
 
+    bench = commands.add_parser(
+        "bench", help="measure speeds, memory, scaling and parallel speedup: results/BENCH.md"
+    )
+    bench.add_argument(
+        "--profiles",
+        nargs="*",
+        choices=PROFILES,
+        default=list(PROFILES),
+        help="notebook profiles to time (default: quick full; none: skip the notebooks)",
+    )
+
     data = commands.add_parser("data", help="fetch the real data sets the notebooks read")
     data.add_argument("dataset", choices=["cran"], help="cran: the 82-series CRAN benchmark")
     data.add_argument(
@@ -114,6 +125,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"vs the results committed at {args.against}, one check per notebook:")
             print(f"results: {total - failed} passed, {failed} failed")
             return 1 if problems else 0
+        if args.command == "bench":
+            from storrepro.bench import run_bench, write_report
+
+            path = write_report(run_bench(tuple(args.profiles)))
+            print(f"benchmark written: {path}")
+            return 0
         if args.command == "data":
             from storrepro.data.cran import CRAN_DIR_ENV, download_cran
 

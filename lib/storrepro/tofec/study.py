@@ -73,11 +73,11 @@ def grid_rates(cfg: TofecConfig, c_full: float) -> list[tuple[float, int]]:
     return rates + [(round(f * c_full, 2), cfg.high_load_seeds) for f in HIGH_LOAD]
 
 
-def grid_sweep(
+def grid_tasks(
     cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, c_full: float, model: str = "SUR"
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every policy at every rate and seed: (per-run rows, summary averaged over seeds)."""
-    tasks = [
+) -> list[experiment.GridTask]:
+    """One task per (rate, seed) of the λ grid; each runs every policy on one stream."""
+    return [
         experiment.GridTask(
             rate,
             rep,
@@ -91,6 +91,13 @@ def grid_sweep(
         for rate, seeds in grid_rates(cfg, c_full)
         for rep in range(seeds)
     ]
+
+
+def grid_sweep(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, c_full: float, model: str = "SUR"
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every policy at every rate and seed: (per-run rows, summary averaged over seeds)."""
+    tasks = grid_tasks(cfg, params, caps, c_full, model)
     rows = sweep(experiment.run_grid_task, tasks, seed=cfg.seed, desc=f"{model} λ grid")
     flat = [row for task_rows in rows for row in task_rows]
     return pd.DataFrame(flat), experiment.summarize(flat)

@@ -1,0 +1,525 @@
+"""``make bench``: what the suite costs on this machine, measured in one run, against its targets.
+
+Four measurements (issue 9), written to ``results/bench.json`` and ``results/BENCH.md``:
+
+1. **Device speeds** — simulated requests per second of each ``sim/`` model in simpy, and of the
+   fast kernel that replaces it in the sweeps, side by side on the same workload.
+2. **Notebooks** — wall time and peak memory (the whole process tree: runner, kernel and dask
+   workers) of every notebook, quick and full profile.
+3. **Parallel sweeps** — each paper's largest sweep at 1 and 2 local dask workers; the speedup,
+   and a check that both give identical results.
+4. **Scaling** — each simulator at 1×, 10× and 100× the requests, each point in a fresh process:
+   wall time (the growth exponent should be about 1) and the memory the run added.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from storrepro.notebooks import NOTEBOOKS
+from storrepro.paths import build_dir, git_commit, repo_root, write_json_atomic, write_text_atomic
+
+TARGETS = {
+    "full_suite_s": 15 * 60,  # make reproduce, every notebook, full profile
+    "quick_suite_s": 3 * 60,
+    "peak_memory_mib": 4096,  # any one notebook
+    "speedup_2_workers": 1.7,
+    "fifo_fast_requests_per_s": 1e7,
+}
+#: Each notebook's budget in seconds, quick and full, from its issue.
+BUDGETS = {
+    "00_simulator_validation": (60, 90),
+    "01_precise_period": (60, 180),
+    "02_accgecko": (60, 120),
+    "03_vdi_background": (60, 120),
+    "04_bid": (60, 120),
+    "05_tofec": (90, 300),
+}
+MIB = 2**20
+
+
+# ---- 1. device speeds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Simulator:
+    """One way to simulate ``n`` requests of a device model; ``run(n, rng)`` returns nothing."""
+
+    name: str
+    kind: str  # "simpy" or "fast"
+    run: Callable[[int, np.random.Generator], None]
+    base: int  # requests at 1x: a second or so of work
+    streaming: bool  # keeps percentiles only (bounded memory) rather than every request
+
+
+def _mm1(rng, n, load=0.8):
+    return np.cumsum(rng.exponential(1.0, n)), rng.exponential(load, n)
+
+
+def _fifo_simpy(n, rng):
+    import simpy
+
+    from storrepro.sim.fifo import FifoServer, replay
+
+    arrivals, service = _mm1(rng, n)
+    env = simpy.Environment()
+    server = FifoServer(env, 1.0, streaming=True)
+    env.process(replay(env, server, arrivals, service))
+    env.run()
+
+
+def _fifo_fast(n, rng, chunk=2**20):
+    from storrepro.sim.fifo import fifo_stream
+    from storrepro.sim.monitor import LatencyMonitor
+
+    def chunks():
+        start = 0.0
+        for size in [chunk] * (n // chunk) + ([n % chunk] if n % chunk else []):
+            arrivals, service = _mm1(rng, size)
+            yield arrivals + start, service
+            start += arrivals[-1]
+
+    fifo_stream(chunks(), LatencyMonitor(streaming=True))
+
+
+def _tofec_setup(n, rng, rate=60.0):
+    from storrepro.tofec import experiment
+    from storrepro.tofec.delay import PURE
+
+    policy = experiment.make_policy("TOFEC", PURE.true_params())
+    arrivals, blocks = experiment.draw_workload(PURE, rng, rate, n)
+    return policy, PURE, arrivals, blocks
+
+
+def _cloud_simpy(n, rng):
+    import simpy
+
+    from storrepro.sim.cloud_store import CloudStore
+
+    policy, model, arrivals, _ = _tofec_setup(n, rng)
+    env = simpy.Environment()
+    store = CloudStore(env, rng, model, policy, n_threads=16, file_size=3.0)
+    store.replay(arrivals)
+    env.run()
+
+
+def _cloud_fast(n, rng):
+    from storrepro.tofec.kernel import simulate
+
+    policy, model, arrivals, blocks = _tofec_setup(n, rng)
+    simulate(policy, model, arrivals, blocks, 16)
+
+
+SIMULATORS = [
+    Simulator("FIFO queue (M/M/1, load 0.8)", "simpy", _fifo_simpy, 20_000, True),
+    Simulator("FIFO queue (M/M/1, load 0.8)", "fast", _fifo_fast, 2_000_000, True),
+    Simulator("cloud store (TOFEC, 60 req/s, L = 16)", "simpy", _cloud_simpy, 1_000, False),
+    Simulator("cloud store (TOFEC, 60 req/s, L = 16)", "fast", _cloud_fast, 20_000, False),
+]
+
+
+def _timed(sim: Simulator, n: int, seed: int = 0) -> float:
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    sim.run(n, rng)
+    return time.perf_counter() - start
+
+
+def device_speeds(simulators=SIMULATORS) -> list[dict]:
+    """Requests per second of every simulator at its base size (after one small warm-up run)."""
+    rows = []
+    for sim in simulators:
+        _timed(sim, max(sim.base // 100, 200))  # imports and numba compilation, not timed
+        seconds = _timed(sim, sim.base)
+        rows.append(
+            {
+                "model": sim.name,
+                "kind": sim.kind,
+                "requests": sim.base,
+                "seconds": seconds,
+                "requests_per_s": sim.base / seconds,
+            }
+        )
+    return rows
+
+
+# ---- 4. scaling, one fresh process per point -------------------------------------------------
+
+
+def _point(index: int, n: int, poll_s: float = 0.005) -> dict:
+    """Run simulator ``index`` on ``n`` requests in this process: wall time and memory added.
+
+    A sampling thread records the peak RSS during the run; "added" is that minus the RSS before.
+    """
+    import threading
+
+    import psutil
+
+    sim = SIMULATORS[index]
+    _timed(sim, max(sim.base // 100, 200))
+    me = psutil.Process()
+    before = me.memory_info().rss
+    peak, done = [before], threading.Event()
+
+    def sample():
+        while not done.wait(poll_s):
+            peak[0] = max(peak[0], me.memory_info().rss)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    seconds = _timed(sim, n)
+    done.set()
+    sampler.join()
+    peak[0] = max(peak[0], me.memory_info().rss)
+    return {"requests": n, "seconds": seconds, "added_mib": (peak[0] - before) / MIB}
+
+
+def scaling(multiples=(1, 10, 100)) -> list[dict]:
+    rows = []
+    for index, sim in enumerate(SIMULATORS):
+        points = []
+        for m in multiples:
+            out = subprocess.run(
+                [sys.executable, "-m", "storrepro.bench", "point", str(index), str(sim.base * m)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            points.append({"multiple": m, **json.loads(out.stdout.splitlines()[-1])})
+        first, last = points[0], points[-1]
+        exponent = math.log(last["seconds"] / first["seconds"]) / math.log(multiples[-1])
+        bounded = last["added_mib"] <= 1.5 * first["added_mib"] + 32
+        rows.append(
+            {
+                "model": sim.name,
+                "kind": sim.kind,
+                "streaming": sim.streaming,
+                "points": points,
+                "time_exponent": exponent,
+                "memory_bounded": bounded,
+            }
+        )
+    return rows
+
+
+# ---- 2. notebooks --------------------------------------------------------------------------
+
+
+def run_notebook(name: str, profile: str, out: Path, poll_s: float = 0.2) -> dict:
+    """Run one notebook through the runner; wall time and peak RSS of its whole process tree."""
+    import psutil
+
+    cmd = [
+        sys.executable,
+        "-m",
+        "storrepro",
+        "reproduce",
+        "--profile",
+        profile,
+        "--only",
+        name,
+        "--out",
+        str(out),
+    ]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    root, peak = psutil.Process(proc.pid), 0
+    while proc.poll() is None:
+        try:
+            tree = [root, *root.children(recursive=True)]
+            peak = max(peak, sum(_rss(p) for p in tree))
+        except psutil.NoSuchProcess:
+            pass
+        time.sleep(poll_s)
+    wall = time.perf_counter() - start
+    result = out / "results" / f"{name}.json"
+    notebook_s = json.loads(result.read_text())["wall_seconds"] if result.exists() else None
+    return {
+        "notebook": name,
+        "profile": profile,
+        "ok": proc.returncode == 0,
+        "wall_s": wall,
+        "notebook_s": notebook_s,
+        "peak_mib": peak / MIB,
+    }
+
+
+def _rss(process) -> int:
+    import psutil
+
+    try:
+        return process.memory_info().rss
+    except psutil.NoSuchProcess:
+        return 0
+
+
+def notebooks(profiles=("quick", "full")) -> list[dict]:
+    rows = []
+    for profile in profiles:
+        out = build_dir(None, f"bench-{profile}")
+        for name in NOTEBOOKS:
+            print(f"  {profile:5} {name} ...", flush=True)
+            rows.append(run_notebook(name, profile, out))
+    return rows
+
+
+# ---- 3. parallel sweeps ----------------------------------------------------------------------
+
+
+def _tofec_grid():
+    from storrepro.tofec import study
+    from storrepro.tofec.config import TofecConfig
+    from storrepro.tofec.experiment import run_grid_task
+
+    cfg = TofecConfig(profile="full")
+    params, _ = study.fitted_params(cfg)
+    caps = study.capacities(cfg)
+    tasks = study.grid_tasks(cfg, params, caps, float(caps.capacity.iloc[0]))
+    return "TOFEC λ grid (every policy × rate × seed)", run_grid_task, tasks, cfg.seed
+
+
+SWEEPS = {"05_tofec": _tofec_grid}
+
+
+def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
+    from storrepro.parallel import close_clients, sweep
+
+    rows = []
+    for notebook, build in sweeps.items():
+        what, fn, tasks, seed = build()
+        sweep(_noop, range(4), seed=0, workers=2, progress=False)  # start the cluster untimed
+        times, results = {}, {}
+        for workers in (1, 2):
+            start = time.perf_counter()
+            results[workers] = sweep(fn, tasks, seed=seed, workers=workers, desc=what)
+            times[workers] = time.perf_counter() - start
+        close_clients()
+        rows.append(
+            {
+                "notebook": notebook,
+                "sweep": what,
+                "tasks": len(tasks),
+                "one_worker_s": times[1],
+                "two_workers_s": times[2],
+                "speedup": times[1] / times[2],
+                "identical": repr(results[1]) == repr(results[2]),
+            }
+        )
+    return rows
+
+
+def _noop(task, rng):
+    return task
+
+
+# ---- report ----------------------------------------------------------------------------------
+
+
+def run_bench(profiles=("quick", "full")) -> dict:
+    print("1/4 device speeds", flush=True)
+    devices = device_speeds()
+    print("2/4 scaling (1x, 10x, 100x)", flush=True)
+    scale = scaling()
+    print("3/4 parallel sweeps (1 and 2 workers)", flush=True)
+    sweeps = sweep_speedups()
+    print(f"4/4 notebooks ({', '.join(profiles)})", flush=True)
+    books = notebooks(profiles)
+    return {
+        "machine": {
+            "cores": _cores(),
+            "memory_gib": _memory_gib(),
+            "python": platform.python_version(),
+        },
+        "git_commit": git_commit(),
+        "targets": TARGETS,
+        "devices": devices,
+        "scaling": scale,
+        "sweeps": sweeps,
+        "notebooks": books,
+    }
+
+
+def _cores() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def _memory_gib() -> float:
+    import psutil
+
+    return round(psutil.virtual_memory().total / 2**30, 1)
+
+
+def write_report(data: dict, results: Path | None = None) -> Path:
+    results = results or repo_root() / "results"
+    write_json_atomic(results / "bench.json", data)
+    path = results / "BENCH.md"
+    write_text_atomic(path, render(data))
+    return path
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "**not met**"
+
+
+def targets_met(data: dict) -> list[tuple[str, str, str, bool]]:
+    """(target, goal, measured, met) rows; a measurement that was not run is left out."""
+    rows = []
+    books = data["notebooks"]
+    for profile, key in (("full", "full_suite_s"), ("quick", "quick_suite_s")):
+        runs = [b for b in books if b["profile"] == profile]
+        if runs:
+            total = sum(b["wall_s"] for b in runs)
+            ok = total <= TARGETS[key] and all(b["ok"] for b in runs)
+            rows.append(
+                (
+                    f"all notebooks, {profile} profile",
+                    f"< {TARGETS[key] / 60:g} min",
+                    f"{total / 60:.1f} min",
+                    ok,
+                )
+            )
+    if books:
+        worst = max(books, key=lambda b: b["peak_mib"])
+        rows.append(
+            (
+                "peak memory of any notebook",
+                f"< {TARGETS['peak_memory_mib']} MiB",
+                f"{worst['peak_mib']:.0f} MiB ({worst['notebook']}, {worst['profile']})",
+                worst["peak_mib"] < TARGETS["peak_memory_mib"],
+            )
+        )
+    for row in data["sweeps"]:
+        rows.append(
+            (
+                f"2-worker speedup, {row['notebook']}",
+                f">= {TARGETS['speedup_2_workers']}",
+                f"{row['speedup']:.2f}x" + ("" if row["identical"] else " (results differ!)"),
+                row["speedup"] >= TARGETS["speedup_2_workers"] and row["identical"],
+            )
+        )
+    fifo = [d for d in data["devices"] if d["model"].startswith("FIFO") and d["kind"] == "fast"]
+    if fifo:
+        rps = fifo[0]["requests_per_s"]
+        rows.append(
+            (
+                "FIFO fast path",
+                f">= {TARGETS['fifo_fast_requests_per_s']:.0e} req/s",
+                f"{rps:.2e} req/s",
+                rps >= TARGETS["fifo_fast_requests_per_s"],
+            )
+        )
+    for row in data["scaling"]:
+        linear = row["time_exponent"] <= 1.15
+        rows.append(
+            (
+                f"cost grows linearly: {row['model']} ({row['kind']})",
+                "exponent <= 1.15",
+                f"{row['time_exponent']:.2f}",
+                linear,
+            )
+        )
+        if row["streaming"]:
+            last = row["points"][-1]
+            rows.append(
+                (
+                    f"bounded memory: {row['model']} ({row['kind']})",
+                    "100x adds <= 1.5x of 1x + 32 MiB",
+                    f"{last['added_mib']:.0f} MiB at {last['requests']:.0e} requests",
+                    row["memory_bounded"],
+                )
+            )
+    return rows
+
+
+def render(data: dict) -> str:
+    m = data["machine"]
+    lines = [
+        "# Benchmark",
+        "",
+        f"Measured by `make bench` in one run on {m['cores']} cores, {m['memory_gib']} GiB, "
+        f"Python {m['python']}, at commit `{data['git_commit']}`. Numbers vary by a few per cent "
+        "between runs and more on a loaded machine.",
+        "",
+        "## Targets",
+        "",
+        "| target | goal | measured | |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {t} | {g} | {v} | {_met(ok)} |" for t, g, v, ok in targets_met(data)]
+    lines += [
+        "",
+        "## Device models: simulated requests per second",
+        "",
+        "| model | simpy | fast kernel | fast / simpy |",
+        "|---|---|---|---|",
+    ]
+    by_model: dict[str, dict] = {}
+    for d in data["devices"]:
+        by_model.setdefault(d["model"], {})[d["kind"]] = d["requests_per_s"]
+    for model, kinds in by_model.items():
+        simpy_rps, fast_rps = kinds.get("simpy"), kinds.get("fast")
+        ratio = f"{fast_rps / simpy_rps:.0f}x" if simpy_rps and fast_rps else "—"
+        lines.append(f"| {model} | {_rate(simpy_rps)} | {_rate(fast_rps)} | {ratio} |")
+    if data["notebooks"]:
+        lines += [
+            "",
+            "## Notebooks: wall time and peak memory (process tree)",
+            "",
+            "| notebook | profile | wall (s) | budget (s) | peak (MiB) | |",
+            "|---|---|---|---|---|---|",
+        ]
+        for b in data["notebooks"]:
+            budget = BUDGETS[b["notebook"]][b["profile"] == "full"]
+            status = _met(b["ok"] and b["wall_s"] <= budget) if b["ok"] else "**failed**"
+            lines.append(
+                f"| {b['notebook']} | {b['profile']} | {b['wall_s']:.0f} | {budget} | "
+                f"{b['peak_mib']:.0f} | {status} |"
+            )
+    lines += [
+        "",
+        "## Largest sweep of each paper: 1 vs 2 local dask workers",
+        "",
+        "| notebook | sweep | tasks | 1 worker (s) | 2 workers (s) | speedup | identical |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in data["sweeps"]:
+        lines.append(
+            f"| {r['notebook']} | {r['sweep']} | {r['tasks']} | {r['one_worker_s']:.1f} "
+            f"| {r['two_workers_s']:.1f} | {r['speedup']:.2f}x | {r['identical']} |"
+        )
+    lines += [
+        "",
+        "## Scaling: 1x, 10x, 100x the simulated requests (a fresh process each)",
+        "",
+        "| model | kind | requests | seconds | memory added (MiB) | exponent | memory |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in data["scaling"]:
+        memory = "bounded (streaming percentiles)" if r["streaming"] else "keeps every request"
+        for p in r["points"]:
+            lines.append(
+                f"| {r['model']} | {r['kind']} | {p['requests']:.0e} | "
+                f"{p['seconds']:.2f} | {p['added_mib']:.0f} | "
+                f"{r['time_exponent']:.2f} | {memory} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2e}"
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["point"]:
+    print(json.dumps(_point(int(sys.argv[2]), int(sys.argv[3]))))
