@@ -167,7 +167,7 @@ def test_d7_packing_fraction_classification():
         h.add(BlockRequest(10**6 + i * 4096, s, "W", 2), 0.0)
     h.add(BlockRequest(10**7, 8, "R", 3), 0.0)
     hdd, ssd = drain(h, 100.0), []
-    while (r := h.next_ssd(100.0)) is not None:
+    while (r := h.ssd.next(100.0)) is not None:
         ssd.append(r)
     assert sorted(r.pid for r in hdd) == [1, 1, 1, 3] and [r.pid for r in ssd] == [2, 2, 2]
 
@@ -187,10 +187,10 @@ def test_vfs_ssd_table_routes_later_accesses_and_splits_overlaps():
     ]
     h = BIDHybrid(wait_default=0.0)
     h.add(BlockRequest(0, 16, "W", 1, 0.0, [0]), 0.0)
-    assert h.next(0.0) is None and h.next_ssd(0.0).lba == 0
+    assert h.next(0.0) is None and h.ssd.next(0.0).lba == 0 and len(h) == 0
     h.add(BlockRequest(8, 16, "R", 2, 1.0, [1]), 1.0)  # half on the SSD, half not
     assert h.vfs_hits["R"] == 1
-    ssd, hdd = h.next_ssd(1.0), h.next(2.0)
+    ssd, hdd = h.ssd.next(1.0), h.next(2.0)
     assert (ssd.lba, ssd.size, hdd.lba, hdd.size) == (8, 8, 16, 8)
     assert ssd.members == hdd.members == [1]
 

@@ -72,6 +72,18 @@ def test_hand_worked_three_ticks(lumps_first):
     )
 
 
+@pytest.mark.parametrize("lumps_first", [False, True])
+def test_debt_added_at_a_later_tick_boundary_counts_for_that_tick(lumps_first):
+    # One event per tick: a lump at t = 10 s (tick 1's start) is seen by tick 1 whichever
+    # process was scheduled first, and the run lasts the full last tick.
+    pool = run_pool([0.0, 0.0, 0.0], [(10.0, 30.0), (29.0, 5.0)], lumps_first, config=SMALL)
+    log = pool.log.to_frame()
+    np.testing.assert_allclose(log["debt_added"], [0, 30, 0])
+    np.testing.assert_allclose(log["t"], [0, 10, 20])
+    assert pool.env.now == 30.0 and pool.debt_added == 35.0  # the t = 29 lump is after tick 2
+    assert pool.debt == 5.0  # tick 1 (4 BG cores, 800 blocks) cleared the 30 blocks
+
+
 def test_allocator_sees_debt_and_demand():
     seen = []
 

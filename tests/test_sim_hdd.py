@@ -10,6 +10,7 @@ from storrepro.sim.hdd import (
     HDDGeometry,
     cylinder_of,
     hdd_service_time,
+    hdd_service_times,
     seek_metrics,
 )
 from storrepro.validation import HDD_REFERENCE  # bid.md §4.1, shared with notebook 00
@@ -180,3 +181,54 @@ def test_double_submit_is_rejected():
     hdd.submit(request)
     with pytest.raises(ValueError, match="already queued"):
         hdd.submit(request)
+
+
+def test_vectorised_service_times_are_the_scalar_model():
+    rng = np.random.default_rng(1)
+    lba, size, head = (
+        rng.integers(0, 488_000_000, 500),
+        rng.integers(1, 2048, 500),
+        rng.integers(0, 488_000_000, 500),
+    )
+    times, distances = hdd_service_times(lba, size, head)
+    for i in range(500):
+        t, d = hdd_service_time(int(lba[i]), int(size[i]), int(head[i]))
+        assert (times[i], distances[i]) == (t, d)
+    with pytest.raises(ValueError, match="size"):
+        hdd_service_times([0], [0], [0])
+
+
+class Relabel:
+    """A scheduler that serves a copy of what it was given (as a merging block layer does)."""
+
+    def __init__(self):
+        self.queue = []
+
+    def add(self, request, now):
+        self.queue.append(request)
+
+    def next(self, now):
+        if not self.queue:
+            return None
+        r = self.queue.pop(0)
+        served = DiskRequest(r.lba, r.size + 8, r.op, r.pid)
+        object.__setattr__(served, "arrival", now)  # an untracked device reads .arrival
+        return served
+
+
+def test_untracked_device_serves_what_the_scheduler_returns_and_can_be_woken():
+    env = simpy.Environment()
+    scheduler = Relabel()
+    hdd = HDD(env, scheduler, tracked=False)
+    assert hdd.submit(DiskRequest(2000, 8)) is None
+
+    def later():
+        yield env.timeout(50.0)
+        scheduler.add(DiskRequest(2016, 8), env.now)  # not submitted: the device must be woken
+        hdd.wake()
+
+    env.process(later())
+    env.run()
+    log = hdd.log.to_frame()
+    assert list(log["size"]) == [16, 16] and log["t_start"].iloc[1] == 50.0
+    assert log["service"].tolist() == pytest.approx((log.t_end - log.t_start).tolist())

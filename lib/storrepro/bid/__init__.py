@@ -2,11 +2,13 @@
 
 Schedulers are plain objects over :class:`~storrepro.bid.request.BlockRequest` with the block
 device protocol ``add(request, now)`` / ``next(now)`` / ``next_wakeup(now)`` (time in ms):
-:class:`Noop`, :class:`Deadline`, :class:`CFQ`, :class:`BIDHDD` and :class:`BIDHybrid` (which adds
-``next_ssd(now)`` for its second device). :mod:`~storrepro.bid.workload` makes the synthetic
-MapReduce traces, :mod:`~storrepro.bid.experiment` wires trace → scheduler → HDD/SSD in simpy,
-:mod:`~storrepro.bid.metrics` turns a run into the paper's quantities and
-:mod:`~storrepro.bid.verdicts` judges the claims with the spec's pre-declared bands.
+:class:`Noop`, :class:`Deadline`, :class:`CFQ`, :class:`BIDHDD` and :class:`BIDHybrid` (whose
+``ssd`` attribute is the SSD's block layer). :mod:`~storrepro.bid.workload` makes the synthetic
+MapReduce traces; :mod:`~storrepro.bid.experiment` wires trace → scheduler → HDD/SSD (the simpy
+reference model on the shared ``sim`` devices, and :mod:`~storrepro.bid.kernel`, its numba twin);
+:mod:`~storrepro.bid.mode_a` is the authors' window simulator; :mod:`~storrepro.bid.metrics` turns
+a run into the paper's quantities and :mod:`~storrepro.bid.verdicts` judges the claims with the
+spec's pre-declared bands.
 """
 
 from storrepro.bid.bid_hdd import BIDHDD, weighted_wait

@@ -4,8 +4,9 @@ Every arrival of process p joins its open staging queue SQ_p (merging with conti
 of p). SQ_p is *marked* when its wait timer (idle timer: ``TS_new + wait``, re-armed on every
 enqueue, ambiguity A4) or its deadline timer (``TS_old`` + 500 ms once it holds a read, else
 ``TS_old`` + 5000 ms, A5) expires. A marked queue is closed (A11): later arrivals of p open a
-new SQ_p. Marked queues are flushed whole, in marking order and in ascending LBA, into the
-dispatch queue DQ (depth 1 by default, A6; deeper DQs are served in C-LOOK order).
+new SQ_p. Marked queues are flushed whole, in marking order and in ascending LBA (equal LBAs
+in arrival order), into the dispatch queue DQ (depth 1 by default, A6; deeper DQs are served
+in C-LOOK order).
 
 The wait timer is the weighted mean of the last ``history`` inter-batch gaps of p, newest
 weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k`` and kept per
@@ -107,7 +108,9 @@ class BIDHDD:
         self.dq_depth = int(dq_depth)
         self.reset_history_on_flush = bool(reset_history_on_flush)
         self.adaptive_wait = bool(adaptive_wait)  # False: wait stays wait_default (ablation)
+        self.sq_merge = bool(sq_merge)
         self._merger = MergeIndex(max_sectors, per_pid=True) if sq_merge else None
+        self.max_sectors = self._merger.max_sectors if sq_merge else int(max_sectors)
         self._open: dict[int, StagingQueue] = {}
         self._history: dict[int, deque] = {}
         self._timers: list[tuple[float, int, int, StagingQueue]] = []
@@ -184,7 +187,8 @@ class BIDHDD:
 
     def _place(self, sq: StagingQueue) -> None:
         """Send a marked queue towards the HDD (BID-Hybrid overrides this)."""
-        sq.requests.sort(key=_lba, reverse=True)  # pop() then yields ascending LBA
+        sq.requests.sort(key=_lba)
+        sq.requests.reverse()  # pop() then yields ascending LBA, equal LBAs in arrival order
         self._marked.append(sq)
 
     # -- dispatch ------------------------------------------------------------------------

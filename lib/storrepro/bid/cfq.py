@@ -32,7 +32,9 @@ class CFQ:
         self.quantum = int(quantum)
         self._queues: dict[int, list[BlockRequest]] = {}
         self._round: deque[BlockRequest] = deque()
+        self.merge = bool(merge)
         self._merger = MergeIndex(max_sectors, per_pid=True) if merge else None
+        self.max_sectors = self._merger.max_sectors if merge else int(max_sectors)
         self._count = 0
 
     def add(self, request: BlockRequest, now: float) -> None:

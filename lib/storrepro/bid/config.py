@@ -13,10 +13,12 @@ class BIDConfig(NotebookConfig):
         "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9"
     )
     params = {
-        "events": Param(int, 2_000, 20_000, "trace events per run (synthetic trace)", low=500),
+        "events": Param(
+            int, 2_000, 200_000, "trace events per run (synthetic trace; spec >= 200,000)", low=500
+        ),
         "seeds": Param(int, 2, 5, "independent traces per workload", low=1, high=50),
         "sensitivity_events": Param(
-            int, 800, 5_000, "trace events per run of the sensitivity sweep", low=500
+            int, 800, 200_000, "trace events per run of the sensitivity sweep (one seed)", low=500
         ),
         "rq_limit": Param(
             int, 128, 128, "block-layer request slots (nr_requests window)", low=1, high=4096

@@ -1,25 +1,25 @@
-"""The experiment: trace → scheduler → HDD (and SSD for BID-Hybrid), driven by simpy.
+"""The experiment: trace → scheduler → HDD (and SSD for BID-Hybrid).
 
-Two replay modes (spec bid.md §4.4). In both, the block layer holds at most ``rq_limit``
-undispatched requests (a merge takes no slot) and events enter it in trace order.
+:func:`simulate` runs it with the fast kernel (:mod:`storrepro.bid.kernel`, the default) or with
+the simpy reference model below, built on the shared devices :class:`storrepro.sim.hdd.HDD` and
+:class:`storrepro.sim.ssd.SSD`; ``tests/test_bid_kernel.py`` proves the two identical request by
+request. Two replay modes (spec bid.md §4.4); in both, the HDD's block layer holds at most
+``rq_limit`` undispatched requests (a merge takes no slot) and events enter it in trace order.
 
 - ``"backlogged"`` (primary, the regime of the authors' window simulator): an event enters as
   soon as there is a free slot. The scheduler's clock is the *trace* clock — the timestamp of the
   newest admitted event — so BID's wait and deadline timers judge the processes' own timing, as
-  in the authors' code; when the disk is idle because everything is staged, the trace clock jumps
-  to the next timer and the rest of the trace shifts by the jump (gaps kept). Simulated (device)
-  time is the disks' busy time.
+  in the authors' code; when the HDD would idle because everything is staged, the trace clock
+  jumps to the next timer and the rest of the trace shifts by the jump (gaps kept). Simulated
+  (device) time is the HDD's busy time.
 - ``"open"``: events arrive at their trace times; an arrival that finds the block layer full
   waits for a dispatch and the whole remaining trace shifts by that delay (ambiguity A13, applied
   to the trace as a whole so the submission order is kept). The scheduler's clock is simulated
   time.
 
-The servers pull from the scheduler whenever idle and sleep until the next arrival or the
-scheduler's ``next_wakeup``. Service times are the shared models :func:`hdd_service_time` and
-:func:`ssd_service_time`. (The generic ``sim.block_device.PullDevice`` registers each submitted
-request and expects that same request back; merging and BID-Hybrid's move of whole queues to the
-SSD break that one-to-one contract, so the two servers here are small simpy processes of their
-own over the same service-time functions.)
+BID-Hybrid's SSD has its own block layer (:class:`~storrepro.bid.hybrid.SsdQueues`): what is
+routed there leaves the HDD's request slots, and the SSD serves it whenever idle. At one instant
+the SSD pulls after everything the HDD side does at that instant.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ import pandas as pd
 import simpy
 
 from storrepro.bid.request import BlockRequest
-from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDDGeometry, cylinder_of, hdd_service_time
-from storrepro.sim.ssd import DEFAULT_SSD, SSDParams, ssd_service_time
+from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDD, HDDGeometry
+from storrepro.sim.ssd import DEFAULT_SSD, SSD, SSDParams
 
 REQUEST_COLUMNS = (
     "device",
@@ -48,20 +48,35 @@ REQUEST_COLUMNS = (
     "cylinder",
     "d",
 )
+FLUSH_COLUMNS = ("t", "pid", "requests", "sectors", "cause")
+WAIT_COLUMNS = ("t", "pid", "wait")
+DECISION_COLUMNS = ("t", "pid", "pf", "tier")
+MODES = ("backlogged", "open")
+ENGINES = ("kernel", "simpy")
 
 
 @dataclass
 class SimResult:
-    """Per dispatched request (``requests``: device 0 = HDD, 1 = SSD) and per trace event."""
+    """One run: every dispatched request (``requests``: device 0 = HDD, 1 = SSD, each in service
+    order), every trace event's completion and admission time (ms), and BID's logs."""
 
     requests: pd.DataFrame
-    event_completion: np.ndarray  # ms, per trace event
-    event_arrival: np.ndarray  # ms, per trace event (after back-pressure shifts)
-    scheduler: object
+    event_completion: np.ndarray
+    event_arrival: np.ndarray
     leftover: int  # requests still queued at the end (must be 0)
+    flushes: pd.DataFrame | None = None  # BID: one row per marked staging queue
+    waits: pd.DataFrame | None = None  # BID: every setting of a wait timer
+    decisions: pd.DataFrame | None = None  # BID-Hybrid: every classified queue
+    vfs_hits: dict | None = None  # BID-Hybrid: arrivals routed by the VFS-SSD table, per op
 
 
-MODES = ("backlogged", "open")
+def check_options(rq_limit, mode: str, engine: str = "kernel") -> None:
+    if isinstance(rq_limit, bool) or not isinstance(rq_limit, numbers.Integral) or rq_limit < 1:
+        raise ValueError(f"rq_limit must be an integer >= 1 (requests), got {rq_limit!r}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
 
 
 def simulate(
@@ -71,12 +86,65 @@ def simulate(
     mode: str = "backlogged",
     geometry: HDDGeometry = DEFAULT_GEOMETRY,
     ssd: SSDParams = DEFAULT_SSD,
+    engine: str = "kernel",
 ) -> SimResult:
-    """Replay ``trace`` (columns ts, pid, op, lba, size) through ``scheduler`` (see module)."""
-    if isinstance(rq_limit, bool) or not isinstance(rq_limit, numbers.Integral) or rq_limit < 1:
-        raise ValueError(f"rq_limit must be an integer >= 1 (requests), got {rq_limit!r}")
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    """Replay ``trace`` (columns ts, pid, op, lba, size) through a fresh ``scheduler``.
+
+    ``engine="kernel"`` runs the numba kernel with the scheduler's options (Noop, CFQ, BID-HDD,
+    BID-Hybrid); ``"simpy"`` runs the reference model with the scheduler object itself.
+    """
+    check_options(rq_limit, mode, engine)
+    if engine == "kernel":
+        from storrepro.bid.kernel import replay
+
+        return replay(trace, scheduler, rq_limit, mode, geometry, ssd)
+    return simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd)
+
+
+class _Recorder:
+    """A device's view of a scheduler: records what it serves, in order, and reports every pull.
+
+    ``clock`` (backlogged mode) replaces the device's time by the trace clock and makes the trace
+    clock jump to the scheduler's next timer when nothing can be dispatched.
+    """
+
+    def __init__(self, scheduler, on_pull, clock=None):
+        self.inner = scheduler
+        self.served: list[BlockRequest] = []
+        self.on_pull = on_pull
+        self.clock = clock
+
+    def add(self, request, now: float) -> None:
+        self.inner.add(request, now if self.clock is None else self.clock["now"])
+
+    def next(self, now: float):
+        clock = self.clock
+        if clock is None:
+            request = self.inner.next(now)
+        else:
+            request = self.inner.next(clock["now"])
+            wakeup = getattr(self.inner, "next_wakeup", None)
+            while request is None and clock["waiting"] and wakeup is not None:
+                wake = wakeup(clock["now"])
+                if wake is None:
+                    break
+                # nothing can arrive and the disk is idle: the trace clock runs on to the timer,
+                # and the rest of the trace shifts with it so that the gaps are kept
+                clock["shift"] += wake - clock["now"]
+                clock["now"] = wake
+                request = self.inner.next(wake)
+        if request is not None:
+            self.served.append(request)
+        self.on_pull(request)
+        return request
+
+    def next_wakeup(self, now: float):
+        wakeup = getattr(self.inner, "next_wakeup", None)
+        return None if self.clock is not None or wakeup is None else wakeup(now)
+
+
+def simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd) -> SimResult:
+    """The reference model: a replayer process and the shared simpy HDD (and SSD)."""
     backlogged = mode == "backlogged"
     env = simpy.Environment()
     n = len(trace)
@@ -86,123 +154,82 @@ def simulate(
     lbas = trace.lba.to_numpy().tolist()
     sizes = trace["size"].to_numpy().tolist()
     arrival = np.zeros(n)
-    rows: list[tuple] = []
-    members: list[list[int]] = []
-    hybrid = hasattr(scheduler, "next_ssd")
-    # clock: the scheduler's time (trace clock when backlogged); waiting: replayer blocked/done
-    state = {
-        "slot": None,
-        "kick": [None, None],
-        "head": 0,
-        "clock": 0.0,
-        "waiting": False,
-        "shift": 0.0,
-        "busy": [False, False],
-    }
+    clock = {"now": 0.0, "shift": 0.0, "waiting": False} if backlogged else None
+    slot = {"event": None}
+    ssd_queue = getattr(scheduler, "ssd", None)
+    devices = []
 
-    def kick_all():
-        for _i, ev in enumerate(state["kick"]):
-            if ev is not None and not ev.triggered:
-                ev.succeed()
-        state["kick"] = [None, None]
+    def pulled(request):
+        # a dispatch frees a slot (the replayer goes first); marking may have fed the SSD
+        event = slot["event"]
+        if request is not None and event is not None and not event.triggered:
+            event.succeed()
+        wake_ssd()
 
-    def dispatched():
-        ev = state["slot"]
-        if ev is not None and not ev.triggered:
-            ev.succeed()
+    def wake_ssd():
+        if ssd_queue is not None and len(ssd_queue):
+            devices[1].wake()
+
+    hdd_view = _Recorder(scheduler, pulled, clock)
+    devices.append(HDD(env, hdd_view, geometry, tracked=False))
+    if ssd_queue is not None:
+        devices.append(SSD(env, _Recorder(ssd_queue, lambda request: None), ssd, tracked=False))
 
     def replayer():
         shift = 0.0
         for i in range(n):
-            if backlogged:
-                state["clock"] = max(state["clock"], ts[i] + state["shift"])
-            else:
+            if not backlogged:
                 t = ts[i] + shift
                 if t > env.now:
                     yield env.timeout(t - env.now)
             while len(scheduler) >= rq_limit:
                 blocked = env.now
-                state["slot"] = env.event()
-                state["waiting"] = True
-                kick_all()
-                yield state["slot"]
-                state["waiting"] = False
+                slot["event"] = env.event()
+                if backlogged:
+                    clock["waiting"] = True
+                yield slot["event"]
+                if backlogged:
+                    clock["waiting"] = False
                 shift += env.now - blocked
             arrival[i] = env.now
-            now = state["clock"] if backlogged else env.now
-            scheduler.add(BlockRequest(lbas[i], sizes[i], ops[i], pids[i], now, [i]), now)
-            kick_all()
-        state["waiting"] = True
-        kick_all()
-
-    def server(device):
-        pull = scheduler.next_ssd if device else scheduler.next
-        wakeup = getattr(scheduler, "next_wakeup", None)
-        while True:
-            now = state["clock"] if backlogged else env.now
-            request = pull(now)
-            if request is None:
-                wake = wakeup(now) if wakeup is not None else None
-                if (
-                    backlogged
-                    and wake is not None
-                    and state["waiting"]
-                    and not state["busy"][1 - device]
-                ):
-                    # nothing can arrive and no disk is busy: the trace clock runs on, and the
-                    # rest of the trace shifts with it so that the gaps are kept
-                    state["shift"] += wake - state["clock"]
-                    state["clock"] = wake
-                    kick_all()
-                    yield env.timeout(0)  # let the other device take what was marked
-                    continue
-                ev = state["kick"][device] = env.event()
-                if wake is not None and not backlogged:
-                    yield ev | env.timeout(wake - now)
-                else:
-                    yield ev
-                continue
-            dispatched()
-            state["busy"][device] = True
-            if device:
-                service, d, cyl = ssd_service_time(request.op, request.size, ssd), 0, -1
-            else:
-                service, d = hdd_service_time(request.lba, request.size, state["head"], geometry)
-                state["head"] = request.lba + request.size
-                cyl = cylinder_of(request.lba, geometry)
-            if hybrid:
-                kick_all()  # marking inside pull() may have given the other device work
-            yield env.timeout(service)
-            state["busy"][device] = False
-            rows.append(
-                (
-                    device,
-                    request.pid,
-                    request.op,
-                    request.lba,
-                    request.size,
-                    request.arrival,
-                    env.now - service,
-                    env.now,
-                    service,
-                    cyl,
-                    d,
-                )
-            )
-            members.append(request.members)
+            if backlogged:  # the event enters at its trace time, shifted by the clock's jumps
+                clock["now"] = max(clock["now"], ts[i] + clock["shift"])
+            now = clock["now"] if backlogged else env.now
+            devices[0].submit(BlockRequest(lbas[i], sizes[i], ops[i], pids[i], now, [i]))
+            wake_ssd()
+        if backlogged:
+            clock["waiting"] = True
 
     env.process(replayer())
-    env.process(server(0))
-    if hybrid:
-        env.process(server(1))
     env.run()
-    requests = pd.DataFrame(rows, columns=REQUEST_COLUMNS)
-    completion = np.full(n, np.nan)
-    if rows:
+    frames, members = [], []
+    for device, dev in enumerate(devices):
+        log = dev.log.to_frame()
+        if device:
+            log["cylinder"], log["d"] = -1, 0
+        log["device"] = device
+        frames.append(log[list(REQUEST_COLUMNS)])
+        members.extend(r.members for r in dev.scheduler.served)
+    requests = pd.concat(frames, ignore_index=True)
+    requests["op"] = requests.op.astype(object)
+    completion = _event_completion(n, requests.t_end.to_numpy(), members)
+    leftover = len(scheduler) + (len(ssd_queue) if ssd_queue is not None else 0)
+    logs = {}
+    if hasattr(scheduler, "flush_log"):
+        logs["flushes"] = pd.DataFrame(scheduler.flush_log, columns=list(FLUSH_COLUMNS))
+        logs["waits"] = pd.DataFrame(scheduler.wait_log, columns=list(WAIT_COLUMNS))
+    if ssd_queue is not None:
+        logs["decisions"] = pd.DataFrame(scheduler.decisions, columns=list(DECISION_COLUMNS))
+        logs["vfs_hits"] = dict(scheduler.vfs_hits)
+    return SimResult(requests, completion, arrival, leftover, **logs)
+
+
+def _event_completion(n: int, t_end: np.ndarray, members: list[list[int]]) -> np.ndarray:
+    """Per trace event, the latest completion of the requests carrying (a piece of) it."""
+    completion = np.full(n, -np.inf)
+    if members:
         counts = np.fromiter((len(m) for m in members), dtype=np.int64, count=len(members))
         ids = np.fromiter((i for m in members for i in m), dtype=np.int64, count=counts.sum())
-        ends = np.repeat(requests.t_end.to_numpy(), counts)
-        completion = np.full(n, -np.inf)
-        np.maximum.at(completion, ids, ends)
-        completion[np.isinf(completion)] = np.nan
-    return SimResult(requests, completion, arrival, scheduler, len(scheduler))
+        np.maximum.at(completion, ids, np.repeat(t_end, counts))
+    completion[np.isinf(completion)] = np.nan
+    return completion

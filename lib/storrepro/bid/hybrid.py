@@ -7,6 +7,10 @@ into one FIFO per process served round-robin (blk-mq with a FIFO per software qu
 their LBA ranges enter the VFS-SSD table. Its reads stay on the HDD (A9). Read-only queues are
 never classified. Before staging, every arrival is looked up in the VFS-SSD table: the parts
 that overlap offloaded ranges (reads or updates) go straight to the SSD, the rest to BID-HDD.
+
+The SSD has its own block layer (:class:`SsdQueues`, the scheduler its device pulls from): a
+request routed there leaves the HDD's request queue, so ``len()`` of the hybrid counts the HDD
+side only, the part the ``rq_limit`` request slots bound.
 """
 
 from __future__ import annotations
@@ -62,6 +66,11 @@ class VfsSsdTable:
             pieces.append((pos, end - pos, False))
         return pieces
 
+    def holds(self, lba: int) -> bool:
+        """Whether sector ``lba`` lives on the SSD."""
+        i = bisect.bisect_right(self._starts, lba) - 1
+        return i >= 0 and lba < self._ends[i]
+
     def sectors(self) -> int:
         return sum(e - s for s, e in zip(self._starts, self._ends, strict=False))
 
@@ -69,8 +78,38 @@ class VfsSsdTable:
         return len(self._starts)
 
 
+class SsdQueues:
+    """The SSD's block layer: one FIFO per process, served round-robin (blk-mq, A10).
+
+    A process joins the end of the round when its FIFO becomes non-empty; each :meth:`next`
+    serves the head of the first process's FIFO and sends that process to the end of the round.
+    """
+
+    def __init__(self):
+        self._fifos: dict[int, deque[BlockRequest]] = {}
+        self._count = 0
+
+    def add(self, request: BlockRequest, now: float) -> None:
+        self._fifos.setdefault(request.pid, deque()).append(request)
+        self._count += 1
+
+    def next(self, now: float) -> BlockRequest | None:
+        if not self._fifos:
+            return None
+        pid = next(iter(self._fifos))
+        fifo = self._fifos.pop(pid)
+        request = fifo.popleft()
+        if fifo:
+            self._fifos[pid] = fifo  # re-insert at the end: round robin
+        self._count -= 1
+        return request
+
+    def __len__(self) -> int:
+        return self._count
+
+
 class BIDHybrid(BIDHDD):
-    """BID-HDD for the HDD plus the SSD tier; the SSD server calls :meth:`next_ssd`."""
+    """BID-HDD for the HDD plus the SSD tier, whose device pulls from :attr:`ssd`."""
 
     name = "bid-hybrid"
 
@@ -87,8 +126,8 @@ class BIDHybrid(BIDHDD):
         super().__init__(**bid_options)
         self.pf_threshold = float(pf_threshold)
         self.table = VfsSsdTable()
-        self._ssd: dict[int, deque[BlockRequest]] = {}
-        self._ssd_count = 0
+        #: the SSD's block layer; requests routed to the SSD wait here.
+        self.ssd = SsdQueues()
         #: (time, pid, PF, "ssd"/"hdd") for every classified (write-holding) queue.
         self.decisions: list[tuple[float, int, float, str]] = []
         #: requests sent to the SSD because the VFS-SSD table held (part of) their sectors.
@@ -106,13 +145,9 @@ class BIDHybrid(BIDHDD):
                 lba, size, request.op, request.pid, request.arrival, list(request.members)
             )
             if on_ssd:
-                self._to_ssd(piece)
+                self.ssd.add(piece, now)
             else:
                 super().add(piece, now)
-
-    def _to_ssd(self, request: BlockRequest) -> None:
-        self._ssd.setdefault(request.pid, deque()).append(request)
-        self._ssd_count += 1
 
     def _place(self, sq: StagingQueue) -> None:
         pf = packing_fraction(sq.requests)
@@ -129,29 +164,13 @@ class BIDHybrid(BIDHDD):
         for request in sq.requests:
             if request.op == "W":
                 self.table.add(request.lba, request.size)
-                self._to_ssd(request)
+                self.ssd.add(request, at)
                 self._count -= 1
             else:
                 reads.append(request)
         if reads:
             sq.requests = reads
             super()._place(sq)
-
-    def next_ssd(self, now: float) -> BlockRequest | None:
-        """The SSD's next request: round-robin over the per-process FIFOs."""
-        self._fire(now)
-        if not self._ssd:
-            return None
-        pid = next(iter(self._ssd))
-        queue = self._ssd.pop(pid)
-        request = queue.popleft()
-        if queue:
-            self._ssd[pid] = queue  # re-insert at the end: round robin
-        self._ssd_count -= 1
-        return request
-
-    def __len__(self) -> int:
-        return self._count + self._ssd_count
 
     def __repr__(self) -> str:
         return super().__repr__()[:-1] + f", pf_threshold={self.pf_threshold:g})"

@@ -50,16 +50,13 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         out[f"{op}_mean_ms"] = float(lat.mean()) if lat.size else np.nan
         out[f"{op}_p95_ms"] = float(np.percentile(lat, 95)) if lat.size else np.nan
         out[f"{op}_p99_ms"] = float(np.percentile(lat, 99)) if lat.size else np.nan
-    sched = result.scheduler
-    if hasattr(sched, "flush_log"):
-        flushes = pd.DataFrame(
-            sched.flush_log, columns=["t", "pid", "requests", "sectors", "cause"]
-        )
+    if result.flushes is not None:
+        flushes = result.flushes
         out["flushes"] = len(flushes)
         out["deadline_flush_share"] = float((flushes.cause == "deadline").mean())
         out["mean_sq_requests"] = float(flushes.requests.mean())
-    if hasattr(sched, "decisions"):
-        pf = np.array([x[2] for x in sched.decisions if x[3] == "ssd"])
+    if result.decisions is not None:
+        pf = result.decisions.pf[result.decisions.tier == "ssd"].to_numpy()
         out["max_ssd_pf"] = float(pf.max()) if pf.size else np.nan
-        out["vfs_read_hits"] = sched.vfs_hits["R"]
+        out["vfs_read_hits"] = result.vfs_hits["R"]
     return out

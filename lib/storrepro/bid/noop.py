@@ -14,7 +14,9 @@ class Noop:
 
     def __init__(self, merge: bool = True, max_sectors: int = MAX_SECTORS):
         self._queue: deque[BlockRequest] = deque()
+        self.merge = bool(merge)
         self._merger = MergeIndex(max_sectors, per_pid=False) if merge else None
+        self.max_sectors = self._merger.max_sectors if merge else int(max_sectors)
 
     def add(self, request: BlockRequest, now: float) -> None:
         if self._merger is not None:

@@ -1,17 +1,23 @@
 """The sweep of notebook 04: every (workload, scheduler, replicate) cell is one sweep task.
 
 The trace of a (workload, replicate) pair comes from its own random stream, keyed by the pair
-alone, so every scheduler sees the identical trace.
+alone, so every scheduler sees the identical trace (each worker process keeps the traces it made,
+so the schedulers of one trace do not regenerate it). A cell runs the DES (Mode B, the fast
+kernel) and, for the five main schemes, the authors' window model (Mode A) on the same trace.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from storrepro.bid.experiment import simulate
 from storrepro.bid.metrics import summarise
+from storrepro.bid.mode_a import SCHEMES as MODE_A_SCHEMES
+from storrepro.bid.mode_a import ModeAOptions, simulate_mode_a
 from storrepro.bid.schedulers import make_scheduler
 from storrepro.bid.workload import generate
 from storrepro.parallel import sweep, task_rng
@@ -31,17 +37,34 @@ class Cell:
     mode: str = "backlogged"
 
 
+@functools.lru_cache(maxsize=8)
+def _trace(workload: str, replicate: int, events: int, base_seed: int) -> pd.DataFrame:
+    return generate(workload, events, task_rng(base_seed, ("trace", workload, replicate, events)))
+
+
 def cell_trace(cell: Cell) -> pd.DataFrame:
-    key = ("trace", cell.workload, cell.replicate, cell.events)
-    return generate(cell.workload, cell.events, task_rng(cell.base_seed, key))
+    return _trace(cell.workload, cell.replicate, cell.events, cell.base_seed)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernels once, before worker processes start."""
+    trace = generate("WordCount", 600, np.random.default_rng(0))
+    for name in MODE_A_SCHEMES:
+        simulate(trace, make_scheduler(name))
+    simulate(trace, make_scheduler("bid-hybrid"), mode="open")
+    simulate_mode_a(trace, "noop")
 
 
 def run_cell(cell: Cell, rng=None) -> dict:
-    """Simulate one cell; the detail run (and every BID-Hybrid run) keeps more than scalars."""
+    """Simulate one cell; the detail runs keep more than scalars (arm trace, BID's logs)."""
     trace = cell_trace(cell)
     result = simulate(trace, make_scheduler(cell.scheduler), cell.rq_limit, cell.mode)
     out = {"summary": summarise(result, trace)}
-    sched = result.scheduler
+    if cell.scheduler in MODE_A_SCHEMES:
+        out["summary"]["modeA_time_s"] = simulate_mode_a(trace, cell.scheduler)["device_time_s"]
+        if cell.replicate == 0:
+            code = simulate_mode_a(trace, cell.scheduler, ModeAOptions(defects=True))
+            out["summary"]["modeA_code_time_s"] = code["device_time_s"]
     detailed = (cell.workload, cell.replicate) == DETAIL or (
         cell.workload == "WordCount" and cell.replicate == 0
     )
@@ -50,23 +73,22 @@ def run_cell(cell: Cell, rng=None) -> dict:
         out["arm"] = q.loc[q.device == 0, ["t_start", "cylinder", "d", "op", "pid"]].reset_index(
             drop=True
         )
-        if hasattr(sched, "flush_log"):
-            out["flushes"] = pd.DataFrame(
-                sched.flush_log, columns=["t", "pid", "requests", "sectors", "cause"]
-            )
-            out["waits"] = pd.DataFrame(sched.wait_log, columns=["t", "pid", "wait"])
-    if hasattr(sched, "decisions"):
-        out["decisions"] = pd.DataFrame(sched.decisions, columns=["t", "pid", "pf", "tier"])
+        if result.flushes is not None:
+            out["flushes"], out["waits"] = result.flushes, result.waits
+    if result.decisions is not None:
+        out["decisions"] = result.decisions
     return out
 
 
 def run_all(cfg, workloads, schedulers, desc="workloads x schedulers"):
     """All cells; returns (summary frame, {(workload, scheduler, replicate): detail dict})."""
+    warm_up()
+    # the schedulers of one trace next to each other: a worker often reuses the trace it made
     cells = [
         Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode)
         for w in workloads
-        for s in schedulers
         for r in range(cfg.seeds)
+        for s in schedulers
     ]
     outs = sweep(run_cell, cells, seed=cfg.seed, desc=desc)
     rows = [
@@ -131,8 +153,8 @@ def run_sensitivity(cfg, workloads) -> pd.DataFrame:
     schedulers = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
     cells = [
         SensitivityCell(c, w, s, cfg.sensitivity_events, cfg.seed)
-        for c, (rq, _) in SENSITIVITY.items()
         for w in workloads
+        for c, (rq, _) in SENSITIVITY.items()
         for s in schedulers
         # baselines only change with the request-queue size
         if s.startswith("bid") or rq != 128 or c == "default"

@@ -68,7 +68,8 @@ def replay(scheduler, requests, step: float = 0.0, start: float = 0.0):
     pending = sorted(requests, key=lambda r: r.arrival)
     now = start
     order, ssd = [], []
-    while pending or len(scheduler):
+    ssd_queue = getattr(scheduler, "ssd", None)
+    while pending or len(scheduler) or (ssd_queue is not None and len(ssd_queue)):
         while pending and pending[0].arrival <= now:
             request = pending.pop(0)
             scheduler.add(request, request.arrival)
@@ -77,7 +78,7 @@ def replay(scheduler, requests, step: float = 0.0, start: float = 0.0):
             order.append(request)
             now += step
             continue
-        taken = scheduler.next_ssd(now) if hasattr(scheduler, "next_ssd") else None
+        taken = ssd_queue.next(now) if ssd_queue is not None else None
         if taken is not None:
             ssd.append(taken)
             continue
@@ -86,7 +87,7 @@ def replay(scheduler, requests, step: float = 0.0, start: float = 0.0):
         if not candidates:
             raise RuntimeError(f"{scheduler!r} holds requests but never releases them")
         now = max(now, min(candidates))
-    return (order, ssd) if hasattr(scheduler, "next_ssd") else order
+    return (order, ssd) if ssd_queue is not None else order
 
 
 def tracks(request: BlockRequest) -> list[int]:

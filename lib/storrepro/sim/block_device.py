@@ -5,6 +5,12 @@ any object with ``add(request, now)`` and ``next(now)`` (returning a request or 
 timer-driven schedulers may also define ``next_wakeup(now)`` returning the earliest future time
 at which ``next`` could yield a request without a new arrival (or ``None``), so the device sleeps
 until then. Schedulers therefore stay plain Python objects, testable without simpy.
+
+By default a device tracks every submitted request and expects that same request back from the
+scheduler. Block-layer schedulers that merge, split or re-route requests (the BID experiment)
+break that one-in-one-out contract: with ``tracked=False`` the device serves whatever the
+scheduler returns, reads its submission time from ``request.arrival``, and :meth:`wake` tells it
+that the scheduler received work by another path.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ class PullDevice:
 
     Subclasses define ``log_columns`` (after the common ``t_arrive, t_start, t_end``) and
     ``_serve(request) -> (service time, extra log values)``, called when service starts.
+    ``tracked=False``: see the module docstring (:meth:`submit` then returns ``None``).
     """
 
     log_columns: tuple[str, ...] = ()
@@ -82,10 +89,12 @@ class PullDevice:
         scheduler: IOScheduler | None = None,
         servers: int = 1,
         name: str = "",
+        tracked: bool = True,
     ):
         if isinstance(servers, bool) or not isinstance(servers, numbers.Integral) or servers < 1:
             raise ValueError(f"servers/channels must be an integer >= 1, got {servers!r}")
         self.env = env
+        self.tracked = tracked
         self.scheduler = FIFOScheduler() if scheduler is None else scheduler
         self.monitor = LatencyMonitor(name or type(self).__name__)
         self.log = EventLog(("t_arrive", "t_start", "t_end", *self.log_columns))
@@ -94,20 +103,29 @@ class PullDevice:
         self._idle_servers = 0
         self.processes = [env.process(self._server()) for _ in range(servers)]
 
-    def submit(self, request) -> simpy.Event:
+    def submit(self, request) -> simpy.Event | None:
         """Hand a request to the scheduler now; the returned event fires at completion.
 
-        The event's value is the request's latency (completion minus submission).
+        The event's value is the request's latency (completion minus submission). An untracked
+        device returns ``None``.
         """
+        if not self.tracked:
+            self.scheduler.add(request, self.env.now)
+            self.wake()
+            return None
         if id(request) in self._pending:
             raise ValueError(f"request {request!r} is already queued on this device")
         done = self.env.event()
         self._pending[id(request)] = (self.env.now, done)
         self.scheduler.add(request, self.env.now)
+        self.wake()
+        return done
+
+    def wake(self) -> None:
+        """Make idle servers pull again (the scheduler may have work that was not submitted)."""
         if self._idle_servers:
             self._arrival.succeed()
             self._arrival = self.env.event()
-        return done
 
     def _server(self):
         env = self.env
@@ -116,16 +134,20 @@ class PullDevice:
             if request is None:
                 yield from self._sleep()
                 continue
-            try:
-                t_arrive, done = self._pending.pop(id(request))
-            except KeyError:
-                raise RuntimeError(f"scheduler returned {request!r}, never submitted") from None
+            if self.tracked:
+                try:
+                    t_arrive, done = self._pending.pop(id(request))
+                except KeyError:
+                    raise RuntimeError(f"scheduler returned {request!r}, never submitted") from None
+            else:
+                t_arrive, done = request.arrival, None
             t_start = env.now
             service, extra = self._serve(request)
             yield env.timeout(service)
             self.log.append(t_arrive, t_start, env.now, *extra)
             self.monitor.record(env.now - t_arrive)
-            done.succeed(env.now - t_arrive)
+            if done is not None:
+                done.succeed(env.now - t_arrive)
 
     def _sleep(self):
         """Wait for the next submission or the scheduler's own wake-up time."""

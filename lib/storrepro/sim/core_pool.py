@@ -22,10 +22,13 @@ import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 import simpy
 
+from storrepro.checks import finite
 from storrepro.sim.monitor import EventLog
 
 
@@ -44,14 +47,12 @@ class CorePoolConfig:
         if self.n_cores < 1:
             raise ValueError(f"n_cores must be an integer >= 1, got {self.n_cores!r}")
         for name in ("fg_iops_per_core", "bg_blocks_per_core_s", "tick_s"):
-            value = getattr(self, name)
-            if not (isinstance(value, numbers.Real) and math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+            finite(name, getattr(self, name), strict=True)
 
 
-@dataclass(frozen=True)
-class PoolState:
-    """What an allocator sees at the start of a tick."""
+class PoolState(NamedTuple):
+    """What an allocator sees at the start of a tick (a named tuple: built once per tick, so
+    cheap to make)."""
 
     tick: int
     time: float  # s
@@ -62,15 +63,16 @@ class PoolState:
     fg_iops_per_core: float
 
 
-class _AfterThisInstant(simpy.events.Event):
-    """Fires at the current time after every URGENT and NORMAL event of this instant, however
-    late those were scheduled, so a tick sees all debt added at its start time."""
+class _TickStart(simpy.events.Event):
+    """Fires ``delay`` s from now after every URGENT and NORMAL event of that instant, however
+    late those were scheduled, so a tick sees all debt added at its start time. One event per
+    tick: the same order as a timeout followed by a lower-priority event at the same time."""
 
-    def __init__(self, env: simpy.Environment):
+    def __init__(self, env: simpy.Environment, delay: float):
         super().__init__(env)
         self._ok = True  # pre-triggered, exactly as simpy's own Timeout
         self._value = None
-        env.schedule(self, priority=simpy.events.NORMAL + 1)
+        env.schedule(self, priority=simpy.events.NORMAL + 1, delay=delay)
 
 
 #: ``allocator(state) -> C_FG``.
@@ -80,6 +82,17 @@ Allocator = Callable[[PoolState], float]
 def demand_cores(state: PoolState) -> int:
     """Idle-only allocator: ⌈A / 50⌉ cores for FG, clipped to [0, N]; BG gets the rest (A2)."""
     return min(state.n_cores, math.ceil(state.demand_iops / state.fg_iops_per_core))
+
+
+def _valid_cores(c_fg, n_cores: int) -> bool:
+    if type(c_fg) is int or type(c_fg) is float:  # the usual case, without the ABC checks
+        return 0 <= c_fg <= n_cores  # False for NaN
+    return (
+        isinstance(c_fg, numbers.Real)
+        and not isinstance(c_fg, bool)
+        and math.isfinite(c_fg)
+        and 0 <= c_fg <= n_cores
+    )
 
 
 LOG_COLUMNS = (
@@ -141,9 +154,10 @@ class CorePool:
         self.debt_added += blocks
         self._added_this_tick += blocks
 
-    def summary(self) -> dict[str, float]:
-        """Violation % of ticks (A4), queued % of FG IO (A5), debt totals and maximum."""
-        frame = self.log.to_frame()
+    def summary(self, frame: pd.DataFrame | None = None) -> dict[str, float]:
+        """Violation % of ticks (A4), queued % of FG IO (A5), debt totals and maximum;
+        ``frame`` is ``log.to_frame()`` when the caller already has it."""
+        frame = self.log.to_frame() if frame is None else frame
         return {
             "ticks": len(frame),
             "violation_pct": 100.0 * frame["violation"].mean(),
@@ -156,36 +170,28 @@ class CorePool:
 
     def _run(self):
         cfg = self.config
+        env, allocator, append = self.env, self.allocator, self.log.append
+        n, fg_per_core, tick_s = cfg.n_cores, cfg.fg_iops_per_core, cfg.tick_s
+        bg_rate = cfg.bg_blocks_per_core_s
+        delay = 0.0
         for tick, demand in enumerate(self.demand.tolist()):
-            yield _AfterThisInstant(self.env)
-            state = PoolState(
-                tick,
-                self.env.now,
-                demand,
-                self.debt,
-                cfg.n_cores,
-                cfg.tick_s,
-                cfg.fg_iops_per_core,
-            )
-            c_fg = self.allocator(state)
-            if not (
-                isinstance(c_fg, numbers.Real)
-                and not isinstance(c_fg, bool)
-                and math.isfinite(c_fg)
-                and 0 <= c_fg <= cfg.n_cores
-            ):
+            yield _TickStart(env, delay)
+            delay = tick_s
+            now = env.now
+            c_fg = allocator(PoolState(tick, now, demand, self.debt, n, tick_s, fg_per_core))
+            if not _valid_cores(c_fg, n):
                 raise ValueError(
-                    f"allocator {self.allocator!r} returned C_FG = {c_fg!r} at tick {tick}; "
-                    f"allowed: a number of cores in [0, {cfg.n_cores}]"
+                    f"allocator {allocator!r} returned C_FG = {c_fg!r} at tick {tick}; "
+                    f"allowed: a number of cores in [0, {n}]"
                 )
-            c_bg = cfg.n_cores - c_fg
-            capacity = c_fg * cfg.fg_iops_per_core
+            c_bg = n - c_fg
+            capacity = c_fg * fg_per_core
             served = min(demand, capacity)
-            bg_served = min(self.debt, c_bg * cfg.bg_blocks_per_core_s * cfg.tick_s)
+            bg_served = min(self.debt, c_bg * bg_rate * tick_s)
             self.debt -= bg_served
-            self.log.append(
+            append(
                 tick,
-                self.env.now,
+                now,
                 demand,
                 c_fg,
                 c_bg,
@@ -197,9 +203,9 @@ class CorePool:
                 self.debt,
             )
             self._added_this_tick = 0.0
-            yield self.env.timeout(cfg.tick_s)
+        if delay:
+            yield env.timeout(tick_s)  # the last tick lasts tick_s, as every other
 
 
 def _check_blocks(name: str, value) -> None:
-    if not (isinstance(value, numbers.Real) and math.isfinite(value) and value >= 0):
-        raise ValueError(f"{name} must be a finite number of blocks >= 0, got {value!r}")
+    finite(name, value, unit="blocks")

@@ -123,6 +123,37 @@ def hdd_service_time(
     return HDDServiceTime(time, distance)
 
 
+def hdd_service_times(lba, size, head, geometry: HDDGeometry = DEFAULT_GEOMETRY):
+    """:func:`hdd_service_time` over arrays (same operations, bit-identical): ``(T ms, d)``.
+
+    ``head[i]`` is the head LBA when request i starts (for back-to-back service from head h0,
+    ``head = [h0, *(lba + size)[:-1]]``).
+    """
+    lba, size, head = (np.asarray(x, dtype=np.int64) for x in (lba, size, head))
+    if (lba < 0).any() or (size < 1).any() or (head < 0).any():
+        raise ValueError("lba and head must be >= 0 and size >= 1 (sectors) in every request")
+    g = geometry
+    spc, spt = g.sectors_per_cylinder, g.sectors_per_track
+    c_start = -(-lba // spc)
+    c_end = -(-(lba + size) // spc)
+    distance = np.abs(-(-head // spc) - c_start)
+    tracks = (lba + size) // spt - lba // spt
+    seeks = (distance > 0).astype(np.int64)
+    time = (
+        g.t_cmd
+        + g.t_settle * (1 + tracks)
+        + g.t_rot
+        + g.t_head_switch * tracks
+        + (seeks + np.abs(c_end - c_start)) * g.t_cyl_switch
+    )
+    seek = (
+        g.t_adjacent
+        + g.t_cyl_switch
+        + (g.t_avg_seek - g.t_cyl_switch) * (distance - 1) / (g.cylinders - 1)
+    )
+    return np.where(seeks > 0, time + seek, time), distance
+
+
 def seek_metrics(distances, n_tracks: int = DEFAULT_GEOMETRY.cylinders, min_distance: int = 2):
     """Head-movement metrics E3–E5 of the paper from a sequence of seek distances d.
 
@@ -150,10 +181,12 @@ class HDD(PullDevice):
 
     Keeps the head position (LBA, initially ``head``; it moves to ``lba + size`` as service
     starts, which only the next request can observe); logs one row per request with
-    ``t_arrive, t_start, t_end, pid, op, lba, size, cylinder, d`` (cylinder = start cylinder).
+    ``t_arrive, t_start, t_end, pid, op, lba, size, cylinder, d, service`` (cylinder = start
+    cylinder, service = the model's time, of which ``t_end - t_start`` is the float sum).
+    ``tracked``: see :class:`~storrepro.sim.block_device.PullDevice`.
     """
 
-    log_columns = ("pid", "op", "lba", "size", "cylinder", "d")
+    log_columns = ("pid", "op", "lba", "size", "cylinder", "d", "service")
 
     def __init__(
         self,
@@ -162,14 +195,15 @@ class HDD(PullDevice):
         geometry: HDDGeometry = DEFAULT_GEOMETRY,
         head: int = 0,
         name: str = "hdd",
+        tracked: bool = True,
     ):
         check_int("head", head, 0)
         self.geometry = geometry
         self.head = head
-        super().__init__(env, scheduler, servers=1, name=name)
+        super().__init__(env, scheduler, servers=1, name=name, tracked=tracked)
 
     def _serve(self, request: DiskRequest) -> tuple[float, tuple]:
         time, distance = hdd_service_time(request.lba, request.size, self.head, self.geometry)
         self.head = request.lba + request.size
         cylinder = cylinder_of(request.lba, self.geometry)
-        return time, (request.pid, request.op, request.lba, request.size, cylinder, distance)
+        return time, (request.pid, request.op, request.lba, request.size, cylinder, distance, time)

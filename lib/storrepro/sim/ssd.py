@@ -72,10 +72,11 @@ def ssd_service_time(op: str, size: int, params: SSDParams = DEFAULT_SSD) -> flo
 class SSD(PullDevice):
     """Flash device with ``channels`` parallel servers (module docstring), time unit ms.
 
-    Logs one row per request with ``t_arrive, t_start, t_end, pid, op, lba, size, pages``.
+    Logs one row per request with ``t_arrive, t_start, t_end, pid, op, lba, size, pages,
+    service``. ``tracked``: see :class:`~storrepro.sim.block_device.PullDevice`.
     """
 
-    log_columns = ("pid", "op", "lba", "size", "pages")
+    log_columns = ("pid", "op", "lba", "size", "pages", "service")
 
     def __init__(
         self,
@@ -84,11 +85,12 @@ class SSD(PullDevice):
         params: SSDParams = DEFAULT_SSD,
         channels: int = 1,
         name: str = "ssd",
+        tracked: bool = True,
     ):
         self.params = params
-        super().__init__(env, scheduler, servers=channels, name=name)
+        super().__init__(env, scheduler, servers=channels, name=name, tracked=tracked)
 
     def _serve(self, request: DiskRequest) -> tuple[float, tuple]:
         pages = ssd_pages(request.size, self.params)
         time = ssd_service_time(request.op, request.size, self.params)
-        return time, (request.pid, request.op, request.lba, request.size, pages)
+        return time, (request.pid, request.op, request.lba, request.size, pages, time)

@@ -1,29 +1,22 @@
-"""Experiment wiring for notebook 03: trace → forecasts → scheduler → simpy core pool.
+"""Notebook 03's scheduler runs: trace → forecasts → scheduler → simpy core pool.
 
-Days are 07:00-aligned like the paper's window (day 28 is Wed 2016-02-24 07:00). The cluster of
-each day comes from K-means (k = 2 ≤ ⌊√(7/2)⌋) on the daily means of the four weeks before the
-window, mapped to weekdays by majority, so a future day's cluster is known from the calendar.
-Every task rebuilds its seed's trace from ``task_rng(base_seed, ("vdi-trace", seed_index))``,
-so all policies of one seed see the same trace, serial or on dask.
+The seed traces come from :mod:`storrepro.vdi.seeds` and the forecast books from
+:mod:`storrepro.vdi.forecast_study`. Each run replays the 6-day window of one seed under one
+policy on :class:`storrepro.sim.core_pool.CorePool`; the calibration of the fixed baseline, the
+M/M/c latency SLO, the simpy-vs-numpy check (S10) and the invariants (S1, S2) live here too.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 import simpy
-from sklearn.cluster import KMeans
-from statsmodels.tsa.stattools import acf, pacf
-from threadpoolctl import threadpool_limits
 
-from storrepro.parallel import task_rng
 from storrepro.sim.core_pool import CorePool, CorePoolConfig, demand_cores
-from storrepro.vdi import forecast as fc
 from storrepro.vdi import trace as tr
+from storrepro.vdi.forecast_study import Book
 from storrepro.vdi.scheduler import (
     FixedWatermark,
     ForecastView,
@@ -33,14 +26,9 @@ from storrepro.vdi.scheduler import (
     lindley,
     snapshot_debt,
 )
+from storrepro.vdi.seeds import DAY, SeedTrace, seed_trace, single_threaded
 
-DAY = tr.BINS_PER_DAY
-FIRST_DAY_OFFSET = 42  # bins from 2016-01-27 00:00 to the first 07:00
-WINDOW_DAY = 28  # index of Wed 2016-02-24 07:00
-WINDOW_DAYS = 6
-PSYN_DAY = WINDOW_DAY + 2  # Friday 2016-02-26
 POLICIES = ("fixed", "fixed-wc", "smart", "idle-only", "inline")
-BOOK_MODELS = ("proposed", "arima-ridge", "oracle")
 SCALINGS = {"offset": (1500.0, 1700.0), "peak": (0.0, 3200.0)}
 
 
@@ -58,257 +46,6 @@ class SystemParams:
     window_s: float = 43_200.0
     replan_s: float = 3_600.0
     alpha: float = 0.5
-
-
-@dataclass
-class SeedTrace:
-    """One seed's trace as whole 07:00-aligned days (trace units, IOPS)."""
-
-    total: np.ndarray  # (days, 144)
-    write: np.ndarray  # (days, 144)
-    weekdays: np.ndarray  # 0 = Monday
-    labels: np.ndarray  # 0 = weekday cluster, 1 = weekend cluster
-    times: pd.DatetimeIndex  # start of each bin of the window
-
-    def window(self, column: str = "total") -> np.ndarray:
-        rows = getattr(self, column)[WINDOW_DAY : WINDOW_DAY + WINDOW_DAYS]
-        return rows.ravel()
-
-
-def day_clusters(daily_means: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """K-means with k = 2 on daily mean intensity; label 0 is the busier cluster."""
-    model = KMeans(2, n_init=10, random_state=int(rng.integers(2**31)))
-    labels = model.fit_predict(np.asarray(daily_means, dtype=float).reshape(-1, 1))
-    busy = int(np.argmax(model.cluster_centers_.ravel()))
-    return np.where(labels == busy, 0, 1)
-
-
-DEFAULT_TRACE = tr.TraceConfig()
-
-
-@lru_cache(maxsize=16)
-def seed_trace(base_seed: int, seed_index: int, config: tr.TraceConfig = DEFAULT_TRACE):
-    """The long trace frame and its :class:`SeedTrace` (day matrices, weekdays, clusters) for one
-    seed; cached per process because every task of that seed starts from it."""
-    frame = tr.generate_trace(config, task_rng(base_seed, ("vdi-trace", seed_index)))
-    agg = tr.aggregate(frame)
-    n_days = (len(agg) - FIRST_DAY_OFFSET) // DAY
-    sl = slice(FIRST_DAY_OFFSET, FIRST_DAY_OFFSET + n_days * DAY)
-    total = agg["total_iops"].to_numpy()[sl].reshape(n_days, DAY)
-    write = agg["write_iops"].to_numpy()[sl].reshape(n_days, DAY)
-    starts = agg.index[sl][::DAY]
-    weekdays = starts.day_of_week.to_numpy()
-    history = day_clusters(total[:WINDOW_DAY].mean(axis=1), task_rng(base_seed, ("vdi-km", 0)))
-    by_weekday = {wd: int(np.round(history[weekdays[:WINDOW_DAY] == wd].mean())) for wd in range(7)}
-    labels = np.array([by_weekday[wd] for wd in weekdays] + [by_weekday[(weekdays[-1] + 1) % 7]])
-    times = tr.window(agg).index
-    weekdays = np.append(weekdays, (weekdays[-1] + 1) % 7)
-    return frame, SeedTrace(total, write, weekdays, labels, times)
-
-
-# ---------------------------------------------------------------- characterization (F1–F4)
-
-
-def characterize(st: SeedTrace, rng: np.random.Generator) -> dict:
-    y = st.window()
-    r = acf(y, nlags=300, fft=True)
-    trend, _ = fc.decompose(y)
-    means = trend.reshape(WINDOW_DAYS, DAY).mean(axis=1)  # Wed Thu Fri Sat Sun Mon
-    mid = means[:3].mean()
-    window_labels = day_clusters(y.reshape(WINDOW_DAYS, DAY).mean(axis=1), rng)
-    return {
-        "acf": r,
-        "pacf": pacf(y, nlags=300, method="ldadjusted"),  # Levinson–Durbin: fast at 300 lags
-        "acf_argmax": int(36 + np.argmax(r[36:301])),
-        "acf144": float(r[144]),
-        "acf72": float(r[72]),
-        "lag144_r": float(np.corrcoef(y[:-144], y[144:])[0, 1]),
-        "trend_means": means,
-        "wtf_spread": float(np.max(np.abs(means[:3] / mid - 1))),
-        "weekend_ratio": float(max(means[3], means[4]) / mid),
-        "monday_ratio": float(means[5] / mid),
-        "window_labels": window_labels,
-        "kmeans_ok": bool(
-            (window_labels[3] == window_labels[4])
-            and np.all(window_labels[[0, 1, 2, 5]] != window_labels[3])
-        ),
-    }
-
-
-# ---------------------------------------------------------------- forecasting
-
-
-def cluster_history(st: SeedTrace, column: str, target: int, cutoff: int, days: int):
-    """The ``days`` most recent days before ``cutoff`` in ``target``'s cluster, concatenated."""
-    same = [d for d in range(cutoff) if st.labels[d] == st.labels[target]]
-    return getattr(st, column)[same[-days:]].ravel()
-
-
-CLUSTER_MODELS = ("proposed", "holt-winters", "seasonal-naive", "arima", "arima-ridge", "arima-3d")
-
-
-def cached_forecast(
-    cache: dict, model: str, st: SeedTrace, column: str, target: int, cutoff: int, alpha: float
-) -> tuple[np.ndarray, bool]:
-    """:func:`model_forecast` memoized: a cluster model's forecast depends only on the target's
-    cluster and the cutoff, so the accuracy table and the scheduler's books share fits."""
-    who = st.labels[target] if model in CLUSTER_MODELS else target
-    key = (model, column, who, cutoff)
-    if key not in cache:
-        cache[key] = model_forecast(model, st, column, target, cutoff, alpha)
-    return cache[key]
-
-
-def model_forecast(
-    model: str, st: SeedTrace, column: str, target: int, cutoff: int, alpha: float = 0.5
-) -> tuple[np.ndarray, bool]:
-    """Day ``target`` forecast with data before day ``cutoff`` (spec §2.10), and whether the
-    fit is stable (always True for models without an AR part)."""
-    if model == "proposed":  # P-syn: the 3 preceding cluster days
-        history = cluster_history(st, column, target, cutoff, 3)
-        return fc.ProposedEWMA(alpha).forecast(history, DAY), True
-    if model == "proposed-weekly":  # all history, weekly trend (the scheduler's forecaster)
-        day = fc.ProposedEWMA(alpha).forecast_calendar(
-            getattr(st, column)[:cutoff].ravel(),
-            st.labels[:cutoff],
-            st.weekdays[:cutoff],
-            st.labels[target],
-            st.weekdays[target],
-        )
-        return day, True
-    if model == "holt-winters":
-        history = cluster_history(st, column, target, cutoff, 3)
-        return fc.HoltWinters().forecast(history, DAY), True
-    if model == "seasonal-naive":
-        history = cluster_history(st, column, target, cutoff, 1)
-        return fc.SeasonalNaive().forecast(history, DAY), True
-    if model in ("arima", "arima-ridge", "arima-3d"):
-        days = 3 if model == "arima-3d" else 9
-        estimator = fc.RidgeArimaCSS() if model == "arima-ridge" else fc.ArimaCSS()
-        fit = estimator.fit(cluster_history(st, column, target, cutoff, days))
-        return fit.forecast(DAY), fit.stable
-    if model == "oracle":
-        return getattr(st, column)[target].copy(), True
-    raise ValueError(f"unknown forecast model {model!r}")
-
-
-ACCURACY_MODELS = (
-    "proposed",
-    "holt-winters",
-    "arima",
-    "arima-ridge",
-    "arima-3d",
-    "seasonal-naive",
-    "proposed-weekly",
-)
-ALPHAS = (0.1, 0.3, 0.5, 0.7, 0.9)
-
-
-@dataclass(frozen=True)
-class SeedTask:
-    base_seed: int
-    seed_index: int
-    alpha: float = 0.5
-    books: bool = True
-
-
-def seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:
-    """Characterization, forecast accuracy (P-syn and every window day) and the forecast books
-    the schedulers replay, for one seed."""
-    with threadpool_limits(1):  # BLAS threads only fight each other on a shared 2-core box
-        return _seed_forecasts(task, rng)
-
-
-def _seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:
-    _, st = seed_trace(task.base_seed, task.seed_index)
-    rows, series, seconds, cache = [], {}, {}, {}
-    for day in range(WINDOW_DAY, WINDOW_DAY + WINDOW_DAYS):
-        actual = st.total[day]
-        for model in ACCURACY_MODELS:
-            t0 = time.perf_counter()
-            f, stable = cached_forecast(cache, model, st, "total", day, day, task.alpha)
-            seconds.setdefault(model, []).append(time.perf_counter() - t0)
-            row = {"seed": task.seed_index, "day": day - WINDOW_DAY, "model": model}
-            row.update(fc.scores(actual, f))
-            row["divergent"] = bool(not stable or row["smape"] > 150)
-            if row["divergent"]:  # F9: scored as the worst case, its MPE is meaningless
-                row.update(smape=200.0, smape100=100.0, mpe=np.nan, cum_err=np.nan)
-            rows.append(row)
-            if day == PSYN_DAY:
-                series[("total", model)] = f
-    for model in ACCURACY_MODELS:
-        series[("write", model)] = cached_forecast(
-            cache, model, st, "write", PSYN_DAY, PSYN_DAY, task.alpha
-        )[0]
-    series[("total", "actual")] = st.total[PSYN_DAY]
-    series[("write", "actual")] = st.write[PSYN_DAY]
-    alpha_rows = [
-        {
-            "seed": task.seed_index,
-            "alpha": a,
-            "smape": fc.smape(
-                st.total[PSYN_DAY],
-                model_forecast("proposed", st, "total", PSYN_DAY, PSYN_DAY, a)[0],
-            ),
-            "smape_weekly": float(
-                np.mean(
-                    [
-                        fc.smape(
-                            st.total[d], model_forecast("proposed-weekly", st, "total", d, d, a)[0]
-                        )
-                        for d in range(WINDOW_DAY, WINDOW_DAY + WINDOW_DAYS)
-                    ]
-                )
-            ),
-        }
-        for a in ALPHAS
-    ]
-    return {
-        "seed": task.seed_index,
-        "characterization": characterize(st, rng),
-        "accuracy": pd.DataFrame(rows),
-        "alpha": pd.DataFrame(alpha_rows),
-        "series": series,
-        "fit_seconds": {m: float(np.mean(s)) for m, s in seconds.items()},
-        "books": forecast_books(st, task.alpha, cache) if task.books else None,
-    }
-
-
-@dataclass(frozen=True)
-class Book:
-    """Forecasts in trace units made at the start of each window day for that day and the
-    next: arrays of shape (6, 288)."""
-
-    total: np.ndarray
-    write: np.ndarray
-
-
-def forecast_books(
-    st: SeedTrace, alpha: float = 0.5, cache: dict | None = None, models=BOOK_MODELS
-) -> dict[str, Book]:
-    """Day-ahead forecasts for every window day and the day after (A18), per model. The
-    scheduler uses the proposed model with its weekly trend over the full history; ARIMA
-    forecasts a cluster's next day, so one fit per (cluster, cutoff) serves both days; the oracle
-    is the actual trace (the week before for the day after the trace ends). Holt-Winters is left
-    out: its 'estimated' start optimizes 148 parameters by numerical gradients (about 2 s per
-    fit on a shared 2-core machine) and the spec asks for HW *or* ARIMA as this reference."""
-    cache = {} if cache is None else cache
-    names = {"proposed": "proposed-weekly", "arima-ridge": "arima-ridge", "oracle": "oracle"}
-    books = {}
-    for name in models:
-        model = names[name]
-        arrays = {c: np.empty((WINDOW_DAYS, 2 * DAY)) for c in ("total", "write")}
-        for i, cutoff in enumerate(range(WINDOW_DAY, WINDOW_DAY + WINDOW_DAYS)):
-            for j, target in enumerate((cutoff, cutoff + 1)):
-                for column, out in arrays.items():
-                    if model == "oracle":
-                        values = getattr(st, column)
-                        f = values[target if target < len(values) else target - 7]
-                    else:
-                        f = cached_forecast(cache, model, st, column, target, cutoff, alpha)[0]
-                    out[i, j * DAY : (j + 1) * DAY] = f
-        books[name] = Book(arrays["total"], arrays["write"])
-    return books
 
 
 # ---------------------------------------------------------------- scheduler runs
@@ -412,7 +149,7 @@ def simulate(demand, lumps, allocator, config: CorePoolConfig) -> CorePool:
 
 def run_policy(task: RunTask, rng: np.random.Generator) -> dict:
     """Simulate one policy on one seed; summary numbers plus the tick log."""
-    with threadpool_limits(1):
+    with single_threaded():
         return _run_policy(task)
 
 
@@ -426,7 +163,7 @@ def _run_policy(task: RunTask) -> dict:
     config = CorePoolConfig(s.n_cores, s.fg_iops_per_core, s.bg_blocks_per_core_s, task.tick_s)
     pool = simulate(demand, lumps, allocator, config)
     log = pool.log.to_frame()
-    out = pool.summary()
+    out = pool.summary(log)
     out.update(
         {
             "seed": task.seed_index,
@@ -467,40 +204,68 @@ def summary_frame(results: list[dict]) -> pd.DataFrame:
     return pd.DataFrame([{k: r.get(k) for k in keep} for r in results])
 
 
+@dataclass(frozen=True)
+class RampTask:
+    """Fixed-bucket runs of one seed for several ramps: one sweep task, as each run is short."""
+
+    base_seed: int
+    seed_index: int
+    ramps: tuple[tuple[int, int], ...]
+    system: SystemParams = SystemParams()
+
+
+def run_ramps(task: RampTask, rng: np.random.Generator) -> list[dict]:
+    """The summaries (no tick logs) of the fixed bucket with each of ``task.ramps``."""
+    results = []
+    for lo, hi in task.ramps:
+        run = RunTask(
+            task.base_seed, task.seed_index, "fixed", n_min=lo, n_agg=hi, system=task.system
+        )
+        result = run_policy(run, rng)
+        del result["log"]
+        results.append(result)
+    return results
+
+
 def calibrate_fixed(base_seed: int, seeds: int, system: SystemParams, sweep_fn) -> pd.DataFrame:
     """Every ramp of :data:`RAMP_GRID` on every seed, scored on the mean over seeds."""
     grid = [(lo, hi) for lo, hi in RAMP_GRID if hi <= system.n_cores]
     tasks = [
-        RunTask(base_seed, i, "fixed", n_min=lo, n_agg=hi, system=system)
-        for lo, hi in grid
+        RampTask(base_seed, i, tuple(r for r in grid if r[0] == lo), system)
         for i in range(seeds)
+        for lo in dict.fromkeys(lo for lo, _ in grid)
     ]
-    frame = summary_frame(sweep_fn(run_policy, tasks, desc="calibrate fixed ramp"))
-    frame["n_min"] = [t.n_min for t in tasks]
-    frame["n_agg"] = [t.n_agg for t in tasks]
+    done = sweep_fn(run_ramps, tasks, desc="calibrate fixed ramp")
+    by_run = {
+        (ramp, task.seed_index): result
+        for task, results in zip(tasks, done, strict=True)
+        for ramp, result in zip(task.ramps, results, strict=True)
+    }
+    runs = [(ramp, i) for ramp in grid for i in range(seeds)]  # rows ordered ramp, then seed
+    frame = summary_frame([by_run[run] for run in runs])
+    frame["n_min"] = [lo for (lo, _), _ in runs]
+    frame["n_agg"] = [hi for (_, hi), _ in runs]
     table = frame.groupby(["n_min", "n_agg"])[["violation_pct", "queued_pct"]].mean()
     table["score"] = [calibration_score(v, q) for v, q in table.to_numpy()]
     return table.sort_values("score")
 
 
 def erlang_c_response(demand_iops, cores, per_core: float) -> np.ndarray:
-    """M/M/c mean response time (s) per tick; inf where the cores cannot keep up (A4-alt)."""
+    """M/M/c mean response time (s) per tick; inf where the cores cannot keep up (A4-alt).
+    Erlang B by its recursion ``B_k = a·B_{k−1} / (k + a·B_{k−1})`` for all ticks at once."""
     lam = np.asarray(demand_iops, dtype=float)
-    c = np.asarray(cores, dtype=float)
+    servers = np.asarray(cores, dtype=float).astype(int)
     out = np.full(lam.shape, np.inf)
-    for i, (rate, servers) in enumerate(zip(lam, c, strict=True)):
-        servers = int(servers)
-        if rate <= 0:
-            out[i] = 1 / per_core
-            continue
-        if servers < 1 or rate >= servers * per_core:
-            continue
-        a = rate / per_core
-        blocking = 1.0
-        for k in range(1, servers + 1):
-            blocking = a * blocking / (k + a * blocking)
-        wait_prob = blocking / (1 - (a / servers) * (1 - blocking))
-        out[i] = wait_prob / (servers * per_core - rate) + 1 / per_core
+    idle = lam <= 0
+    out[idle] = 1 / per_core
+    ok = ~idle & (servers >= 1) & (lam < servers * per_core)
+    rate, c = lam[ok], servers[ok]
+    a = rate / per_core
+    blocking = np.ones(a.size)
+    for k in range(1, int(c.max(initial=0)) + 1):
+        blocking = np.where(k <= c, a * blocking / (k + a * blocking), blocking)
+    wait_prob = blocking / (1 - (a / c) * (1 - blocking))
+    out[ok] = wait_prob / (c * per_core - rate) + 1 / per_core
     return out
 
 
@@ -521,7 +286,7 @@ def fluid_agreement(task: FluidTask, rng: np.random.Generator) -> dict:
     """Both replays of the same policy; the largest per-tick differences."""
     from storrepro.vdi.fluid import fluid_replay, summarize
 
-    with threadpool_limits(1):
+    with single_threaded():
         run = task.run
         _, st = seed_trace(run.base_seed, run.seed_index)
         s = run.system
@@ -572,3 +337,29 @@ def invariants(result: dict, system: SystemParams, tick_s: float = 600.0) -> dic
 def busy_weekday_ticks(times: pd.DatetimeIndex) -> np.ndarray:
     """Ticks of weekday (Mon–Fri) busy hours, 09:00–17:00."""
     return np.asarray((times.day_of_week < 5) & (times.hour >= 9) & (times.hour < 17))
+
+
+def fixed_day(
+    base_seed: int,
+    seed_index: int,
+    low: float,
+    n_min: int,
+    n_agg: int,
+    system: SystemParams = SystemParams(),
+    day: int = 0,
+) -> dict:
+    """One window day (0 = Wednesday) of the fixed bucket with the band ``[low, low + 10 %]``,
+    from an empty pool as at the start of the window, on the core pool: the notebook's live
+    control. Summary numbers, the tick log and the pool size (A7 over the whole window)."""
+    _, st = seed_trace(base_seed, seed_index)
+    demand, _, lumps = system_series(st, "offset", 600.0)
+    pool_blocks = a7_pool(demand, lumps, system, 600.0)
+    high = min(1.0, low + system.high - system.low)
+    allocator = FixedWatermark(pool_blocks, n_min, n_agg, low, high)
+    ticks = slice(day * DAY, (day + 1) * DAY)
+    config = CorePoolConfig(system.n_cores, system.fg_iops_per_core, system.bg_blocks_per_core_s)
+    pool = simulate(demand[ticks], lumps[ticks], allocator, config)
+    log = pool.log.to_frame()
+    out = pool.summary(log)
+    out.update(log=log, pool_blocks=pool_blocks, low=low, high=high)
+    return out

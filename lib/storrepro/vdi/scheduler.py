@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from storrepro.checks import finite
 from storrepro.sim.core_pool import PoolState
 
 
 def _positive(name: str, value: float) -> float:
-    if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
+    return finite(name, value, strict=True)
 
 
 def _fraction(name: str, value: float) -> float:
@@ -40,6 +39,11 @@ def _fraction(name: str, value: float) -> float:
 def fg_need(demand_iops, n_cores: int, fg_iops_per_core: float):
     """Cores FG needs: ⌈A / CIOPS_FG⌉ clipped to [0, N] (A2); works on scalars and arrays."""
     return np.minimum(n_cores, np.ceil(np.asarray(demand_iops) / fg_iops_per_core))
+
+
+def fg_cores(demand_iops: float, n_cores: int, fg_iops_per_core: float) -> int:
+    """:func:`fg_need` for one tick, as an int; plain floats, because allocators run per tick."""
+    return min(n_cores, math.ceil(demand_iops / fg_iops_per_core))
 
 
 def snapshot_debt(write_iops, tick_s: float = 600.0, ticks_per_hour: int = 6) -> np.ndarray:
@@ -98,7 +102,7 @@ class FixedWatermark:
     def __call__(self, state: PoolState) -> int:
         if self.n_agg > state.n_cores:
             raise ValueError(f"n_agg = {self.n_agg} exceeds the pool's {state.n_cores} cores")
-        need = int(fg_need(state.demand_iops, state.n_cores, state.fg_iops_per_core))
+        need = fg_cores(state.demand_iops, state.n_cores, state.fg_iops_per_core)
         reserved = self.reserved(state.debt)
         if reserved == 0:
             return need if self.harvest else state.n_cores
@@ -215,8 +219,8 @@ class SmartScheduler:
             self._plan_start = state.tick
             self.iterations.append(iterations)
         cff = int(self._plan[state.tick - self._plan_start])
-        demand_hat, _ = self.forecast.at(state.tick, 1)
-        need = int(fg_need(max(state.demand_iops, demand_hat[0]), n, state.fg_iops_per_core))
+        demand_hat = float(self.forecast.at(state.tick, 1)[0][0])
+        need = fg_cores(max(state.demand_iops, demand_hat), n, state.fg_iops_per_core)
         c_fg = max(0, need - cff)
         if state.debt >= self.cap * self.pool_blocks:
             c_fg = 0  # emergency burn: the pool is about to run out

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from storrepro.checks import finite
+
 BIN_S = 600
 BINS_PER_DAY = 144
 BINS_PER_HOUR = 6
@@ -56,10 +58,7 @@ class TraceConfig:
         shares = np.asarray(self.lun_shares, dtype=float)
         if shares.size < 1 or np.any(shares <= 0) or not math.isclose(shares.sum(), 1.0):
             raise ValueError(f"lun_shares must be positive and sum to 1, got {self.lun_shares!r}")
-        if not (math.isfinite(self.iops_per_unit) and self.iops_per_unit > 0):
-            raise ValueError(
-                f"iops_per_unit must be a finite number > 0, got {self.iops_per_unit!r}"
-            )
+        finite("iops_per_unit", self.iops_per_unit, strict=True)
         end = pd.Timestamp(self.start) + pd.Timedelta(days=self.days)
         if pd.Timestamp(self.start) > WINDOW_START or end < WINDOW_START + pd.Timedelta(days=6):
             raise ValueError(
@@ -164,8 +163,7 @@ def to_system(
     amplitude = 3200`` is the peak-only scaling with idle nights (§6.4 lesson 3)."""
     y = np.asarray(intensity, dtype=float)
     for name, value in (("base_iops", base_iops), ("amplitude_iops", amplitude_iops)):
-        if not (math.isfinite(value) and value >= 0):
-            raise ValueError(f"{name} must be a finite number of IOPS >= 0, got {value!r}")
+        finite(name, value, unit="IOPS")
     q99 = float(np.quantile(np.asarray(reference, dtype=float), 0.99))
     if q99 <= 0:
         raise ValueError("reference intensity must have a positive 99th percentile")

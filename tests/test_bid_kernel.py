@@ -1,0 +1,93 @@
+"""The numba kernel against the simpy reference model, request by request (same traces)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro.bid import Deadline, make_scheduler, workload
+from storrepro.bid.experiment import simulate
+from storrepro.bid.kernel import _geometry_arrays, hdd_time
+from storrepro.sim.hdd import DEFAULT_GEOMETRY, hdd_service_time
+from storrepro.validation import HDD_REFERENCE
+
+SCHEDULERS = ["noop", "cfq-q8", "cfq-q2", "bid-hdd", "bid-hybrid", "bid-hdd-reset"]
+
+
+@pytest.fixture(scope="module", params=["WordCount", "TeraSort", "WordStdev"])
+def trace(request):
+    return workload.generate(request.param, 2500, np.random.default_rng(11))
+
+
+def assert_identical(trace, name, mode="backlogged", rq_limit=128, **options):
+    ref = simulate(trace, make_scheduler(name, **options), rq_limit, mode, engine="simpy")
+    fast = simulate(trace, make_scheduler(name, **options), rq_limit, mode)
+    # every request: device, process, direction, position, size, arrival, start, end, service,
+    # cylinder and seek distance, in service order on each device
+    pd.testing.assert_frame_equal(fast.requests, ref.requests, check_exact=True)
+    np.testing.assert_array_equal(fast.event_completion, ref.event_completion)
+    np.testing.assert_array_equal(fast.event_arrival, ref.event_arrival)
+    assert fast.leftover == ref.leftover == 0
+    for log in ("flushes", "waits", "decisions"):
+        a, b = getattr(fast, log), getattr(ref, log)
+        assert (a is None) == (b is None)
+        if a is not None:
+            pd.testing.assert_frame_equal(a, b, check_exact=True, check_dtype=False)
+    assert fast.vfs_hits == ref.vfs_hits
+    return fast
+
+
+@pytest.mark.parametrize("name", SCHEDULERS)
+@pytest.mark.parametrize("mode", ["backlogged", "open"])
+def test_kernel_equals_simpy_model(trace, name, mode):
+    fast = assert_identical(trace, name, mode)
+    assert len(fast.requests) > 0
+
+
+@pytest.mark.parametrize(
+    "name, options, rq_limit",
+    [
+        ("bid-hdd", {"dq_depth": 32}, 128),
+        ("bid-hdd", {"sq_merge": False, "wait_default": 0.0}, 128),
+        ("bid-hybrid", {"write_deadline": 500.0, "pf_threshold": 409.6}, 64),
+        ("bid-hdd", {"adaptive_wait": False, "wait_default": 100.0}, 256),
+        ("noop", {"merge": False}, 16),
+        ("cfq-q2", {"merge": False}, 16),
+    ],
+)
+def test_kernel_equals_simpy_model_with_options(name, options, rq_limit):
+    trace = workload.generate("WordCount", 2000, np.random.default_rng(5))
+    assert_identical(trace, name, rq_limit=rq_limit, **options)
+    assert_identical(trace, name, "open", rq_limit, **options)
+
+
+def test_hybrid_offloads_and_rereads_in_both_engines():
+    trace = workload.generate("WordCount", 3000, np.random.default_rng(2))
+    fast = assert_identical(trace, "bid-hybrid")
+    assert (fast.requests.device == 1).sum() > 0 and fast.vfs_hits["R"] > 0
+
+
+@pytest.mark.parametrize(("case", "lba", "size", "head", "expected", "d"), HDD_REFERENCE)
+def test_kernel_hdd_model_is_the_shared_one(case, lba, size, head, expected, d):
+    gi, gf = _geometry_arrays(DEFAULT_GEOMETRY)
+    time, distance, _ = hdd_time(lba, size, head, gi, gf)
+    assert (time, distance) == tuple(hdd_service_time(lba, size, head))
+
+
+def test_kernel_rejects_what_it_does_not_model():
+    trace = workload.generate("Grep", 500, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="engine='simpy'"):
+        simulate(trace, Deadline())
+    used = make_scheduler("noop")
+    simulate(trace.iloc[:5], used, engine="simpy")
+    bad = trace.copy()
+    bad.loc[3, "size"] = 0
+    with pytest.raises(ValueError, match="size >= 1"):
+        simulate(bad, make_scheduler("noop"))
+    with pytest.raises(ValueError, match="engine"):
+        simulate(trace, make_scheduler("noop"), engine="numba")
+
+
+def test_deadline_runs_on_the_simpy_model():
+    trace = workload.generate("Grep", 300, np.random.default_rng(0))
+    result = simulate(trace, Deadline(), engine="simpy")
+    assert result.leftover == 0 and result.requests["size"].sum() == trace["size"].sum()
