@@ -23,7 +23,7 @@ def _square(task, rng):
 
 
 def test_sweep_speedup_runs_both_ways_and_checks_identity():
-    (row,) = bench.sweep_speedups({"nb": lambda: ("squares", _square, list(range(8)), 3)})
+    (row,) = bench.sweep_speedups({"nb": lambda: ("squares", _square, list(range(8)), 3, repr)})
     assert row["tasks"] == 8 and row["identical"] is True
     assert row["one_worker_s"] > 0 and row["two_workers_s"] > 0
 

@@ -285,10 +285,40 @@ def _tofec_grid():
     params, _ = study.fitted_params(cfg)
     caps = study.capacities(cfg)
     tasks = study.grid_tasks(cfg, params, caps, float(caps.capacity.iloc[0]))
-    return "TOFEC λ grid (every policy × rate × seed)", run_grid_task, tasks, cfg.seed
+    return "λ grid: every policy × rate × seed", run_grid_task, tasks, cfg.seed, repr
 
 
-SWEEPS = {"05_tofec": _tofec_grid}
+def _bid_cells():
+    from storrepro.bid import run
+    from storrepro.bid.config import BIDConfig
+    from storrepro.bid.schedulers import MAIN
+    from storrepro.bid.workload import WORKLOADS
+
+    cfg = BIDConfig(profile="full")
+    run.warm_up()
+    tasks = run.main_cells(cfg, WORKLOADS, (*MAIN, "bid-hdd-reset"))  # the notebook's schemes
+    return "workloads × schedulers × seeds", run.run_cell, tasks, cfg.seed, _bid_summary
+
+
+def _bid_summary(outs):
+    return repr([o["summary"] for o in outs])
+
+
+def _vdi_fits():
+    from storrepro.vdi import forecast_study as fs
+    from storrepro.vdi.config import VdiConfig
+
+    cfg = VdiConfig(profile="full")
+    tasks = fs.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
+    return "Holt-Winters and ARIMA fits", fs.fit_forecast, tasks, cfg.seed, _vdi_forecasts
+
+
+def _vdi_forecasts(outs):  # the fit times differ run to run; the forecasts must not
+    return repr([(o["forecast"].tolist(), o["stable"]) for o in outs])
+
+
+#: notebook -> builder of its largest sweep: (what, fn, tasks, seed, comparable(results) -> str)
+SWEEPS = {"03_vdi_background": _vdi_fits, "04_bid": _bid_cells, "05_tofec": _tofec_grid}
 
 
 def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
@@ -296,7 +326,7 @@ def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
 
     rows = []
     for notebook, build in sweeps.items():
-        what, fn, tasks, seed = build()
+        what, fn, tasks, seed, comparable = build()
         sweep(_noop, range(4), seed=0, workers=2, progress=False)  # start the cluster untimed
         times, results = {}, {}
         for workers in (1, 2):
@@ -312,7 +342,7 @@ def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
                 "one_worker_s": times[1],
                 "two_workers_s": times[2],
                 "speedup": times[1] / times[2],
-                "identical": repr(results[1]) == repr(results[2]),
+                "identical": comparable(results[1]) == comparable(results[2]),
             }
         )
     return rows

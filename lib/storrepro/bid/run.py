@@ -80,16 +80,21 @@ def run_cell(cell: Cell, rng=None) -> dict:
     return out
 
 
-def run_all(cfg, workloads, schedulers, desc="workloads x schedulers"):
-    """All cells; returns (summary frame, {(workload, scheduler, replicate): detail dict})."""
-    warm_up()
-    # the schedulers of one trace next to each other: a worker often reuses the trace it made
-    cells = [
+def main_cells(cfg, workloads, schedulers) -> list[Cell]:
+    """Every (workload, replicate, scheduler) cell; the schedulers of one trace side by side, so
+    a worker often reuses the trace it made."""
+    return [
         Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode)
         for w in workloads
         for r in range(cfg.seeds)
         for s in schedulers
     ]
+
+
+def run_all(cfg, workloads, schedulers, desc="workloads x schedulers"):
+    """All cells; returns (summary frame, {(workload, scheduler, replicate): detail dict})."""
+    warm_up()
+    cells = main_cells(cfg, workloads, schedulers)
     outs = sweep(run_cell, cells, seed=cfg.seed, desc=desc)
     rows = [
         {"workload": c.workload, "scheduler": c.scheduler, "replicate": c.replicate, **o["summary"]}
