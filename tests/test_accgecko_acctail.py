@@ -124,3 +124,35 @@ def test_bad_rate():
     model = AccTail().fit(one_burst_counts([5, 5]), mean_count=2.0)
     with pytest.raises(ValueError, match="service rate"):
         model.predict(99, 0)
+
+
+def plain_bisection(predict, slo, low, high):
+    lo, hi = math.floor(low), math.ceil(high)
+    if predict(hi) > slo:
+        return math.inf
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if predict(mid) <= slo else (mid, hi)
+    return float(hi)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_guided_search_ends_where_bisection_does(seed):
+    """Smooth, stepped, flat and infinite stretches: any non-increasing prediction."""
+    rng = np.random.default_rng(seed)
+    low, high = 2000, int(rng.integers(3000, 80_000))
+    knee = rng.uniform(low, high)
+    shape = seed % 3
+    steps = np.sort(rng.uniform(low, high, 20))
+
+    def predict(sr):
+        if sr <= knee / 2:
+            return math.inf
+        if shape == 0:
+            return 25.0 + 1e6 / (sr - knee / 2)
+        if shape == 1:
+            return 25.0 + 50.0 * np.count_nonzero(steps > sr)
+        return max(25.0, 5000.0 * math.exp(-sr / knee))
+
+    for slo in (30.0, 150.0, 300.0, 1000.0, 1e5):
+        assert smallest_rate(predict, slo, low, high) == plain_bisection(predict, slo, low, high)

@@ -45,7 +45,7 @@ def spec_procedure(n, m, mean):
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_vectorized_scan_equals_the_sequential_procedure(seed):
+def test_scan_equals_the_spec_procedure(seed):
     rng = np.random.default_rng(seed)
     n = rng.poisson(2, 400)
     n[rng.integers(0, 400, 15)] += rng.integers(3, 12, 15)  # some bursts

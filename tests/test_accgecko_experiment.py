@@ -8,6 +8,7 @@ import pytest
 
 from storrepro.accgecko import experiment as ex
 from storrepro.accgecko.config import AccGeckoConfig
+from storrepro.accgecko.replay import Replayer
 from storrepro.accgecko.workload import G1
 from storrepro.config import ParameterError
 
@@ -60,18 +61,107 @@ def test_config_profiles_and_checks():
         AccGeckoConfig(profile="quick", capacity=-1.0)
 
 
-def test_replay_rate_with_compression_equals_a_plain_search():
+def test_replay_predictors_search_as_plain_replays_do():
+    """PM and MMP predict through one reused replayer (snapshots); the rate search gives the
+    rate a fresh replay at every step gives."""
     from storrepro.accgecko.acctail import smallest_rate
+    from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister
+    from storrepro.accgecko.features import period_counts
     from storrepro.accgecko.replay import Replayer
 
     rng = np.random.default_rng(4)
     gaps = rng.exponential(1 / 2000, 30_000)
     gaps[rng.random(gaps.size) < 0.03] /= 30
-    rep = Replayer(np.cumsum(gaps))
-    for kind, p in (("pm", 99.0), ("mmp", 99.0), ("mmp", 99.9)):
-        stat = ex.replay_statistic(kind, p)
-        for budget in (200.0, 1000.0):
-            plain = smallest_rate(
-                lambda r, stat=stat: stat(Replayer(rep.arrivals), r), budget, 2000, 40_000
-            )
-            assert ex.replay_rate(rep, stat, budget, 2000, 40_000) == plain
+    arrivals = np.cumsum(gaps)
+    pm = PriorityMeister(25.0).fit(arrivals)
+    mmp = MarkovCounts(0.0).fit(period_counts(arrivals), np.random.default_rng(5))
+    plain = {
+        "pm": lambda p, r: Replayer(arrivals).max_wait_us(r) + 25.0,
+        "mmp": lambda p, r: Replayer(mmp.replayer.arrivals).percentile_us(p, r),
+    }
+    for name, model in (("pm", pm), ("mmp", mmp)):
+        for p in (99.0, 99.9):
+            for slo in (200.0, 1000.0):
+                reused = smallest_rate(lambda r, m=model, p=p: m.predict(p, r), slo, 2000, 40_000)
+                fresh = smallest_rate(lambda r, f=plain[name], p=p: f(p, r), slo, 2000, 40_000)
+                assert reused == fresh
+
+
+def tiny_allocations(seed=0, tenants=12):
+    """Random allocations of the admission methods for every SLO of both grids."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(tenants):
+        for m in ex.ADMISSION_METHODS:
+            for p, grid in ex.SLO_GRID.items():
+                for slo in grid:
+                    rate = math.inf if rng.random() < 0.05 else float(rng.integers(3000, 40_000))
+                    actual = slo * rng.uniform(0.2, 1.5)
+                    rows.append(
+                        {
+                            "tenant": t,
+                            "method": m.name,
+                            "p": p,
+                            "slo_us": slo,
+                            "rate": rate,
+                            "actual_us": actual,
+                        }  # fmt: skip
+                    )
+    return pd.DataFrame(rows)
+
+
+def test_admission_runs_follow_the_greedy_rule_per_seed():
+    alloc = tiny_allocations()
+    runs = ex.admission_runs(alloc, 60_000.0, 5, "grid", np.random.default_rng(1))
+    rng = np.random.default_rng(1)  # the same draws, by hand: SLOs, then an order, per seed
+    for p, grid in ex.SLO_GRID.items():
+        table = alloc[alloc.p == p].set_index(["tenant", "method", "slo_us"]).rate
+        for s in range(5):
+            slos = rng.choice(grid, 12)
+            order = rng.permutation(12)
+            for j, m in enumerate(ex.ADMISSION_METHODS):
+                used, admitted = 0.0, 0
+                for i in order:
+                    if used + table[i, m.name, slos[i]] <= 60_000.0:
+                        used += table[i, m.name, slos[i]]
+                        admitted += 1
+                assert runs[p][s, j] == admitted
+    with pytest.raises(ValueError, match="mode"):
+        ex.admission_runs(alloc, 60_000.0, 5, "median", np.random.default_rng(1))
+
+
+def test_safety_table_counts_violations_of_the_admitted():
+    alloc = tiny_allocations(2)
+    safe = ex.safety_table(alloc, 80_000.0, 4, np.random.default_rng(3)).set_index(["p", "method"])
+    rng = np.random.default_rng(3)
+    for p, grid in ex.SLO_GRID.items():
+        table = alloc[alloc.p == p].set_index(["tenant", "method", "slo_us"])
+        ratios = {m.name: [] for m in ex.ADMISSION_METHODS}
+        for _ in range(4):
+            slos = rng.choice(grid, 12)
+            order = rng.permutation(12)
+            for m in ex.ADMISSION_METHODS:
+                used = 0.0
+                for i in order:
+                    row = table.loc[(i, m.name, slos[i])]
+                    if used + row.rate <= 80_000.0:
+                        used += row.rate
+                        ratios[m.name].append(row.actual_us / slos[i])
+        for m in ex.ADMISSION_METHODS:
+            got, ratio = safe.loc[(p, m.name)], np.array(ratios[m.name])
+            assert got["admitted (all seeds)"] == ratio.size
+            assert got["violating_%"] == 100 * np.mean(ratio > 1)
+            assert got["worst actual/SLO"] == ratio.max()
+
+
+def test_live_trace_allocates_where_acctail_predicts_and_replays_the_truth():
+    live = ex.LiveTrace.generate(
+        G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0), 20.0, np.random.default_rng(6)
+    )
+    table = live.acctail(1.5, 3)
+    assert table.index.tolist() == list(ex.SLO_GRID[99.0])
+    ok = table[np.isfinite(table["rate (IOPS)"])]
+    assert (ok["predicted (µs)"] <= ok.index).all() and (ok["rate (IOPS)"] >= 3000).all()
+    arrivals, overhead = live.replayer.arrivals, live.replayer.overhead_us
+    fresh = [Replayer(arrivals, overhead).percentile_us(99.0, r) for r in ok["rate (IOPS)"]]
+    assert ok["true (µs)"].tolist() == fresh

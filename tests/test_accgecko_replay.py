@@ -1,16 +1,11 @@
-"""Ground truth: the vectorized pacer against the simpy node (S1, S2), and its compression."""
+"""Ground truth: the fast pacer against the simpy node (S1, S2), its exact percentiles, and its
+snapshots (replays on fewer requests that change no result)."""
 
 import numpy as np
 import pytest
 
 from storrepro.accgecko.node import simulate_node
-from storrepro.accgecko.replay import (
-    Replayer,
-    dispatch_overhead_us,
-    pacer_waits,
-    rank_from_top,
-    ranked_from_top,
-)
+from storrepro.accgecko.replay import Replayer, dispatch_overhead_us, pacer_waits, rank_from_top
 from storrepro.sim.fifo import simulate_fifo
 
 
@@ -68,20 +63,63 @@ def test_percentile_is_the_ranked_request():
     assert rep.percentiles_us([99, 99.9], 2000.0).tolist() == [990.0, 999.0]
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_compression_keeps_results_for_higher_rates(seed):
-    rng = np.random.default_rng(seed)
-    a = bursty(rng, 20000)
+def numpy_closed_form(a, overhead, sr):
+    """The pacer's closed form with numpy: the arithmetic the kernel must repeat exactly."""
+    shifted = a - np.arange(a.size, dtype=float) * (1.0 / sr)
+    return (np.maximum.accumulate(shifted) - shifted) * 1e6 + overhead
+
+
+def test_kernel_repeats_the_closed_form_bit_for_bit():
+    rng = np.random.default_rng(5)
+    a = bursty(rng, 50_000)
     overhead = dispatch_overhead_us(rng, a.size)
-    full = Replayer(a, overhead)
-    small = full.compress(2200.0)
-    assert small.arrivals.size < a.size
-    for sr in (2200.0, 2600.0, 4000.0, 9000.0):
-        assert small.max_wait_us(sr) == pytest.approx(full.max_wait_us(sr), abs=1e-6)
-        got = small.percentile_us(99.0, sr)
-        assert got is None or got == pytest.approx(full.percentile_us(99.0, sr), abs=1e-6)
-    with pytest.raises(ValueError, match="compressed"):
-        small.max_wait_us(2000.0)
+    for sr in (2100.0, 3000.0, 9000.0):
+        assert np.array_equal(
+            Replayer(a, overhead).latencies_us(sr), numpy_closed_form(a, overhead, sr)
+        )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_percentiles_are_exact_order_statistics(seed):
+    rng = np.random.default_rng(seed)
+    a = bursty(rng, 30_000)
+    overhead = dispatch_overhead_us(rng, a.size)
+    ps = [50.0, 95.0, 99.0, 99.9, 99.99, 99.999]
+    for sr in (2000.0, 4000.0, 50_000.0):
+        lat = np.sort(numpy_closed_form(a, overhead, sr))[::-1]
+        expected = [lat[rank_from_top(a.size, p) - 1] for p in ps]
+        assert Replayer(a, overhead).percentiles_us(ps, sr).tolist() == expected
+    waits = Replayer(a)  # no overhead: most latencies are exactly 0
+    lat = np.sort(numpy_closed_form(a, 0.0, 50_000.0))[::-1]
+    assert waits.percentiles_us([50.0, 99.0], 50_000.0).tolist() == [
+        lat[rank_from_top(a.size, 50.0) - 1],
+        lat[rank_from_top(a.size, 99.0) - 1],
+    ]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_snapshots_change_no_result(seed):
+    """A replayer reused over rates in any order (rate-search order, or a sweep up the rates)
+    gives exactly what a fresh replay gives at each rate."""
+    rng = np.random.default_rng(seed)
+    a = bursty(rng, 40_000)
+    overhead = dispatch_overhead_us(rng, a.size)
+    rates = [31_000.0, 16_500.0, 9_250.0, 5_625.0, 3_812.0, 4_718.0, 4_265.0, 2_100.0, 60_000.0]
+    ps = [99.0, 99.9]
+    with_overhead, without = Replayer(a, overhead), Replayer(a)
+    for sr in rates:
+        fresh = np.sort(numpy_closed_form(a, overhead, sr))[::-1]
+        expected = [fresh[rank_from_top(a.size, p) - 1] for p in ps]
+        assert with_overhead.percentiles_us(ps, sr, use="search").tolist() == expected
+        waits = np.sort(numpy_closed_form(a, 0.0, sr))[::-1]
+        assert without.max_wait_us(sr, use="search") == waits[0]
+        assert (
+            without.percentile_us(99.9, sr, use="search") == waits[rank_from_top(a.size, 99.9) - 1]
+        )
+    assert len(without._snapshots) > 1 and len(with_overhead._snapshots) > 1  # they took some
+    swept = Replayer(a, overhead).percentiles_at(rates, ps)
+    for sr in rates:
+        assert [swept[sr, p] for p in ps] == Replayer(a, overhead).percentiles_us(ps, sr).tolist()
 
 
 def test_bad_overhead_shape():
@@ -89,9 +127,54 @@ def test_bad_overhead_shape():
         Replayer([0.0, 1.0], np.zeros(3))
 
 
-@pytest.mark.parametrize("rank", [1, 7, 3600, 20_000, 150_000])
-def test_ranked_from_top_is_exact(rank):
-    rng = np.random.default_rng(rank)
-    values = np.concatenate((np.zeros(200_000), rng.exponential(1.0, 160_000)))
-    rng.shuffle(values)
-    assert ranked_from_top(values, rank) == np.sort(values)[-rank]
+def resource_node(tenants, dispatch_us, processing_us, threads):
+    """The node written plainly with a simpy Store per tenant and a simpy Resource pool."""
+    import simpy
+
+    env = simpy.Environment()
+    pool = simpy.Resource(env, capacity=threads)
+    out = []
+
+    def arrive(queue, arrivals):
+        for j, a in enumerate(arrivals):
+            yield env.timeout(a - env.now)
+            queue.put(j)
+
+    def serve(arrival, dispatch, process, j, latency):
+        yield env.timeout(dispatch * 1e-6)
+        with pool.request() as thread:
+            yield thread
+            yield env.timeout(process * 1e-6)
+        latency[j] = (env.now - arrival) * 1e6
+
+    def pace(queue, spacing, arrivals, dispatch, process, latency):
+        last = -np.inf
+        while True:
+            j = yield queue.get()
+            gap = last + spacing - env.now
+            if gap > 0:
+                yield env.timeout(gap)
+            last = env.now
+            env.process(serve(arrivals[j], dispatch[j], process[j], j, latency))
+
+    for t, (arrivals, sr) in enumerate(tenants):
+        latency = np.full(arrivals.size, np.nan)
+        queue = simpy.Store(env)
+        env.process(arrive(queue, arrivals))
+        env.process(pace(queue, 1 / sr, arrivals, dispatch_us[t], processing_us[t], latency))
+        out.append(latency)
+    env.run()
+    return out
+
+
+@pytest.mark.parametrize("threads", [1, 2, 10])
+def test_node_equals_a_plain_store_and_resource_model(threads):
+    rng = np.random.default_rng(threads)
+    traces = [bursty(rng, 3000), bursty(rng, 2000)]
+    dispatch = [rng.uniform(0, 16, t.size) for t in traces]
+    process = [rng.uniform(5, 60, t.size) for t in traces]
+    tenants = list(zip(traces, [40_000.0, 60_000.0], strict=True))  # fast: the pool saturates
+    ours = simulate_node(tenants, dispatch, process, threads=threads)
+    plain = resource_node(tenants, dispatch, process, threads)
+    for a, b in zip(ours, plain, strict=True):
+        assert np.array_equal(a, b)

@@ -34,10 +34,15 @@ def check_rate(sr: float) -> float:
     return float(sr)
 
 
+def needed_from_top(total: int, p: float) -> int:
+    """Line 12 of Algorithm 1: how many requests lie at or above the p-th percentile."""
+    return math.ceil(total * (1 - p / 100) - 1e-9)
+
+
 def percentile_from_top(latencies_us: np.ndarray, total: int, p: float, floor_us: float) -> float:
     """Lines 12–20 of Algorithm 1 on 1 µs buckets: the bucket where the count of latencies from
     the largest down first reaches ``total (1 − p/100)``; ``floor_us`` if it never does."""
-    needed = math.ceil(total * (1 - p / 100) - 1e-9)
+    needed = needed_from_top(total, p)
     if latencies_us.size < needed or needed <= 0:
         return float(floor_us)
     buckets = np.floor(latencies_us)
@@ -69,14 +74,17 @@ class AccTail:
         counts = np.asarray(counts)
         spans = continuous_bursts(counts, self.m, mean_count=mean_count)
         self.total_requests = int(counts.sum())
-        self.sizes = np.array(
-            [int(counts[a : e + 1].sum()) for a, e in spans.tolist()], dtype=np.int64
-        )
+        cumulative = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+        self.sizes = cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]
         durations_us = (spans[:, 1] - spans[:, 0] + 1) * DELTA * 1e6
         self.stage_of, self.stage_tau_us = stages(self.sizes, durations_us, self.k)
         starts = np.cumsum(self.sizes) - self.sizes
         self._position = np.arange(self.sizes.sum()) - np.repeat(starts, self.sizes)  # j
         self._stage = np.repeat(self.stage_of, self.sizes)
+        # each stage's positions, largest first: the top of the histogram for any rate
+        self._top_positions = [
+            np.sort(self._position[self._stage == i])[::-1] for i in range(self.k)
+        ]
         return self
 
     def latencies_us(self, sr: float) -> np.ndarray:
@@ -84,13 +92,24 @@ class AccTail:
         sr = check_rate(sr)
         if self.sizes.size == 0:
             return np.empty(0)
-        slope = np.maximum(0.0, 1e6 / sr - self.stage_tau_us)  # µs per position, per stage
-        return slope[self._stage] * self._position + self.c_us
+        return self._slopes(sr)[self._stage] * self._position + self.c_us
+
+    def _slopes(self, sr: float) -> np.ndarray:
+        return np.maximum(0.0, 1e6 / sr - self.stage_tau_us)  # µs per position, per stage
 
     def predict(self, p: float, sr: float) -> float:
-        """Predicted p-th percentile latency (µs) at fixed service rate ``sr`` (IOPS)."""
+        """Predicted p-th percentile latency (µs) at fixed service rate ``sr`` (IOPS).
+
+        Latency grows with the position j within a stage, so only each stage's ``needed``
+        largest positions can reach the top ``needed`` of the histogram: the same bucket as
+        ranking every burst request (``percentile_from_top`` of ``latencies_us``)."""
         p = check_percentile(p)
-        return percentile_from_top(self.latencies_us(sr), self.total_requests, p, self.c_us)
+        slopes = self._slopes(check_rate(sr))
+        needed = needed_from_top(self.total_requests, p)
+        if self._position.size < needed or needed <= 0:
+            return float(self.c_us)
+        top = [slopes[i] * pos[:needed] + self.c_us for i, pos in enumerate(self._top_positions)]
+        return percentile_from_top(np.concatenate(top), self.total_requests, p, self.c_us)
 
     def overrun_probability(self, slo_us: float, sr: float) -> float:
         """E19: the share of the segment's requests predicted to exceed ``slo_us``."""
@@ -120,20 +139,32 @@ def stages(sizes: np.ndarray, durations_us: np.ndarray, k: int) -> tuple[np.ndar
 def smallest_rate(
     predict: Callable[[float], float], slo_us: float, low: float, high: float
 ) -> float:
-    """E20: the smallest integer rate in ``(low, high]`` (IOPS) with ``predict(sr) <= slo_us``,
-    by binary search (``predict`` must be non-increasing in ``sr``); ``inf`` if even ``high``
-    misses the SLO."""
+    """E20: the smallest integer rate in ``(low, high]`` (IOPS) with ``predict(sr) <= slo_us``
+    (``predict`` must be non-increasing in ``sr``); ``inf`` if even ``high`` misses the SLO.
+
+    A bracket search: ``hi`` always meets the SLO and ``lo`` misses it (or is ``low``, excluded),
+    so it ends at the same rate as plain bisection. Each probe is guessed by interpolating
+    log(latency) against log(rate) between the bracket's ends once both are known, and is the
+    midpoint whenever the previous guess failed to halve the bracket."""
     if not (isinstance(slo_us, int | float) and slo_us > 0):
         raise ValueError(f"SLO = {slo_us!r}: expected a latency bound > 0 µs")
     lo, hi = int(math.floor(low)), int(math.ceil(high))
     if hi <= lo:
         raise ValueError(f"rate range ({low!r}, {high!r}]: expected low < high")
-    if predict(hi) > slo_us:
+    at_hi, at_lo = predict(hi), math.inf
+    if at_hi > slo_us:
         return math.inf
-    while hi - lo > 1:  # predict(hi) meets the SLO; lo is excluded or misses it
-        mid = (lo + hi) // 2
-        if predict(mid) <= slo_us:
-            hi = mid
+    guided = True
+    while hi - lo > 1:
+        width, probe = hi - lo, (lo + hi) // 2
+        if guided and lo > 0 and math.isfinite(at_lo) and at_lo > at_hi > 0:
+            share = math.log(at_lo / slo_us) / math.log(at_lo / at_hi)
+            guess = round(math.exp(math.log(lo) + share * math.log(hi / lo)))
+            probe = min(hi - 1, max(lo + 1, guess))
+        value = predict(probe)
+        if value <= slo_us:
+            hi, at_hi = probe, value
         else:
-            lo = mid
+            lo, at_lo = probe, value
+        guided = not guided or hi - lo <= width / 2
     return float(hi)

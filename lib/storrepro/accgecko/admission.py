@@ -27,8 +27,15 @@ def admit(rates, capacity) -> np.ndarray:
     capacity = np.broadcast_to(np.asarray(capacity, dtype=float), (rates.shape[1],))
     if np.any(~(capacity > 0)):
         raise ValueError(f"capacity = {capacity.tolist()!r}: expected > 0 IOPS per node")
-    used = np.zeros(rates.shape[1])
     admitted = np.zeros(rates.shape[0], dtype=bool)
+    if rates.shape[1] == 1:  # one node: plain floats (the admission runs make many calls)
+        used, limit = 0.0, float(capacity[0])
+        for i, need in enumerate(rates[:, 0].tolist()):
+            if used + need <= limit:
+                used += need
+                admitted[i] = True
+        return admitted
+    used = np.zeros(rates.shape[1])
     for i, need in enumerate(rates):
         if np.all(used + need <= capacity):
             used += need

@@ -12,19 +12,21 @@
 
 from __future__ import annotations
 
-import bisect
 import math
 
+import numba
 import numpy as np
 from scipy import optimize, stats
 
 from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import DELTA
 from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.workload import uniform_in_periods
 
 SNC_STEP = 1e-5  # seconds per SNC time step h (SNC-Meister's stepSize)
 CONFIDENCE = 2.0  # LAMBDA's Poisson confidence a
 MAX_STATES = 10
+THETA_GRID = np.logspace(-4, 2, 49)  # where the θ search starts (then a bounded scalar search)
 
 
 # --- PriorityMeister --------------------------------------------------------------------------
@@ -38,11 +40,14 @@ class PriorityMeister:
 
     def fit(self, arrivals) -> PriorityMeister:
         self.replayer = Replayer(arrivals)
+        self._max_wait_us: dict[float, float] = {}  # per rate: the bound ignores the percentile
         return self
 
     def predict(self, p: float, sr: float) -> float:
         check_percentile(p)  # accepted and ignored: network calculus bounds the maximum
-        return self.replayer.max_wait_us(sr) + self.c_us
+        if sr not in self._max_wait_us:
+            self._max_wait_us[sr] = self.replayer.max_wait_us(sr, use="search")
+        return self._max_wait_us[sr] + self.c_us
 
 
 # --- SNC-Meister ------------------------------------------------------------------------------
@@ -73,6 +78,12 @@ def lambda_states(counts, a: float = CONFIDENCE, max_states: int = MAX_STATES):
         rates = np.append(rates, counts[state == rates.size].mean())
         edges = np.append(edges, -np.inf)
     return rates, edges, state
+
+
+def transitions(state: np.ndarray, k: int) -> np.ndarray:
+    """``moves[i, j]``: how many consecutive periods go from state i to state j (floats)."""
+    pairs = np.bincount(state[:-1] * k + state[1:], minlength=k * k)
+    return pairs.reshape(k, k).astype(float)
 
 
 def mmpp_count_pmf(counts, values) -> np.ndarray:
@@ -109,14 +120,14 @@ class SncMeister:
             )
         k = rates.size
         steps_per_period = DELTA / self.step
-        moves = np.zeros((k, k))
-        np.add.at(moves, (state[:-1], state[1:]), 1)
+        moves = transitions(state, k)
         np.fill_diagonal(moves, 0)
         time_in = np.bincount(state, minlength=k) * steps_per_period
         chain = moves / np.maximum(time_in, 1)[:, None]
         chain[np.diag_indices(k)] = 1 - chain.sum(axis=1)
         self.chain = chain
         self.step_prob = np.minimum(rates / steps_per_period, 1.0)  # p_s per step
+        self._grid_rate = self.arrival_rate(THETA_GRID)  # ρ_A depends on neither p nor sr
         return self
 
     def arrival_rate(self, theta: np.ndarray) -> np.ndarray:
@@ -131,17 +142,17 @@ class SncMeister:
         eps = 1 - check_percentile(p) / 100
         serve = check_rate(sr) * self.step  # requests per step
 
-        def delay(theta):
+        def delay(theta, rho=None):
             theta = np.atleast_1d(theta)
-            rho = self.arrival_rate(theta)
+            rho = self.arrival_rate(theta) if rho is None else rho
             out = np.full(theta.size, np.inf)
             ok = rho < serve
             gap = -np.expm1(theta[ok] * (rho[ok] - serve))
             out[ok] = -np.log(eps * gap) / theta[ok] / serve * self.step * 1e6
             return out
 
-        grid = np.logspace(-4, 2, 49)
-        values = delay(grid)
+        grid = THETA_GRID
+        values = delay(grid, self._grid_rate)
         best = int(np.argmin(values))
         if not np.isfinite(values[best]):
             return math.inf
@@ -161,6 +172,19 @@ class SncMeister:
 # --- MMP ----------------------------------------------------------------------------------------
 
 
+@numba.njit(cache=True)
+def _walk(cumulative, start, uniforms):
+    """The chain's path from ``start``: each step takes the first state whose cumulative
+    transition probability exceeds the uniform draw (``bisect_right``)."""
+    k = cumulative.shape[0]
+    path = np.empty(uniforms.size + 1, dtype=np.int64)
+    path[0] = current = start
+    for t in range(uniforms.size):
+        current = min(np.searchsorted(cumulative[current], uniforms[t], side="right"), k - 1)
+        path[t + 1] = current
+    return path
+
+
 class MarkovCounts:
     """MMP: a Markov chain whose states are the count values; Monte-Carlo replay at rate sr."""
 
@@ -171,22 +195,15 @@ class MarkovCounts:
         counts = np.asarray(counts, dtype=np.int64)
         values, state = np.unique(counts, return_inverse=True)
         k = values.size
-        moves = np.zeros((k, k))
-        np.add.at(moves, (state[:-1], state[1:]), 1)
+        moves = transitions(state, k)
         rows = moves.sum(axis=1)
         moves[rows == 0, state[-1]] = 1  # the last period's state, if it was never left
         cumulative = np.cumsum(moves / moves.sum(axis=1, keepdims=True), axis=1)
         periods = self.length * counts.size
-        table = cumulative.tolist()
-        current, path = int(state[0]), [int(state[0])]
-        for u in rng.random(periods - 1).tolist():  # sequential by nature; bisect per step
-            current = min(bisect.bisect_right(table[current], u), k - 1)
-            path.append(current)
-        sampled = values[np.array(path)]
-        periods_of = np.repeat(np.arange(periods), sampled)
-        arrivals = np.sort(periods_of + rng.random(periods_of.size)) * DELTA  # uniform in a period
+        path = _walk(cumulative, int(state[0]), rng.random(periods - 1))
+        arrivals = uniform_in_periods(values[path], rng, DELTA)  # uniform within a period
         self.replayer = Replayer(arrivals)
         return self
 
     def predict(self, p: float, sr: float) -> float:
-        return self.replayer.percentile_us(p, sr) + self.c_us
+        return self.replayer.percentile_us(p, sr, use="search") + self.c_us

@@ -8,14 +8,14 @@ state) — queueing never delays earlier requests — and it is truncated: the t
 distance to the core rises monotonically (a decaying tail) are dropped. A cluster needs
 MinPts = 2 states; a single burst state alone is *isolated* and is not modelled.
 
-The spec's procedure is sequential (after a continuous burst ``[a, e]`` the scan resumes at
-``e + 1``); here each candidate core's span is computed for all cores at once — the end of the
-growth is the first ``x`` with ``E[x] <= E[a-1]`` for the prefix sums ``E`` of ``n_t - M·N``,
-found by binary lifting over a range-minimum table — and only the cheap selection is a loop.
+The spec's procedure runs as written, in one numba-compiled forward scan: growth and truncation
+use exact integer prefix sums, so a mean equal to the level (up to rounding) is a tie, not a
+neighbour.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 MIN_PTS = 2
@@ -49,61 +49,34 @@ def continuous_bursts(
     mean = counts.mean() if mean_count is None else mean_count
     if not mean > 0:
         raise ValueError(f"mean_count = {mean!r}: expected a mean count per period > 0")
-    cores = np.flatnonzero(counts > core_m * mean)
-    if cores.size == 0:
-        return np.empty((0, 2), dtype=np.int64)
-    ends = _growth_ends(counts, m * mean, cores)
-    ends = _truncate(counts, cores, ends)
-    return _select(cores, ends, min_pts)
+    prefix = np.concatenate(([0], np.cumsum(counts)))
+    return _scan(counts, prefix, core_m * mean, m * mean, min_pts)
 
 
-def _growth_ends(counts: np.ndarray, level: float, cores: np.ndarray) -> np.ndarray:
-    """Last state ``e`` with ``mean(n_a..n_x) > level`` for every ``x`` in ``a..e``, per core."""
+@numba.njit(cache=True)
+def _scan(counts, prefix, core_level, level, min_pts):
+    """Spec §2.2's loop: from each core ``a`` grow while ``mean(n_a..n_x) > level``, drop the
+    tail while ``n_e < mean(n_a..n_{e-1})``, keep spans of >= ``min_pts`` states."""
     size = counts.size
-    # prefix[x + 1] = E[x] = S[x+1] - level (x+1), from exact integer sums (no drift), so a
-    # mean equal to the level is a tie (not a neighbour) up to TIE_TOLERANCE
-    steps = np.arange(size + 1, dtype=float)
-    prefix = np.concatenate(([0], np.cumsum(counts))) - level * steps
-    # table[j][i] = min(prefix[i + 1 .. i + 2**j]) = min(E[i .. i + 2**j - 1])
-    table = [prefix[1:]]
-    while (1 << len(table)) <= size:
-        prev, half = table[-1], 1 << (len(table) - 1)
-        table.append(np.minimum(prev[:-half], prev[half:]))
-    base = prefix[cores] + TIE_TOLERANCE  # E[a - 1]
-    pos = cores.copy()  # invariant: E[x] > E[a-1] for all x in a..pos
-    for j in range(len(table) - 1, -1, -1):
-        step = 1 << j
-        start = pos + 1
-        ok = start + step <= size
-        fits = np.zeros(cores.size, dtype=bool)
-        fits[ok] = table[j][start[ok]] > base[ok]
-        pos = np.where(fits, pos + step, pos)
-    return pos
-
-
-def _truncate(counts: np.ndarray, cores: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Drop the tail while ``d(a, e) > d(a, e-1)``, i.e. ``n_e < mean(n_a..n_{e-1})``."""
-    cumulative = np.concatenate(([0], np.cumsum(counts)))
-    ends = ends.copy()
-    active = ends > cores
-    while active.any():
-        idx = np.flatnonzero(active)
-        a, e = cores[idx], ends[idx]
-        before = cumulative[e] - cumulative[a]  # sum of n_a..n_{e-1}, exact integers
-        rising = counts[e] * (e - a) < before
-        ends[idx[rising]] -= 1
-        active[idx] = rising & (ends[idx] > a)
-    return ends
-
-
-def _select(cores: np.ndarray, ends: np.ndarray, min_pts: int) -> np.ndarray:
-    """The sequential scan: skip cores inside a recorded burst; keep spans of >= min_pts states."""
-    spans = []
-    resume = -1
-    for a, e in zip(cores.tolist(), ends.tolist(), strict=True):
-        if a < resume:
+    spans = np.empty((size // max(min_pts, 1) + 1, 2), dtype=np.int64)
+    found = 0
+    t = 0
+    while t < size:
+        if not counts[t] > core_level:
+            t += 1
             continue
+        a = t
+        base = prefix[a] - level * a + TIE_TOLERANCE
+        x = a + 1
+        while x < size and prefix[x + 1] - level * (x + 1) > base:
+            x += 1
+        e = x - 1
+        while e > a and counts[e] * (e - a) < prefix[e] - prefix[a]:
+            e -= 1
         if e - a + 1 >= min_pts:
-            spans.append((a, e))
-            resume = e + 1
-    return np.array(spans, dtype=np.int64).reshape(-1, 2)
+            spans[found, 0], spans[found, 1] = a, e
+            found += 1
+            t = e + 1
+        else:
+            t = a + 1
+    return spans[:found].copy()

@@ -10,6 +10,8 @@ regenerates the tenant's trace from its own random stream and returns small tabl
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import math
 from dataclasses import dataclass
 
@@ -18,8 +20,8 @@ import pandas as pd
 from scipy import stats
 
 from storrepro.accgecko.acctail import AccTail, smallest_rate
-from storrepro.accgecko.admission import admitted_counts
-from storrepro.accgecko.baselines import MarkovCounts, SncMeister
+from storrepro.accgecko.admission import admit, admitted_counts
+from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister, SncMeister
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.node import simulate_node
@@ -34,6 +36,7 @@ from storrepro.accgecko.workload import (
 )
 from storrepro.parallel import sweep, task_rng
 
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 PERCENTILES = (95.0, 99.0, 99.9, 99.99)
 MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
 SLO_GRID = {99.0: (150.0, 300.0, 500.0, 1000.0), 99.9: (300.0, 500.0, 1000.0, 2000.0)}  # µs
@@ -93,16 +96,16 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
         seg_counts = counts[s * per : (s + 1) * per]
         lo, hi = bounds[s], bounds[s + 1]
         spans = continuous_bursts(seg_counts, 2.0, mean_count=mean_count)
-        score = int(sum(seg_counts[a : e + 1].sum() for a, e in spans.tolist()))
-        latency = Replayer(arrivals[lo:hi] - s * task.segment, overhead[lo:hi]).percentiles_us(
-            PERCENTILES, MOTIVATION_RATE
-        )
+        cumulative = np.concatenate(([0], np.cumsum(seg_counts)))
+        score = int(np.sum(cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]))
+        replayer = Replayer(arrivals[lo:hi] - s * task.segment, overhead[lo:hi], checked=True)
+        latency = replayer.percentiles_us(PERCENTILES, MOTIVATION_RATE)
         rows.append(
             {
                 "tenant": task.tenant,
                 "generator": type(task.params).__name__,
                 "segment": s,
-                **burst_features(seg_counts, 2.0, 2.0, mean_count=mean_count),
+                **burst_features(seg_counts, 2.0, 2.0, mean_count=mean_count, spans=spans),
                 "burst_requests": score,
                 **{f"p{p:g}": float(v) for p, v in zip(PERCENTILES, latency, strict=True)},
             }
@@ -110,41 +113,35 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
     return rows
 
 
-def replay_rate(replayer: Replayer, statistic, budget: float, low: float, high: float) -> float:
-    """Smallest integer rate in ``(low, high]`` with ``statistic(replayer, r) <= budget`` for a
-    replay statistic non-increasing in the rate (PM's max wait, MMP's percentile). The replayer
-    is compressed at every rate found too slow, so late steps replay only the busiest requests;
-    ``statistic`` returns None when compression dropped what decides it (then the full one is
-    used)."""
-    lo, hi = int(math.floor(low)), int(math.ceil(high))
-
-    def value(current, rate):
-        v = statistic(current, rate)
-        return statistic(replayer, rate) if v is None else v
-
-    if budget < 0 or value(replayer, hi) > budget:
-        return math.inf
-    current = replayer
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if value(current, mid) <= budget:
-            hi = mid
-        else:
-            lo = mid
-            current = current.compress(mid, current._wait)
-    return float(hi)
+def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng):
+    """The method's predictor fitted to the modelled segment."""
+    if method.kind == "acctail":
+        return AccTail(method.m, k, method.c_us).fit(seg_counts, mean_count)
+    if method.kind == "sncm":
+        return SncMeister(method.c_us).fit(seg_counts)
+    if method.kind == "pm":
+        return PriorityMeister(method.c_us).fit(seg_arrivals)
+    if method.kind == "mmp":
+        return MarkovCounts(method.c_us).fit(seg_counts, rng)
+    raise ValueError(f"method kind = {method.kind!r}: expected acctail, sncm, pm or mmp")
 
 
-def replay_statistic(kind: str, p: float):
-    """PM: the maximum wait (any percentile); MMP: the p-th percentile of its Monte-Carlo
-    replay."""
-    if kind == "pm":
-        return lambda rep, r: rep.max_wait_us(r)
-    return lambda rep, r: rep.percentile_us(p, r)
+@functools.cache
+def retain_freed_memory() -> None:
+    """Keep the memory this process frees for its next allocations (glibc's malloc; elsewhere a
+    no-op). Every tenant allocates the same large arrays again, and on a virtual machine each
+    fresh page costs a fault: about a third of a tenant's time when glibc hands the memory back."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)  # large arrays from the heap, not fresh mappings
+    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)  # and never return the heap's top to the system
 
 
 def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
     """Everything the notebook needs from one tenant (see the module docstring)."""
+    retain_freed_memory()
     arrivals = generate(task.params, task.duration, rng, task.segment)
     overhead = dispatch_overhead_us(rng, arrivals.size)
     mean_count = MEAN_RATE * DELTA  # the tenant's rate after rescaling (N = 2 per ms)
@@ -158,36 +155,26 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
     seg_counts = counts[chosen * per : (chosen + 1) * per]
     low, high = MEAN_RATE, 2.0 * seg_counts.max() / DELTA
 
-    methods = ACCURACY_METHODS if task.accuracy else ADMISSION_METHODS
-    fitted: dict = {}
-    seg_replayer = Replayer(seg_arrivals)
+    fitted: dict = {}  # one model per configuration, one prediction per (p, rate)
     rows = []
-    for method in methods:
+    for method in ACCURACY_METHODS if task.accuracy else ADMISSION_METHODS:
         for p, grid in SLO_GRID.items():
             k = BEST_K[p] if method.k == 0 else method.k
-            if method.kind == "acctail":
-                key = (method.m, k, method.c_us)
-                if key not in fitted:
-                    fitted[key] = AccTail(method.m, k, method.c_us).fit(seg_counts, mean_count)
-                model = fitted[key]
-            elif method.kind == "sncm":
-                model = fitted.setdefault("sncm", SncMeister(method.c_us).fit(seg_counts))
-            elif method.kind == "mmp":
-                if "mmp" not in fitted:
-                    fitted["mmp"] = MarkovCounts(method.c_us).fit(seg_counts, rng)
-                model = fitted["mmp"]
+            key = (method.kind, method.m, k, method.c_us) if method.kind == "acctail" else method
+            if key not in fitted:
+                model = fit_model(method, k, seg_arrivals, seg_counts, mean_count, rng)
+                fitted[key] = (model, {})
+            model, memo = fitted[key]
+
+            def predict(r, model=model, memo=memo, p=p):
+                if (p, r) not in memo:
+                    memo[p, r] = model.predict(p, r)
+                return memo[p, r]
+
+            # AccTail's bursts are found assuming service at M x the mean rate (E8)
+            floor = method.m * MEAN_RATE if method.kind == "acctail" else low
             for slo in grid:
-                if method.kind in ("pm", "mmp"):
-                    replayer = seg_replayer if method.kind == "pm" else model.replayer
-                    stat = replay_statistic(method.kind, p)
-                    rate = replay_rate(replayer, stat, slo - method.c_us, low, high)
-                    predicted = stat(replayer, rate) + method.c_us if rate < math.inf else math.inf
-                else:
-                    predict = lambda r, model=model, p=p: model.predict(p, r)  # noqa: E731
-                    # AccTail's bursts are found assuming service at M x the mean rate (E8)
-                    floor = method.m * MEAN_RATE if method.kind == "acctail" else low
-                    rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
-                    predicted = predict(rate) if rate < math.inf else math.inf
+                rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
                 rows.append(
                     {
                         "tenant": task.tenant,
@@ -195,26 +182,19 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
                         "p": p,
                         "slo_us": slo,
                         "rate": rate,
-                        "predicted_us": predicted,
+                        "predicted_us": predict(rate) if rate < math.inf else math.inf,
                     }
                 )
-    actual_percentiles(rows, Replayer(arrivals, overhead))
+    actual_percentiles(rows, Replayer(arrivals, overhead, checked=True))
     return {"segments": segments, "allocations": rows, "model_segment": chosen}
 
 
 def actual_percentiles(rows: list[dict], full: Replayer) -> None:
-    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row; rates
-    are replayed in increasing order on a replayer compressed at the previous rate."""
-    rates = sorted({r["rate"] for r in rows if r["rate"] < math.inf})
-    current = full
-    cache = {}
-    for rate in rates:
-        ps = sorted({r["p"] for r in rows if r["rate"] == rate})
-        values, current = current.percentiles_then_compress(ps, rate)
-        for p, value in values.items():
-            cache[rate, p] = full.percentile_us(p, rate) if value is None else value
+    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row."""
+    rates = [r["rate"] for r in rows if r["rate"] < math.inf]
+    actual = full.percentiles_at(rates, sorted({r["p"] for r in rows}))
     for row in rows:
-        row["actual_us"] = cache.get((row["rate"], row["p"]), math.inf)
+        row["actual_us"] = actual.get((row["rate"], row["p"]), math.inf)
 
 
 def tenant_tasks(cfg) -> list[TenantTask]:
@@ -281,19 +261,22 @@ def error_summary(allocations: pd.DataFrame, methods) -> pd.DataFrame:
 
 def spearman_table(segments: pd.DataFrame, rng: np.random.Generator, boots: int) -> pd.DataFrame:
     """Spearman ρ of each feature against each latency percentile, with bootstrap 95 % CIs over
-    segments (resampled rows, ranks recomputed per resample)."""
+    segments (resampled rows, ranks recomputed per resample: once per column, since every pair
+    sees the same resamples)."""
     n = len(segments)
     picks = rng.integers(0, n, (boots, n))
+    centred = {}
+    for col in [*FEATURES, *(f"p{p:g}" for p in PERCENTILES)]:
+        ranks = stats.rankdata(segments[col].to_numpy()[picks], axis=1)
+        centred[col] = ranks - ranks.mean(axis=1, keepdims=True)
     rows = []
     for p in PERCENTILES:
         y = segments[f"p{p:g}"].to_numpy()
+        ry = centred[f"p{p:g}"]
         for feature in FEATURES:
             x = segments[feature].to_numpy()
             rho = stats.spearmanr(x, y).statistic
-            rx = stats.rankdata(x[picks], axis=1)
-            ry = stats.rankdata(y[picks], axis=1)
-            rx -= rx.mean(axis=1, keepdims=True)
-            ry -= ry.mean(axis=1, keepdims=True)
+            rx = centred[feature]
             with np.errstate(invalid="ignore"):
                 boot = (rx * ry).sum(1) / np.sqrt((rx**2).sum(1) * (ry**2).sum(1))
             lo, hi = np.nanpercentile(boot, [2.5, 97.5])
@@ -304,15 +287,25 @@ def spearman_table(segments: pd.DataFrame, rng: np.random.Generator, boots: int)
 # --- admission (Fig. 12) -----------------------------------------------------------------------
 
 
-def rate_matrix(
-    allocations: pd.DataFrame, p: float, slos: np.ndarray, methods=ADMISSION_METHODS
-) -> np.ndarray:
-    """``(tenants, methods)`` allocated rates for per-tenant SLOs ``slos`` (tenant order)."""
+def allocation_table(allocations: pd.DataFrame, p: float, column: str = "rate") -> np.ndarray:
+    """``column`` of the admission methods' allocations at percentile ``p`` as an array
+    ``(tenants in order, ADMISSION_METHODS, SLOs of SLO_GRID[p])``."""
     tenants = np.sort(allocations.tenant.unique())
-    table = allocations[allocations.p == p].set_index(["tenant", "method", "slo_us"]).rate
-    return np.array(
-        [[table[t, m.name, s] for m in methods] for t, s in zip(tenants, slos, strict=True)]
-    )
+    names = [m.name for m in ADMISSION_METHODS]
+    table = allocations[allocations.p == p].set_index(["tenant", "method", "slo_us"])[column]
+    index = pd.MultiIndex.from_product([tenants, names, SLO_GRID[p]])
+    return table.reindex(index).to_numpy().reshape(tenants.size, len(names), len(SLO_GRID[p]))
+
+
+def draw_slos(p: float, tenants: int, mode: str, rng: np.random.Generator) -> np.ndarray:
+    """Each tenant's SLO, as an index into ``SLO_GRID[p]``: "grid" draws it uniformly,
+    "headline" gives everyone the headline SLO."""
+    grid = SLO_GRID[p]
+    if mode == "grid":
+        return np.searchsorted(grid, rng.choice(grid, tenants))
+    if mode == "headline":
+        return np.full(tenants, grid.index(HEADLINE_SLO[p]))
+    raise ValueError(f"mode = {mode!r}: expected 'grid' or 'headline'")
 
 
 def admission_runs(
@@ -324,13 +317,12 @@ def admission_runs(
         raise ValueError(f"mode = {mode!r}: expected 'grid' or 'headline'")
     tenants = allocations.tenant.nunique()
     out = {}
-    for p, grid in SLO_GRID.items():
+    for p in SLO_GRID:
+        rates = allocation_table(allocations, p)
         runs = []
         for _ in range(seeds):
-            slos = (
-                rng.choice(grid, tenants) if mode == "grid" else np.full(tenants, HEADLINE_SLO[p])
-            )
-            runs.append(admitted_counts(rate_matrix(allocations, p, slos), capacity, 1, rng)[0])
+            chosen = rates[np.arange(tenants), :, draw_slos(p, tenants, mode, rng)]
+            runs.append(admitted_counts(chosen, capacity, 1, rng)[0])
         out[p] = np.array(runs)
     return out
 
@@ -347,34 +339,32 @@ def safety_table(
 ) -> pd.DataFrame:
     """SLO safety of the tenants each method admits (grid SLOs, random orders): share violating
     their SLO on the full-trace replay, worst violation, utilisation and over-provisioning."""
-    tenants = np.sort(allocations.tenant.unique())
+    tenants = allocations.tenant.nunique()
     rows = []
-    for p, grid in SLO_GRID.items():
-        table = allocations[allocations.p == p].set_index(["tenant", "method", "slo_us"])
-        stats_ = {m.name: [] for m in ADMISSION_METHODS}
+    for p in SLO_GRID:
+        rates = allocation_table(allocations, p)
+        actual = allocation_table(allocations, p, "actual_us")
+        grid = np.array(SLO_GRID[p])
+        admitted = {m.name: [] for m in ADMISSION_METHODS}  # (tenant, SLO index) per admission
         for _ in range(seeds):
-            slos = rng.choice(grid, tenants.size)
-            order = rng.permutation(tenants.size)
-            rates = rate_matrix(allocations, p, slos)
+            slos = draw_slos(p, tenants, "grid", rng)
+            order = rng.permutation(tenants)
             for j, m in enumerate(ADMISSION_METHODS):
-                used = 0.0
-                for i in order:
-                    if used + rates[i, j] <= capacity:
-                        used += rates[i, j]
-                        row = table.loc[(tenants[i], m.name, slos[i])]
-                        stats_[m.name].append(
-                            (row.actual_us / slos[i], row.rate / MEAN_RATE, used / capacity)
-                        )
-        for m in ADMISSION_METHODS:
-            arr = np.array(stats_[m.name])
+                taken = order[admit(rates[order, j, slos[order]], capacity)]
+                admitted[m.name].append(np.stack([taken, slos[taken]]))
+        for j, m in enumerate(ADMISSION_METHODS):
+            taken, slo = np.concatenate(admitted[m.name], axis=1)
+            ratio = actual[taken, j, slo] / grid[slo]
             rows.append(
                 {
                     "p": p,
                     "method": m.name,
-                    "admitted (all seeds)": len(arr),
-                    "violating_%": 100 * float(np.mean(arr[:, 0] > 1)),
-                    "worst actual/SLO": float(arr[:, 0].max()),
-                    "mean rate / mean arrival rate": float(arr[:, 1].mean()),
+                    "admitted (all seeds)": taken.size,
+                    "violating_%": 100 * float(np.mean(ratio > 1)),
+                    "worst actual/SLO": float(ratio.max()),
+                    "mean rate / mean arrival rate": float(
+                        np.mean(rates[taken, j, slo] / MEAN_RATE)
+                    ),
                 }
             )
     return pd.DataFrame(rows)
@@ -468,6 +458,49 @@ def separated(summary: pd.DataFrame, p: float) -> bool:
     lo = part.admitted - part.ci95
     hi = part.admitted + part.ci95
     return bool(lo["AccTail"] > hi["SNCM"] and lo["SNCM"] > hi["PM"])
+
+
+@dataclass
+class LiveTrace:
+    """One segment of one tenant, for the notebook's live AccTail control: its per-ms counts and
+    a replayer of its arrivals (with overheads) for the true latency at any rate."""
+
+    counts: np.ndarray
+    replayer: Replayer
+
+    @classmethod
+    def generate(cls, params, segment: float, rng: np.random.Generator) -> LiveTrace:
+        arrivals = generate(params, segment, rng, segment)
+        overhead = dispatch_overhead_us(rng, arrivals.size)
+        return cls(period_counts(arrivals, segment), Replayer(arrivals, overhead, checked=True))
+
+    def true_us(self, p: float, rates) -> np.ndarray:
+        """The p-th percentile latency (µs) of the replay at each rate."""
+        values = self.replayer.percentiles_at(rates, [p])
+        return np.array([values[float(r), p] for r in rates])
+
+    def acctail(self, m: float, k: int, p: float = 99.0) -> pd.DataFrame:
+        """AccTail (M = ``m``, ``k`` stages, c = 25 µs) on this segment: for every SLO of the grid
+        the rate it allocates, its predicted and the true p-th percentile there."""
+        model = AccTail(m, k, 25.0).fit(self.counts, MEAN_RATE * DELTA)
+        floor = m * MEAN_RATE
+        high = max(2.0 * self.counts.max() / DELTA, floor + 1)
+        rows = []
+        for slo in SLO_GRID[p]:
+            rate = smallest_rate(lambda r: model.predict(p, r), slo, floor, high)
+            ok = rate < math.inf
+            predicted = model.predict(p, rate) if ok else math.inf
+            true = float(self.true_us(p, [rate])[0]) if ok else math.inf
+            rows.append(
+                {
+                    "SLO (µs)": slo,
+                    "rate (IOPS)": rate,
+                    "predicted (µs)": predicted,
+                    "true (µs)": true,
+                    "true / SLO": true / slo,
+                }
+            )
+        return pd.DataFrame(rows).set_index("SLO (µs)")
 
 
 def one_segment_counts(params, segment: float, rng: np.random.Generator) -> np.ndarray:

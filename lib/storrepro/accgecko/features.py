@@ -23,8 +23,8 @@ def check_arrivals(arrivals) -> np.ndarray:
         raise ValueError("arrivals: every arrival time must be finite")
     if arrivals[0] < 0:
         raise ValueError(f"arrivals: times must be >= 0, got {arrivals.min()!r}")
-    if np.any(np.diff(arrivals) < 0):
-        i = int(np.argmax(np.diff(arrivals) < 0))
+    if not np.all(arrivals[1:] >= arrivals[:-1]):
+        i = int(np.argmax(arrivals[1:] < arrivals[:-1]))
         raise ValueError(
             f"arrivals: times must be sorted, got {arrivals[i]!r} before {arrivals[i + 1]!r}"
         )
@@ -45,13 +45,18 @@ def period_counts(arrivals, duration: float | None = None, delta: float = DELTA)
 
 
 def burst_features(
-    counts, core_m: float = 2.0, eps_m: float = 2.0, mean_count: float | None = None
+    counts,
+    core_m: float = 2.0,
+    eps_m: float = 2.0,
+    mean_count: float | None = None,
+    spans: np.ndarray | None = None,
 ) -> dict[str, float]:
     """The three burst dimensions of one trace segment (E4–E6), from its per-period counts.
 
     ``core_m``: burst threshold M_b (a burst state has ``n_t > core_m * N``); ``eps_m``: the
     service-rate multiple behind the DBSCAN neighbourhood ε = 1/(eps_m * N) (see ``bursts``);
-    ``mean_count``: N, by default the mean of ``counts``.
+    ``mean_count``: N, by default the mean of ``counts``; ``spans``: the continuous bursts for
+    these settings if already found.
     Returns intensity (mean rate of burst states / mean rate), total burst time (ms), the mean and
     maximum continuous-burst duration (ms; 0 if there is none) and the number of continuous bursts.
     """
@@ -62,7 +67,8 @@ def burst_features(
     if not mean > 0:
         raise ValueError(f"mean count N = {mean!r}: expected a segment with requests (N > 0)")
     burst = counts > core_m * mean
-    spans = continuous_bursts(counts, eps_m, core_m=core_m, mean_count=mean)
+    if spans is None:
+        spans = continuous_bursts(counts, eps_m, core_m=core_m, mean_count=mean)
     durations = spans[:, 1] - spans[:, 0] + 1
     return {
         "intensity": float(counts[burst].mean() / mean) if burst.any() else 0.0,

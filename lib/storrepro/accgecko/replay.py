@@ -4,15 +4,35 @@ The pacer starts request ``j`` at ``s_j = max(a_j, s_{j-1} + 1/sr)`` (one FIFO p
 spacing ``1/sr``, no slot alignment); the request is then handed to an IO thread after a dispatch
 wait ``W ~ U(0, 16 µs)`` and processed for ``X = 17 µs``, so its server-side latency is
 ``s_j − a_j + W + X`` (E[W + X] = 25 µs = the paper's c). ``node.simulate_node`` is the simpy
-reference of this model; :class:`Replayer` is its vectorized fast path for one uncontended
-tenant, from the closed form ``s_j = j/sr + max_{i<=j}(a_i − i/sr)`` — a test shows both give the
-same latency for every request.
+reference of this model; :class:`Replayer` is its fast path for one uncontended tenant, a numba
+loop over the closed form ``s_j − a_j = max_{i<=j}(a_i − i/sr) − (a_j − j/sr)`` — a test shows
+both give the same latency for every request.
+
+Three devices make the many replays of a rate search, or of a sweep over allocated rates, cheap
+without changing any result:
+- **Selection.** A percentile is an exact order statistic: a histogram of the latencies' leading
+  bits finds the bucket holding each rank, and only that bucket is partitioned.
+- **Snapshots.** Start times only fall as the rate rises, so no latency grows, and the pacer
+  restarts at each busy period's opener. A percentile is never below a *floor*: the same rank of
+  the overheads alone (0 without overheads), or the percentile at a higher rate. A replay at
+  rate ``r`` can therefore leave a snapshot of just the busy periods whose peak latency exceeds
+  the floor, at their original positions (their latencies stay exactly the full replay's), with
+  each period's peak; later replays at rates ``>= r`` run on the smallest such snapshot and skip
+  the periods that peak at or below their own floor. The requests left out stay at or below the
+  floor, so a percentile is the replayed requests' own, raised to the floor (exact: a rank can
+  only be missed among them if the answer is the floor itself).
+- **Blocks.** A sweep over many rates goes up in blocks: each block's top rate first (it leaves
+  the snapshot for the blocks above), then the block's other rates downwards, each with the
+  percentiles just found as its floor, which lets it skip most busy periods.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from storrepro.accgecko.acctail import check_percentile, check_rate
@@ -20,6 +40,15 @@ from storrepro.accgecko.features import check_arrivals
 
 PROCESSING_US = 17.0  # IO-thread processing time X, measured in the paper
 DISPATCH_MAX_US = 16.0  # dispatch wait W ~ U(0, 16 µs), so E[W + X] = 25 µs
+# a non-negative float's bit pattern grows with its value: its top 19 bits (exponent and 7
+# mantissa bits, buckets under 1 % wide) index the selection histogram
+BUCKET_SHIFT = 45
+BUCKETS = (0x7FF << 52 >> BUCKET_SHIFT) + 1  # up to +inf
+# a rate search takes a snapshot when less than this share of the replayed requests still matter
+# (and keeps them all: its rates go up and down); a sweep takes one at the top of each block
+SEARCH_SNAPSHOT_SHARE = 0.5
+SWEEP_BLOCK = 1.5  # a sweep's rates within this factor of each other form one block
+BOUND_MARGIN = 1e-9  # relative slack on a lower bound taken from another rate's percentile
 
 
 def dispatch_overhead_us(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -29,7 +58,7 @@ def dispatch_overhead_us(rng: np.random.Generator, count: int) -> np.ndarray:
 
 def pacer_waits(arrivals, sr: float) -> np.ndarray:
     """Queueing delay ``s_j − a_j`` (seconds) of every request at fixed rate ``sr`` (IOPS)."""
-    return Replayer(arrivals)._waits(check_rate(sr))
+    return Replayer(arrivals).latencies_us(sr) / 1e6
 
 
 def rank_from_top(total: int, p: float) -> int:
@@ -37,121 +66,245 @@ def rank_from_top(total: int, p: float) -> int:
     return max(1, math.ceil(total * (1 - p / 100) - 1e-9))
 
 
-def ranked_from_top(values: np.ndarray, rank: int) -> float:
-    """The ``rank``-th largest of ``values`` (1-based). Exact; for a small rank it partitions only
-    the values above a threshold taken from a strided sample (falling back to a full partition
-    when the threshold keeps too few)."""
-    n = values.size
-    if rank * 20 < n and n > 100_000:
-        stride = 16
-        sample = values[::stride]
-        guess = min(sample.size - 1, 2 * rank // stride + 16)  # about 2x the needed candidates
-        threshold = np.partition(sample, sample.size - 1 - guess)[sample.size - 1 - guess]
-        candidates = values[values >= threshold]
-        if candidates.size >= rank:
-            return float(np.partition(candidates, candidates.size - rank)[candidates.size - rank])
-    return float(np.partition(values, n - rank)[n - rank])
+@numba.njit(cache=True)
+def _replay(snapshot, spacing, floor, latency, waits, counts):
+    """Replay a snapshot's busy periods whose peak exceeds ``floor`` at the fixed ``spacing``
+    (s); the others cannot rise above it (see :class:`Snapshot`).
+
+    The replayed requests' latencies (µs) go into ``latency``, whether they queue into ``waits``
+    (both packed from 0), the histogram of the latencies' buckets into ``counts`` (if not empty).
+    Returns how many were replayed, the highest bucket, the longest wait (µs), and how many are
+    in busy periods (at this rate) whose largest latency exceeds ``floor``."""
+    index, arrivals, overhead, starts, peaks = snapshot
+    with_overhead = overhead.size > 0
+    bits = latency.view(np.int64)
+    best, longest, top = -np.inf, 0.0, 0
+    done, matter, start, largest = 0, 0, 0, -np.inf  # the current busy period: opener, peak
+    if counts.size:
+        counts[:] = 0
+    for q in range(peaks.size):
+        if peaks[q] <= floor:
+            continue
+        for k in range(starts[q], starts[q + 1]):
+            i = index[k] if index.size else k
+            shifted = arrivals[k] - i * spacing  # a_i − i/sr
+            best = max(best, shifted)
+            wait = best - shifted
+            waits[done] = wait > 0
+            if wait <= 0:  # an opener: close the previous busy period
+                matter += done - start if largest > floor else 0
+                start, largest = done, -np.inf
+            wait_us = wait * 1e6
+            longest = max(longest, wait_us)
+            latency[done] = wait_us + overhead[k] if with_overhead else wait_us
+            largest = max(largest, latency[done])
+            if counts.size:
+                bucket = bits[done] >> BUCKET_SHIFT
+                counts[bucket] += 1
+                top = max(top, bucket)
+            done += 1
+    matter += done - start if largest > floor else 0
+    return done, top, longest, matter
+
+
+@numba.njit(cache=True)
+def _select(latency, counts, top, ranks, out):
+    """``out[r]``: the ``ranks[r]``-th largest of ``latency`` (all >= 0; histogram ``counts``,
+    highest bucket ``top``), or NaN if there are fewer. Walks the histogram down to each rank's
+    bucket and partitions only that bucket."""
+    buckets = np.full(ranks.size, -1)
+    above = np.zeros(ranks.size, np.int64)
+    for r in range(ranks.size):
+        bucket = top
+        while bucket >= 0 and above[r] + counts[bucket] < ranks[r]:
+            above[r] += counts[bucket]
+            bucket -= 1
+        buckets[r] = bucket
+    inside = [np.empty(counts[b] if b >= 0 else 0) for b in buckets]
+    filled = np.zeros(ranks.size, np.int64)
+    lowest = buckets.min()
+    bits = latency.view(np.int64)
+    for k in range(latency.size):
+        bucket = bits[k] >> BUCKET_SHIFT
+        if bucket < lowest:  # most requests: below every rank's bucket
+            continue
+        for r in range(ranks.size):
+            if bucket == buckets[r]:
+                inside[r][filled[r]] = latency[k]
+                filled[r] += 1
+    for r in range(ranks.size):
+        if buckets[r] < 0:
+            out[r] = np.nan
+        else:
+            kth = inside[r].size - (ranks[r] - above[r])
+            out[r] = np.partition(inside[r], kth)[kth]
+
+
+@numba.njit(cache=True)
+def _keep(snapshot, floor, waits, latency, matter):
+    """The next snapshot after a replay (as in :func:`_replay`, same ``floor``): the ``matter``
+    requests in busy periods (at the replayed rate) whose peak exceeds ``floor``."""
+    index, arrivals, overhead, starts, peaks = snapshot
+    kept = np.empty(matter, np.int64)
+    kept_arrivals = np.empty(matter)
+    kept_overhead = np.empty(matter if overhead.size else 0)
+    kept_starts = np.empty(matter + 1, np.int64)  # at most one busy period per request
+    kept_peaks = np.empty(matter)
+    kept_starts[0] = periods = j = done = 0
+    for q in range(peaks.size):
+        if peaks[q] <= floor:
+            continue
+        first, largest = starts[q], -np.inf  # the busy period being read: first request, peak
+        for k in range(starts[q], starts[q + 1] + 1):
+            if k == starts[q + 1] or (k > first and not waits[done]):  # close [first, k)
+                if largest > floor:
+                    for m in range(first, k):
+                        kept[j] = index[m] if index.size else m
+                        kept_arrivals[j] = arrivals[m]
+                        if overhead.size:
+                            kept_overhead[j] = overhead[m]
+                        j += 1
+                    kept_peaks[periods] = largest
+                    periods += 1
+                    kept_starts[periods] = j
+                first, largest = k, -np.inf
+            if k < starts[q + 1]:
+                largest = max(largest, latency[done])
+                done += 1
+    starts_kept, peaks_kept = kept_starts[: periods + 1].copy(), kept_peaks[:periods].copy()
+    return kept, kept_arrivals, kept_overhead, starts_kept, peaks_kept
+
+
+class Snapshot(NamedTuple):
+    """What replays at ``rate`` or above need for percentiles of at least ``floor`` (µs): the
+    requests ``index`` of the trace (empty: all of them), their arrivals and overheads, their
+    busy periods at ``rate`` (from ``starts[q]`` to ``starts[q + 1]``) and each period's largest
+    latency there (its ``peak``, an upper bound at any higher rate)."""
+
+    rate: float
+    floor: float
+    index: np.ndarray
+    arrivals: np.ndarray
+    overhead: np.ndarray
+    starts: np.ndarray
+    peaks: np.ndarray
+
+    @property
+    def requests(self):
+        return (self.index, self.arrivals, self.overhead, self.starts, self.peaks)
 
 
 class Replayer:
-    """One tenant's trace, replayed at any fixed rate; reuses its buffers between rates.
+    """One tenant's trace, replayed at any fixed rate (see the module docstring)."""
 
-    :meth:`compress` keeps only the requests that queue at a rate ``r0`` (and the request opening
-    each busy period): at any rate ``>= r0`` the others still find the queue empty, since every
-    start time is non-increasing in the rate, and the pacer restarts at each opener, so replays
-    at higher rates shrink with the busy periods (a test checks the results are unchanged).
-    """
-
-    def __init__(self, arrivals, overhead_us: np.ndarray | None = None):
-        self.arrivals = check_arrivals(arrivals)
+    def __init__(self, arrivals, overhead_us: np.ndarray | None = None, checked: bool = False):
+        self.arrivals = arrivals if checked else check_arrivals(arrivals)  # checked by the caller
         n = self.arrivals.size
         if overhead_us is not None and np.shape(overhead_us) != (n,):
             raise ValueError(f"overhead_us: expected {n} values, got shape {np.shape(overhead_us)}")
-        self.overhead_us = overhead_us
-        self.total = n  # requests of the original trace
-        self.floor_rate = 0.0  # results are exact for rates >= floor_rate
-        self.dropped_max_us = -np.inf  # largest latency of a dropped (never-waiting) request
-        self._index = np.arange(n, dtype=float)
-        self._shifted = np.empty(n)
-        self._wait = np.empty(n)
-
-    def _waits(self, sr: float) -> np.ndarray:
-        np.multiply(self._index, 1.0 / sr, out=self._shifted)
-        np.subtract(self.arrivals, self._shifted, out=self._shifted)  # a_i − i/sr
-        np.maximum.accumulate(self._shifted, out=self._wait)
-        np.subtract(self._wait, self._shifted, out=self._wait)  # s_j − a_j
-        return self._wait
+        self.overhead_us = np.empty(0) if overhead_us is None else np.asarray(overhead_us, float)
+        if np.any(self.overhead_us < 0):
+            raise ValueError("overhead_us: every overhead must be >= 0 µs")
+        self.total = n
+        everything = Snapshot(
+            0.0, -np.inf, np.empty(0, np.int64), self.arrivals, self.overhead_us,
+            np.array([0, n]), np.array([np.inf]),
+        )  # fmt: skip
+        self._snapshots = [everything]
+        self._floors: dict[int, float] = {}
+        self._found: dict[int, dict[float, float]] = {}  # rank -> {rate: its latency there}
+        self._latency = np.empty(n)
+        self._waits = np.empty(n, dtype=bool)
+        self._counts = np.zeros(BUCKETS, np.int64)
 
     def latencies_us(self, sr: float) -> np.ndarray:
-        """Server-side latency of every request in µs (a fresh array)."""
-        latency = self._waits(check_rate(sr)) * 1e6
-        return latency + self.overhead_us if self.overhead_us is not None else latency.copy()
+        """Server-side latency of every request in µs."""
+        latency, waits = np.empty(self.total), np.empty(self.total, bool)
+        none = np.empty(0, np.int64)
+        _replay(self._snapshots[0].requests, 1.0 / check_rate(sr), 0.0, latency, waits, none)
+        return latency
 
-    def _check_floor(self, sr: float) -> float:
+    def _floor(self, ranks) -> float:
+        """A value no ``rank``-th largest latency can fall below, at any rate: the lower edge of
+        the bucket holding that rank of the overheads alone (0 without overheads)."""
+        if not self.overhead_us.size or not ranks:
+            return 0.0
+        missing = sorted(set(ranks) - set(self._floors))
+        if missing:
+            counts = np.bincount(self.overhead_us.view(np.int64) >> BUCKET_SHIFT)
+            top = counts.size - 1
+            seen = np.cumsum(counts[::-1])  # requests in this bucket or above
+            for rank in missing:
+                bucket = top - int(np.searchsorted(seen, rank))
+                self._floors[rank] = float(np.array([bucket << BUCKET_SHIFT]).view(float)[0])
+        return min(self._floors[rank] for rank in ranks)
+
+    def _lower_bound(self, sr: float, ranks) -> float:
+        """A value none of the ``ranks``-th largest latencies at ``sr`` can fall below: for each
+        rank the overheads' floor or a percentile already found at a higher rate (none falls as
+        the rate falls), whichever is larger; less a relative margin far above rounding (a rate
+        1 IOPS apart moves a waiting request's latency by orders more)."""
+        bounds = []
+        for rank in ranks:
+            higher = [v for rate, v in self._found.get(rank, {}).items() if rate > sr]
+            bounds.append(max([self._floor([rank]), *higher]))
+        bound = min(bounds, default=0.0)
+        return bound * (1 - BOUND_MARGIN) if bound > 0 else bound
+
+    def _replay_at(self, sr: float, ranks=(), use: str = "once") -> tuple[np.ndarray, float]:
+        """The ``ranks``-th largest latencies and the longest wait (µs) at ``sr``, replayed on the
+        smallest usable snapshot, skipping the busy periods that peak below the lower bound.
+        ``use``: "once" takes no new snapshot, "search" takes one when less than
+        SEARCH_SNAPSHOT_SHARE of the replayed requests still matter, "sweep" always."""
         sr = check_rate(sr)
-        if sr < self.floor_rate:
-            raise ValueError(f"sr = {sr!r}: this replayer was compressed at {self.floor_rate!r}")
-        return sr
-
-    def percentile_us(self, p: float, sr: float) -> float | None:
-        """The p-th percentile latency in µs (the ``rank_from_top``-th largest of all
-        ``total`` requests); ``None`` if compression dropped the requests that decide it."""
-        p = check_percentile(p)
-        latency = self._waits(self._check_floor(sr))
-        latency *= 1e6
-        if self.overhead_us is not None:
-            latency += self.overhead_us
-        rank = rank_from_top(self.total, p)
-        if rank > latency.size:
-            return None
-        value = ranked_from_top(latency, rank)
-        return value if value >= self.dropped_max_us else None
-
-    def percentiles_then_compress(self, ps, sr: float, shrink: float = 0.7):
-        """``{p: percentile or None}`` at ``sr``, and a replayer for rates ``>= sr``: compressed
-        from the same replay if that keeps under ``shrink`` of the requests, else ``self``."""
-        wait = self._waits(self._check_floor(sr))
-        latency = wait * 1e6
-        if self.overhead_us is not None:
-            latency += self.overhead_us
-        out = {}
-        for p in ps:
-            rank = rank_from_top(self.total, check_percentile(p))
-            if rank > latency.size:
-                out[p] = None
-                continue
-            value = ranked_from_top(latency, rank)
-            out[p] = value if value >= self.dropped_max_us else None
-        busy = np.count_nonzero(wait) / max(wait.size, 1)
-        return out, (self.compress(sr, wait) if busy < shrink * 0.9 else self)
-
-    def percentiles_us(self, ps, sr: float) -> np.ndarray:
-        """Several percentiles from one replay of an uncompressed trace."""
-        if self.total != self.arrivals.size:
-            raise ValueError("percentiles_us needs an uncompressed replayer")
-        ps = [check_percentile(p) for p in ps]
-        latency = self.latencies_us(sr)
-        return np.array([ranked_from_top(latency, rank_from_top(latency.size, p)) for p in ps])
-
-    def max_wait_us(self, sr: float) -> float:
-        return float(self._waits(self._check_floor(sr)).max() * 1e6)
-
-    def compress(self, sr: float, wait: np.ndarray | None = None) -> Replayer:
-        """A replayer exact for every rate ``>= sr`` on the requests that queue at ``sr``
-        (``wait``: this replayer's waits at ``sr`` if already computed)."""
-        if wait is None:
-            wait = self._waits(self._check_floor(sr))
-        keep = wait > 0
-        keep[:-1] |= keep[1:]  # the opener of each busy period
-        out = Replayer.__new__(Replayer)
-        out.arrivals = self.arrivals[keep]
-        out.overhead_us = None if self.overhead_us is None else self.overhead_us[keep]
-        out.total, out.floor_rate = self.total, sr
-        dropped = 0.0 if self.overhead_us is None else self.overhead_us[~keep]
-        out.dropped_max_us = max(
-            self.dropped_max_us, float(np.max(dropped, initial=0.0)) if np.size(dropped) else 0.0
+        ranks = [int(k) for k in ranks]
+        floor = self._lower_bound(sr, ranks) if use != "once" or self._found else 0.0
+        usable = [s for s in self._snapshots if s.rate <= sr and s.floor <= floor]
+        snap = min(usable, key=lambda s: s.arrivals.size)
+        counts = self._counts if ranks else np.empty(0, np.int64)
+        done, top, longest, matter = _replay(
+            snap.requests, 1.0 / sr, floor, self._latency, self._waits, counts
         )
-        n = out.arrivals.size
-        out._index = np.arange(n, dtype=float)
-        out._shifted, out._wait = np.empty(n), np.empty(n)
+        latency, waits = self._latency[:done], self._waits[:done]
+        values = np.empty(len(ranks))
+        if ranks:
+            _select(latency, counts, top, np.array(ranks, dtype=np.int64), values)
+            values = np.where(np.isnan(values), floor, np.maximum(values, floor))
+            for rank, value in zip(ranks, values, strict=True):
+                self._found.setdefault(rank, {})[sr] = float(value)
+        if use == "sweep" or use == "search" and matter < SEARCH_SNAPSHOT_SHARE * done:
+            kept = _keep(snap.requests, floor, waits, latency, matter)
+            self._snapshots.append(Snapshot(sr, floor, *kept))
+        return values, longest
+
+    def max_wait_us(self, sr: float, use: str = "once") -> float:
+        return self._replay_at(sr, (), use)[1]
+
+    def percentiles_us(self, ps, sr: float, use: str = "once") -> np.ndarray:
+        """The p-th percentile latencies (µs) at ``sr``: for each p the ``rank_from_top``-th
+        largest of all requests. ``use``: "once", or "search" / "sweep" to keep snapshots for
+        later rates (see ``_replay_at``)."""
+        ranks = [rank_from_top(self.total, check_percentile(p)) for p in ps]
+        return self._replay_at(sr, ranks, use)[0]
+
+    def percentile_us(self, p: float, sr: float, use: str = "once") -> float:
+        return float(self.percentiles_us([p], sr, use)[0])
+
+    def percentiles_at(self, rates, ps) -> dict[tuple[float, float], float]:
+        """``{(rate, p): percentile}`` for every rate and p.
+
+        The rates go up in blocks of up to SWEEP_BLOCK x the block's lowest: each block's top
+        rate first, on the snapshot left by the blocks below (and leaving one for those above),
+        then the block's other rates downwards, each bounded below by the one before it."""
+        rates = sorted({check_rate(r) for r in rates})
+        out = {}
+        while rates:
+            size = 1 if len(self._snapshots) == 1 else bisect.bisect_right(
+                rates, SWEEP_BLOCK * rates[0]
+            )  # fmt: skip
+            block, rates = rates[:size], rates[size:]
+            for rate in reversed(block):
+                values = self.percentiles_us(ps, rate, "sweep" if rate == block[-1] else "once")
+                out.update({(rate, p): float(v) for p, v in zip(ps, values, strict=True)})
+            self._snapshots = self._snapshots[:1] + self._snapshots[1:][-1:]  # only the newest
         return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from scipy.stats import qmc
 
@@ -130,8 +131,28 @@ def generate_g2(
     share = state.mean()
     base_rate = (per_ms - share * params.intensity * per_ms) / (1 - share)
     counts = rng.poisson(np.where(state, params.intensity * per_ms, max(base_rate, 0.0)))
-    ms = np.repeat(np.arange(periods), counts)
-    return np.sort(ms + rng.random(ms.size)) * 1e-3
+    return uniform_in_periods(counts, rng, 1e-3)
+
+
+def uniform_in_periods(counts, rng: np.random.Generator, delta: float) -> np.ndarray:
+    """Sorted arrival times (s) with ``counts[t]`` requests uniform in period ``t`` of ``delta``
+    seconds (``np.sort(t + U) * delta``; sorted within each period, where only order can
+    change)."""
+    periods = np.repeat(np.arange(len(counts)), counts)
+    return _sort_nearly_sorted(periods + rng.random(periods.size)) * delta
+
+
+@numba.njit(cache=True)
+def _sort_nearly_sorted(values):
+    """Insertion sort in place: O(n + inversions), for values out of order only locally."""
+    for i in range(1, values.size):
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+    return values
 
 
 #: Table 1 of the paper: (total burst time ms, mean intensity, max burst duration ms)
