@@ -23,7 +23,9 @@ def _square(task, rng):
 
 
 def test_sweep_speedup_runs_both_ways_and_checks_identity():
-    (row,) = bench.sweep_speedups({"nb": lambda: ("squares", _square, list(range(8)), 3, repr)})
+    (row,) = bench.sweep_speedups(
+        {"nb": lambda: ("squares", _square, list(range(8)), 3, bench.digest)}
+    )
     assert row["tasks"] == 8 and row["identical"] is True
     assert row["one_worker_s"] > 0 and row["two_workers_s"] > 0
 
@@ -122,3 +124,14 @@ def test_cli_rejects_an_unknown_profile(capsys):
     with pytest.raises(SystemExit):
         main(["bench", "--profiles", "huge"])
     assert "invalid choice: 'huge'" in capsys.readouterr().err
+
+
+def test_digest_sees_every_value_and_only_values():
+    import pandas as pd
+
+    a = {"t": pd.DataFrame({"x": [1.0, 2.0]}), "v": np.arange(3), "s": [1, (2, "b")]}
+    b = {"t": pd.DataFrame({"x": [1.0, 2.0]}), "v": np.arange(3), "s": [1, (2, "b")]}
+    assert bench.digest(a) == bench.digest(b)
+    b["t"].iloc[1, 0] = 2.0000001
+    assert bench.digest(a) != bench.digest(b)
+    assert bench.digest([np.zeros(2)]) != bench.digest([np.zeros(3)])

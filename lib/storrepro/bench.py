@@ -276,6 +276,35 @@ def notebooks(profiles=("quick", "full")) -> list[dict]:
 # ---- 3. parallel sweeps ----------------------------------------------------------------------
 
 
+def digest(value) -> str:
+    """A stable fingerprint of a sweep's results (dicts, sequences, arrays, frames, scalars)."""
+    import hashlib
+
+    import pandas as pd
+
+    h = hashlib.sha256()
+
+    def feed(v):
+        if isinstance(v, dict):
+            for key in v:
+                h.update(repr(key).encode())
+                feed(v[key])
+        elif isinstance(v, list | tuple):
+            h.update(f"[{len(v)}".encode())
+            for item in v:
+                feed(item)
+        elif isinstance(v, pd.DataFrame | pd.Series):
+            h.update(repr(v.shape).encode() + repr(list(v.index)).encode())
+            h.update(pd.util.hash_pandas_object(v, index=False).to_numpy().tobytes())
+        elif isinstance(v, np.ndarray):
+            h.update(repr(v.shape).encode() + np.ascontiguousarray(v).tobytes())
+        else:
+            h.update(repr(v).encode())
+
+    feed(value)
+    return h.hexdigest()
+
+
 def _tofec_grid():
     from storrepro.tofec import study
     from storrepro.tofec.config import TofecConfig
@@ -285,7 +314,7 @@ def _tofec_grid():
     params, _ = study.fitted_params(cfg)
     caps = study.capacities(cfg)
     tasks = study.grid_tasks(cfg, params, caps, float(caps.capacity.iloc[0]))
-    return "λ grid: every policy × rate × seed", run_grid_task, tasks, cfg.seed, repr
+    return "λ grid: every policy × rate × seed", run_grid_task, tasks, cfg.seed, digest
 
 
 def _bid_cells():
@@ -297,11 +326,7 @@ def _bid_cells():
     cfg = BIDConfig(profile="full")
     run.warm_up()
     tasks = run.main_cells(cfg, WORKLOADS, (*MAIN, "bid-hdd-reset"))  # the notebook's schemes
-    return "workloads × schedulers × seeds", run.run_cell, tasks, cfg.seed, _bid_summary
-
-
-def _bid_summary(outs):
-    return repr([o["summary"] for o in outs])
+    return "workloads × schedulers × seeds", run.run_cell, tasks, cfg.seed, digest
 
 
 def _vdi_fits():
@@ -314,11 +339,31 @@ def _vdi_fits():
 
 
 def _vdi_forecasts(outs):  # the fit times differ run to run; the forecasts must not
-    return repr([(o["forecast"].tolist(), o["stable"]) for o in outs])
+    return digest([(o["forecast"], o["stable"]) for o in outs])
+
+
+def _accgecko_tenants():
+    from storrepro.accgecko import experiment
+    from storrepro.accgecko.config import AccGeckoConfig
+
+    cfg = AccGeckoConfig(profile="full")
+    tasks = experiment.tenant_tasks(cfg)
+    return (
+        "tenant pool: replay, predictors, rate search",
+        experiment.evaluate_tenant,
+        tasks,
+        cfg.seed,
+        digest,
+    )
 
 
 #: notebook -> builder of its largest sweep: (what, fn, tasks, seed, comparable(results) -> str)
-SWEEPS = {"03_vdi_background": _vdi_fits, "04_bid": _bid_cells, "05_tofec": _tofec_grid}
+SWEEPS = {
+    "02_accgecko": _accgecko_tenants,
+    "03_vdi_background": _vdi_fits,
+    "04_bid": _bid_cells,
+    "05_tofec": _tofec_grid,
+}
 
 
 def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
