@@ -104,3 +104,17 @@ def test_a_separate_dask_scheduler_and_worker_give_the_same_numbers(monkeypatch,
             process.wait(timeout=30)
     for s, r in zip(serial, remote, strict=True):
         assert np.array_equal(s, r)
+
+
+def _malloc_trim(task, rng):
+    import os
+
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), os.environ.get("OMP_NUM_THREADS")
+
+
+def test_local_workers_keep_freed_memory_and_one_thread(monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    assert sweep(_malloc_trim, [1, 2], seed=0, workers=2, progress=False) == [
+        (str(2**28), "1"),
+        (str(2**28), "1"),
+    ]

@@ -8,7 +8,15 @@ import pytest
 from storrepro.config import ParameterError
 from storrepro.periodicity import checks
 from storrepro.periodicity import ssd_latency as lat
-from storrepro.periodicity.benchmark import METHODS, SeriesTask, run_series, score_table
+from storrepro.periodicity.benchmark import (
+    METHODS,
+    SERIES_PER_TASK,
+    SeriesTask,
+    run_series,
+    run_task,
+    score_table,
+    tasks_for,
+)
 from storrepro.periodicity.cloud_surrogate import SurrogateSpec
 from storrepro.periodicity.config import PrecisePeriodConfig
 from storrepro.periodicity.precise_period import track_period
@@ -16,7 +24,6 @@ from storrepro.periodicity.scheduling import (
     SchedulingTask,
     flows_table,
     latency_table,
-    run_replicate,
 )
 
 
@@ -31,12 +38,23 @@ def test_config_profiles_and_bad_values():
 
 
 def test_run_series_on_one_synthetic_series():
-    row = run_series(SeriesTask("synthetic", 0, "0", 3))
+    (row,) = run_series(SeriesTask("synthetic", 0, 1, "0", 3))
     assert row["truth"] == row["truth"] // 1 and 50 <= row["truth"] <= 200
     for method in METHODS:
         assert row[method] is None or isinstance(row[method], int)
     with pytest.raises(ValueError, match="dataset"):
-        run_series(SeriesTask("kaggle", 0, "", 1))
+        run_series(SeriesTask("kaggle", 0, 1, "", 1))
+
+
+def test_tasks_cover_every_series_once_and_run_task_dispatches():
+    tasks = tasks_for("synthetic", 45, "0") + tasks_for("cran", 7, "")
+    covered = [(t.dataset, i) for t in tasks for i in range(t.start, t.stop)]
+    assert sorted(covered) == sorted(
+        [("synthetic", i) for i in range(45)] + [("cran", i) for i in range(7)]
+    )
+    assert all(t.stop - t.start <= SERIES_PER_TASK[t.dataset] for t in tasks)
+    rows = run_task(SeriesTask("synthetic", 1, 3, "0", 3), np.random.default_rng(0))
+    assert [r["key"] for r in rows] == ["synthetic::1", "synthetic::2"]
 
 
 def test_score_table_long_form():
@@ -116,7 +134,7 @@ def test_knee_curve_rejects_unstable_rates():
 def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=1)
     task = SchedulingTask(0, spec, (0.01, 0.05), (1, 2), detection_sample=10)
-    result = run_replicate(task, np.random.default_rng(0))
+    result = run_task(task, np.random.default_rng(0))  # dispatches to run_replicate
     flows = flows_table([result])
     assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history"}
     assert (flows[flows.kind == "moves"].moves <= flows[flows.kind == "moves"].value).all()

@@ -71,6 +71,11 @@ def _client(mode: str, arg: Any):
         if mode == "address":
             client = Client(arg, set_as_default=False)
         else:
+            import dask
+
+            # dask's nannies set MALLOC_TRIM_THRESHOLD_=64 KiB, which makes glibc return and
+            # re-fault every array over 128 KiB: a third of the CPU time of the numpy-heavy tasks
+            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 2**28})
             cluster = LocalCluster(
                 n_workers=arg,
                 threads_per_worker=1,

@@ -1,10 +1,14 @@
 """The detection benchmark of notebook 01: every method on every CRAN and synthetic series.
 
-One :class:`SeriesTask` per series goes through :func:`storrepro.parallel.sweep`; a worker
-loads its series itself (CRAN files from the task's source directory, synthetic series from the
-generator's seed), so tasks stay small. :func:`run_series` returns every method's estimate and
-PrecisePeriod's full growing-window trace, from which the theta sweep is read (the window
-schedule does not depend on theta, see :func:`~storrepro.periodicity.precise_period.decide`).
+A :class:`SeriesTask` is a run of consecutive series of one dataset (a few CRAN series, or
+:data:`SERIES_PER_TASK` synthetic ones, so that each task is worth shipping to a worker); a
+worker loads its series itself (CRAN files from the task's source directory, synthetic series
+from the generator's seed), so tasks stay small. :func:`run_series` returns, per series, every
+method's estimate; the theta sweep is read from PrecisePeriod's full growing-window trace (the
+window schedule does not depend on theta, see
+:func:`~storrepro.periodicity.precise_period.decide`). :func:`run_task` runs a series task or
+a scheduling replicate, so that one :func:`storrepro.parallel.sweep` keeps both cores busy with
+the notebook's long surrogate replicates and its many short series.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from storrepro.data.cran import load_cran
 from storrepro.data.synthetic import SyntheticSpec, generate
 from storrepro.periodicity.findfrequency import findfrequency
 from storrepro.periodicity.metrics import scores
-from storrepro.periodicity.precise_period import PrecisePeriod, decide, single_verification
+from storrepro.periodicity.precise_period import PrecisePeriod, decide, single_verification_best
 from storrepro.periodicity.sazed import sazed
+from storrepro.periodicity.scheduling import SchedulingTask, run_replicate
 from storrepro.periodicity.seasonlength import seasonlength
 
 BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
@@ -43,12 +48,19 @@ VARIANTS = {
 }
 
 
+#: Series per task: a synthetic series takes about 50 ms, a CRAN one (with the sensitivity
+#: variants) up to a second for the longest.
+SERIES_PER_TASK = {"cran": 2, "synthetic": 20}
+
+
 @dataclass(frozen=True)
 class SeriesTask:
-    """One series of one dataset; ``source`` is the CRAN directory or the synthetic seed."""
+    """Series ``start..stop-1`` of one dataset; ``source`` is the CRAN directory or the
+    synthetic seed, ``count`` the number of series in the dataset."""
 
     dataset: str  # "cran" or "synthetic"
-    index: int
+    start: int
+    stop: int
     source: str
     count: int
     variants: bool = False
@@ -64,30 +76,39 @@ def _synthetic(seed: int, count: int):
     return generate(count, seed=seed, spec=SyntheticSpec())
 
 
-def series_of(task: SeriesTask) -> tuple[np.ndarray, float, dict]:
-    """Values, true period and descriptive fields of the task's series."""
-    if task.dataset == "cran":
-        s = _cran(task.source)[task.index]
+def series_of(dataset: str, index: int, source: str, count: int) -> tuple[np.ndarray, float, dict]:
+    """Values, true period and descriptive fields of one series."""
+    if dataset == "cran":
+        s = _cran(source)[index]
         return s.values, s.frequency, {"key": s.key, "length": s.values.size}
-    if task.dataset == "synthetic":
-        s = _synthetic(int(task.source), task.count)[task.index]
+    if dataset == "synthetic":
+        s = _synthetic(int(source), count)[index]
         info = {
-            "key": f"synthetic::{task.index}",
+            "key": f"synthetic::{index}",
             "length": s.values.size,
             "outlier_ratio": s.outlier_ratio,
             "noise_var": s.noise_var,
             "slope": s.slope,
         }
         return s.values, float(s.period), info
-    raise ValueError(f"dataset = {task.dataset!r}: expected 'cran' or 'synthetic'")
+    raise ValueError(f"dataset = {dataset!r}: expected 'cran' or 'synthetic'")
 
 
-def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> dict:
-    """Every method on one series (the methods are deterministic; ``rng`` is unused)."""
-    x, truth, row = series_of(task)
+def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> list[dict]:
+    """Every method on each series of the task, one row per series (the methods are
+    deterministic; ``rng`` is unused)."""
+    rows = []
+    for i in range(task.start, task.stop):
+        x, truth, info = series_of(task.dataset, i, task.source, task.count)
+        rows.append(series_row(x, truth, {**info, "dataset": task.dataset}, task.variants))
+    return rows
+
+
+def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -> dict:
+    """Every method's estimate of the period of ``x`` (true period ``truth``), added to ``row``."""
     pp = PrecisePeriod()
     trace = list(pp.windows(x, stop_at_first=False)) if x.size >= pp.L0_min else []
-    row.update({"dataset": task.dataset, "truth": truth})
+    row = {**row, "truth": truth}
     row["findFrequency"] = findfrequency(x)
     row["seasonLength"] = seasonlength(x)
     row["SAZED_maj"] = sazed(x, "maj")
@@ -96,16 +117,29 @@ def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> dict
     for theta in THETAS:
         row[f"theta={theta:g}"] = decide(trace, theta)
     row["No Preprocessing"] = PrecisePeriod(preprocess=False).detect(x)
-    row["Single Verification"] = single_verification(x, theta=pp.theta)
-    row["Single (no θ gate)"] = single_verification(x, theta=None)
-    if task.variants:
+    best, score = single_verification_best(x)
+    row["Single Verification"] = best if best is not None and score >= pp.theta else None
+    row["Single (no θ gate)"] = best
+    if variants:
         for name, fields in VARIANTS.items():
             row[name] = PrecisePeriod(**fields).detect(x)
     return row
 
 
 def tasks_for(dataset: str, count: int, source: str = "", variants: bool = False):
-    return [SeriesTask(dataset, i, source, count, variants) for i in range(count)]
+    """The series tasks of a dataset's first ``count`` series."""
+    size = SERIES_PER_TASK[dataset]
+    return [
+        SeriesTask(dataset, start, min(start + size, count), source, count, variants)
+        for start in range(0, count, size)
+    ]
+
+
+def run_task(task: SeriesTask | SchedulingTask, rng: np.random.Generator) -> list[dict] | dict:
+    """:func:`run_series` or :func:`~storrepro.periodicity.scheduling.run_replicate`."""
+    if isinstance(task, SchedulingTask):
+        return run_replicate(task, rng)
+    return run_series(task, rng)
 
 
 def score_table(results: pd.DataFrame, methods, tolerances=TOLERANCES) -> pd.DataFrame:

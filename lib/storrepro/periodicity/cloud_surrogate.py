@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
-from scipy import signal
 
 MINUTES_PER_INTERVAL = 360
 PERIODS_MIN = (30, 60, 120, 360, 720, 1440)
@@ -104,19 +104,37 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
         early = _trains(t[:half], np.full(k, 60), start, length, height)
         trains[switched_p, :half] = early[switched_p]
     period = np.where(switched_p, 120, period)
+    # in-place arithmetic on four reused (segments × minutes) arrays: the same operations in
+    # the same order as the plain expressions in the comments, without a dozen fresh 200 MB
+    # temporaries per side (their page faults cost more than the arithmetic)
+    phase_base = 2 * np.pi * t[None, :] / m
+    x, drift, uniform, bursts = (np.empty((n, m)) for _ in range(4))
     out = []
     for side in (0, 1):  # read, write
-        noise = rng.normal(0, 0.3, size=(n, m))
-        ar = signal.lfilter([1.0], [1.0, -0.9], noise, axis=1)  # AR(1), phi 0.9
-        drift = 1 + 0.3 * np.sin(2 * np.pi * t[None, :] / m + rng.uniform(0, 2 * np.pi, (n, 1)))
+        rng.standard_normal(out=x)
+        x *= 0.3
+        x += 0.0  # x = rng.normal(0, 0.3, (n, m)), drawn in place
+        ar1(x, 0.9)  # AR(1) noise, in place
+        np.add(phase_base, rng.uniform(0, 2 * np.pi, (n, 1)), out=drift)
+        np.sin(drift, out=drift)
+        drift *= 0.3
+        drift += 1  # drift = 1 + 0.3 sin(2 pi t / m + phase): a slow drift
         share = rng.uniform(0.3, 0.7, size=(n, 1))
-        x = volume[:, None] * share * np.exp(0.25 * ar) * drift
+        x *= 0.25
+        np.exp(x, out=x)
+        x *= volume[:, None] * share
+        x *= drift  # x = volume · share · exp(0.25 AR) · drift
         mine = (where == side) | (where == 2)
         x[idx[mine]] += trains[mine]
-        hits = (rng.random((n, m)) < 1 / 600) & ~periodic[:, None]
-        x += signal.lfilter(np.ones(10), [1.0], hits, axis=1) * volume[:, None] * 5
-        x[rng.random((n, m)) < spec.dropout_prob] = 0.0
+        rng.random(out=uniform)
+        trailing_count((uniform < 1 / 600) & ~periodic[:, None], 10, bursts)
+        bursts *= volume[:, None]
+        bursts *= 5
+        x += bursts  # 10-minute random bursts of 5 × the volume on aperiodic segments
+        rng.random(out=uniform)
+        x[uniform < spec.dropout_prob] = 0.0
         out.append(x.astype(np.float32))
+    del x, drift, uniform, bursts
     read, write = out
     # scale to the paper's mean per-SSD traffic (2.5 GB/s over 96 SSDs)
     factor = SSD_MEAN_BYTES_PER_S * 60 * spec.ssds / float((read.sum() + write.sum()) / m)
@@ -127,6 +145,35 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     switched = np.zeros(n, dtype=bool)
     switched[idx] = switched_p
     return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec)
+
+
+@numba.njit(cache=True)
+def ar1(noise: np.ndarray, phi: float) -> np.ndarray:  # pragma: no cover (numba)
+    """AR(1) along each row, ``y_t = phi·y_{t-1} + e_t`` from ``y_0 = e_0``, written over
+    ``noise`` and returned: the arithmetic of ``scipy.signal.lfilter([1], [1, -phi], noise,
+    axis=1)`` (direct form II transposed), without its copies."""
+    for row in range(noise.shape[0]):
+        state = 0.0
+        for t in range(noise.shape[1]):
+            e = noise[row, t]
+            y = state + e
+            noise[row, t] = y
+            state = 0.0 * e - y * -phi
+    return noise
+
+
+@numba.njit(cache=True)
+def trailing_count(hits: np.ndarray, width: int, out: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """Per row, how many of the last ``width`` entries (this one included) are true, as floats
+    written into ``out``: ``lfilter(np.ones(width), [1], hits, axis=1)`` (exact: sums of ones)."""
+    for row in range(hits.shape[0]):
+        count = 0
+        for t in range(hits.shape[1]):
+            count += hits[row, t]
+            if t >= width:
+                count -= hits[row, t - width]
+            out[row, t] = count
+    return out
 
 
 def bin_sum(x: np.ndarray, width: int) -> np.ndarray:

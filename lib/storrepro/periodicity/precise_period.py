@@ -37,11 +37,16 @@ Ablations (§5.1.3): ``preprocess=False`` skips step 1; :func:`single_verificati
 from __future__ import annotations
 
 import math
+import statistics
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import pywt
 
+from storrepro.checks import finite
+from storrepro.periodicity import _kernels as kernels
 from storrepro.periodicity._input import as_series, is_constant
 
 TUKEY_K = 1.5
@@ -57,76 +62,54 @@ class Outliers:
 
 
 def tukey_flags(d: np.ndarray, k: float = TUKEY_K) -> np.ndarray:
-    """-1 below ``Q1 - k·IQR``, +1 above ``Q3 + k·IQR``, 0 inside."""
-    q1, q3 = np.percentile(d, [25, 75])
-    iqr = q3 - q1
-    return np.where(d < q1 - k * iqr, -1, np.where(d > q3 + k * iqr, 1, 0))
+    """-1 below ``Q1 - k·IQR``, +1 above ``Q3 + k·IQR``, 0 inside (quartiles as np.percentile)."""
+    return kernels.tukey_flags(np.ascontiguousarray(d, dtype=float), float(k))
 
 
 def preprocess(
     x: np.ndarray, k: float = TUKEY_K, dip_max: int = 3, dip_neighbours: int = 2
 ) -> tuple[np.ndarray, Outliers]:
-    """Step 1 on a window; returns the cleaned copy and the detected outliers."""
-    x = np.asarray(x, dtype=float)
-    y = x.copy()
-    if x.size < 4:
-        return y, Outliers((), ())
-    flags = tukey_flags(np.diff(x), k)
-    used = np.zeros(flags.size, dtype=bool)
-    dips = []
-    # type A: difference t is -1, difference t+m is +1, zeros between, m <= dip_max
-    for t in np.flatnonzero(flags == -1):
-        for m in range(1, dip_max + 1):
-            end = t + m
-            if end >= flags.size or flags[end] == -1:
-                break
-            if flags[end] == 1:
-                # isolated: a drop-and-rise inside a jagged burst is part of the burst
-                isolated = (t == 0 or flags[t - 1] == 0) and (
-                    end + 1 >= flags.size or flags[end + 1] == 0
-                )
-                if isolated and not used[t] and not flags[t + 1 : end].any():
-                    lo, hi = t + 1, end  # dip samples x[lo..hi]
-                    left = x[max(0, lo - dip_neighbours) : lo]
-                    right = x[hi + 1 : hi + 1 + dip_neighbours]
-                    y[lo : hi + 1] = np.concatenate([left, right]).mean()
-                    used[t], used[end] = True, True
-                    dips.append((int(lo), int(hi)))
-                break
-    # type B: runs of the remaining flagged differences, gaps of one merged
-    rest = np.flatnonzero((flags != 0) & ~used)
-    bursts = []
-    if rest.size:
-        splits = np.flatnonzero(np.diff(rest) > 2) + 1
-        for run in np.split(rest, splits):
-            first, last = int(run[0]), int(run[-1])
-            s, e = first + 1, last  # interior samples; the run's ends are x[first], x[last+1]
-            if s > e:
-                continue  # a single flagged difference: a level shift, kept
-            seg = y[s : e + 1]
-            p = s + int(np.argmin(seg) if flags[first] < 0 else np.argmax(seg))
-            y[first : p + 1] = np.linspace(y[first], y[p], p - first + 1)
-            y[p : last + 2] = np.linspace(y[p], y[last + 1], last + 2 - p)
-            bursts.append((s, e))
-    return y, Outliers(tuple(dips), tuple(bursts))
+    """Step 1 on a window; returns the cleaned copy and the detected outliers.
+
+    Type A: difference t is -1, difference t+m is +1 with zeros between and m <= ``dip_max``,
+    no flagged difference right before or after (inside a jagged burst a drop-and-rise belongs
+    to the burst): samples t+1..t+m become the mean of ``dip_neighbours`` raw samples on each
+    side. Type B: runs of the remaining flagged differences (gaps of one merged); a run of one
+    difference is a level shift and kept; otherwise the samples from the run's start to its
+    extreme become a uniform rise (``np.linspace``) and from the extreme to its end a uniform
+    fall. The loops run in :func:`storrepro.periodicity._kernels.preprocess`.
+    """
+    x = np.ascontiguousarray(x, dtype=float)
+    y, dips, bursts = kernels.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
+    return y, Outliers(_ranges(dips), _ranges(bursts))
+
+
+def _ranges(pairs: np.ndarray) -> tuple[tuple[int, int], ...]:
+    return tuple((int(lo), int(hi)) for lo, hi in pairs)
 
 
 # ---------------------------------------------------------------- step 2: DWT low-pass
+@cache
+def _filters(wavelet: str) -> tuple[np.ndarray, np.ndarray]:
+    w = pywt.Wavelet(wavelet)
+    return np.array(w.dec_lo), np.array(w.rec_lo)
+
+
+def dwt_lowpass_levels(x: np.ndarray, levels, wavelet: str = "db4") -> np.ndarray:
+    """One row per level j: ``x`` rebuilt from its level-j approximation only (all details
+    zeroed; level 0 is ``x``). Equal, bit for bit, to pywt ``waverec`` of ``wavedec(x padded
+    symmetrically to a multiple of 2^j, mode='periodization')`` with zeroed details, trimmed."""
+    x = np.ascontiguousarray(x, dtype=float)
+    return kernels.lowpass_levels(x, np.asarray(levels, dtype=np.int64), *_filters(wavelet))
+
+
 def dwt_lowpass(x: np.ndarray, level: int, wavelet: str = "db4") -> np.ndarray:
     """Rebuild ``x`` from its level-``level`` approximation only (all details zeroed)."""
-    if level == 0:
-        return np.asarray(x, dtype=float)
-    n = x.size
-    block = 2**level
-    pad = (-n) % block
-    padded = np.pad(x, (0, pad), mode="symmetric") if pad else x
-    coeffs = pywt.wavedec(padded, wavelet, mode="periodization", level=level)
-    coeffs = [coeffs[0]] + [np.zeros_like(c) for c in coeffs[1:]]
-    return pywt.waverec(coeffs, wavelet, mode="periodization")[:n]
+    return dwt_lowpass_levels(x, [level], wavelet)[0]
 
 
 def level_set(n: int, jmax: int = 5, level0: bool = True, wavelet: str = "db4") -> list[int]:
-    top = min(jmax, pywt.dwt_max_level(n, pywt.Wavelet(wavelet).dec_len))
+    top = min(jmax, pywt.dwt_max_level(n, _filters(wavelet)[0].size))
     return ([0] if level0 else []) + list(range(1, top + 1))
 
 
@@ -143,60 +126,82 @@ def acf_unbiased(x: np.ndarray, max_lag: int) -> np.ndarray:
 
 
 def acf_lagged_pearson(x: np.ndarray, max_lag: int) -> np.ndarray:
-    """Pearson correlation of ``x[:-k]`` with ``x[k:]`` (each side its own mean and variance)."""
-    n = x.size
-    lags = np.arange(max_lag + 1)
-    c = np.concatenate([[0.0], np.cumsum(x)])
-    c2 = np.concatenate([[0.0], np.cumsum(x * x)])
+    """Pearson correlation of ``x[:-k]`` with ``x[k:]`` (each side its own mean and variance),
+    k = 0..max_lag; ``x`` may hold one series per row. The lagged cross products come from one
+    FFT; means and variances from prefix sums (:func:`~storrepro.periodicity._kernels.
+    lagged_pearson`); a side without variance gives 0."""
+    rows = np.atleast_2d(np.asarray(x, dtype=float))
+    n = rows.shape[1]
     size = 1 << int(np.ceil(np.log2(2 * n)))
-    f = np.fft.rfft(x, size)
-    cross = np.fft.irfft(f.real**2 + f.imag**2, size)[: max_lag + 1]
-    m = n - lags
-    s_head, s_tail = c[m], c[n] - c[lags]
-    q_head, q_tail = c2[m], c2[n] - c2[lags]
-    cov = cross - s_head * s_tail / m
-    var_head = np.maximum(q_head - s_head**2 / m, 0.0)
-    var_tail = np.maximum(q_tail - s_tail**2 / m, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = cov / np.sqrt(var_head * var_tail)
-    return np.nan_to_num(r, nan=0.0)
+    f = np.fft.rfft(rows, size, axis=-1)
+    cross = np.fft.irfft(f.real**2 + f.imag**2, size, axis=-1)[:, : max_lag + 1]
+    r = kernels.lagged_pearson(np.ascontiguousarray(rows), np.ascontiguousarray(cross))
+    return r if np.ndim(x) == 2 else r[0]
 
 
 ACF_ESTIMATORS = {"eq5": acf_unbiased, "pearson": acf_lagged_pearson}
 
 
+def acf_peaks(rows: np.ndarray, kmax: int, acf: str = "eq5") -> list[int | None]:
+    """:func:`acf_peak` of every row of ``rows`` (one ACF batch for all rows)."""
+    rows = np.atleast_2d(rows)
+    if kmax < 3 or rows.shape[1] < 4:
+        return [None] * rows.shape[0]
+    valid = np.ptp(rows, axis=1) != 0
+    if acf == "pearson":
+        r = acf_lagged_pearson(rows, kmax + 1)
+    else:
+        r = np.array(
+            [
+                ACF_ESTIMATORS[acf](row, kmax + 1) if ok else np.zeros(kmax + 2)
+                for row, ok in zip(rows, valid, strict=True)
+            ]
+        )
+    return [int(k) if k >= 0 else None for k in kernels.peak_lags(r, kmax, valid)]
+
+
 def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
     """The lag of the highest local ACF maximum with ACF > 0 among lags 2..kmax."""
-    if kmax < 3 or x.size < 4 or np.ptp(x) == 0:
-        return None
-    r = ACF_ESTIMATORS[acf](x, kmax + 1)
-    k = np.arange(2, kmax + 1)
-    peaks = k[(r[k] > r[k - 1]) & (r[k] >= r[k + 1]) & (r[k] > 0)]
-    if peaks.size == 0:
-        return None
-    return int(peaks[np.argmax(r[peaks])])
+    return acf_peaks(np.asarray(x, dtype=float), kmax, acf)[0]
 
 
 def aggregate(periods: list[int], how: str = "rules") -> list[int]:
-    """Combine per-level periods into the candidate queue (R8; ``how='all'``: every value)."""
+    """Combine per-level periods into the candidate queue (R8; ``how='all'``: every value).
+
+    Repeated values give the modes; else a gap ratio >= 1.5 between sorted neighbours splits
+    the values into a low and a high group, one rounded median each; else the rounded mean
+    of the values inside Tukey's fences (quartiles as ``np.percentile``). A handful of small
+    integers, so plain Python: all its arithmetic is exact or correctly rounded, as numpy's.
+    """
     if not periods:
         return []
-    values = np.array(sorted(periods))
+    values = sorted(int(p) for p in periods)
     if how == "all":
-        return sorted(set(values.tolist()))
-    uniq, counts = np.unique(values, return_counts=True)
-    if counts.max() >= 2:
-        return uniq[counts == counts.max()].tolist()
-    if values.size >= 2:
-        ratios = values[1:] / values[:-1]
-        i = int(np.argmax(ratios))
+        return sorted(set(values))
+    counts = Counter(values)
+    top = max(counts.values())
+    if top >= 2:
+        return sorted(v for v, c in counts.items() if c == top)
+    if len(values) >= 2:
+        ratios = [b / a for a, b in zip(values, values[1:], strict=False)]
+        i = ratios.index(max(ratios))
         if ratios[i] >= 1.5:
             low, high = values[: i + 1], values[i + 1 :]
-            return sorted({int(np.round(np.median(low))), int(np.round(np.median(high)))})
-    q1, q3 = np.percentile(values, [25, 75])
+            return sorted({round(statistics.median(low)), round(statistics.median(high))})
+    q1, q3 = _quartile(values, 0.25), _quartile(values, 0.75)
     iqr = q3 - q1
-    kept = values[(values >= q1 - TUKEY_K * iqr) & (values <= q3 + TUKEY_K * iqr)]
-    return [int(np.round(kept.mean()))]
+    kept = [v for v in values if q1 - TUKEY_K * iqr <= v <= q3 + TUKEY_K * iqr]
+    return [round(sum(kept) / len(kept))]
+
+
+def _quartile(ordered: list[int], q: float) -> float:
+    """``np.percentile(ordered, 100 q)`` (linear interpolation) of sorted values."""
+    virtual = (len(ordered) - 1) * q
+    lo = math.floor(virtual)
+    if lo >= len(ordered) - 1:
+        return float(ordered[-1])
+    gamma, a, b = virtual - lo, ordered[lo], ordered[lo + 1]
+    return b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma
 
 
 # ---------------------------------------------------------------- step 4: verification
@@ -205,8 +210,9 @@ def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
     n = history.size
     if 3 * period > n:
         raise ValueError(f"period {period} needs {3 * period} samples of history, have {n}")
-    phase = np.arange(horizon) % period
-    return np.mean([history[n + phase - k * period] for k in (1, 2, 3)], axis=0)
+    idx = n + np.arange(horizon) % period
+    # np.mean over the three periods: 0 + each in turn, then / 3
+    return (0.0 + history[idx - period] + history[idx - 2 * period] + history[idx - 3 * period]) / 3
 
 
 def pcc(a: np.ndarray, b: np.ndarray) -> float:
@@ -256,35 +262,38 @@ class PrecisePeriod:
     dip_neighbours: int = 2
 
     def __post_init__(self):
+        finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
+        finite("growth", self.growth, minimum=1.0)
         checks = [
             ("theta", 0 < self.theta <= 1, "in (0, 1]"),
             ("wavelet", self.wavelet in pywt.wavelist(kind="discrete"), "a pywt discrete wavelet"),
-            ("jmax", isinstance(self.jmax, int) and self.jmax >= 1, "an int >= 1"),
+            ("jmax", _count(self.jmax), "an int >= 1"),
             ("kmax_fraction", 0 < self.kmax_fraction <= 0.5, "in (0, 0.5]"),
             ("acf", self.acf in ACF_ESTIMATORS, "'eq5' or 'pearson'"),
             ("aggregation", self.aggregation in ("rules", "all"), "'rules' or 'all'"),
             ("L0_fraction", 0 < self.L0_fraction < 1, "in (0, 1)"),
             ("dL_fraction", 0 < self.dL_fraction < 1, "in (0, 1)"),
-            ("fail_patience", self.fail_patience >= 1, ">= 1"),
-            ("growth", self.growth >= 1, ">= 1"),
+            ("fail_patience", _count(self.fail_patience), "an int >= 1"),
             ("on_fail", self.on_fail in ("abstain", "best"), "'abstain' or 'best'"),
-            ("tukey_k", self.tukey_k > 0, "> 0"),
-            ("dip_max", self.dip_max >= 1, ">= 1"),
-            ("dip_neighbours", self.dip_neighbours >= 1, ">= 1"),
+            ("dip_max", _count(self.dip_max), "an int >= 1"),
+            ("dip_neighbours", _count(self.dip_neighbours), "an int >= 1"),
         ]
         for name, ok, allowed in checks:
             if not ok:
                 raise ValueError(f"{name} = {getattr(self, name)!r}: expected {allowed}")
 
     def clean(self, x: np.ndarray) -> np.ndarray:
+        """``x`` after step 1 (``x`` itself, as floats, when ``preprocess`` is off)."""
+        x = np.ascontiguousarray(x, dtype=float)
         if not self.preprocess:
-            return np.asarray(x, dtype=float)
-        return preprocess(x, self.tukey_k, self.dip_max, self.dip_neighbours)[0]
+            return x
+        k, dip_max, neighbours = float(self.tukey_k), int(self.dip_max), int(self.dip_neighbours)
+        return kernels.preprocess(x, k, dip_max, neighbours)[0]
 
     def level_periods(self, w: np.ndarray) -> list[int | None]:
         kmax = int(self.kmax_fraction * w.size)
         levels = level_set(w.size, self.jmax, self.level0, self.wavelet)
-        return [acf_peak(dwt_lowpass(w, j, self.wavelet), kmax, self.acf) for j in levels]
+        return acf_peaks(dwt_lowpass_levels(w, levels, self.wavelet), kmax, self.acf)
 
     def candidates(self, w: np.ndarray) -> tuple[list[int | None], list[int]]:
         per_level = self.level_periods(w)
@@ -334,6 +343,10 @@ class PrecisePeriod:
         return last if self.on_fail == "best" else None
 
 
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def decide(windows: list[Window], theta: float) -> int | None:
     """The period the loop would return at ``theta``, from a full (non-stopping) trace.
 
@@ -349,10 +362,19 @@ def single_verification(x, theta: float | None = 0.7, **config) -> int | None:
     """Ablation "Single Periodicity Verification": steps 1–3 once on the whole series, then the
     argmax in-sample PCC over t in [3T, N) of the 3-period predictor; ``theta=None`` drops the gate.
     """
+    best, score = single_verification_best(x, **config)
+    if best is None or (theta is not None and score < theta):
+        return None
+    return best
+
+
+def single_verification_best(x, **config) -> tuple[int | None, float]:
+    """The candidate :func:`single_verification` picks and its in-sample PCC, before the theta
+    gate, so that the gated and ungated variants share one run."""
     x = as_series(x)
     det = PrecisePeriod(**config)
     if x.size < det.L0_min or is_constant(x):
-        return None
+        return None, -np.inf
     w = det.clean(x)
     _, cands = det.candidates(w)
     n = w.size
@@ -365,9 +387,7 @@ def single_verification(x, theta: float | None = 0.7, **config) -> int | None:
         score = pcc(pred, w[idx])
         if np.isfinite(score) and score > best_score:
             best, best_score = t, score
-    if best is None or (theta is not None and best_score < theta):
-        return None
-    return best
+    return best, best_score
 
 
 def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) -> list[tuple]:

@@ -18,9 +18,13 @@ a fraction of a grid step.
 
 from __future__ import annotations
 
+from functools import cache
+
+import numba
 import numpy as np
 
 from storrepro.periodicity._input import as_series, is_constant
+from storrepro.periodicity._kernels import pairwise_sum
 
 
 def detrend(y: np.ndarray) -> np.ndarray:
@@ -48,9 +52,17 @@ def acf_fft(x: np.ndarray) -> np.ndarray:
     x = x - x.mean()
     size = int(2 ** np.ceil(np.log2(n)))
     power = np.abs(np.fft.fft(x, size)) ** 2
-    mask = np.abs(np.fft.fft(np.ones(n), size)) ** 2
-    acov = np.real(np.fft.ifft(power) / np.fft.ifft(mask))[:n]
+    acov = np.real(np.fft.ifft(power) / _lag_counts(n, size))[:n]
     return acov / np.max(np.abs(acov))
+
+
+@cache
+def _lag_counts(n: int, size: int) -> np.ndarray:
+    """``ifft(|fft(ones(n), size)|^2)``: the (circular) number of pairs at each lag; the same for
+    every series of length ``n``, so computed once."""
+    counts = np.fft.ifft(np.abs(np.fft.fft(np.ones(n), size)) ** 2)
+    counts.flags.writeable = False
+    return counts
 
 
 def rep_acf(y: np.ndarray, reps: int = 10) -> np.ndarray:
@@ -169,27 +181,23 @@ def zed(y: np.ndarray, prep: bool = True) -> float:
     bw = _bw_nrd0(gaps)
     grid = np.linspace(gaps.min() - 3 * bw, gaps.max() + 3 * bw, 512)
     a = bw * np.sqrt(5.0)  # R's epanechnikov kernel has standard deviation bw
-    u = (grid[:, None] - gaps[None, :]) / a
-    dens = np.where(np.abs(u) < 1, 0.75 * (1 - u**2), 0.0).sum(axis=1)
+    dens = epanechnikov_density(grid, np.ascontiguousarray(gaps, dtype=float), a)
     return float(np.round(grid[int(np.argmax(dens))] * 2))
 
 
-def Sa(y: np.ndarray, prep: bool = True) -> float:
-    if prep:
-        y = preprocess(y)
-    return S(rep_acf(y), False)
-
-
-def aze(y: np.ndarray, prep: bool = True) -> float:
-    if prep:
-        y = preprocess(y)
-    return ze(rep_acf(y), False)
-
-
-def azed(y: np.ndarray, prep: bool = True) -> float:
-    if prep:
-        y = preprocess(y)
-    return zed(rep_acf(y), False)
+@numba.njit(cache=True)
+def epanechnikov_density(grid, data, a):  # pragma: no cover (numba)
+    """Unnormalised Epanechnikov kernel density of ``data`` (half-width ``a``) at each grid
+    point: numpy's ``np.where(np.abs(u) < 1, 0.75 * (1 - u**2), 0.0).sum(axis=1)`` with
+    ``u = (grid[:, None] - data[None, :]) / a``, one grid row at a time."""
+    out = np.empty(grid.size)
+    terms = np.empty(data.size)
+    for g in range(grid.size):
+        for j in range(data.size):
+            u = (grid[g] - data[j]) / a
+            terms[j] = 0.75 * (1 - u * u) if abs(u) < 1 else 0.0
+        out[g] = pairwise_sum(terms, 0, data.size)
+    return out
 
 
 def downsample(y: np.ndarray, width: int = 2) -> np.ndarray:
@@ -202,7 +210,13 @@ def sazed_maj(y: np.ndarray, depth: int = 0) -> float:
     """sazedR ``sazed.maj(y, method="down")``: the value R returns (1 = no period)."""
     if y.size < 2 or y.var() == 0 or depth > 60:
         return 1.0
-    results = np.array([S(y), Sa(y), ze(y), aze(y), zed(y), azed(y)])
+    # R's S(y), Sa(y), ze(y), aze(y), zed(y), azed(y): each preprocesses y, the "a" ones then
+    # take its 10-fold ACF; both are computed once here
+    p = preprocess(y)
+    a = rep_acf(p)
+    results = np.array(
+        [S(p, False), S(a, False), ze(p, False), ze(a, False), zed(p, False), zed(a, False)]
+    )
     results = results[np.isfinite(results)]
     if results.size == 0:
         return 1.0
@@ -225,7 +239,9 @@ def sazed_opt(y: np.ndarray) -> float:
         return 1.0
     y = zscore(detrend(y))
     a = rep_acf(y, 10)
-    m = [S(y), S(a), ze(y), ze(a), zed(y), zed(a)]
+    # R's S(y), S(a), ze(y), ... preprocess their input again: once per input here
+    py, pa = preprocess(y), preprocess(a)
+    m = [S(py, False), S(pa, False), ze(py, False), ze(pa, False), zed(py, False), zed(pa, False)]
     m = [v for v in dict.fromkeys(m) if v > 2]
     if not m:
         return 1.0

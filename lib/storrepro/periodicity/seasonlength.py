@@ -15,6 +15,8 @@ followed. ``acorf`` is the biased sample autocorrelation at lags 1..len-1, compu
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy import signal
 
@@ -22,11 +24,39 @@ from storrepro.periodicity._input import as_series, is_constant
 
 STEP = 0.01
 LIMIT = 0.05
+BUTTER = signal.butter(2, 0.001)  # Octave's butter(2, 0.001): the low-pass of step 3
 
 
 def _poly_detrend(y: np.ndarray, degree: int) -> np.ndarray:
-    t = np.linspace(-1.0, 1.0, y.size)  # scaled abscissa: same fit, better conditioning
-    return y - np.polyval(np.polyfit(t, y, degree), t)
+    """Residuals of the least-squares polynomial of ``degree`` over a scaled abscissa."""
+    t, lhs, scale, rcond = _design(y.size, degree)
+    coef = np.linalg.lstsq(lhs, y, rcond)[0] / scale  # np.polyfit(t, y, degree), step by step
+    fit = np.zeros_like(t)
+    for c in coef:  # np.polyval's Horner steps, in place
+        fit *= t
+        fit += c
+    return np.subtract(y, fit, out=fit)
+
+
+@lru_cache(maxsize=8)
+def _design(n: int, degree: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """np.polyfit's column-scaled Vandermonde matrix on ``linspace(-1, 1, n)`` (scaled abscissa:
+    same fit, better conditioning); it only depends on the length, which many series share."""
+    t = np.linspace(-1.0, 1.0, n)
+    lhs = np.vander(t, degree + 1)
+    scale = np.sqrt((lhs * lhs).sum(axis=0))
+    lhs /= scale
+    for a in (t, lhs, scale):
+        a.flags.writeable = False
+    return t, lhs, scale, n * np.finfo(float).eps
+
+
+@lru_cache(maxsize=8)
+def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Octave's ``expandData`` grid ``1:0.01:n`` and the samples' positions ``1:n``."""
+    fine, coarse = np.arange(1.0, n + STEP / 2, STEP), np.arange(1.0, n + 1)
+    fine.flags.writeable = coarse.flags.writeable = False
+    return fine, coarse
 
 
 def _mse(y: np.ndarray, degree: int) -> float:
@@ -38,9 +68,12 @@ def acorf(x: np.ndarray) -> np.ndarray:
     n = x.size
     x = x - x.mean()
     size = 1 << int(np.ceil(np.log2(2 * n)))
-    f = np.fft.rfft(x, size)
-    acov = np.fft.irfft(np.abs(f) ** 2, size)[:n]
-    return acov[1:] / acov[0]
+    power = np.abs(np.fft.rfft(x, size))
+    power *= power  # |f|^2, in place (this runs on 100x-interpolated series)
+    acov = np.fft.irfft(power, size)
+    lags = acov[1:n]
+    lags /= acov[0]
+    return lags
 
 
 def find_threshold(delta: np.ndarray, limit: float = LIMIT) -> tuple[float, float]:
@@ -58,8 +91,8 @@ def find_threshold(delta: np.ndarray, limit: float = LIMIT) -> tuple[float, floa
 
 
 def _deltas(ys: np.ndarray, degree: int) -> np.ndarray:
-    yt = acorf(_poly_detrend(ys, degree))
-    alpha = np.flatnonzero(np.abs(_poly_detrend(yt, 1)) < 0.001)
+    trend_free = _poly_detrend(acorf(_poly_detrend(ys, degree)), 1)
+    alpha = np.flatnonzero(np.abs(trend_free, out=trend_free) < 0.001)
     if alpha.size < 2:
         return np.zeros(0)
     gaps = np.diff(alpha)
@@ -75,10 +108,9 @@ def season_length_raw(y: np.ndarray) -> int:
             degree = 2
     step = 1.0
     if 2 < n < 10000:
-        ex = np.arange(1.0, n + STEP / 2, STEP)
-        y = np.interp(ex, np.arange(1.0, n + 1), y)
+        y = np.interp(*_grid(n), y)
         step = STEP
-    b, a = signal.butter(2, 0.001)
+    b, a = BUTTER
     delta = _deltas(signal.lfilter(b, a, y), degree)
     if delta.size < 6:
         delta = _deltas(y, degree)
