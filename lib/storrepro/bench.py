@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from storrepro.notebooks import NOTEBOOKS
-from storrepro.paths import build_dir, git_commit, repo_root, write_json_atomic, write_text_atomic
+from storrepro.paths import git_commit, repo_root, write_json_atomic, write_text_atomic
 
 TARGETS = {
     "full_suite_s": 15 * 60,  # make reproduce, every notebook, full profile
@@ -266,7 +266,7 @@ def _rss(process) -> int:
 def notebooks(profiles=("quick", "full")) -> list[dict]:
     rows = []
     for profile in profiles:
-        out = build_dir(None, f"bench-{profile}")
+        out = repo_root() / "build" / f"bench-{profile}"
         for name in NOTEBOOKS:
             print(f"  {profile:5} {name} ...", flush=True)
             rows.append(run_notebook(name, profile, out))
@@ -424,15 +424,9 @@ def _noop(task, rng):
 
 
 def run_bench(profiles=("quick", "full")) -> dict:
-    print("1/4 device speeds", flush=True)
-    devices = device_speeds()
-    print("2/4 scaling (1x, 10x, 100x)", flush=True)
-    scale = scaling()
-    print("3/4 parallel sweeps (1 and 2 workers)", flush=True)
-    sweeps = sweep_speedups()
-    print(f"4/4 notebooks ({', '.join(profiles)})", flush=True)
-    books = notebooks(profiles)
-    return {
+    """Every measurement, cheapest first; each section is saved to build/bench-partial.json as
+    soon as it is done, so an interrupted run keeps what it measured."""
+    data = {
         "machine": {
             "cores": _cores(),
             "memory_gib": _memory_gib(),
@@ -440,11 +434,22 @@ def run_bench(profiles=("quick", "full")) -> dict:
         },
         "git_commit": git_commit(),
         "targets": TARGETS,
-        "devices": devices,
-        "scaling": scale,
-        "sweeps": sweeps,
-        "notebooks": books,
+        "devices": [],
+        "scaling": [],
+        "notebooks": [],
+        "sweeps": [],
     }
+    sections = [
+        ("devices", "device speeds", device_speeds),
+        ("scaling", "scaling (1x, 10x, 100x)", scaling),
+        ("notebooks", f"notebooks ({', '.join(profiles) or 'none'})", lambda: notebooks(profiles)),
+        ("sweeps", "parallel sweeps (1 and 2 workers)", sweep_speedups),
+    ]
+    for i, (key, what, measure) in enumerate(sections, 1):
+        print(f"{i}/{len(sections)} {what}", flush=True)
+        data[key] = measure()
+        write_json_atomic(repo_root() / "build" / "bench-partial.json", data)
+    return data
 
 
 def _cores() -> int:
