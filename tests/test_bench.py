@@ -135,3 +135,35 @@ def test_digest_sees_every_value_and_only_values():
     b["t"].iloc[1, 0] = 2.0000001
     assert bench.digest(a) != bench.digest(b)
     assert bench.digest([np.zeros(2)]) != bench.digest([np.zeros(3)])
+
+
+def test_notebooks_run_each_profile_into_its_own_build_folder(monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        bench,
+        "run_notebook",
+        lambda name, profile, out: (
+            calls.append((name, profile, out)) or {"notebook": name, "profile": profile}
+        ),
+    )
+    rows = bench.notebooks(("quick",))
+    assert [r["notebook"] for r in rows] == list(bench.NOTEBOOKS)
+    assert {out for _, _, out in calls} == {bench.repo_root() / "build" / "bench-quick"}
+
+
+def test_run_bench_keeps_each_section_as_it_is_measured(monkeypatch, tmp_path):
+    monkeypatch.setattr(bench, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(bench, "device_speeds", lambda: [{"model": "m"}])
+    monkeypatch.setattr(bench, "scaling", lambda: [])
+    monkeypatch.setattr(bench, "notebooks", lambda profiles: [])
+
+    def broken():
+        raise RuntimeError("sweeps failed")
+
+    monkeypatch.setattr(bench, "sweep_speedups", broken)
+    with pytest.raises(RuntimeError):
+        bench.run_bench(())
+    import json
+
+    partial = json.loads((tmp_path / "build" / "bench-partial.json").read_text())
+    assert partial["devices"] == [{"model": "m"}] and partial["sweeps"] == []
