@@ -512,14 +512,15 @@ def targets_met(data: dict) -> list[tuple[str, str, str, bool]]:
                 row["speedup"] >= TARGETS["speedup_2_workers"] and row["identical"],
             )
         )
-    fifo = [d for d in data["devices"] if d["model"].startswith("FIFO") and d["kind"] == "fast"]
-    if fifo:
-        rps = fifo[0]["requests_per_s"]
+    fifo = [s for s in data["scaling"] if s["model"].startswith("FIFO") and s["kind"] == "fast"]
+    if fifo:  # the longest run: a sustained rate, not a fraction of a second of first touches
+        last = fifo[0]["points"][-1]
+        rps = last["requests"] / last["seconds"]
         rows.append(
             (
-                "FIFO fast path",
+                "FIFO fast path, sustained (workload drawn in the loop)",
                 f">= {TARGETS['fifo_fast_requests_per_s']:.0e} req/s",
-                f"{rps:.2e} req/s",
+                f"{rps:.2e} req/s over {last['requests']:.0e} requests",
                 rps >= TARGETS["fifo_fast_requests_per_s"],
             )
         )
