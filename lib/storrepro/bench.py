@@ -503,6 +503,15 @@ def targets_met(data: dict) -> list[tuple[str, str, str, bool]]:
                 worst["peak_mib"] < TARGETS["peak_memory_mib"],
             )
         )
+    if not data["sweeps"]:
+        rows.append(
+            (
+                "2-worker speedup of each paper's largest sweep",
+                f">= {TARGETS['speedup_2_workers']}",
+                "not measured in this run",
+                False,
+            )
+        )
     for row in data["sweeps"]:
         rows.append(
             (
@@ -598,6 +607,8 @@ def render(data: dict) -> str:
         "| notebook | sweep | tasks | 1 worker (s) | 2 workers (s) | speedup | identical |",
         "|---|---|---|---|---|---|---|",
     ]
+    if not data["sweeps"]:
+        lines.append("| — | not measured in this run | | | | | |")
     for r in data["sweeps"]:
         lines.append(
             f"| {r['notebook']} | {r['sweep']} | {r['tasks']} | {r['one_worker_s']:.1f} "
