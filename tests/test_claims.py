@@ -159,3 +159,11 @@ def test_scorecard_lists_only_failing_must_claims():
 
 def test_load_results_is_empty_without_results(tmp_path):
     assert load_results(tmp_path) == []
+
+
+def test_load_results_skips_json_that_is_not_a_notebook_result(tmp_path):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    (folder / "bench.json").write_text('{"devices": []}')
+    (folder / "x.json").write_text('{"notebook": "x", "claims": []}')
+    assert load_results(tmp_path) == [{"notebook": "x", "claims": []}]

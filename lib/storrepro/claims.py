@@ -207,9 +207,11 @@ def style_claims(frame: pd.DataFrame):
 
 
 def load_results(out: Path | None = None) -> list[dict]:
-    """Every ``results/*.json`` under ``out``, sorted by notebook name."""
+    """Every notebook's ``results/<notebook>.json`` under ``out``, sorted by notebook name
+    (other JSON there, such as ``make bench``'s ``bench.json``, has no claims and is skipped)."""
     folder = results_dir(out)
-    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+    loaded = (json.loads(p.read_text()) for p in sorted(folder.glob("*.json")))
+    return [r for r in loaded if "claims" in r]
 
 
 def verdict_counts(result: dict) -> dict[str, int]:
