@@ -102,8 +102,10 @@ def _run_cells(lab, kernel_id, sources, timeout=120):
                     }
                 )
             )
-            text, status = [], None
-            while status is None:
+            # Shell and iopub are not ordered with each other: the reply can overtake the
+            # output, so wait for both the reply and the kernel's "idle" after this request.
+            text, status, idle = [], None, False
+            while status is None or not idle:
                 reply = json.loads(await conn.read_message())
                 if reply.get("parent_header", {}).get("msg_id") != msg_id:
                     continue
@@ -116,6 +118,8 @@ def _run_cells(lab, kernel_id, sources, timeout=120):
                     text.append(f"{content['ename']}: {content['evalue']}")
                 elif reply["msg_type"] == "execute_reply":
                     status = content["status"]
+                elif reply["msg_type"] == "status":
+                    idle = content["execution_state"] == "idle"
             results.append((status, "".join(text)))
         conn.close()
         return results
