@@ -16,6 +16,8 @@ The runner's ``--workers`` and ``--scheduler`` set those environment variables f
 from __future__ import annotations
 
 import atexit
+import ctypes
+import functools
 import hashlib
 import logging
 import os
@@ -29,6 +31,7 @@ WORKERS_ENV = "STORREPRO_WORKERS"
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
 
 _clients: dict[tuple, Any] = {}
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 
 
 def task_seed(seed: int, task: Any) -> np.random.SeedSequence:
@@ -42,7 +45,22 @@ def task_rng(seed: int, task: Any) -> np.random.Generator:
     return np.random.default_rng(task_seed(seed, task))
 
 
+@functools.cache
+def retain_freed_memory() -> None:
+    """Keep the memory this process frees for its next allocations (glibc's malloc; elsewhere a
+    no-op). Sweep tasks allocate the same large arrays again and again, and on a virtual machine
+    each fresh page costs a fault. glibc hands large arrays back at once when a trim threshold is
+    set, as dask's nannies do (64 KiB): that cost BID's and AccGecko's tasks 40-70 % more time."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)  # large arrays from the heap, not fresh mappings
+    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)  # and never return the heap's top to the system
+
+
 def _run_task(fn: Callable, task: Any, seed: int) -> Any:
+    retain_freed_memory()  # here, so that it holds on any worker, local or remote
     return fn(task, task_rng(seed, task))
 
 
@@ -71,11 +89,6 @@ def _client(mode: str, arg: Any):
         if mode == "address":
             client = Client(arg, set_as_default=False)
         else:
-            import dask
-
-            # dask's nannies set MALLOC_TRIM_THRESHOLD_=64 KiB, which makes glibc return and
-            # re-fault every array over 128 KiB: a third of the CPU time of the numpy-heavy tasks
-            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 2**28})
             cluster = LocalCluster(
                 n_workers=arg,
                 threads_per_worker=1,

@@ -10,8 +10,6 @@ regenerates the tenant's trace from its own random stream and returns small tabl
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import math
 from dataclasses import dataclass
 
@@ -36,7 +34,6 @@ from storrepro.accgecko.workload import (
 )
 from storrepro.parallel import sweep, task_rng
 
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 PERCENTILES = (95.0, 99.0, 99.9, 99.99)
 MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
 SLO_GRID = {99.0: (150.0, 300.0, 500.0, 1000.0), 99.9: (300.0, 500.0, 1000.0, 2000.0)}  # µs
@@ -126,22 +123,8 @@ def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng)
     raise ValueError(f"method kind = {method.kind!r}: expected acctail, sncm, pm or mmp")
 
 
-@functools.cache
-def retain_freed_memory() -> None:
-    """Keep the memory this process frees for its next allocations (glibc's malloc; elsewhere a
-    no-op). Every tenant allocates the same large arrays again, and on a virtual machine each
-    fresh page costs a fault: about a third of a tenant's time when glibc hands the memory back."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)  # large arrays from the heap, not fresh mappings
-    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)  # and never return the heap's top to the system
-
-
 def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
     """Everything the notebook needs from one tenant (see the module docstring)."""
-    retain_freed_memory()
     arrivals = generate(task.params, task.duration, rng, task.segment)
     overhead = dispatch_overhead_us(rng, arrivals.size)
     mean_count = MEAN_RATE * DELTA  # the tenant's rate after rescaling (N = 2 per ms)
