@@ -1,5 +1,9 @@
 """make bench: each measurement on tiny inputs, and the report's target verdicts."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -76,15 +80,21 @@ def _data(full_s=100.0, speedup=1.8, rps=2e7, exponent_points=(1.0, 10.0)):
                 "identical": True,
             }
         ],
-        "notebooks": [
+        "suites": [
             {
-                "notebook": "05_tofec",
                 "profile": "full",
                 "ok": True,
                 "wall_s": full_s,
-                "notebook_s": full_s,
-                "peak_mib": 900.0,
-            },
+                "notebooks": [
+                    {
+                        "notebook": "05_tofec",
+                        "profile": "full",
+                        "ok": True,
+                        "wall_s": full_s,
+                        "peak_mib": 900.0,
+                    }
+                ],
+            }
         ],
     }
 
@@ -98,7 +108,7 @@ def test_targets_met_and_missed():
             _data(full_s=1000.0, speedup=1.5, rps=5e6, exponent_points=(1.0, 20.0))
         )
     }
-    assert not missed["all notebooks, full profile"]
+    assert not missed["all notebooks, full profile (one `make reproduce`)"]
     assert not missed["2-worker speedup, 05_tofec"]
     assert not missed["FIFO fast path, sustained (workload drawn in the loop)"]
     assert not missed["cost grows linearly: FIFO queue (fast)"]
@@ -137,25 +147,52 @@ def test_digest_sees_every_value_and_only_values():
     assert bench.digest([np.zeros(2)]) != bench.digest([np.zeros(3)])
 
 
-def test_notebooks_run_each_profile_into_its_own_build_folder(monkeypatch):
-    calls = []
-    monkeypatch.setattr(
-        bench,
-        "run_notebook",
-        lambda name, profile, out: (
-            calls.append((name, profile, out)) or {"notebook": name, "profile": profile}
-        ),
+def test_a_suite_runs_in_one_process_and_each_notebook_gets_its_time_and_memory(monkeypatch):
+    """The runner's own lines, from a stand-in process: which notebook ran, how long, whether it
+    failed; the memory samples go to the notebook running at the time."""
+    runner_lines = [
+        "[1/2] 00_simulator_validation  (profile=quick)",
+        "      done in 20.5 s",
+        "[2/2] 05_tofec  (profile=quick)",
+        "      FAILED in 3.0 s",
+        "      failed in cell 4:",
+    ]
+    script = "import time\n" + "".join(
+        f"print({line!r}, flush=True); time.sleep(0.3)\n" for line in runner_lines
     )
-    rows = bench.notebooks(("quick",))
-    assert [r["notebook"] for r in rows] == list(bench.NOTEBOOKS)
-    assert {out for _, _, out in calls} == {bench.repo_root() / "build" / "bench-quick"}
+    popen = subprocess.Popen
+    commands = []
+
+    def stand_in(cmd, **kwargs):
+        commands.append(cmd)
+        return popen([sys.executable, "-c", script], **kwargs)
+
+    monkeypatch.setattr(bench.subprocess, "Popen", stand_in)
+    suite = bench.run_suite("quick", Path("/nowhere"), poll_s=0.05)
+    assert commands[0][2:] == ["storrepro", "reproduce", "--profile", "quick", "--out", "/nowhere"]
+    assert not suite["ok"] and suite["wall_s"] > 1.0
+    books = {b["notebook"]: b for b in suite["notebooks"]}
+    assert (books["00_simulator_validation"]["ok"], books["00_simulator_validation"]["wall_s"]) == (
+        True,
+        20.5,
+    )
+    assert (books["05_tofec"]["ok"], books["05_tofec"]["wall_s"]) == (False, 3.0)
+    assert all(b["peak_mib"] > 1 for b in books.values())
+
+
+def test_each_profile_runs_into_its_own_build_folder(monkeypatch):
+    calls = []
+    monkeypatch.setattr(bench, "run_suite", lambda profile, out: calls.append((profile, out)) or {})
+    bench.suites(("quick", "full"))
+    root = bench.repo_root() / "build"
+    assert calls == [("quick", root / "bench-quick"), ("full", root / "bench-full")]
 
 
 def test_run_bench_keeps_each_section_as_it_is_measured(monkeypatch, tmp_path):
     monkeypatch.setattr(bench, "repo_root", lambda: tmp_path)
     monkeypatch.setattr(bench, "device_speeds", lambda: [{"model": "m"}])
     monkeypatch.setattr(bench, "scaling", lambda: [])
-    monkeypatch.setattr(bench, "notebooks", lambda profiles: [])
+    monkeypatch.setattr(bench, "suites", lambda profiles: [])
 
     def broken():
         raise RuntimeError("sweeps failed")

@@ -106,7 +106,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
         7,
         {"profile": "quick", "seed": 7, "n": 1},
     )
-    assert result["figures"] == ["figures/99_demo/line.png", "figures/99_demo/line.svg"]
+    assert result["figures"] == ["figures/99_demo/line.png"]  # the quick profile skips the SVG
     assert result["captions"]["figures/99_demo/line.png"] == "A straight line (no paper figure)"
     assert all(set(c) == CLAIM_KEYS for c in result["claims"])
     assert [c["verdict"] for c in result["claims"]] == [
@@ -123,6 +123,17 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
         "| 3 | 1 | 0 | 1 | 1 | — |" in card
     )  # claims, per verdict, failing must ids (C2 is should)
     assert "| C3 | report | a ranking | A < B | B < A | exact order | not checkable |" in card
+
+
+def test_the_full_profile_also_writes_an_svg(tmp_path):
+    run = Run(DemoConfig(profile="full"), out=tmp_path)
+    fig, ax = plt.subplots()
+    run.save_figure(fig, "line")
+    plt.close(fig)
+    assert run.figures == [
+        tmp_path / "figures/99_demo/line.png",
+        tmp_path / "figures/99_demo/line.svg",
+    ]
 
 
 def test_scorecard_lists_only_failing_must_claims():

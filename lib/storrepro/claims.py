@@ -151,14 +151,19 @@ class Run:
         )
 
     def save_figure(self, fig, name: str, caption: str | None = None) -> list[Path]:
-        """Save ``fig`` under ``figures/<notebook>/<name>.png`` (+ ``.svg``) and record it.
+        """Save ``fig`` under ``figures/<notebook>/<name>.png`` (and ``.svg`` in the full
+        profile) and record it.
 
         ``caption`` says what the figure shows and which paper figure it reproduces; the site
-        prints it under the image.
+        prints it under the image. The quick profile skips the SVG: it is a smoke run, and the
+        vector copy of every figure cost about a tenth of its time.
         """
         from storrepro.plotting import save_figure
 
-        paths = save_figure(fig, self.notebook, name, out=self.out, metadata=self.provenance)
+        formats = ("png", "svg") if self.config.profile == "full" else ("png",)
+        paths = save_figure(
+            fig, self.notebook, name, out=self.out, metadata=self.provenance, formats=formats
+        )
         self.figures.extend(p for p in paths if p not in self.figures)
         if caption:
             for path in paths:
