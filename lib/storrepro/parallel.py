@@ -80,24 +80,27 @@ def resolve_mode(workers: int | None = None, scheduler: str | None = None) -> tu
     return ("serial", 1) if workers == 1 else ("local", workers)
 
 
+def local_cluster(n_workers: int):
+    """A dask cluster on this machine: ``n_workers`` single-threaded worker processes."""
+    from dask.distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",  # any free port: never clash with a running dask
+        silence_logs=logging.ERROR,
+    )
+
+
 def _client(mode: str, arg: Any):
     """One dask client per mode, reused across sweeps and closed at exit."""
     key = (mode, arg)
     if key not in _clients:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client
 
-        if mode == "address":
-            client = Client(arg, set_as_default=False)
-        else:
-            cluster = LocalCluster(
-                n_workers=arg,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # any free port: never clash with a running dask
-                silence_logs=logging.ERROR,
-            )
-            client = Client(cluster, set_as_default=False)
-        _clients[key] = client
+        address_or_cluster = arg if mode == "address" else local_cluster(arg)
+        _clients[key] = Client(address_or_cluster, set_as_default=False)
     return _clients[key]
 
 
