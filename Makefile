@@ -37,7 +37,7 @@ site: $(STAMP)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
-## bench: time devices, notebooks (quick and full), scaling and 2-worker speedup (~40 min);
+## bench: time devices, notebooks (quick and full), scaling and 2-worker speedup (~45 min);
 ##        writes results/BENCH.md and results/bench.json
 bench: $(STAMP)
 	$(PY) -m storrepro bench
