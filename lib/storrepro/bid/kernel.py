@@ -576,17 +576,12 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
                 r = _next(clock, t, kind, merge, S)
             if r < 0:
                 break
-            service, d, cyl = hdd_time(ri[R_LBA, r], ri[R_SIZE, r], head, gi, gf)
-            head = ri[R_LBA, r] + ri[R_SIZE, r]
-            out_req[served] = r
-            out_f[0, served], out_f[2, served] = t, service
-            out_i[0, served], out_i[1, served] = cyl, d
+            head, service = _dispatch(r, t, head, served, ri, gi, gf, out_req, out_f, out_i)
             # the dispatch frees a slot: the replayer refills at the start of the service
             i, clock = _fill(
                 i, clock, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
             )
             t = t + service
-            out_f[1, served] = t
             served += 1
             continue
         # ---- open mode: the next thing to happen is an arrival, a completion or a timer ------
@@ -602,18 +597,10 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
         if a < dev:
             t = a
             t_rep = t
-            admitted = 0
-            while i < n:
-                if admitted and ts[i] + shift > t:
-                    break
-                if st[COUNT] >= rq_limit:
-                    blocked = True
-                    block_t = t
-                    break
-                _admit(i, t, t, kind, merge, lba, size, op, pid, S)
-                arrival[i] = t
-                i += 1
-                admitted += 1
+            i, admitted, blocked = _admit_due(
+                i, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
+            )
+            block_t = t if blocked else block_t
             if busy or admitted == 0:
                 continue  # a busy device is not woken; a blocked replayer submitted nothing
         else:
@@ -627,30 +614,18 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
                 if has:
                     sleeping_until = t + (wake - t)
             continue
-        service, d, cyl = hdd_time(ri[R_LBA, r], ri[R_SIZE, r], head, gi, gf)
-        head = ri[R_LBA, r] + ri[R_SIZE, r]
-        out_req[served] = r
-        out_f[0, served], out_f[2, served] = t, service
-        out_i[0, served], out_i[1, served] = cyl, d
+        head, service = _dispatch(r, t, head, served, ri, gi, gf, out_req, out_f, out_i)
         t_free = t + service
-        out_f[1, served] = t_free
         served += 1
         busy = True
         sleeping_until = INF
         if blocked:  # the dispatch frees a slot: the replayer resumes now
             shift += t - block_t
-            blocked = False
             t_rep = t
-            while i < n and st[OVERFLOW] == 0:
-                if st[COUNT] >= rq_limit:
-                    blocked = True
-                    block_t = t
-                    break
-                _admit(i, t, t, kind, merge, lba, size, op, pid, S)
-                arrival[i] = t
-                i += 1
-                if i < n and ts[i] + shift > t:
-                    break
+            i, _, blocked = _admit_due(
+                i, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
+            )
+            block_t = t if blocked else block_t
     return (
         st,
         ri,
@@ -668,6 +643,38 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
         route_req,
         route_t,
     )
+
+
+@numba.njit(cache=True, inline="always")
+def _dispatch(r, t, head, served, ri, gi, gf, out_req, out_f, out_i):
+    """The HDD serves request ``r`` from time ``t``: record it as the ``served``-th; returns the
+    head's new position and the service time."""
+    service, d, cyl = hdd_time(ri[R_LBA, r], ri[R_SIZE, r], head, gi, gf)
+    out_req[served] = r
+    out_f[0, served], out_f[1, served], out_f[2, served] = t, t + service, service
+    out_i[0, served], out_i[1, served] = cyl, d
+    return ri[R_LBA, r] + ri[R_SIZE, r], service
+
+
+@numba.njit(cache=True)
+def _admit_due(i, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S):
+    """Open-mode replayer at time ``t``: admit, in trace order, the next event and every later
+    one due by ``t``, while a slot is free.
+
+    Returns the next event, how many entered, and whether a full block layer stopped it."""
+    st = S[_ST]
+    n = ts.shape[0]
+    admitted = 0
+    while i < n and st[OVERFLOW] == 0:
+        if admitted and ts[i] + shift > t:
+            break
+        if st[COUNT] >= rq_limit:
+            return i, admitted, True
+        _admit(i, t, t, kind, merge, lba, size, op, pid, S)
+        arrival[i] = t
+        i += 1
+        admitted += 1
+    return i, admitted, False
 
 
 @numba.njit(cache=True)
