@@ -8,14 +8,17 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from storrepro.claims import (  # noqa: E402
+    Claim,
     Run,
-    build_scorecard,
+    headline_verdict,
     load_results,
     plain,
+    reading_table,
+    relative_band,
     relative_error,
     verdict_within,
 )
-from storrepro.config import NotebookConfig, Param  # noqa: E402
+from storrepro.config import NotebookConfig, Param, Reading  # noqa: E402
 
 RESULT_KEYS = {
     "notebook",
@@ -26,17 +29,58 @@ RESULT_KEYS = {
     "git_commit",
     "started",
     "wall_seconds",
+    "headline",
+    "readings",
     "figures",
     "captions",
     "claims",
 }
-CLAIM_KEYS = {"id", "statement", "paper_value", "reproduced_value", "tolerance", "verdict", "kind"}
+CLAIM_KEYS = {
+    "id",
+    "statement",
+    "paper_value",
+    "reproduced_value",
+    "tolerance",
+    "verdict",
+    "kind",
+    "role",
+    "requires",
+    "reason",
+    "values",
+    "by_reading",
+    "robust",
+    "decided_by",
+    "not_affected_by",
+}
 
 
 class DemoConfig(NotebookConfig):
     notebook = "99_demo"
     paper = "A. Author, Demo paper, 2020"
     params = {"n": Param(int, 1, 2, "size", low=1)}
+    readings = {
+        "window": Reading(
+            question="Which window does the paper average over?",
+            paper_words="averaged over each window",
+            primary="calendar",
+            alternatives={"calendar": "calendar days", "rolling": "24 h from the start"},
+            argument="the paper plots calendar days",
+        )
+    }
+
+
+def claim(id="C1", verdict="reproduced", role="test", **kw) -> Claim:
+    return Claim(
+        id=id,
+        statement="s",
+        paper_value=1,
+        reproduced_value="1 ms",
+        tolerance="t",
+        verdict=verdict,
+        reason="measured 1 ms",
+        role=role,
+        **kw,
+    )
 
 
 def test_verdicts_follow_the_tolerance():
@@ -56,42 +100,96 @@ def test_plain_converts_numpy_values():
     }
 
 
-def test_claims_reject_bad_verdicts_kinds_and_duplicate_ids(tmp_path):
-    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+def test_claims_reject_bad_verdicts_kinds_roles_and_missing_reasons():
     with pytest.raises(ValueError, match="verdict 'passed'"):
-        run.claim("C1", "s", paper_value=1, reproduced_value=1, tolerance="", verdict="passed")
+        claim(verdict="passed")
+    with pytest.raises(ValueError, match="verdict 'void'"):
+        claim(verdict="void")  # only Run.record voids, from requires
     with pytest.raises(ValueError, match="kind 'nice'"):
-        run.claim(
-            "C1",
-            "s",
-            paper_value=1,
-            reproduced_value=1,
-            tolerance="",
-            verdict="reproduced",
-            kind="nice",
-        )
-    run.claim("C1", "s", paper_value=1, reproduced_value=1, tolerance="", verdict="reproduced")
+        claim(kind="nice")
+    with pytest.raises(ValueError, match="role 'proof'"):
+        claim(role="proof")
+    with pytest.raises(ValueError, match="needs a reason"):
+        Claim("C1", "s", 1, "1 ms", "t", "reproduced", reason=" ")
+    with pytest.raises(ValueError, match="human string"):
+        Claim("C1", "s", 1, 1.0, "t", "reproduced", reason="r")
+
+
+def test_a_run_refuses_duplicates_unknown_readings_and_unjudged_test_claims(tmp_path):
+    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+    with pytest.raises(ValueError, match="not judged under the readings"):
+        run.record(claim())
+    with pytest.raises(ValueError, match="unknown readings"):
+        run.record(claim(), readings={"window=weekly": claim()})
+    with pytest.raises(ValueError, match="unknown readings"):
+        run.record(claim(), not_affected_by=["pool"])
+    with pytest.raises(ValueError, match="another id"):
+        run.record(claim(), readings={"window=rolling": claim(id="C2")})
+    with pytest.raises(ValueError, match="record them first"):
+        run.record(claim(requires=("C0",)), not_affected_by=["window"])
+    run.record(claim(role="calibration"))  # calibrations need no readings
     with pytest.raises(ValueError, match="recorded twice"):
-        run.claim("C1", "s", paper_value=1, reproduced_value=1, tolerance="", verdict="reproduced")
+        run.record(claim(role="calibration"))
+
+
+def test_readings_mark_a_claim_robust_or_name_the_reading_that_decides_it(tmp_path):
+    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+    robust = run.record(claim("A"), readings={"window=rolling": claim("A")})
+    hangs = run.record(
+        claim("B"), readings={"window=rolling": claim("B", verdict="not reproduced")}
+    )
+    untouched = run.record(claim("C"), not_affected_by=["window"])
+    assert (robust["robust"], robust["decided_by"]) == (True, [])
+    assert (hangs["robust"], hangs["decided_by"]) == (False, ["window"])
+    assert hangs["by_reading"]["window=rolling"]["verdict"] == "not reproduced"
+    assert (untouched["robust"], untouched["not_affected_by"]) == (True, ["window"])
+    run.headline("The paper holds.", core=["A", "B"], cause="because")
+    table = reading_table(run.result())
+    assert list(table.columns) == ["primary", "window=rolling", "robust"]
+    assert table.loc["B", "robust"] == "hangs on window"
+    assert table.loc["C", "window=rolling"] == "—"
+
+
+def test_a_failed_prerequisite_voids_a_claim_under_each_reading(tmp_path):
+    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+    run.record(
+        claim("SAFE", verdict="not reproduced"),
+        readings={"window=rolling": claim("SAFE", verdict="reproduced")},
+    )
+    gain = run.record(
+        claim("GAIN", requires=("SAFE",)), readings={"window=rolling": claim("GAIN")}
+    )
+    assert gain["verdict"] == "void"
+    assert gain["reason"].startswith("Void: it requires SAFE, which is not reproduced")
+    assert "would be reproduced: measured 1 ms" in gain["reason"]
+    assert gain["values"]["verdict without its conditions"] == "reproduced"
+    assert gain["by_reading"]["window=rolling"]["verdict"] == "reproduced"
+    assert gain["decided_by"] == ["window"]
+    kept = run.record(claim("KEPT"), not_affected_by=["window"])
+    assert kept["verdict"] == "reproduced"
+
+
+def test_headline_verdict_and_its_errors(tmp_path):
+    assert headline_verdict(["reproduced", "reproduced"]) == "reproduced"
+    assert headline_verdict(["not reproduced", "void"]) == "not reproduced"
+    assert headline_verdict(["reproduced", "void"]) == "partly"
+    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+    with pytest.raises(ValueError, match="must name recorded claims"):
+        run.headline("s", core=["X"], cause="c")
+    with pytest.raises(ValueError, match="headline"):
+        run.finish()
 
 
 def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     run = Run(DemoConfig(profile="quick", seed=7), out=tmp_path)
-    run.claim_relative(
-        "C1", "mean delay", reproduced=np.float64(101.0), reference=100.0, tolerance=0.02
+    run.record(claim("C1"), not_affected_by=["window"])
+    run.record(
+        claim("C2", verdict="not reproduced", kind="should", values={"x": np.float64(2.5)}),
+        readings={"window=rolling": claim("C2")},
     )
-    run.claim_relative(
-        "C2", "p99 delay", reproduced=130.0, reference=100.0, tolerance=0.1, kind="should"
-    )
-    run.claim(
-        "C3",
-        "a ranking",
-        paper_value="A < B",
-        reproduced_value="B < A",
-        tolerance="exact order",
-        verdict="not checkable",
-        kind="report",
-    )
+    run.record(claim("K1", role="calibration"))
+    run.record(claim("I1", role="invariant", verdict="not reproduced"))
+    run.headline("Demo holds.", core=["C1", "C2"], cause="C2 misses its band.")
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
     run.save_figure(fig, "line", caption="A straight line (no paper figure)")
@@ -109,20 +207,20 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     assert result["figures"] == ["figures/99_demo/line.png"]  # the quick profile skips the SVG
     assert result["captions"]["figures/99_demo/line.png"] == "A straight line (no paper figure)"
     assert all(set(c) == CLAIM_KEYS for c in result["claims"])
-    assert [c["verdict"] for c in result["claims"]] == [
-        "reproduced",
-        "not reproduced",
-        "not checkable",
-    ]
-    assert result["claims"][0]["tolerance"] == "±2 % relative"
+    assert result["claims"][1]["values"] == {"x": 2.5}
+    assert result["headline"]["verdict"] == "partly"
+    assert result["headline"]["hangs_on"] == ["window"]
+    assert result["readings"]["window"]["primary"] == "calendar"
     assert not list(tmp_path.rglob("*.tmp"))
 
     card = (tmp_path / "results" / "SCORECARD.md").read_text()
+    assert "- **99_demo** — Demo holds. **partly** (C1, C2). C2 misses its band." in card
+    # test claims only: 2, 1 reproduced, 1 not; 1/2 robust; calibration 1/1; invariants 0/1
     assert "| 99_demo | quick | 7 |" in card
-    assert (
-        "| 3 | 1 | 0 | 1 | 1 | — |" in card
-    )  # claims, per verdict, failing must ids (C2 is should)
-    assert "| C3 | report | a ranking | A < B | B < A | exact order | not checkable |" in card
+    assert "| 2 | 1 | 0 | 1 | 0 | 0 | 1/2 | 1/1 | 0/1 |" in card
+    row = "| C2 | test | should | s | 1 | 1 ms | t | not reproduced | hangs on window=rolling"
+    assert row in card
+    assert "| window | Which window does the paper average over? | calendar |" in card
 
 
 def test_the_full_profile_also_writes_an_svg(tmp_path):
@@ -136,36 +234,9 @@ def test_the_full_profile_also_writes_an_svg(tmp_path):
     ]
 
 
-def test_scorecard_lists_only_failing_must_claims():
-    result = {
-        "notebook": "n",
-        "paper": "p",
-        "profile": "full",
-        "seed": 0,
-        "git_commit": "abc",
-        "wall_seconds": 1.0,
-        "claims": [
-            {
-                "id": "M",
-                "kind": "must",
-                "statement": "s",
-                "paper_value": 1,
-                "reproduced_value": 2,
-                "tolerance": "t",
-                "verdict": "not reproduced",
-            },
-            {
-                "id": "R",
-                "kind": "report",
-                "statement": "s",
-                "paper_value": 1,
-                "reproduced_value": 2,
-                "tolerance": "t",
-                "verdict": "not reproduced",
-            },
-        ],
-    }
-    assert "| 2 | 0 | 0 | 2 | 0 | M |" in build_scorecard([result])
+def test_relative_band_is_the_text_of_verdict_within():
+    assert relative_band(0.02) == "±2 % relative"
+    assert relative_band(0.02, 0.05) == "±2 % relative (partly within ±5 %)"
 
 
 def test_load_results_is_empty_without_results(tmp_path):

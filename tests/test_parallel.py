@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from storrepro.parallel import WORKERS_ENV, close_clients, resolve_mode, sweep, task_rng
-from storrepro.validation import QueueTask, run_queue
+from storrepro.validation.experiment import QueueTask, run_queue
 
 
 @dataclass(frozen=True)

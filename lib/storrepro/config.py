@@ -103,8 +103,45 @@ COMMON = {
 }
 
 
+@dataclass(frozen=True)
+class Reading:
+    """An open choice of the paper that can move a verdict, and how this reproduction reads it.
+
+    ``primary`` is chosen for fidelity to the paper's own words (quoted in ``paper_words``) and,
+    where known, to the authors' code — never for the verdict it gives; ``argument`` says why.
+    ``alternatives`` maps every value, the primary included, to what it means. A notebook judges
+    its ``test`` claims under the primary and under each other value (one reading changed at a
+    time), so the results show which verdicts hang on the choice.
+    """
+
+    question: str
+    paper_words: str
+    primary: str
+    alternatives: dict[str, str]
+    argument: str
+
+    def __post_init__(self):
+        if self.primary not in self.alternatives:
+            raise ValueError(
+                f"reading primary {self.primary!r} is not among its alternatives "
+                f"{sorted(self.alternatives)}"
+            )
+        if len(self.alternatives) < 2:
+            raise ValueError("a reading needs at least one alternative to its primary value")
+
+    def others(self) -> list[str]:
+        """The non-primary values, in declaration order."""
+        return [v for v in self.alternatives if v != self.primary]
+
+
+def reading_label(name: str, value: str) -> str:
+    """``"wait_history", "open_queue"`` -> ``"wait_history=open_queue"``."""
+    return f"{name}={value}"
+
+
 class NotebookConfig:
-    """Base of every notebook's config. Subclasses set ``notebook``, ``paper`` and ``params``.
+    """Base of every notebook's config. Subclasses set ``notebook``, ``paper`` and ``params``,
+    and ``readings`` when the paper leaves choices open that can move a verdict.
 
     Attributes are the resolved values: ``cfg.profile``, ``cfg.seed`` and one per parameter.
     """
@@ -112,6 +149,13 @@ class NotebookConfig:
     notebook: ClassVar[str]
     paper: ClassVar[str]
     params: ClassVar[dict[str, Param]]
+    readings: ClassVar[dict[str, Reading]] = {}
+
+    @classmethod
+    def reading_labels(cls) -> list[str]:
+        """Every non-primary reading as ``"name=value"``: the alternatives a test claim is
+        judged under besides the primary."""
+        return [reading_label(n, v) for n, r in cls.readings.items() for v in r.others()]
 
     def __init__(self, profile: str = "full", seed: int = 0, **values: Any):
         spec = self.all_params()

@@ -10,7 +10,7 @@ from storrepro.paths import repo_root
 
 #: notebook name -> "module:ConfigClass"; the order is the run order.
 NOTEBOOKS = {
-    "00_simulator_validation": "storrepro.validation:ValidationConfig",
+    "00_simulator_validation": "storrepro.validation.config:ValidationConfig",
     "01_precise_period": "storrepro.periodicity.config:PrecisePeriodConfig",
     "02_accgecko": "storrepro.accgecko.config:AccGeckoConfig",
     "03_vdi_background": "storrepro.vdi.config:VdiConfig",

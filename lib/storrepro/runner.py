@@ -148,7 +148,7 @@ def _print_summary(outcomes: list[Outcome], out: Path) -> None:
     print("\nSummary")
     for o in outcomes:
         counts = verdict_counts(results[o.name]) if o.ok and o.name in results else {}
-        tally = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no claims recorded"
+        tally = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no test claims"
         print(f"  {o.name:<28} {'ok' if o.ok else 'FAILED':<7} {o.wall_seconds:7.1f} s   {tally}")
     total = sum(o.wall_seconds for o in outcomes)
     folder = results_dir(out)

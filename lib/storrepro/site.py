@@ -66,16 +66,17 @@ def _scorecard(results: list[dict]) -> str:
         cells = "".join(f'<td class="num">{counts[v]}</td>' for v in VERDICTS)
         rows.append(
             f'<tr><td><a href="#{_e(r["notebook"])}">{_e(r["notebook"])}</a></td>'
-            f'<td class="num">{len(r["claims"])}</td>{cells}<td>{_e(r["profile"])}</td></tr>'
+            f'<td class="num">{sum(counts.values())}</td>{cells}<td>{_e(r["profile"])}</td></tr>'
         )
     return (
-        '<table id="scorecard"><thead><tr><th>notebook</th><th>claims</th>'
+        '<table id="scorecard"><thead><tr><th>notebook</th><th>test claims</th>'
         f"{head}<th>profile</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
 
 
 def _paper_section(r: dict, notebook_link: str | None) -> str:
     name = r["notebook"]
+    h = r["headline"]
     captions = r.get("captions", {})
     figures = "".join(
         f'<figure><img src="{_e(path)}" alt="{_e(Path(path).stem)}">'
@@ -85,10 +86,10 @@ def _paper_section(r: dict, notebook_link: str | None) -> str:
         if path.endswith(".png")
     )
     claims = "".join(
-        f"<tr><td>{_e(c['id'])}</td><td>{_e(c['kind'])}</td><td>{_e(c['statement'])}</td>"
+        f"<tr><td>{_e(c['id'])}</td><td>{_e(c['role'])}</td><td>{_e(c['statement'])}</td>"
         f'<td class="num">{_e(c["paper_value"])}</td>'
         f'<td class="num">{_e(c["reproduced_value"])}</td><td>{_e(c["tolerance"])}</td>'
-        f"{_verdict_cell(c['verdict'])}</tr>"
+        f"{_verdict_cell(c['verdict'])}<td>{_e(c['reason'])}</td></tr>"
         for c in r["claims"]
     )
     link = (
@@ -98,12 +99,14 @@ def _paper_section(r: dict, notebook_link: str | None) -> str:
     )
     return (
         f'<section id="{_e(name)}"><h2>{_e(name)}</h2><p>{_e(r["paper"])}</p>'
+        f'<p class="headline"><strong>{_e(h["verdict"])}</strong>: {_e(h["statement"])} '
+        f"{_e(h['cause'])}</p>"
         f'<p class="provenance">commit {_e(r["git_commit"])} · profile {_e(r["profile"])} · '
         f"seed {_e(r['seed'])} · started {_e(r['started'])} · "
         f"wall time {r['wall_seconds']:.1f} s · {link}</p>"
         f'<div class="figures">{figures}</div>'
-        '<table class="claims"><thead><tr><th>id</th><th>kind</th><th>claim</th><th>paper</th>'
-        "<th>reproduced</th><th>tolerance</th><th>verdict</th></tr></thead>"
+        '<table class="claims"><thead><tr><th>id</th><th>role</th><th>claim</th><th>paper</th>'
+        "<th>reproduced</th><th>tolerance</th><th>verdict</th><th>reason</th></tr></thead>"
         f"<tbody>{claims}</tbody></table></section>"
     )
 

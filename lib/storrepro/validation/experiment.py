@@ -1,6 +1,6 @@
-"""Notebook 00: the shared simulator checked against closed-form results before any paper uses it.
+"""Notebook 00's experiments: the shared simulators run against closed-form results.
 
-Checks (tolerances fixed per profile before any run, in :data:`TOLERANCES`):
+Checks (tolerances in :mod:`storrepro.validation.config`):
 - M/M/1, M/D/1 and M/G/1 (gamma service, shape 4) waiting times from the simpy FIFO server vs the
   exponential M/M/1 law, Crommelin's M/D/1 law and Pollaczek–Khinchine (means only for M/G/1);
 - the vectorized FIFO kernel vs the simpy server, request by request;
@@ -18,7 +18,6 @@ import pandas as pd
 import simpy
 from scipy import stats
 
-from storrepro.config import NotebookConfig, Param, ParameterError
 from storrepro.parallel import sweep, task_rng
 from storrepro.sim import theory
 from storrepro.sim.block_device import DiskRequest
@@ -27,64 +26,11 @@ from storrepro.sim.core_pool import CorePool
 from storrepro.sim.fifo import fifo_departures, poisson_arrivals, simulate_fifo
 from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDD, hdd_service_time
 from storrepro.sim.ssd import SSD, ssd_service_time
+from storrepro.validation.config import ValidationConfig
 
 QUEUES = ("M/M/1", "M/D/1", "M/G/1")
 GAMMA_SHAPE = 4.0  # M/G/1 service: gamma with mean 1 and squared coefficient of variation 1/4
 CURVE_LOADS = (0.2, 0.4, 0.6, 0.8, 0.9)
-
-#: Relative-error tolerances, chosen from the expected standard errors before any run:
-#: at rho = 0.5 the mean wait of 1e6 customers has a relative standard error near 0.6 %, the
-#: 99th percentile near 1 %; the quick profile has a tenth of the customers (about 3x the error).
-#: Parallel requests: the worst code, (1,1), has delay sd/mean = 2/3, so its mean over N requests
-#: has a relative standard error of 0.67/sqrt(N): 0.5 % at 20,000 (full), 1.5 % at 2,000 (quick);
-#: the tolerance is four standard errors.
-TOLERANCES = {
-    "quick": {"mean": 0.06, "p99": 0.10, "kth": 0.06, "kernel": 1e-6},
-    "full": {"mean": 0.02, "p99": 0.03, "kth": 0.02, "kernel": 1e-6},
-}
-
-
-class ValidationConfig(NotebookConfig):
-    notebook = "00_simulator_validation"
-    paper = (
-        "storrepro simulator validation: simpy device models vs closed-form queueing "
-        "results and the BID spec's disk-model reference values"
-    )
-    params = {
-        "customers": Param(
-            int, 100_000, 1_000_000, "customers per queue check (M/M/1, M/D/1, M/G/1)", low=1_000
-        ),
-        "replications": Param(
-            int,
-            4,
-            4,
-            "independent runs the customers are split into "
-            "(they run in parallel and give the confidence intervals)",
-            low=2,
-            high=64,
-        ),
-        "load": Param(float, 0.5, 0.5, "utilisation rho of the queue checks", low=0.05, high=0.95),
-        "curve_customers": Param(
-            int, 10_000, 50_000, "customers per point of the wait-vs-load curves", low=1_000
-        ),
-        "parallel_requests": Param(
-            int, 2_000, 20_000, "requests per (n, k) code in the order-statistics check", low=100
-        ),
-    }
-
-    def validate(self) -> None:
-        if self.customers // self.replications < 1_000:
-            raise ParameterError(
-                f"parameter 'customers' = {self.customers}: with replications = "
-                f"{self.replications} each run would get fewer than 1000 customers"
-            )
-
-    @property
-    def tolerances(self) -> dict[str, float]:
-        return TOLERANCES[self.profile]
-
-
-# --- queue checks -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,56 @@
+"""Notebook 00's parameters and the tolerances of its checks, fixed before any run."""
+
+from __future__ import annotations
+
+from storrepro.config import NotebookConfig, Param, ParameterError
+
+#: Relative-error tolerances, chosen from the expected standard errors before any run:
+#: at rho = 0.5 the mean wait of 1e6 customers has a relative standard error near 0.6 %, the
+#: 99th percentile near 1 %; the quick profile has a tenth of the customers (about 3x the error).
+#: Parallel requests: the worst code, (1,1), has delay sd/mean = 2/3, so its mean over N requests
+#: has a relative standard error of 0.67/sqrt(N): 0.5 % at 20,000 (full), 1.5 % at 2,000 (quick);
+#: the tolerance is four standard errors.
+TOLERANCES = {
+    "quick": {"mean": 0.06, "p99": 0.10, "kth": 0.06, "kernel": 1e-6},
+    "full": {"mean": 0.02, "p99": 0.03, "kth": 0.02, "kernel": 1e-6},
+}
+
+
+class ValidationConfig(NotebookConfig):
+    notebook = "00_simulator_validation"
+    paper = (
+        "storrepro simulator validation: simpy device models vs closed-form queueing "
+        "results and the BID spec's disk-model reference values"
+    )
+    params = {
+        "customers": Param(
+            int, 100_000, 1_000_000, "customers per queue check (M/M/1, M/D/1, M/G/1)", low=1_000
+        ),
+        "replications": Param(
+            int,
+            4,
+            4,
+            "independent runs the customers are split into "
+            "(they run in parallel and give the confidence intervals)",
+            low=2,
+            high=64,
+        ),
+        "load": Param(float, 0.5, 0.5, "utilisation rho of the queue checks", low=0.05, high=0.95),
+        "curve_customers": Param(
+            int, 10_000, 50_000, "customers per point of the wait-vs-load curves", low=1_000
+        ),
+        "parallel_requests": Param(
+            int, 2_000, 20_000, "requests per (n, k) code in the order-statistics check", low=100
+        ),
+    }
+
+    def validate(self) -> None:
+        if self.customers // self.replications < 1_000:
+            raise ParameterError(
+                f"parameter 'customers' = {self.customers}: with replications = "
+                f"{self.replications} each run would get fewer than 1000 customers"
+            )
+
+    @property
+    def tolerances(self) -> dict[str, float]:
+        return TOLERANCES[self.profile]
