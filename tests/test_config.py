@@ -58,9 +58,9 @@ def test_bad_values_name_parameter_value_and_what_is_allowed(kwargs, fragment):
 
 def test_parse_overrides_turns_strings_into_checked_values():
     values = DemoConfig.parse_overrides(
-        ["customers=1e4", "load=0.7", "policy=lifo", "warm=yes", "seed=4", "load=none"]
+        ["customers=1e4", "load=0.7", "policy=lifo", "warm=none", "seed=4"]
     )
-    assert values == {"customers": 10_000, "load": None, "policy": "lifo", "warm": True, "seed": 4}
+    assert values == {"customers": 10_000, "load": 0.7, "policy": "lifo", "warm": None, "seed": 4}
 
 
 @pytest.mark.parametrize(
@@ -72,9 +72,23 @@ def test_parse_overrides_turns_strings_into_checked_values():
         ("warm=maybe", "parameter 'warm' = 'maybe': expected a bool"),
         ("profile=quick", "--profile"),
         ("speed=3", "unknown parameter 'speed' for demo"),
+        ("load=nan", "parameter 'load' = nan: expected a finite number"),
+        ("load=inf", "parameter 'load' = inf: expected a finite number"),
+        ("customers=inf", "parameter 'customers' = 'inf'"),
+        ("customers=1e20", "parameter 'customers' = '1e20'"),
     ],
 )
 def test_parse_overrides_errors(pair, fragment):
     with pytest.raises(ParameterError) as err:
         DemoConfig.parse_overrides([pair])
     assert fragment in str(err.value)
+
+
+def test_integers_are_parsed_exactly_and_seed_none_means_the_profile_seed():
+    assert DemoConfig.parse_overrides(["seed=9007199254740993"]) == {"seed": 9007199254740993}
+    assert DemoConfig(**DemoConfig.parse_overrides(["seed=none"])).seed == 0
+
+
+def test_a_parameter_given_twice_is_refused():
+    with pytest.raises(ParameterError, match="-p load is given twice"):
+        DemoConfig.parse_overrides(["load=0.5", "load=0.6"])

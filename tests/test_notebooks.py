@@ -2,6 +2,7 @@
 
 import ast
 import json
+import re
 
 import nbformat
 import pytest
@@ -45,6 +46,28 @@ def test_parameters_cell_matches_the_config(name):
     assert set(values) == set(config_class(name).all_params())
     assert values.pop("profile") == "full" and values.pop("seed") == 0
     assert all(v is None for v in values.values()), "paper parameters default to None"
+
+
+#: A verdict, tolerance rule or verdict function written in a notebook instead of its paper's
+#: claims.py (where every rule is tested on an input where it fails).
+VERDICT_LITERAL = re.compile(
+    r"verdict\s*=\s*([\"'](reproduced|partly|not reproduced|not checkable|void)[\"']|lambda)"
+    r"|def verdict\b|\.claim\(|claim_relative\("
+)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebooks_write_no_verdicts(name):
+    nb = nbformat.read(notebook_path(name), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert not VERDICT_LITERAL.search(cell.source), f"{name}: {cell.source[:200]}"
+
+
+def test_the_verdict_scan_finds_a_literal():
+    assert VERDICT_LITERAL.search('run.record(x, verdict="reproduced" if ok else "partly")')
+    assert VERDICT_LITERAL.search("verdict = lambda e: e < 1")
+    assert not VERDICT_LITERAL.search("run.record(claims.c1(t))")
 
 
 def _run(out, name, *extra):

@@ -12,6 +12,7 @@ bad value fails in a second with a message naming the parameter, the value and w
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -59,6 +60,10 @@ class Param:
                 f"parameter {name!r} = {value!r}: expected {self.allowed()}, "
                 f"got a {type(value).__name__}"
             )
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParameterError(
+                f"parameter {name!r} = {value!r}: expected a finite number, {self.allowed()}"
+            )
         if self.choices is not None and value not in self.choices:
             raise ParameterError(f"parameter {name!r} = {value!r}: expected {self.allowed()}")
         if (self.low is not None and value < self.low) or (
@@ -78,10 +83,7 @@ class Param:
                     raise ValueError
                 value: Any = lowered in _TRUE
             elif self.type is int:
-                number = float(text)
-                if not number.is_integer():
-                    raise ValueError
-                value = int(number)
+                value = _parse_int(text)
             else:
                 value = self.type(text)
         except ValueError:
@@ -89,6 +91,18 @@ class Param:
                 f"parameter {name!r} = {text!r}: expected {self.allowed()}"
             ) from None
         return self.check(name, value)
+
+
+def _parse_int(text: str) -> int:
+    """``"12"`` exactly, or a float spelling of an integer such as ``"1e6"`` when a float holds
+    it exactly (below 2**53: past that, ``"9007199254740993"`` would silently become …992)."""
+    try:
+        return int(text)
+    except ValueError:
+        number = float(text)
+    if not number.is_integer() or abs(number) >= 2**53:
+        raise ValueError
+    return int(number)
 
 
 COMMON = {
@@ -157,7 +171,7 @@ class NotebookConfig:
         judged under besides the primary."""
         return [reading_label(n, v) for n, r in cls.readings.items() for v in r.others()]
 
-    def __init__(self, profile: str = "full", seed: int = 0, **values: Any):
+    def __init__(self, profile: str = "full", seed: int | None = 0, **values: Any):
         spec = self.all_params()
         unknown = sorted(set(values) - set(spec))
         if unknown:
@@ -166,6 +180,7 @@ class NotebookConfig:
                 f"allowed: {', '.join(sorted(spec))}"
             )
         self.profile = COMMON["profile"].check("profile", profile)
+        seed = getattr(COMMON["seed"], self.profile) if seed is None else seed
         self.seed = COMMON["seed"].check("seed", seed)
         for name, param in self.params.items():
             value = values.get(name)
@@ -197,6 +212,8 @@ class NotebookConfig:
                     f"unknown parameter {name!r} for {cls.notebook}; "
                     f"allowed: {', '.join(sorted(set(spec) - {'profile'}))}"
                 )
+            if name in values:
+                raise ParameterError(f"-p {name} is given twice; give each parameter once")
             values[name] = spec[name].parse(name, text)
         return values
 
