@@ -1,11 +1,13 @@
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from storrepro import parallel
 from storrepro.parallel import WORKERS_ENV, close_clients, resolve_mode, sweep, task_rng
 from storrepro.validation.experiment import QueueTask, run_queue
 
@@ -128,3 +130,31 @@ def test_tasks_reuse_freed_memory_and_local_workers_use_one_thread(monkeypatch, 
     assert all(faults < 1024 for faults, _ in results), results
     if workers == 2:
         assert [threads for _, threads in results] == ["1", "1"]
+
+
+def test_a_scheduler_without_workers_ends_the_sweep_with_a_clear_error(monkeypatch, free_port):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    monkeypatch.setattr(parallel, "WORKER_TIMEOUT_S", 1.0)
+    dask = Path(sys.executable).with_name("dask")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    scheduler = subprocess.Popen(
+        [dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+         "--no-dashboard"],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(3)  # the scheduler's start-up
+        with pytest.raises(TimeoutError, match=f"the dask scheduler at {address} has no workers"):
+            sweep(draw, TASKS, seed=1, scheduler=address, progress=False)
+    finally:
+        close_clients()
+        scheduler.terminate()
+        scheduler.wait(timeout=30)
+
+
+def test_the_local_dashboard_listens_on_this_machine_only():
+    cluster = parallel.local_cluster(1)
+    try:
+        assert "127.0.0.1" in cluster.dashboard_link
+    finally:
+        cluster.close()

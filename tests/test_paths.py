@@ -1,3 +1,7 @@
+import json
+import math
+import os
+import stat
 import subprocess
 
 import pytest
@@ -33,3 +37,33 @@ def test_git_commit_without_git(monkeypatch):
 def test_build_output_sits_in_build_for_the_repository_and_beside_results_otherwise(tmp_path):
     assert paths.build_dir(paths.repo_root(), "site") == paths.repo_root() / "build" / "site"
     assert paths.build_dir(tmp_path, "executed") == tmp_path / "executed"
+
+
+def test_results_are_strict_json_that_reads_back_non_finite_numbers(tmp_path):
+    path = tmp_path / "r.json"
+    paths.write_json_atomic(path, {"a": float("inf"), "b": [float("-inf"), 1.5], "c": "x"})
+    text = path.read_text()
+    assert '"Infinity"' in text and '"-Infinity"' in text
+
+    def refuse(name):
+        raise ValueError(f"non-standard JSON constant {name}")
+
+    assert json.loads(text, parse_constant=refuse)["c"] == "x"  # strict JSON
+    back = paths.read_json(path)
+    assert back["a"] == math.inf and back["b"] == [-math.inf, 1.5] and back["c"] == "x"
+    assert math.isnan(paths.read_json(_write(tmp_path, {"n": float("nan")}))["n"])
+
+
+def _write(folder, data):
+    path = folder / "n.json"
+    paths.write_json_atomic(path, data)
+    return path
+
+
+def test_outputs_follow_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        paths.write_text_atomic(tmp_path / "f.txt", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "f.txt").stat().st_mode) == 0o644

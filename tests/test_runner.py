@@ -1,4 +1,5 @@
 import json
+import socket
 from pathlib import Path
 
 import nbformat
@@ -6,7 +7,9 @@ import pytest
 
 from storrepro import runner
 from storrepro.__main__ import main
+from storrepro.claims import Claim
 from storrepro.config import NotebookConfig, Param, ParameterError
+from storrepro.paths import repo_root
 
 
 class Good(NotebookConfig):
@@ -21,6 +24,7 @@ class Bad(Good):
 
 
 CONFIGS = {"good": Good, "bad": Bad}
+TINY_CLAIM = Claim("T", "runs", 1, "1 run", "exact", "reproduced", "It ran.", role="invariant")
 
 
 def _tiny_notebook(path, name):
@@ -31,11 +35,14 @@ def _tiny_notebook(path, name):
         params,
         nbformat.v4.new_code_cell(
             "from storrepro.claims import Run\n"
-            "from test_runner import CONFIGS\n"
+            "from test_runner import CONFIGS, TINY_CLAIM\n"
             f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail)\n"
             "if cfg.fail:\n"
             "    raise ZeroDivisionError('boom in tiny')\n"
-            "Run(cfg).finish()"
+            "run = Run(cfg)\n"
+            "run.record(TINY_CLAIM)\n"
+            "run.headline('Tiny runs.', core=['T'], cause='It is tiny.')\n"
+            "run.finish()"
         ),
     ]
     nb.metadata["kernelspec"] = {
@@ -66,12 +73,81 @@ def test_failing_notebook_is_reported_plainly_and_the_rest_still_runs(tiny_suite
     assert code == 1
     assert "FAILED" in out and "ZeroDivisionError: boom in tiny" in out
     assert "| if cfg.fail:" in out  # the failing cell's source
-    executed = tiny_suite / "executed"
+    # a failed run changes no output; all it made stays in the staging folder
+    assert not (tiny_suite / "results").exists() and "are unchanged" in out
+    executed = tiny_suite / "staging" / "executed"
     assert (executed / "bad.ipynb").exists() and (executed / "good.ipynb").exists()
     assert not list(executed.glob(".*running*"))
-    result = json.loads((tiny_suite / "results" / "good.json").read_text())
+    result = json.loads((tiny_suite / "staging" / "results" / "good.json").read_text())
     assert result["notebook"] == "good" and result["profile"] == "quick"
+
+
+def test_a_successful_run_swaps_its_outputs_in_whole(tiny_suite, capsys):
+    stale = tiny_suite / "figures" / "good" / "old_seed.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"from another run")
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    assert not stale.exists()  # the notebook's figure folder is replaced, not merged
+    assert (tiny_suite / "results" / "good.json").exists()
     assert (tiny_suite / "results" / "SCORECARD.md").exists()
+    assert (tiny_suite / "executed" / "good.ipynb").exists()
+    assert not (tiny_suite / "staging").exists()
+    assert f"outputs of this run: {tiny_suite}" in capsys.readouterr().out
+
+
+def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monkeypatch):
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    before = (tiny_suite / "results" / "good.json").read_text()
+
+    def interrupt(job, executed_dir):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "execute", interrupt)
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 130
+    assert "interrupted: the outputs in" in capsys.readouterr().out
+    assert (tiny_suite / "results" / "good.json").read_text() == before
+
+
+def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
+    with (
+        runner.output_lock(tmp_path),
+        pytest.raises(ParameterError, match="another run"),
+        runner.output_lock(tmp_path),
+    ):
+        pass
+    with runner.output_lock(tmp_path):  # released when the first run ends
+        pass
+
+
+def test_only_the_canonical_run_writes_into_the_repository():
+    full = runner.plan("full", None, [])
+    assert runner.default_out("full", full) == repo_root()
+    quick = runner.default_out("quick", runner.plan("quick", None, []))
+    only_00 = ["00_simulator_validation"]
+    seeded = runner.default_out("full", runner.plan("full", only_00, ["seed=1"]))
+    assert quick.parent == seeded.parent == repo_root() / "build" / "runs"
+    assert quick.name.startswith("quick-all-") and seeded.name.startswith("full-00-")
+    other = runner.default_out("full", runner.plan("full", only_00, ["seed=2"]))
+    assert other != seeded
+
+
+def test_an_unwritable_out_or_unreachable_scheduler_fails_before_any_work(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    args = ["reproduce", "--profile", "quick", "--only", "00_simulator_validation"]
+    assert main([*args, "--out", str(blocker / "sub")]) == 2
+    assert f"--out {blocker / 'sub'}: cannot write there (Not a directory)" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--out", str(tmp_path / "o"), "--scheduler", "nonsense"]) == 2
+    assert "expected tcp://HOST:PORT" in capsys.readouterr().err
+    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    unreachable = f"tcp://127.0.0.1:{port}"
+    assert main([*args, "--out", str(tmp_path / "o"), "--scheduler", unreachable]) == 2
+    assert "no dask scheduler answers at 127.0.0.1" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def test_bad_parameters_fail_before_any_notebook_runs(tmp_path, capsys):
@@ -93,7 +169,9 @@ def test_bad_parameters_fail_before_any_notebook_runs(tmp_path, capsys):
     assert main([*args, "-p", "speed=3"]) == 2
     assert "unknown parameter 'speed' for 00_simulator_validation" in capsys.readouterr().err
     assert main([*args, "--workers", "0"]) == 2
-    assert "--workers 0: expected a whole number >= 1" in capsys.readouterr().err
+    assert "--workers 0: expected a whole number from 1 to" in capsys.readouterr().err
+    assert main([*args, "--workers", "10000"]) == 2
+    assert "--workers 10000: expected a whole number from 1 to" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -31,8 +32,8 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         metavar="DIR",
-        help="write figures/, results/ and executed/ under DIR "
-        "(default: the repository, executed notebooks in build/executed)",
+        help="write figures/, results/ and executed/ under DIR (default: the repository for "
+        "the full profile with default parameters, else build/runs/<profile>-<notebooks>-<hash>)",
     )
     run.add_argument(
         "-p",
@@ -144,14 +145,22 @@ def main(argv: list[str] | None = None) -> int:
             for name in args.names or NOTEBOOKS:
                 print(runner.describe_parameters(name))
             return 0
-        if args.workers is not None and args.workers < 1:
-            raise ParameterError(f"--workers {args.workers}: expected a whole number >= 1")
+        cores = os.cpu_count() or 1
+        if args.workers is not None and not 1 <= args.workers <= cores:
+            raise ParameterError(
+                f"--workers {args.workers}: expected a whole number from 1 to {cores} "
+                "(this machine's cores; use --scheduler for a larger cluster)"
+            )
         return runner.reproduce(
             args.profile, args.only, args.out, args.params, args.workers, args.scheduler
         )
     except (ParameterError, KeyError, ValueError, OSError) as err:
-        print(f"error: {err.args[0]}", file=sys.stderr)
+        message = err.args[0] if len(err.args) == 1 else str(err)
+        print(f"error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

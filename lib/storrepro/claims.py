@@ -23,7 +23,6 @@ Only ``test`` claims count in a scorecard's verdict columns. A claim that ``requ
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Iterable, Mapping
@@ -39,6 +38,7 @@ from storrepro.config import NotebookConfig, reading_label
 from storrepro.paths import (
     git_commit,
     output_root,
+    read_json,
     results_dir,
     write_json_atomic,
     write_text_atomic,
@@ -363,7 +363,7 @@ def load_results(out: Path | None = None) -> list[dict]:
     """Every notebook's ``results/<notebook>.json`` under ``out``, sorted by notebook name
     (other JSON there, such as ``make bench``'s ``bench.json``, has no claims and is skipped)."""
     folder = results_dir(out)
-    loaded = (json.loads(p.read_text()) for p in sorted(folder.glob("*.json")))
+    loaded = (read_json(p) for p in sorted(folder.glob("*.json")))
     return [r for r in loaded if "claims" in r]
 
 

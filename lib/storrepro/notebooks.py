@@ -19,6 +19,10 @@ NOTEBOOKS = {
 }
 
 
+#: Notebooks that read the CRAN benchmark (checked before any kernel starts).
+NEEDS_CRAN = frozenset({"01_precise_period"})
+
+
 def notebook_path(name: str) -> Path:
     return repo_root() / "notebooks" / f"{name}.ipynb"
 

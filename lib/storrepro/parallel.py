@@ -21,6 +21,7 @@ import functools
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -88,9 +89,14 @@ def local_cluster(n_workers: int):
         n_workers=n_workers,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=":0",  # any free port: never clash with a running dask
+        dashboard_address="127.0.0.1:0",  # this machine only, any free port
         silence_logs=logging.ERROR,
     )
+
+
+#: How long to wait for a scheduler to answer, and for a remote cluster to have a worker.
+CONNECT_TIMEOUT_S = 10.0
+WORKER_TIMEOUT_S = 60.0
 
 
 def _client(mode: str, arg: Any):
@@ -100,7 +106,17 @@ def _client(mode: str, arg: Any):
         from dask.distributed import Client
 
         address_or_cluster = arg if mode == "address" else local_cluster(arg)
-        _clients[key] = Client(address_or_cluster, set_as_default=False)
+        client = Client(address_or_cluster, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
+        if mode == "address":
+            try:
+                client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+            except TimeoutError:
+                client.close()
+                raise TimeoutError(
+                    f"the dask scheduler at {arg} has no workers after {WORKER_TIMEOUT_S:g} s: "
+                    "start some (`dask worker ADDRESS --nthreads 1`) or run without --scheduler"
+                ) from None
+        _clients[key] = client
     return _clients[key]
 
 
@@ -113,6 +129,33 @@ def close_clients() -> None:
         if cluster is not None:
             cluster.close()
     _clients.clear()
+
+
+def _wait_with_workers(client, futures: list, bar, where: str | None) -> None:
+    """Wait for every future, advancing ``bar``; on a remote scheduler (``where``), give up
+    with a clear error once it has had no worker for :data:`WORKER_TIMEOUT_S`."""
+    from dask.distributed import as_completed
+
+    completed = as_completed(futures, loop=client.loop)
+    if where is None:
+        for _ in completed:
+            bar.update()
+        return
+    idle_since = None
+    while not completed.is_empty():
+        batch = completed.next_batch(block=False)
+        bar.update(len(batch))
+        if batch or client.scheduler_info().get("workers"):
+            idle_since = None
+        else:
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since > WORKER_TIMEOUT_S:
+                raise TimeoutError(
+                    f"the dask scheduler at {where} has had no worker for "
+                    f"{WORKER_TIMEOUT_S:g} s; restart its workers and run again"
+                )
+        if not batch:
+            time.sleep(0.2)
 
 
 def sweep(
@@ -139,12 +182,9 @@ def sweep(
                 results.append(_run_task(fn, task, seed))
                 bar.update()
             return results
-        from dask.distributed import as_completed
-
         client = _client(mode, arg)
         futures = [client.submit(_run_task, fn, t, seed, pure=False) for t in tasks]
-        for _ in as_completed(futures, loop=client.loop):
-            bar.update()
+        _wait_with_workers(client, futures, bar, where=arg if mode == "address" else None)
         return client.gather(futures)
     finally:
         bar.close()

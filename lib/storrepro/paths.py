@@ -10,6 +10,7 @@ experiment never overwrites the committed full-profile results.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import tempfile
@@ -75,6 +76,7 @@ def atomic_path(path: Path | str):
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are for readers too
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -91,5 +93,42 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+#: Strict JSON has no NaN or infinity: they are written as these strings and read back.
+NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def _finite_json(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite_json(v) for v in value]
+    return value
+
+
+def _read_non_finite(value):
+    if isinstance(value, str):
+        return NON_FINITE.get(value, value)
+    if isinstance(value, dict):
+        return {k: _read_non_finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_read_non_finite(v) for v in value]
+    return value
+
+
 def write_json_atomic(path: Path | str, data) -> None:
-    write_text_atomic(path, json.dumps(data, indent=2, allow_nan=True) + "\n")
+    """Strict JSON: non-finite floats are written as ``"NaN"``, ``"Infinity"``, ``"-Infinity"``
+    (see :func:`read_json`)."""
+    write_text_atomic(path, json.dumps(_finite_json(data), indent=2, allow_nan=False) + "\n")
+
+
+def read_json(path: Path | str):
+    """What :func:`write_json_atomic` wrote, non-finite floats restored."""
+    return _read_non_finite(json.loads(Path(path).read_text(encoding="utf-8")))

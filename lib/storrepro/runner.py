@@ -1,15 +1,28 @@
 """Execute the notebooks with papermill: validate parameters, run, time, summarise.
 
-``python -m storrepro reproduce`` (or ``make reproduce``) lands here. Every ``-p`` value is
-checked by each selected notebook's config before the first kernel starts. A notebook that fails
-stops nothing else: the runner reports the failing cell and the error, runs the rest, and exits
-non-zero. A claim that does not reproduce is a result, not a failure.
+``python -m storrepro reproduce`` (or ``make reproduce``) lands here. Everything that can be
+checked is checked before the first kernel starts: every ``-p`` value against each selected
+notebook's config, the output folder (writable, not in use by another run), the dask scheduler
+(reachable) and the data a notebook reads. A notebook that fails stops nothing else: the runner
+reports the failing cell and the error, runs the rest, and exits non-zero. A claim that does not
+reproduce is a result, not a failure.
+
+Only the canonical run — the full profile with default parameters — writes the committed
+``figures/`` and ``results/``; any other run writes to its own folder under ``build/runs/``
+unless ``--out`` is given. A run builds into a staging folder and swaps its outputs in only when
+every notebook succeeded, so an output folder never mixes files of two runs.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import json
 import os
+import shutil
+import socket
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,11 +31,11 @@ from pathlib import Path
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
-from storrepro.claims import load_results, verdict_counts
+from storrepro.claims import load_results, verdict_counts, write_scorecard
 from storrepro.config import NotebookConfig, ParameterError
-from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
+from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
-from storrepro.paths import OUT_ENV, build_dir, repo_root, results_dir
+from storrepro.paths import OUT_ENV, build_dir, figures_dir, repo_root, results_dir
 
 
 @dataclass(frozen=True)
@@ -53,7 +66,84 @@ def plan(profile: str, only: list[str] | None, overrides: list[str]) -> list[Job
         values = cls.parse_overrides(overrides)
         cls(profile=profile, **values)  # validates the whole resolved configuration
         jobs.append(Job(name, {"profile": profile, **values}))
+    if NEEDS_CRAN & {j.name for j in jobs}:
+        from storrepro.data.cran import cran_source
+
+        cran_source()  # raises CranDataMissing: where it looked and how to provide the data
     return jobs
+
+
+def default_out(profile: str, jobs: list[Job]) -> Path:
+    """The repository for the canonical run (full profile, default parameters); otherwise
+    ``build/runs/<profile>-<notebooks>-<hash of the parameters>``."""
+    overrides = {j.name: {k: v for k, v in j.parameters.items() if k != "profile"} for j in jobs}
+    if profile == "full" and not any(overrides.values()):
+        return repo_root()
+    names = [j.name for j in jobs]
+    which = "all" if names == list(NOTEBOOKS) else "+".join(n.split("_")[0] for n in names)
+    digest = hashlib.sha256(json.dumps(overrides, sort_keys=True).encode()).hexdigest()[:8]
+    return repo_root() / "build" / "runs" / f"{profile}-{which}-{digest}"
+
+
+def check_scheduler(address: str | None, timeout_s: float = 5.0) -> None:
+    """Refuse a malformed or unreachable dask scheduler address before any kernel starts."""
+    address = address or os.environ.get(SCHEDULER_ENV)
+    if not address:
+        return
+    hostport = address.split("://", 1)[-1]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        raise ParameterError(f"--scheduler {address!r}: expected tcp://HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as err:
+        raise ParameterError(
+            f"--scheduler {address!r}: no dask scheduler answers at {host}:{port} within "
+            f"{timeout_s:g} s ({err.strerror or err})"
+        ) from None
+
+
+def check_writable(out: Path) -> None:
+    """Refuse an output folder this process cannot create or write into."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out).close()
+    except OSError as err:
+        raise ParameterError(f"--out {out}: cannot write there ({err.strerror or err})") from None
+
+
+@contextmanager
+def output_lock(out: Path):
+    """Hold the output folder for this run; a second run into it fails at once."""
+    path = build_dir(out, ".storrepro.lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ParameterError(
+                f"another run is writing into {out} (lock {path}); wait for it to end or "
+                "give this run another --out"
+            ) from None
+        yield
+
+
+def publish(staging: Path, out: Path, names: list[str]) -> None:
+    """Move each notebook's figures, result and executed notebook from ``staging`` into ``out``
+    (a notebook's figure folder is replaced whole), then rewrite the scorecard."""
+    for name in names:
+        new, old = figures_dir(name, staging), figures_dir(name, out)
+        if old.exists():
+            shutil.rmtree(old)
+        if new.exists():
+            old.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(new, old)
+        results_dir(out).mkdir(parents=True, exist_ok=True)
+        os.replace(results_dir(staging) / f"{name}.json", results_dir(out) / f"{name}.json")
+        executed = build_dir(out, "executed")
+        executed.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / "executed" / f"{name}.ipynb", executed / f"{name}.ipynb")
+    write_scorecard(out)
 
 
 @contextmanager
@@ -88,6 +178,7 @@ def execute(job: Job, executed_dir: Path) -> Outcome:
     partial = executed_dir / f".{job.name}.running.ipynb"
     executed_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
+    finished = False
     try:
         papermill.execute_notebook(
             str(source),
@@ -99,15 +190,15 @@ def execute(job: Job, executed_dir: Path) -> Outcome:
             progress_bar=sys.stderr.isatty(),
             log_output=False,
         )
-        ok, message = True, "ok"
+        ok, message, finished = True, "ok", True
     except PapermillExecutionError as err:
-        ok = False
+        ok, finished = False, True
         source_lines = "\n".join("    | " + line for line in err.source.splitlines())
         message = f"failed in cell {err.exec_count}:\n{source_lines}\n    {err.ename}: {err.evalue}"
     except Exception as err:  # the kernel could not start, the file is unreadable, ...
         ok, message = False, f"could not run the notebook: {type(err).__name__}: {err}"
-    finally:
-        if partial.exists():
+    finally:  # an interrupted notebook keeps its ".running" name: it is not a result
+        if finished and partial.exists():
             os.replace(partial, target)
     return Outcome(job.name, ok, time.perf_counter() - start, message)
 
@@ -122,21 +213,45 @@ def reproduce(
 ) -> int:
     """Run the selected notebooks; return the process exit code (0 when all ran)."""
     jobs = plan(profile, only, overrides or [])
-    out = Path(out).resolve() if out else repo_root()
-    executed_dir = build_dir(out, "executed")
+    check_scheduler(scheduler)
+    out = Path(out).resolve() if out else default_out(profile, jobs)
+    check_writable(out)
+    with output_lock(out):
+        staging = build_dir(out, "staging")
+        shutil.rmtree(staging, ignore_errors=True)
+        with kernel_environment(staging, workers, scheduler):
+            try:
+                outcomes = _run_jobs(jobs, staging / "executed")
+            except KeyboardInterrupt:
+                print(
+                    f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
+                    f"outputs are in {staging}",
+                    flush=True,
+                )
+                return 130
+        _print_summary(outcomes, staging)
+        if all(o.ok for o in outcomes):
+            publish(staging, out, [j.name for j in jobs])
+            shutil.rmtree(staging)
+            print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
+            return 0
+        print(
+            f"a notebook failed, so the outputs in {out} are unchanged; this run's outputs, "
+            f"executed notebooks with their tracebacks included, are in {staging}"
+        )
+        return 1
+
+
+def _run_jobs(jobs: list[Job], executed_dir: Path) -> list[Outcome]:
     outcomes = []
-    with kernel_environment(out, workers, scheduler):
-        for i, job in enumerate(jobs, 1):
-            print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
-            outcome = execute(job, executed_dir)
-            outcomes.append(outcome)
-            status = "done" if outcome.ok else "FAILED"
-            print(f"      {status} in {outcome.wall_seconds:.1f} s", flush=True)
-            if not outcome.ok:
-                print(f"      {outcome.message}", flush=True)
-                print(f"      full traceback: {executed_dir / (job.name + '.ipynb')}", flush=True)
-    _print_summary(outcomes, out)
-    return 0 if all(o.ok for o in outcomes) else 1
+    for i, job in enumerate(jobs, 1):
+        print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
+        outcome = execute(job, executed_dir)
+        outcomes.append(outcome)
+        print(f"      {'done' if outcome.ok else 'FAILED'} in {outcome.wall_seconds:.1f} s")
+        if not outcome.ok:
+            print(f"      {outcome.message}", flush=True)
+    return outcomes
 
 
 def _describe(parameters: dict) -> str:
@@ -150,9 +265,7 @@ def _print_summary(outcomes: list[Outcome], out: Path) -> None:
         counts = verdict_counts(results[o.name]) if o.ok and o.name in results else {}
         tally = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no test claims"
         print(f"  {o.name:<28} {'ok' if o.ok else 'FAILED':<7} {o.wall_seconds:7.1f} s   {tally}")
-    total = sum(o.wall_seconds for o in outcomes)
-    folder = results_dir(out)
-    print(f"  total {total:.1f} s; results in {folder}; scorecard {folder / 'SCORECARD.md'}")
+    print(f"  total {sum(o.wall_seconds for o in outcomes):.1f} s")
 
 
 def describe_parameters(name: str) -> str:

@@ -167,12 +167,17 @@ def default_sources() -> list[Path]:
 
 def load_cran(source: str | Path | None = None) -> list[Series]:
     """The 82 benchmark series in :data:`SERIES` order (see the module docstring for ``source``)."""
+    folder = cran_source(source)
+    return [_read_series(folder, pkg, name) for pkg, names in SERIES.items() for name in names]
+
+
+def cran_source(source: str | Path | None = None) -> Path:
+    """The first folder holding the benchmark (see the module docstring), or a clear error
+    naming where it looked and how to provide the data."""
     candidates = [Path(source)] if source is not None else default_sources()
     for folder in candidates:
         if folder.is_dir() and _has_data(folder):
-            return [
-                _read_series(folder, pkg, name) for pkg, names in SERIES.items() for name in names
-            ]
+            return folder
     raise CranDataMissing(
         "CRAN benchmark data not found in "
         + ", ".join(str(c) for c in candidates)
