@@ -47,7 +47,7 @@ def test_fixed_rate_server_and_sampler():
         (lambda env: FifoServer.fixed_rate(env, -2), "rate must be > 0"),
         (lambda env: simulate_fifo([0, 1], [1]), "one length"),
         (lambda env: simulate_fifo([1, 0], [1, 1]), "sorted"),
-        (lambda env: fifo_departures([0, 1], [1, -1]), "service_times must be >= 0"),
+        (lambda env: fifo_departures([0, 1], [1, -1]), "finite numbers >= 0; entry 1 is -1.0"),
         (lambda env: poisson_arrivals(np.random.default_rng(0), 0, 3), "rate must be > 0"),
     ],
 )
@@ -89,3 +89,11 @@ def test_stream_rejects_chunks_out_of_order():
 
     with pytest.raises(ValueError, match="follow each other in time"):
         fifo_stream([([5.0, 6.0], [1.0, 1.0]), ([2.0], [1.0])], LatencyMonitor())
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_inputs_are_refused_with_their_name(bad):
+    with pytest.raises(ValueError, match="arrivals must hold finite numbers; entry 1 is"):
+        fifo_departures([0.0, bad], [1.0, 1.0])
+    with pytest.raises(ValueError, match="service_times must hold finite numbers >= 0; entry 0"):
+        simulate_fifo([0.0, 1.0], [bad, 1.0])

@@ -72,3 +72,12 @@ def test_streaming_monitor_matches_the_exact_one_within_its_error():
         assert value == pytest.approx(np.percentile(values, float(label[1:])), rel=0.006)
     with pytest.raises(ValueError, match="streaming"):
         _ = streaming.latencies
+
+
+@pytest.mark.parametrize("bad", [-1.0, np.nan, np.inf])
+def test_a_monitor_refuses_negative_and_non_finite_latencies(bad):
+    monitor = LatencyMonitor("read")
+    with pytest.raises(ValueError, match="read: a latency must be a finite number >= 0"):
+        monitor.record(bad)
+    with pytest.raises(ValueError, match="read latencies must hold finite numbers >= 0"):
+        monitor.record_many([1.0, bad])

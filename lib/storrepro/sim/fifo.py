@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import simpy
 
+from storrepro.checks import finite_array
 from storrepro.sim.monitor import LatencyMonitor
 
 #: Draws one service time from a generator.
@@ -146,8 +147,8 @@ def fifo_stream(chunks: Iterable[tuple[np.ndarray, np.ndarray]], monitor: Latenc
 
 
 def _check_arrays(arrivals, service_times) -> tuple[np.ndarray, np.ndarray]:
-    arrivals = np.asarray(arrivals, dtype=float)
-    service_times = np.asarray(service_times, dtype=float)
+    arrivals = finite_array("arrivals", arrivals, minimum=None)
+    service_times = finite_array("service_times", service_times)
     if arrivals.shape != service_times.shape or arrivals.ndim != 1:
         raise ValueError(
             f"arrivals and service_times must be 1-D arrays of one length, got shapes "
@@ -155,8 +156,6 @@ def _check_arrays(arrivals, service_times) -> tuple[np.ndarray, np.ndarray]:
         )
     if arrivals.size and np.any(np.diff(arrivals) < 0):
         raise ValueError("arrivals must be sorted in time (non-decreasing)")
-    if np.any(service_times < 0):
-        raise ValueError("service_times must be >= 0")
     return arrivals, service_times
 
 

@@ -16,6 +16,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from storrepro.checks import finite_array
+
 #: The tail points every device reports (percent).
 PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)
 
@@ -108,13 +110,18 @@ class LatencyMonitor:
         self.sketch = StreamingQuantiles() if streaming else None
 
     def record(self, latency: float) -> None:
+        if not 0 <= latency < math.inf:  # also false for NaN
+            raise ValueError(
+                f"{self.name}: a latency must be a finite number >= 0, got {latency!r}"
+            )
         self._values.append(latency)
         if self.sketch is not None and len(self._values) >= self._FLUSH:
             self._flush()
 
     def record_many(self, latencies) -> None:
+        latencies = finite_array(f"{self.name} latencies", latencies)
         if self.sketch is None:
-            self._values.extend(np.asarray(latencies, dtype=float).tolist())
+            self._values.extend(latencies.tolist())
         else:
             self._flush()
             self.sketch.add(latencies)
