@@ -98,7 +98,7 @@ def test_notebook_runs_in_the_quick_profile(quick_runs, name):
     assert result["claims"], "a notebook records its claims"
     for figure in result["figures"]:
         assert (out / figure).stat().st_size > 0
-    assert (out / "executed" / f"{name}.ipynb").exists()
+    assert (out / "results" / "executed" / f"{name}.ipynb").exists()
     assert (out / "results" / "SCORECARD.md").exists()
 
 

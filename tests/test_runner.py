@@ -75,7 +75,7 @@ def test_failing_notebook_is_reported_plainly_and_the_rest_still_runs(tiny_suite
     assert "| if cfg.fail:" in out  # the failing cell's source
     # a failed run changes no output; all it made stays in the staging folder
     assert not (tiny_suite / "results").exists() and "are unchanged" in out
-    executed = tiny_suite / "staging" / "executed"
+    executed = tiny_suite / "staging" / "results" / "executed"
     assert (executed / "bad.ipynb").exists() and (executed / "good.ipynb").exists()
     assert not list(executed.glob(".*running*"))
     result = json.loads((tiny_suite / "staging" / "results" / "good.json").read_text())
@@ -90,7 +90,7 @@ def test_a_successful_run_swaps_its_outputs_in_whole(tiny_suite, capsys):
     assert not stale.exists()  # the notebook's figure folder is replaced, not merged
     assert (tiny_suite / "results" / "good.json").exists()
     assert (tiny_suite / "results" / "SCORECARD.md").exists()
-    assert (tiny_suite / "executed" / "good.ipynb").exists()
+    assert (tiny_suite / "results" / "executed" / "good.ipynb").exists()
     assert not (tiny_suite / "staging").exists()
     assert f"outputs of this run: {tiny_suite}" in capsys.readouterr().out
 
@@ -99,7 +99,7 @@ def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monke
     assert runner.reproduce("quick", ["good"], tiny_suite) == 0
     before = (tiny_suite / "results" / "good.json").read_text()
 
-    def interrupt(job, executed_dir):
+    def interrupt(job, folder):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(runner, "execute", interrupt)

@@ -1,16 +1,19 @@
-"""The static site, built from the committed results and checked in a real browser."""
+"""The readers' site, built from the committed results and read in a real browser at desktop
+and phone width (Debian's chromium, driven by Playwright; no browser is downloaded)."""
 
 import functools
 import http.server
 import shutil
 import threading
 import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
 from storrepro.claims import VERDICTS, load_results, verdict_counts
-from storrepro.paths import repo_root
-from storrepro.site import build_site
+from storrepro.paths import executed_dir, repo_root
+from storrepro.site import build_site, index_page, paper_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: no background connections that would only be refused.
@@ -24,27 +27,23 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+WIDTHS = {"desktop": 1280, "phone": 390}
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="browser test skipped: no chromium here; install Debian's with "
+    "`apt-get install chromium` (as root) — CI does",
+)
 
 
 @pytest.fixture(scope="module")
 def site():
     """`make site` of the repository's committed results, served on 127.0.0.1."""
     index = build_site()
-    folder = index.parent
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield index, f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
-
-
-def test_site_is_static_and_offline(site):
-    index, _ = site
-    text = index.read_text()
-    assert "<script" not in text and "http://" not in text and "https://" not in text
-    for page in index.parent.glob("notebooks/*.html"):
-        rendered = page.read_text()
-        assert "<script" not in rendered, f"{page.name} would run scripts"
 
 
 def test_missing_results_are_a_clear_error(tmp_path):
@@ -52,47 +51,88 @@ def test_missing_results_are_a_clear_error(tmp_path):
         build_site(tmp_path)
 
 
-@pytest.mark.skipif(
-    CHROMIUM is None, reason="needs Debian's chromium: `apt-get install chromium` (as root)"
-)
-def test_site_in_a_real_browser(site):
+def test_pages_show_headline_readings_reasons_and_figures():
+    results = load_results(repo_root())
+    assert results, "the repository commits the results of the last full run"
+    for result in results:
+        page = paper_page(result, has_notebook=True)
+        assert result["headline"]["statement"].split()[0] in page
+        for claim in result["claims"]:
+            assert f"<td>{claim['id']}</td>" in page
+        assert page.count('<figure class="result">') == sum(
+            f.endswith(".png") for f in result["figures"]
+        )
+        assert f"notebooks/{result['notebook']}.ipynb" in page
+    landing = index_page(results, [r["notebook"] for r in results])
+    assert all(f"]({r['notebook']}.md)" in landing for r in results)
+
+
+def test_the_rendered_notebooks_are_committed_and_small():
+    notebooks = sorted(executed_dir(repo_root()).glob("*.ipynb"))
+    assert [p.stem for p in notebooks] == [r["notebook"] for r in load_results(repo_root())]
+    assert sum(p.stat().st_size for p in notebooks) < 20 * 2**20
+
+
+def _pages(index: Path) -> list[str]:
+    folder = index.parent
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*.html")
+        if p.name not in ("genindex.html", "search.html")
+    )
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", WIDTHS)
+def test_site_in_a_real_browser(site, width):
     sync_api = pytest.importorskip("playwright.sync_api")
     index, url = site
     results = load_results(repo_root())
-    errors = []
+    errors, outside, links = [], [], set()
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on(
+            "request",
+            lambda r: outside.append(r.url) if urlparse(r.url).hostname != "127.0.0.1" else None,
+        )
+        for path in _pages(index):
+            page.goto(url + path, wait_until="load")
+            broken = page.eval_on_selector_all(
+                "img", "imgs => imgs.filter(i => !i.complete || i.naturalWidth === 0)"
+                ".map(i => i.src)"
+            )
+            assert not broken, (path, broken)
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 1, f"{path} is {overflow} px wider than the {width} screen"
+            links.update(
+                page.eval_on_selector_all("a[href]", "as => as.map(a => a.href.split('#')[0])")
+            )
         page.goto(url, wait_until="load")
-
-        widths = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)")
-        assert widths and all(w > 0 for w in widths)
-        assert len(widths) == sum(1 for r in results for f in r["figures"] if f.endswith(".png"))
-
         rows = page.eval_on_selector_all(
             "#scorecard tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
         )
         assert [r[0] for r in rows] == [r["notebook"] for r in results]
         for row, result in zip(rows, results, strict=True):
-            counts = verdict_counts(result)
-            assert row[1 : 2 + len(VERDICTS)] == [  # test claims only
+            counts = verdict_counts(result)  # test claims only
+            assert row[1] == result["headline"]["verdict"]
+            assert row[2 : 3 + len(VERDICTS)] == [
                 str(sum(counts.values())),
                 *(str(counts[v]) for v in VERDICTS),
             ]
-
-        links = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
-        for link in links:
-            if "#" in link:
-                anchor = link.split("#", 1)[1]
-                assert page.locator(f"[id='{anchor}']").count() == 1, link
-            else:
-                with urllib.request.urlopen(link) as response:
-                    assert response.status == 200, link
-                page.goto(link, wait_until="load")
-                page.goto(url, wait_until="load")
-
-        page.screenshot(path=str(index.parent / "screenshot.png"), full_page=True)
+        for result in results:
+            page.goto(url + f"{result['notebook']}.html", wait_until="load")
+            text = page.inner_text("main")
+            assert result["headline"]["cause"][:40] in text
+            assert all(c["reason"][:40] in text for c in result["claims"])
         browser.close()
+    local = sorted(link for link in links if urlparse(link).hostname == "127.0.0.1")
+    for link in local:
+        with urllib.request.urlopen(link) as response:
+            assert response.status == 200, link
     assert not errors, errors
+    assert not outside, f"assets fetched from the network: {outside[:5]}"

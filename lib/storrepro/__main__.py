@@ -32,7 +32,8 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         metavar="DIR",
-        help="write figures/, results/ and executed/ under DIR (default: the repository for "
+        help="write figures/ and results/ (executed notebooks in results/executed) under DIR "
+        "(default: the repository for "
         "the full profile with default parameters, else build/runs/<profile>-<notebooks>-<hash>)",
     )
     run.add_argument(
@@ -61,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         metavar="DIR",
-        help="the --out of that run: reads DIR/results, DIR/figures, DIR/executed "
+        help="the --out of that run: reads DIR/results, DIR/figures, DIR/results/executed "
         "and writes DIR/site (default: the repository and build/site)",
     )
 

@@ -338,14 +338,19 @@ def style_claims(frame: pd.DataFrame):
     ).hide(axis="index")
 
 
+def alternative_labels(readings: dict[str, dict]) -> list[str]:
+    """``"name=value"`` of every non-primary reading of a result's ``readings``."""
+    return [
+        reading_label(name, value)
+        for name, r in readings.items()
+        for value in r["alternatives"]
+        if value != r["primary"]
+    ]
+
+
 def reading_table(result: dict) -> pd.DataFrame:
     """A result's test claims x (primary + every alternative reading): ``verdict (value)``."""
-    labels = [
-        reading_label(n, v)
-        for n, r in result.get("readings", {}).items()
-        for v in r["alternatives"]
-        if v != r["primary"]
-    ]
+    labels = alternative_labels(result.get("readings", {}))
     rows = {}
     for c in result["claims"]:
         if c["role"] != "test":

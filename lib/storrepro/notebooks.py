@@ -19,6 +19,15 @@ NOTEBOOKS = {
 }
 
 
+#: Where a reader finds each paper (its DOI, or its arXiv page where it has no DOI).
+PAPER_LINKS = {
+    "01_precise_period": "https://doi.org/10.1007/s42514-022-00099-8",
+    "02_accgecko": "https://doi.org/10.3772/j.issn.1002-0470.2022.06.001",
+    "03_vdi_background": "https://doi.org/10.1109/MASCOTS50786.2020.9285967",
+    "04_bid": "https://doi.org/10.1186/s40537-017-0080-9",
+    "05_tofec": "https://arxiv.org/abs/1403.5007",
+}
+
 #: Notebooks that read the CRAN benchmark (checked before any kernel starts).
 NEEDS_CRAN = frozenset({"01_precise_period"})
 

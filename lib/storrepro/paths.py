@@ -42,9 +42,15 @@ def results_dir(out: Path | None = None) -> Path:
     return (out or output_root()) / "results"
 
 
+def executed_dir(out: Path | None = None) -> Path:
+    """The executed notebooks of a run: ``results/executed`` (committed for the canonical run,
+    so the site of a fresh clone has its rendered notebooks)."""
+    return results_dir(out) / "executed"
+
+
 def build_dir(out: Path, name: str) -> Path:
-    """Where a run under ``out`` keeps build output (``executed``, ``site``): ``build/<name>`` of
-    the repository for the default run, ``OUT/<name>`` for a run with ``--out``."""
+    """Where a run under ``out`` keeps build output (``staging``, ``site``): ``build/<name>`` of
+    the repository for the canonical run, ``OUT/<name>`` for any other output folder."""
     return out / "build" / name if out == repo_root() else out / name
 
 

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import nbformat
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
@@ -35,7 +36,15 @@ from storrepro.claims import load_results, verdict_counts, write_scorecard
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
-from storrepro.paths import OUT_ENV, build_dir, figures_dir, repo_root, results_dir
+from storrepro.paths import (
+    OUT_ENV,
+    build_dir,
+    executed_dir,
+    figures_dir,
+    repo_root,
+    results_dir,
+    write_text_atomic,
+)
 
 
 @dataclass(frozen=True)
@@ -140,10 +149,22 @@ def publish(staging: Path, out: Path, names: list[str]) -> None:
             os.replace(new, old)
         results_dir(out).mkdir(parents=True, exist_ok=True)
         os.replace(results_dir(staging) / f"{name}.json", results_dir(out) / f"{name}.json")
-        executed = build_dir(out, "executed")
-        executed.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / "executed" / f"{name}.ipynb", executed / f"{name}.ipynb")
+        executed = executed_dir(out) / f"{name}.ipynb"
+        executed.parent.mkdir(parents=True, exist_ok=True)
+        nb = nbformat.read(executed_dir(staging) / f"{name}.ipynb", as_version=4)
+        write_text_atomic(executed, nbformat.writes(without_progress_bars(nb)) + "\n")
     write_scorecard(out)
+
+
+def without_progress_bars(nb):
+    """The notebook without its stderr streams (progress bars, kernel warnings): what a reader
+    of the rendered notebook needs, at a fraction of the size."""
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [
+                o for o in cell.outputs if not (o.output_type == "stream" and o.name == "stderr")
+            ]
+    return nb
 
 
 @contextmanager
@@ -171,12 +192,12 @@ def _set_environment(values: dict[str, str | None]) -> None:
             os.environ[key] = value
 
 
-def execute(job: Job, executed_dir: Path) -> Outcome:
-    """Run one notebook; its executed copy goes to ``executed_dir/<name>.ipynb``."""
+def execute(job: Job, folder: Path) -> Outcome:
+    """Run one notebook; its executed copy goes to ``folder/<name>.ipynb``."""
     source = notebook_path(job.name)
-    target = executed_dir / f"{job.name}.ipynb"
-    partial = executed_dir / f".{job.name}.running.ipynb"
-    executed_dir.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{job.name}.ipynb"
+    partial = folder / f".{job.name}.running.ipynb"
+    folder.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     finished = False
     try:
@@ -221,7 +242,7 @@ def reproduce(
         shutil.rmtree(staging, ignore_errors=True)
         with kernel_environment(staging, workers, scheduler):
             try:
-                outcomes = _run_jobs(jobs, staging / "executed")
+                outcomes = _run_jobs(jobs, executed_dir(staging))
             except KeyboardInterrupt:
                 print(
                     f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
@@ -242,11 +263,11 @@ def reproduce(
         return 1
 
 
-def _run_jobs(jobs: list[Job], executed_dir: Path) -> list[Outcome]:
+def _run_jobs(jobs: list[Job], folder: Path) -> list[Outcome]:
     outcomes = []
     for i, job in enumerate(jobs, 1):
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
-        outcome = execute(job, executed_dir)
+        outcome = execute(job, folder)
         outcomes.append(outcome)
         print(f"      {'done' if outcome.ok else 'FAILED'} in {outcome.wall_seconds:.1f} s")
         if not outcome.ok:

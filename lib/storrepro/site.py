@@ -1,149 +1,307 @@
-"""The static site of the last reproduce run: ``build/site/index.html`` and rendered notebooks.
+"""The readers' site: Sphinx with myst-nb over the committed results (``make site``).
 
-Readers browse it without running anything: per paper its figures with captions, its claims
-(paper vs reproduced, verdict coloured, tolerance), provenance and a link to the executed
-notebook rendered as HTML; on top, a scorecard of every paper. Plain static files that open from
-``file://`` or any static server: no script, font or style sheet is fetched from the network
-(the rendered notebooks are stripped of nbconvert's CDN scripts, which static output never needs).
+:func:`build_site` writes, under ``build/site-src``, one Markdown page per paper — its
+headline, the readings of the paper's open choices with the verdict of each test claim under
+every reading, the claims (role, verdict, reason, values; filterable and sortable), every figure
+at full width with its caption and links to the full-size PNG and the SVG, links to the paper
+and to its rendered notebook — and a landing page with every headline and the scorecard of
+``test`` claims. It copies the Sphinx project of ``site/`` beside them, the figures and the
+executed notebooks of the last full run (``results/executed``, committed so a fresh clone has
+them), and runs Sphinx into ``build/site``. No notebook is run and nothing is fetched from the
+network; Sphinx rebuilds only the pages whose source changed.
 """
 
 from __future__ import annotations
 
 import html
-import re
+import json
 import shutil
 from pathlib import Path
 
 import nbformat
-from nbconvert import HTMLExporter
 
-from storrepro.claims import VERDICT_COLOURS, VERDICTS, load_results, verdict_counts
-from storrepro.paths import atomic_path, build_dir, repo_root, write_text_atomic
+from storrepro.claims import (
+    VERDICTS,
+    alternative_labels,
+    load_results,
+    robust_summary,
+    role_summary,
+    verdict_counts,
+)
+from storrepro.notebooks import PAPER_LINKS, notebook_path
+from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
 
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
-# An inline icon, so browsers do not ask the server for a missing /favicon.ico.
-_NO_FAVICON = '<link rel="icon" href="data:,">'
-
-STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
-       max-width: 1100px; padding: 1.5rem; color: #222; line-height: 1.45; }
-h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.provenance { color: #555; font-size: 0.9rem; }
-.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr));
-           gap: 1rem; }
-figure { margin: 0; } figure img { width: 100%; border: 1px solid #eee; }
-figcaption { font-size: 0.88rem; color: #333; }
-"""
+SITE_PROJECT = "site"  # the Sphinx project (conf.py, _static/) in the repository
 
 
 def _e(value) -> str:
     if isinstance(value, float):
         value = f"{value:.5g}"
-    return html.escape(str(value))
+    return html.escape(str(value)).replace("\n", " ")
 
 
-def _verdict_cell(verdict: str) -> str:
-    return f'<td style="background:{VERDICT_COLOURS[verdict]}">{_e(verdict)}</td>'
+def _verdict_class(verdict: str) -> str:
+    return "verdict-" + verdict.replace(" ", "-")
 
 
-def render_notebook(executed: Path, target: Path) -> None:
-    """Executed notebook -> standalone HTML with no network fetches."""
-    body, _ = HTMLExporter(template_name="lab").from_notebook_node(
-        nbformat.read(executed, as_version=4)
+def notebook_title(name: str) -> str:
+    """The first heading of a notebook ("00 — Simulator validation"), else its name."""
+    for cell in nbformat.read(notebook_path(name), as_version=4).cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return name
+
+
+def _table(table_id: str, header: list[str], rows: list[str], sortable: bool = True) -> str:
+    heads = "".join(f"<th>{_e(h)}</th>" for h in header)
+    css = ' class="sortable"' if sortable else ""
+    return (
+        f'<div class="table-scroll"><table id="{table_id}"{css}><thead><tr>{heads}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
-    write_text_atomic(target, _SCRIPT.sub("", body).replace("<head>", "<head>" + _NO_FAVICON, 1))
 
 
-def _scorecard(results: list[dict]) -> str:
-    head = "".join(f"<th>{_e(v)}</th>" for v in VERDICTS)
+def _headline(result: dict) -> str:
+    h = result["headline"]
+    hangs = f" It hangs on the reading of: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
+    return (
+        f'<div class="headline {_verdict_class(h["verdict"])}"><p><strong>{_e(h["verdict"])}'
+        f"</strong> — {_e(h['statement'])} ({_e(', '.join(h['core']))})</p>"
+        f"<p>{_e(h['cause'])}{_e(hangs)}</p></div>"
+    )
+
+
+def _readings(result: dict) -> str:
+    readings = result["readings"]
+    if not readings:
+        return "This paper leaves no open choice that moves a verdict here.\n"
+    choices = []
+    for name, r in readings.items():
+        others = [f"{_e(k)}: {_e(v)}" for k, v in r["alternatives"].items() if k != r["primary"]]
+        choices.append(
+            f"<tr><td>{_e(name)}</td><td>{_e(r['question'])}</td><td>{_e(r['paper_words'])}</td>"
+            f"<td><strong>{_e(r['primary'])}</strong>: {_e(r['alternatives'][r['primary']])}</td>"
+            f"<td>{'<br>'.join(others)}</td><td>{_e(r['argument'])}</td></tr>"
+        )
+    labels = alternative_labels(readings)
+    rows = []
+    for c in result["claims"]:
+        if c["role"] != "test":
+            continue
+        cells = [f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}<br>'
+                 f"<small>{_e(c['reproduced_value'])}</small></td>"]
+        for label in labels:
+            alt = c["by_reading"].get(label)
+            cells.append(
+                f'<td class="{_verdict_class(alt["verdict"])}">{_e(alt["verdict"])}<br>'
+                f"<small>{_e(alt['reproduced_value'])}</small></td>"
+                if alt
+                else "<td>— (not affected)</td>"
+            )
+        robust = "robust" if c["robust"] else "hangs on " + ", ".join(c["decided_by"])
+        rows.append(f"<tr><td>{_e(c['id'])}</td>{''.join(cells)}<td>{_e(robust)}</td></tr>")
+    return (
+        _table(
+            f"readings-{result['notebook']}",
+            ["reading", "open choice", "the paper's words", "primary", "alternatives",
+             "why the primary"],
+            choices,
+            sortable=False,
+        )
+        + "\n\nEach test claim judged under the primary readings and under each alternative, "
+        "one changed at a time:\n\n"
+        + _table(
+            f"by-reading-{result['notebook']}",
+            ["claim", "primary", *labels, "verdict"],
+            rows,
+        )
+        + "\n"
+    )
+
+
+def _claims(result: dict) -> str:
+    table_id = f"claims-{result['notebook']}"
+    options = lambda values: "".join(  # noqa: E731
+        f'<option value="{_e(v)}">{_e(v)}</option>' for v in values
+    )
+    form = (
+        f'<form class="claim-filter" data-table="{table_id}">'
+        f'<select name="role" aria-label="role"><option value="">every role</option>'
+        f"{options(('test', 'calibration', 'invariant'))}</select>"
+        f'<select name="verdict" aria-label="verdict"><option value="">every verdict</option>'
+        f"{options(VERDICTS)}</select>"
+        '<input name="text" type="search" placeholder="filter text" aria-label="filter"></form>'
+    )
+    rows = [
+        f'<tr data-role="{_e(c["role"])}" data-verdict="{_e(c["verdict"])}">'
+        f"<td>{_e(c['id'])}</td><td>{_e(c['role'])}</td><td>{_e(c['kind'])}</td>"
+        f"<td>{_e(c['statement'])}</td><td>{_e(c['paper_value'])}</td>"
+        f"<td>{_e(c['reproduced_value'])}</td>"
+        f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}</td>'
+        f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}</small>"
+        f'<details class="values"><summary>values</summary><code>'
+        f"{_e(json.dumps(c['values'], ensure_ascii=False))}</code></details></td></tr>"
+        for c in result["claims"]
+    ]
+    return form + _table(
+        table_id,
+        ["id", "role", "kind", "claim", "paper", "reproduced", "verdict", "reason"],
+        rows,
+    ) + "\n"
+
+
+def _figures(result: dict) -> str:
+    captions = result.get("captions", {})
+    blocks = []
+    for path in result["figures"]:
+        if not path.endswith(".png"):
+            continue
+        svg = path[:-4] + ".svg"
+        links = f'<a href="{_e(path)}">full-size PNG</a>' + (
+            f' · <a href="{_e(svg)}">SVG</a>' if svg in result["figures"] else ""
+        )
+        caption = captions.get(path, Path(path).stem.replace("_", " "))
+        blocks.append(
+            f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
+            f'alt="{_e(caption)}" loading="lazy"></a>'
+            f"<figcaption>{_e(caption)} ({links})</figcaption></figure>"
+        )
+    return "\n".join(blocks) + "\n"
+
+
+def paper_page(result: dict, has_notebook: bool) -> str:
+    """The MyST page of one notebook's results."""
+    name = result["notebook"]
+    link = PAPER_LINKS.get(name)
+    notebook = (
+        f"[the rendered notebook](notebooks/{name}.ipynb)"
+        if has_notebook
+        else "no rendered notebook in this build (`make reproduce` writes it)"
+    )
+    return "\n".join([
+        f"# {notebook_title(name)}: results",
+        "",
+        f"{result['paper']}" + (f" — [the paper]({link})" if link else "") + f" · {notebook}",
+        "",
+        f"Run: profile {result['profile']}, seed {result['seed']}, commit "
+        f"`{result['git_commit']}`, {result['wall_seconds']:.0f} s.",
+        "",
+        "## Headline",
+        "",
+        _headline(result),
+        "",
+        "## Readings of the paper's open choices",
+        "",
+        _readings(result),
+        "## Claims",
+        "",
+        "Roles: *test* — a statement of the paper that could have come out false here; "
+        "*calibration* — a target a stand-in was fitted to; *invariant* — a property of this "
+        "implementation. Click a column header to sort.",
+        "",
+        _claims(result),
+        "## Figures",
+        "",
+        _figures(result),
+    ])
+
+
+def index_page(results: list[dict], notebooks: list[str]) -> str:
     rows = []
     for r in results:
         counts = verdict_counts(r)
-        cells = "".join(f'<td class="num">{counts[v]}</td>' for v in VERDICTS)
         rows.append(
-            f'<tr><td><a href="#{_e(r["notebook"])}">{_e(r["notebook"])}</a></td>'
-            f'<td class="num">{sum(counts.values())}</td>{cells}<td>{_e(r["profile"])}</td></tr>'
+            f'<tr><td><a href="{_e(r["notebook"])}.html">{_e(r["notebook"])}</a></td>'
+            f'<td class="{_verdict_class(r["headline"]["verdict"])}">'
+            f"{_e(r['headline']['verdict'])}</td><td class=\"num\">{sum(counts.values())}</td>"
+            + "".join(f'<td class="num">{counts[v]}</td>' for v in VERDICTS)
+            + f"<td>{_e(robust_summary(r))}</td><td>{_e(role_summary(r, 'calibration'))}</td>"
+            f"<td>{_e(role_summary(r, 'invariant'))}</td></tr>"
         )
-    return (
-        '<table id="scorecard"><thead><tr><th>notebook</th><th>test claims</th>'
-        f"{head}<th>profile</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    headlines = "\n".join(
+        f"- **[{notebook_title(r['notebook'])}]({r['notebook']}.md)** — "
+        f"**{r['headline']['verdict']}**: {r['headline']['statement']} {r['headline']['cause']}"
+        for r in results
     )
+    toc = lambda caption, entries: "\n".join(  # noqa: E731
+        ["```{toctree}", ":hidden:", f":caption: {caption}", "", *entries, "```"]
+    )
+    return "\n".join([
+        "# storrepro",
+        "",
+        "Reproductions of five cloud-storage papers — PrecisePeriod, AccGecko, forecast-driven "
+        "background scheduling for VDI, BID and TOFEC — run end to end on this suite's simulators. "
+        "Each page gives a paper's headline (its core claim, our verdict, the measured cause), "
+        "the readings of its open choices, every claim with its reason, and every figure.",
+        "",
+        "## Headlines",
+        "",
+        headlines,
+        "",
+        "## Scorecard",
+        "",
+        "The verdict columns count only *test* claims — statements of a paper that could have "
+        "come out false here. *Robust*: test claims whose verdict is the same under every "
+        "reading. Calibration targets and invariants are counted as met/total.",
+        "",
+        _table(
+            "scorecard",
+            ["notebook", "headline", "test claims", *VERDICTS, "robust", "calibration met",
+             "invariants held"],
+            rows,
+        ),
+        "",
+        toc("Results", [r["notebook"] for r in results]),
+        "",
+        toc("Rendered notebooks", [f"notebooks/{n}" for n in notebooks]),
+        "",
+    ])
 
 
-def _paper_section(r: dict, notebook_link: str | None) -> str:
-    name = r["notebook"]
-    h = r["headline"]
-    captions = r.get("captions", {})
-    figures = "".join(
-        f'<figure><img src="{_e(path)}" alt="{_e(Path(path).stem)}">'
-        f"<figcaption>{_e(captions.get(path, Path(path).stem.replace('_', ' ')))}</figcaption>"
-        "</figure>"
-        for path in r["figures"]
-        if path.endswith(".png")
-    )
-    claims = "".join(
-        f"<tr><td>{_e(c['id'])}</td><td>{_e(c['role'])}</td><td>{_e(c['statement'])}</td>"
-        f'<td class="num">{_e(c["paper_value"])}</td>'
-        f'<td class="num">{_e(c["reproduced_value"])}</td><td>{_e(c["tolerance"])}</td>'
-        f"{_verdict_cell(c['verdict'])}<td>{_e(c['reason'])}</td></tr>"
-        for c in r["claims"]
-    )
-    link = (
-        f'<a href="{_e(notebook_link)}">the executed notebook</a>'
-        if notebook_link
-        else "no executed notebook in this build (run <code>make reproduce</code>)"
-    )
-    return (
-        f'<section id="{_e(name)}"><h2>{_e(name)}</h2><p>{_e(r["paper"])}</p>'
-        f'<p class="headline"><strong>{_e(h["verdict"])}</strong>: {_e(h["statement"])} '
-        f"{_e(h['cause'])}</p>"
-        f'<p class="provenance">commit {_e(r["git_commit"])} · profile {_e(r["profile"])} · '
-        f"seed {_e(r['seed'])} · started {_e(r['started'])} · "
-        f"wall time {r['wall_seconds']:.1f} s · {link}</p>"
-        f'<div class="figures">{figures}</div>'
-        '<table class="claims"><thead><tr><th>id</th><th>role</th><th>claim</th><th>paper</th>'
-        "<th>reproduced</th><th>tolerance</th><th>verdict</th><th>reason</th></tr></thead>"
-        f"<tbody>{claims}</tbody></table></section>"
-    )
+def _write_if_changed(path: Path, text: str) -> None:
+    """Leave an unchanged page untouched, so Sphinx rebuilds only what changed."""
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        write_text_atomic(path, text)
+
+
+def _copy_if_changed(source: Path, target: Path) -> None:
+    if not target.exists() or target.read_bytes() != source.read_bytes():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
 
 
 def build_site(out: Path | None = None) -> Path:
-    """Write the site of the run under ``out`` (default: the repository) from its results,
-    figures and executed notebooks, next to them (see :func:`storrepro.paths.build_dir`);
-    return the path of index.html."""
+    """Build the site of the results under ``out`` (default: the repository) into
+    ``build/site`` (``OUT/site`` for a run with ``--out``); return the path of index.html."""
+    from sphinx.cmd.build import build_main
+
     out = out or repo_root()
-    executed_dir = build_dir(out, "executed")
-    site_dir = build_dir(out, "site")
     results = load_results(out)
     if not results:
         raise FileNotFoundError(
             f"no results in {out / 'results'}: run `make reproduce` (or `make reproduce "
             "PROFILE=quick`) first"
         )
-    sections = []
+    source, target = build_dir(out, "site-src"), build_dir(out, "site")
+    project = repo_root() / SITE_PROJECT
+    for path in project.rglob("*"):
+        if path.is_file():
+            _copy_if_changed(path, source / path.relative_to(project))
+    notebooks = []
     for r in results:
-        for path in r["figures"]:
-            with atomic_path(site_dir / path) as tmp:
-                shutil.copyfile(out / path, tmp)
-        executed = executed_dir / f"{r['notebook']}.ipynb"
-        link = None
+        name = r["notebook"]
+        executed = executed_dir(out) / f"{name}.ipynb"
         if executed.exists():
-            link = f"notebooks/{r['notebook']}.html"
-            render_notebook(executed, site_dir / link)
-        sections.append(_paper_section(r, link))
-    page = (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"{_NO_FAVICON}"
-        f"<title>storrepro results</title><style>{STYLE}</style></head><body>"
-        "<h1>storrepro</h1><p>Reproductions of five cloud-storage papers: every figure and "
-        "every claim of the last run, paper number against reproduced number.</p>"
-        f"<h2>Scorecard</h2>{_scorecard(results)}{''.join(sections)}</body></html>\n"
-    )
-    index = site_dir / "index.html"
-    write_text_atomic(index, page)
-    return index
+            _copy_if_changed(executed, source / "notebooks" / f"{name}.ipynb")
+            notebooks.append(name)
+        for figure in r["figures"]:
+            _copy_if_changed(out / figure, source / "extra" / figure)
+        _write_if_changed(source / f"{name}.md", paper_page(r, executed.exists()))
+    _write_if_changed(source / "index.md", index_page(results, notebooks))
+    doctrees = source / ".doctrees"
+    status = build_main(["-b", "html", "-q", "-d", str(doctrees), str(source), str(target)])
+    if status:
+        raise RuntimeError(f"sphinx could not build the site from {source} (exit {status})")
+    return target / "index.html"
