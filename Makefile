@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 ## reproduce: execute the notebooks (PROFILE=full|quick, NOTEBOOKS="00_simulator_validation ...",
-##            ARGS="-p seed=1 --workers 2"); writes figures/, results/, build/executed/
+##            ARGS="-p seed=1 --workers 2"); the full profile with default parameters writes
+##            figures/ and results/, any other run build/runs/<run>/
 reproduce: $(STAMP)
 	$(PY) -m storrepro reproduce --profile $(PROFILE) $(if $(strip $(NOTEBOOKS)),--only $(NOTEBOOKS)) $(ARGS)
 
@@ -29,7 +30,8 @@ test: $(STAMP)
 	$(PY) -m ruff check lib tests
 	$(PY) -m pytest
 
-## site: build build/site/index.html (figures, claims, rendered notebooks) from the last reproduce
+## site: build build/site/index.html (a page per paper, rendered notebooks) from the committed
+##       results of the last full run (Sphinx + myst-nb; runs no notebook)
 site: $(STAMP)
 	$(PY) -m storrepro site
 
