@@ -7,8 +7,11 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from storrepro.config import PROFILES, ParameterError
 from storrepro.notebooks import NOTEBOOKS
+from storrepro.traces.formats import FORMATS as TRACE_FORMATS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -100,9 +103,54 @@ def _parser() -> argparse.ArgumentParser:
         help="base address of a CRAN mirror (default: $STORREPRO_CRAN_MIRROR)",
     )
 
+    trace = commands.add_parser("trace", help="read a real block trace: info, convert")
+    actions = trace.add_subparsers(dest="action", required=True)
+    info = actions.add_parser("info", help="format, requests, duration, IOPS, reads, volumes")
+    convert = actions.add_parser("convert", help="turn a trace into a paper's input")
+    for sub in (info, convert):
+        sub.add_argument("path", type=Path, help="the trace file (gzip is read transparently)")
+        sub.add_argument("--format", choices=TRACE_FORMATS, help="default: detected")
+    convert.add_argument("--to", required=True, choices=sorted(CONVERSIONS), help="which paper")
+    convert.add_argument("--out", required=True, type=Path, help="file to write (.npz or .csv)")
+
     listing = commands.add_parser("list", help="list notebooks and their parameters")
     listing.add_argument("names", nargs="*", metavar="NAME")
     return parser
+
+
+#: ``trace convert --to``: what each paper's notebook reads.
+CONVERSIONS = {
+    "accgecko": "per-tenant requests per ms in 5-min segments, rescaled to 2000 IOPS (.npz)",
+    "vdi": "foreground IOPS per 10 minutes (.csv)",
+    "precise-period": "each volume's requests per 5 minutes (.csv)",
+    "bid": "per-process request streams: ts ms, pid, op, lba, size sectors (.csv)",
+}
+
+
+def _trace(args) -> int:
+    from storrepro.paths import atomic_path
+    from storrepro.traces import convert
+    from storrepro.traces.summary import trace_info
+
+    if args.action == "info":
+        print(trace_info(args.path, args.format).describe())
+        return 0
+    if args.to == "accgecko":
+        tenants = convert.accgecko_tenants(args.path, format=args.format)
+        with atomic_path(args.out) as tmp, open(tmp, "wb") as handle:
+            np.savez_compressed(handle, **tenants)
+        print(f"{len(tenants)} tenants, {sum(t.shape[0] for t in tenants.values())} segments")
+    else:
+        table = {
+            "vdi": convert.vdi_foreground,
+            "precise-period": convert.precise_period_segments,
+            "bid": convert.bid_trace,
+        }[args.to](args.path, format=args.format)
+        with atomic_path(args.out) as tmp:
+            table.to_csv(tmp, index=args.to != "bid")
+        print(f"{len(table):,} rows")
+    print(f"written: {args.out} ({CONVERSIONS[args.to]})")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"use them with {CRAN_DIR_ENV}={args.download.resolve()}"
             )
             return 0
+        if args.command == "trace":
+            return _trace(args)
         if args.command == "list":
             for name in args.names or NOTEBOOKS:
                 print(runner.describe_parameters(name))
@@ -155,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         return runner.reproduce(
             args.profile, args.only, args.out, args.params, args.workers, args.scheduler
         )
-    except (ParameterError, KeyError, ValueError, OSError) as err:
+    except (ParameterError, KeyError, ValueError, OSError, MemoryError) as err:
         message = err.args[0] if len(err.args) == 1 else str(err)
         print(f"error: {message}", file=sys.stderr)
         return 2

@@ -1,0 +1,94 @@
+"""The block-trace formats the suite reads, and how each maps onto one request table.
+
+Every reader yields chunks of the same columns (:data:`COLUMNS`): ``time_s`` (seconds; each
+format's own epoch), ``volume`` (the disk or volume a request goes to, as text), ``op`` (``"R"``
+or ``"W"``), ``offset`` and ``size`` (bytes) and ``pid`` (the issuing process where the trace
+has one, else -1). The ``iops`` format holds rates instead of requests: ``time_s``, ``volume``,
+``iops``.
+
+- ``msr``: ``Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime`` (MSR Cambridge and
+  other SNIA IOTTA block traces): Windows filetime (100 ns ticks since 1601), bytes, Type
+  Read/Write; volume ``Hostname_DiskNumber``.
+- ``alibaba``: ``device_id,opcode,offset,length,timestamp``: bytes, µs, opcode R/W.
+- ``tencent``: ``Timestamp,Offset,Size,IOType,VolumeID``: Unix seconds, 512-B sectors, IOType
+  0 read and 1 write.
+- ``blkparse``: blkparse's default text output, one event a line: seconds since the trace
+  start, 512-B sectors; the queue (``Q``) events of reads and writes are the requests, read up to
+  blkparse's closing summary; volume ``MAJOR,MINOR``.
+- ``iops``: a CSV with a header ``time_s,iops`` or ``time_s,volume,iops``: seconds, I/O per
+  second over the interval starting at ``time_s``.
+
+A CSV trace may start with its header line; gzip is read whatever the file's name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+COLUMNS = ("time_s", "volume", "op", "offset", "size", "pid")
+RATE_COLUMNS = ("time_s", "volume", "iops")
+SECTOR = 512
+FILETIME_UNIX_EPOCH = 116_444_736_000_000_000  # 1970-01-01 in 100 ns ticks since 1601
+
+
+@dataclass(frozen=True)
+class CsvFormat:
+    """A comma-separated trace format: its fields in order (the header, where a file has one)."""
+
+    name: str
+    fields: tuple[str, ...]
+    numeric: tuple[str, ...]  # fields that must parse as numbers
+
+
+MSR = CsvFormat(
+    "msr",
+    ("Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"),
+    ("Timestamp", "DiskNumber", "Offset", "Size"),
+)
+ALIBABA = CsvFormat(
+    "alibaba", ("device_id", "opcode", "offset", "length", "timestamp"),
+    ("offset", "length", "timestamp"),
+)
+TENCENT = CsvFormat(
+    "tencent", ("Timestamp", "Offset", "Size", "IOType", "VolumeID"),
+    ("Timestamp", "Offset", "Size", "IOType"),
+)
+CSV_FORMATS = {f.name: f for f in (MSR, ALIBABA, TENCENT)}
+FORMATS = ("msr", "alibaba", "tencent", "blkparse", "iops")
+
+#: One blkparse event: device, cpu, sequence, time, pid, action, RWBS, then the payload.
+BLKPARSE_EVENT = re.compile(
+    r"^\s*(?P<dev>\d+,\d+)\s+\d+\s+\d+\s+(?P<time>\d+\.\d+)\s+(?P<pid>\d+)\s+"
+    r"(?P<action>[A-Z]+)\s+(?P<rwbs>[A-Z]+)\s*(?P<rest>.*)$"
+)
+#: The payload of a request event: ``sector + count [process]``.
+BLKPARSE_PAYLOAD = re.compile(r"^(?P<sector>\d+)\s+\+\s+(?P<count>\d+)")
+
+
+def header_format(fields: list[str]) -> str | None:
+    """The format whose header these fields are (case-insensitive), if any."""
+    lowered = [f.strip().lower() for f in fields]
+    for fmt in CSV_FORMATS.values():
+        if lowered == [f.lower() for f in fmt.fields]:
+            return fmt.name
+    if "iops" in lowered and "time_s" in lowered:
+        return "iops"
+    return None
+
+
+def guess_format(line: str) -> tuple[str, bool] | None:
+    """``(format, has_header)`` from a trace's first non-blank line, or None."""
+    if BLKPARSE_EVENT.match(line):
+        return "blkparse", False
+    fields = [f.strip() for f in line.split(",")]
+    named = header_format(fields)
+    if named:
+        return named, True
+    if len(fields) == 7 and fields[3].lower() in ("read", "write"):
+        return "msr", False
+    if len(fields) == 5 and fields[1].upper() in ("R", "W"):
+        return "alibaba", False
+    if len(fields) == 5 and fields[3] in ("0", "1"):
+        return "tencent", False
+    return None

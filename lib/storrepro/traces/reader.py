@@ -1,0 +1,270 @@
+"""Streaming readers: any supported trace, plain or gzip, as chunks of one request table.
+
+:func:`read_chunks` never holds more than ``chunk_rows`` requests (a few hundred MB at the
+default half million, text fields included), so a multi-GB trace is read in bounded memory; a
+progress bar follows the bytes read.
+A malformed line raises :class:`TraceFormatError` naming the file, the line number and the
+field; a truncated gzip file says so.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from storrepro.traces.formats import (
+    BLKPARSE_EVENT,
+    BLKPARSE_PAYLOAD,
+    COLUMNS,
+    CSV_FORMATS,
+    FILETIME_UNIX_EPOCH,
+    FORMATS,
+    RATE_COLUMNS,
+    SECTOR,
+    guess_format,
+    header_format,
+)
+
+CHUNK_ROWS = 500_000
+_TRUNCATED = (EOFError, zlib.error, gzip.BadGzipFile)
+
+
+class TraceFormatError(ValueError):
+    """A trace file that cannot be read as its format: names the file, line and field."""
+
+
+@contextmanager
+def _open_text(path: Path, progress: bool):
+    """The file as text (gunzipped when it is gzip, whatever its name) and a progress bar
+    that follows the bytes read from disk."""
+    raw = open(path, "rb")  # noqa: SIM115 - closed below, after the wrappers
+    try:
+        compressed = raw.read(2) == b"\x1f\x8b"
+        raw.seek(0)
+        stream = gzip.GzipFile(fileobj=raw) if compressed else raw
+        text = io.TextIOWrapper(stream, encoding="utf-8", newline="")
+        bar = tqdm(
+            total=path.stat().st_size, unit="B", unit_scale=True, desc=path.name,
+            disable=not progress, leave=False,
+        )
+        yield text, lambda: bar.update(raw.tell() - bar.n)
+        bar.close()
+    finally:
+        raw.close()
+
+
+def _first_line(path: Path) -> str:
+    with _open_text(path, progress=False) as (text, _):
+        try:
+            for line in text:
+                if line.strip():
+                    return line.strip()
+        except _TRUNCATED as err:
+            raise TraceFormatError(f"{path}: the gzip stream is truncated ({err})") from None
+    raise TraceFormatError(f"{path}: the file holds no trace line")
+
+
+def detect_format(path: str | Path, format: str | None = None) -> tuple[str, bool]:
+    """``(format, has_header)`` of a trace: ``format`` when given (checked), else guessed from
+    its first line."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"trace {path}: no such file")
+    if format is not None and format not in FORMATS:
+        raise TraceFormatError(f"format {format!r}: expected one of {', '.join(FORMATS)}")
+    first = _first_line(path)
+    if format is None:
+        guessed = guess_format(first)
+        if guessed is None:
+            raise TraceFormatError(
+                f"{path}: cannot tell the format from its first line {first[:80]!r}; name it "
+                f"with --format (one of {', '.join(FORMATS)})"
+            )
+        return guessed
+    if format == "blkparse":
+        return format, False
+    return format, header_format(first.split(",")) is not None
+
+
+def _line_of_row(path: Path, row: int, header: bool) -> int:
+    """The 1-based line number of data row ``row`` (blank lines are not rows)."""
+    seen = -1 - int(header)
+    with _open_text(path, progress=False) as (text, _):
+        for number, line in enumerate(text, 1):
+            if line.strip():
+                seen += 1
+                if seen == row:
+                    return number
+    return number
+
+
+def _bad(path: Path, header: bool, row: int, field: str, value, allowed: str) -> None:
+    line = _line_of_row(path, row, header)
+    raise TraceFormatError(
+        f"{path}, line {line}: field {field!r} is {value!r}; expected {allowed}"
+    )
+
+
+def _numbers(chunk: pd.DataFrame, path: Path, header: bool, fields, minimum=0) -> dict:
+    out = {}
+    for field in fields:
+        values = pd.to_numeric(chunk[field], errors="coerce")
+        bad = values.isna() | ~np.isfinite(values) | (values < minimum)
+        if bad.any():
+            row = int(chunk.index[np.argmax(bad.to_numpy())])
+            _bad(path, header, row, field, chunk[field][row], f"a number >= {minimum}")
+        out[field] = values
+    return out
+
+
+def _ops(values: pd.Series, mapping: dict, path, header, field) -> np.ndarray:
+    ops = values.map(lambda v: mapping.get(str(v).strip().lower()))
+    if ops.isna().any():
+        row = int(ops.index[np.argmax(ops.isna().to_numpy())])
+        _bad(path, header, row, field, values[row], " or ".join(mapping))
+    return ops.to_numpy(dtype=object)
+
+
+def _requests(time_s, volume, op, offset, size, pid=-1) -> pd.DataFrame:
+    table = pd.DataFrame(
+        {
+            "time_s": np.asarray(time_s, dtype=float),
+            "volume": np.asarray(volume, dtype=object),
+            "op": op,
+            "offset": np.asarray(offset, dtype=np.int64),
+            "size": np.asarray(size, dtype=np.int64),
+            "pid": pid,
+        }
+    )
+    return table[list(COLUMNS)]
+
+
+def _from_csv(name: str, chunk: pd.DataFrame, path: Path, header: bool) -> pd.DataFrame:
+    if name == "msr":
+        n = _numbers(chunk, path, header, ("Timestamp", "DiskNumber", "Offset", "Size"))
+        op = _ops(chunk.Type, {"read": "R", "write": "W"}, path, header, "Type")
+        volume = chunk.Hostname.str.strip() + "_" + n["DiskNumber"].astype(np.int64).astype(str)
+        time_s = (n["Timestamp"] - FILETIME_UNIX_EPOCH) / 1e7
+        return _requests(time_s, volume, op, n["Offset"], n["Size"])
+    if name == "alibaba":
+        n = _numbers(chunk, path, header, ("offset", "length", "timestamp"))
+        op = _ops(chunk.opcode, {"r": "R", "w": "W"}, path, header, "opcode")
+        volume = chunk.device_id.str.strip()
+        return _requests(n["timestamp"] / 1e6, volume, op, n["offset"], n["length"])
+    n = _numbers(chunk, path, header, ("Timestamp", "Offset", "Size"))
+    op = _ops(chunk.IOType, {"0": "R", "1": "W"}, path, header, "IOType")
+    volume = chunk.VolumeID.str.strip()
+    return _requests(n["Timestamp"], volume, op, n["Offset"] * SECTOR, n["Size"] * SECTOR)
+
+
+def _csv_chunks(path, name, header, chunk_rows, progress) -> Iterator[pd.DataFrame]:
+    fields = CSV_FORMATS[name].fields
+    with _open_text(path, progress) as (text, advance):
+        try:
+            reader = pd.read_csv(
+                text, header=None, names=list(fields), skiprows=int(header), dtype=str,
+                chunksize=chunk_rows, skip_blank_lines=True, keep_default_na=False,
+            )
+            for chunk in reader:
+                missing = chunk.eq("").to_numpy()
+                if missing.any():
+                    row, col = np.argwhere(missing)[0]
+                    _bad(path, header, int(chunk.index[row]), fields[col], "", "a value")
+                advance()
+                yield _from_csv(name, chunk, path, header)
+        except pd.errors.ParserError as err:
+            message = str(err).replace("Error tokenizing data. C error: ", "")
+            raise TraceFormatError(f"{path}: {message}") from None
+        except _TRUNCATED as err:
+            raise TraceFormatError(f"{path}: the gzip stream is truncated ({err})") from None
+
+
+def _iops_chunks(path, chunk_rows, progress) -> Iterator[pd.DataFrame]:
+    with _open_text(path, progress) as (text, advance):
+        try:
+            reader = pd.read_csv(text, dtype=str, chunksize=chunk_rows, keep_default_na=False)
+            for chunk in reader:
+                chunk.columns = [c.strip().lower() for c in chunk.columns]
+                n = _numbers(chunk, path, True, ("time_s", "iops"), minimum=0)
+                volume = chunk["volume"].str.strip() if "volume" in chunk else "all"
+                advance()
+                yield pd.DataFrame(
+                    {"time_s": n["time_s"].to_numpy(float), "volume": volume,
+                     "iops": n["iops"].to_numpy(float)}
+                )[list(RATE_COLUMNS)]
+        except _TRUNCATED as err:
+            raise TraceFormatError(f"{path}: the gzip stream is truncated ({err})") from None
+
+
+def _blkparse_chunks(path, chunk_rows, progress, action="Q") -> Iterator[pd.DataFrame]:
+    rows: list[tuple] = []
+    with _open_text(path, progress) as (text, advance):
+        try:
+            for number, line in enumerate(text, 1):
+                if not line.strip():
+                    continue
+                if line.startswith(("CPU", "Total")):
+                    break  # blkparse's closing summary
+                event = BLKPARSE_EVENT.match(line)
+                if event is None:
+                    raise TraceFormatError(
+                        f"{path}, line {number}: not a blkparse event: {line.strip()[:80]!r}"
+                    )
+                rwbs = event["rwbs"]
+                if event["action"] != action or not ({"R", "W"} & set(rwbs)) or "D" in rwbs:
+                    continue
+                payload = BLKPARSE_PAYLOAD.match(event["rest"])
+                if payload is None and event["rest"].startswith("["):
+                    continue  # a flush or barrier without data: not a request
+                if payload is None:
+                    raise TraceFormatError(
+                        f"{path}, line {number}: field 'sector + count' is "
+                        f"{event['rest'][:40]!r}; expected SECTOR + COUNT"
+                    )
+                rows.append((
+                    float(event["time"]), event["dev"], "W" if "W" in rwbs else "R",
+                    int(payload["sector"]) * SECTOR, int(payload["count"]) * SECTOR,
+                    int(event["pid"]),
+                ))
+                if len(rows) == chunk_rows:
+                    advance()
+                    yield pd.DataFrame(rows, columns=list(COLUMNS))
+                    rows = []
+        except _TRUNCATED as err:
+            raise TraceFormatError(f"{path}: the gzip stream is truncated ({err})") from None
+        advance()
+    if rows:
+        yield pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def read_chunks(
+    path: str | Path,
+    format: str | None = None,
+    chunk_rows: int = CHUNK_ROWS,
+    progress: bool = True,
+) -> Iterator[pd.DataFrame]:
+    """The trace as chunks of :data:`~storrepro.traces.formats.COLUMNS` (``RATE_COLUMNS`` for
+    the ``iops`` format), in file order; ``format`` None detects it."""
+    path = Path(path)
+    if chunk_rows < 1:
+        raise ValueError(f"chunk_rows must be >= 1, got {chunk_rows!r}")
+    name, header = detect_format(path, format)
+    if name == "blkparse":
+        return _blkparse_chunks(path, chunk_rows, progress)
+    if name == "iops":
+        return _iops_chunks(path, chunk_rows, progress)
+    return _csv_chunks(path, name, header, chunk_rows, progress)
+
+
+def read_trace(path: str | Path, format: str | None = None) -> pd.DataFrame:
+    """A whole (small) trace as one table; prefer :func:`read_chunks` for large files."""
+    chunks = list(read_chunks(path, format, progress=False))
+    return pd.concat(chunks, ignore_index=True) if chunks else pd.DataFrame(columns=COLUMNS)

@@ -1,0 +1,200 @@
+"""Real-trace readers and conversions, on small files in each format written here."""
+
+import gzip
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro.__main__ import main
+from storrepro.traces import convert
+from storrepro.traces.formats import FILETIME_UNIX_EPOCH
+from storrepro.traces.reader import TraceFormatError, detect_format, read_chunks, read_trace
+from storrepro.traces.summary import trace_info
+
+T0 = 1_600_000_000  # Unix seconds of the traces' first request
+
+
+def _msr_line(t_s, host, disk, op, offset, size):
+    ticks = FILETIME_UNIX_EPOCH + round(t_s * 1e7)
+    return f"{ticks},{host},{disk},{op},{offset},{size},1234"
+
+
+def _write(path, lines, blank_tail=True):
+    text = "\n".join(lines) + ("\n\n\n" if blank_tail else "\n")
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def msr(tmp_path):
+    """300 requests over 3 s on two disks of host 'web': every third a write; request 10 has
+    size 0; requests 20 and 21 are swapped (out of time order); blank lines at the end."""
+    rows = [
+        (T0 + i / 100, "web", i % 2, "Write" if i % 3 == 0 else "Read", 4096 * i, 0 if i == 10
+         else 4096)
+        for i in range(300)
+    ]
+    rows[20], rows[21] = rows[21], rows[20]
+    return _write(tmp_path / "msr.csv", [_msr_line(*r) for r in rows])
+
+
+def test_msr_info_counts_requests_reads_volumes_and_order(msr):
+    info = trace_info(msr, progress=False)
+    assert info.format == "msr" and info.requests == 300
+    assert info.duration_s == pytest.approx(2.99)
+    assert info.mean_iops == pytest.approx(300 / 2.99)
+    assert info.read_share == pytest.approx(200 / 300)
+    assert info.volumes == {"web_0": 150, "web_1": 150}
+    assert info.zero_size == 1 and info.bytes == 299 * 4096
+    assert not info.time_sorted
+    assert "web_0" in info.describe() and "timestamps go back" in info.describe()
+
+
+def test_chunk_boundaries_change_nothing(msr):
+    whole = read_trace(msr)
+    pieces = pd.concat(read_chunks(msr, chunk_rows=7, progress=False), ignore_index=True)
+    pd.testing.assert_frame_equal(whole, pieces)
+    assert whole.time_s.iloc[0] == pytest.approx(T0)
+    assert list(whole.op[:3]) == ["W", "R", "R"]
+
+
+def test_gzip_is_read_whatever_the_name_and_a_truncated_one_is_named(msr, tmp_path):
+    packed = tmp_path / "trace.csv"  # no .gz suffix on purpose
+    packed.write_bytes(gzip.compress(msr.read_bytes()))
+    assert trace_info(packed, progress=False).requests == 300
+    cut = tmp_path / "cut.csv.gz"
+    cut.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
+    with pytest.raises(TraceFormatError, match="cut.csv.gz: the gzip stream is truncated"):
+        trace_info(cut, progress=False)
+
+
+def test_a_malformed_field_is_named_with_its_file_and_line(tmp_path):
+    lines = [_msr_line(T0 + i, "h", 0, "Read", 0, 512) for i in range(6)]
+    lines[3] = lines[3].replace(",0,512,", ",abc,512,")
+    lines.insert(2, "")  # a blank line inside: line numbers still count it
+    path = _write(tmp_path / "bad.csv", lines)
+    with pytest.raises(TraceFormatError, match=r"bad.csv, line 5: field 'Offset' is 'abc'"):
+        trace_info(path, progress=False)
+    lines[4] = lines[4].replace("Read", "Erase").replace("abc", "0")
+    with pytest.raises(TraceFormatError, match=r"line 5: field 'Type' is 'Erase'; expected read"):
+        trace_info(_write(tmp_path / "bad2.csv", lines), progress=False)
+    with pytest.raises(TraceFormatError, match="Expected 7 fields in line 2, saw 8"):
+        trace_info(_write(tmp_path / "bad3.csv", [lines[0], lines[1] + ",x"]), progress=False)
+    with pytest.raises(TraceFormatError, match="field 'Size' is ''"):
+        trace_info(_write(tmp_path / "bad4.csv", [lines[0], "1,h,0,Read,0,,1"]), progress=False)
+
+
+def test_alibaba_tencent_and_headers(tmp_path):
+    ali = _write(
+        tmp_path / "ali.csv",
+        [f"{i % 3},{'W' if i % 4 == 0 else 'R'},{8192 * i},4096,{1_000_000 * T0 + 500 * i}"
+         for i in range(200)],
+    )
+    info = trace_info(ali, progress=False)
+    assert (info.format, info.requests, sorted(info.volumes)) == ("alibaba", 200, ["0", "1", "2"])
+    assert info.duration_s == pytest.approx(199 * 500e-6)
+    assert info.read_share == pytest.approx(150 / 200)
+    ten = _write(
+        tmp_path / "ten.csv",
+        ["Timestamp,Offset,Size,IOType,VolumeID"]
+        + [f"{T0 + i},{16 * i},8,{i % 2},{1000 + i % 5}" for i in range(100)],
+    )
+    assert detect_format(ten) == ("tencent", True)
+    table = read_trace(ten)
+    assert table["size"].unique().tolist() == [8 * 512] and table.offset[3] == 48 * 512
+    assert trace_info(ten, progress=False).read_share == pytest.approx(0.5)
+
+
+BLKPARSE = """\
+  8,0    3        1     0.000000000  697  Q   W 223490 + 8 [kjournald]
+  8,0    3        2     0.000001000  697  G   W 223490 + 8 [kjournald]
+  8,0    3        3     0.000002000  697  P   N [kjournald]
+  8,0    3        4     0.000100000  697  Q   W 223498 + 8 [kjournald]
+  8,0    3        5     0.000200000  697  U   N [kjournald] 1
+  8,0    3        6     0.000300000  697  D   W 223490 + 16 [kjournald]
+  8,0    0        7     0.000400000  1201 Q   R 1000 + 256 [java]
+  8,0    0        8     0.002500000  1201 Q  RA 1256 + 256 [java]
+  8,0    0        9     0.003000000  1201 C   R 1000 + 256 [0]
+  8,0    1       10     0.003100000  55   Q FWS [kworker/1:1]
+
+CPU0 (8,0):
+ Reads Queued:           2,      256KiB	 Writes Queued:           0,        0KiB
+Total (8,0):
+ Reads Queued:           2,      256KiB	 Writes Queued:           2,        8KiB
+"""
+
+
+def test_blkparse_reads_queue_events_up_to_the_summary(tmp_path):
+    path = tmp_path / "blk.txt"
+    path.write_text(BLKPARSE)
+    table = read_trace(path)
+    assert table.pid.tolist() == [697, 697, 1201, 1201]
+    assert table.op.tolist() == ["W", "W", "R", "R"]
+    assert table["size"].tolist() == [8 * 512, 8 * 512, 256 * 512, 256 * 512]
+    streams = convert.bid_trace(path, progress=False)
+    assert streams.lba.tolist() == [223490, 223498, 1000, 1256]
+    assert streams["size"].tolist() == [8, 8, 256, 256]
+    assert streams.ts.tolist() == pytest.approx([0.0, 0.1, 0.4, 2.5])
+    path.write_text(BLKPARSE.replace("Q  RA 1256 + 256", "Q  RA junk"))
+    with pytest.raises(TraceFormatError, match=r"blk.txt, line 8: field 'sector \+ count'"):
+        read_trace(path)
+
+
+def test_binned_counts_and_the_papers_inputs_by_hand(tmp_path):
+    # volume a: requests at 0, 0.5, 1.5, 1.6 ms and 2.0 s; volume b: at 1.2 ms
+    times = {"a": [0.0, 0.0005, 0.0015, 0.0016, 2.0], "b": [0.0012]}
+    lines = [
+        f"{v},R,0,512,{round((T0 + t) * 1e6)}" for v, ts in times.items() for t in ts
+    ]
+    path = _write(tmp_path / "small.csv", lines)
+    origin, counts = convert.binned_counts(path, 0.001, progress=False)
+    assert origin == pytest.approx(T0)
+    assert counts["a"][:3].tolist() == [2, 2, 0] and counts["a"][2000] == 1
+    assert counts["a"].sum() == 5 and counts["b"].tolist()[:2] == [0, 1]
+    rates = convert.rate_series(path, 1.0, progress=False)
+    assert rates["a"].tolist() == [4.0, 0.0, 1.0] and rates["b"].tolist() == [1.0, 0.0, 0.0]
+    assert convert.vdi_foreground(path, bin_s=1.0, progress=False).tolist() == [5.0, 0.0, 1.0]
+    assert convert.precise_period_segments(path, bin_s=1.0, progress=False)["a"].tolist() == [
+        4, 0, 1,
+    ]
+
+
+def test_accgecko_rescales_each_tenant_to_the_mean_and_cuts_whole_segments(tmp_path):
+    # one tenant at 1000 IOPS for 1.2 s: rescaled to 2000 IOPS it spans 0.6 s, i.e. one whole
+    # 0.5 s segment of 500 bins of 1 ms, each holding the requests of 2 ms of the original
+    lines = [f"t,W,0,4096,{T0 * 10**6 + 1000 * i}" for i in range(1200)]
+    tenants = convert.accgecko_tenants(
+        _write(tmp_path / "t.csv", lines), segment_s=0.5, progress=False
+    )
+    assert tenants["t"].shape == (1, 500)
+    assert np.all(tenants["t"] == 2)
+
+
+def test_conversions_refuse_what_they_cannot_make(tmp_path, monkeypatch):
+    iops = _write(tmp_path / "iops.csv", ["time_s,iops", "0,10", "600,30", "1200,20"])
+    assert convert.vdi_foreground(iops, progress=False).tolist() == [10.0, 30.0, 20.0]
+    with pytest.raises(TraceFormatError, match="needs individual requests"):
+        convert.accgecko_tenants(iops, progress=False)
+    lines = [f"v,R,0,512,{T0 * 10**6 + 10**6 * i}" for i in range(3)]
+    monkeypatch.setattr(convert, "MAX_CELLS", 100)
+    with pytest.raises(MemoryError, match="over the limit of 100"):
+        convert.binned_counts(_write(tmp_path / "x.csv", lines), 0.001, progress=False)
+    with pytest.raises(TraceFormatError, match="cannot tell the format"):
+        detect_format(_write(tmp_path / "odd.csv", ["a;b;c"]))
+    with pytest.raises(TraceFormatError, match="format 'parquet': expected one of"):
+        detect_format(iops, "parquet")
+
+
+def test_trace_command_line(msr, tmp_path, capsys):
+    assert main(["trace", "info", str(msr)]) == 0
+    assert "requests    300" in capsys.readouterr().out
+    out = tmp_path / "bid.csv"
+    assert main(["trace", "convert", str(msr), "--to", "bid", "--out", str(out)]) == 0
+    assert len(pd.read_csv(out)) == 300
+    npz = tmp_path / "acc.npz"
+    assert main(["trace", "convert", str(msr), "--to", "accgecko", "--out", str(npz)]) == 2
+    assert "no tenant spans a whole 300 s segment" in capsys.readouterr().err
+    assert not npz.exists()
+    assert main(["trace", "info", str(tmp_path / "missing.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err
