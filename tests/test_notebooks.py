@@ -8,7 +8,8 @@ import nbformat
 import pytest
 
 from storrepro.__main__ import main
-from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
+from storrepro.data.cran import CranDataMissing, cran_source
+from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.paths import repo_root
 from test_claims import RESULT_KEYS  # the keys other tools read
 
@@ -90,9 +91,19 @@ def quick_runs(tmp_path_factory):
     return get
 
 
+def _cran_missing() -> str | None:
+    try:
+        cran_source()
+    except CranDataMissing as err:
+        return str(err)
+    return None
+
+
 @pytest.mark.notebook
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_notebook_runs_in_the_quick_profile(quick_runs, name):
+    if name in NEEDS_CRAN and (missing := _cran_missing()):
+        pytest.skip(f"{name} needs the CRAN benchmark, which is not here: {missing}")
     out, result = quick_runs(name)
     assert set(result) == RESULT_KEYS and result["profile"] == "quick"
     assert result["claims"], "a notebook records its claims"
