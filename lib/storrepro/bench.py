@@ -33,8 +33,8 @@ from storrepro.notebooks import NOTEBOOKS
 from storrepro.paths import git_commit, repo_root, write_json_atomic, write_text_atomic
 
 TARGETS = {
-    "full_suite_s": 15 * 60,  # make reproduce, every notebook, full profile
-    "quick_suite_s": 3 * 60,
+    "full_suite_s": 10 * 60,  # make reproduce, every notebook, full profile, every reading
+    "quick_suite_s": 2 * 60,
     "peak_memory_mib": 4096,  # any one notebook
     "speedup_2_workers": 1.7,
     "fifo_fast_requests_per_s": 1e7,
