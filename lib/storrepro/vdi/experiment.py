@@ -390,3 +390,91 @@ def fixed_day(
     out = pool.summary(log)
     out.update(log=log, pool_blocks=pool_blocks, low=low, high=high)
     return out
+
+
+# ---------------------------------------------------------------- readings and the pool size
+
+#: The pool-size factors of S6's "every pool" (×1 is the run itself).
+POOL_FACTORS = (0.8, 1.2)
+
+
+def scheduler_set(
+    base_seed: int,
+    seeds,
+    system: SystemParams,
+    books: list[dict],
+    ramp: tuple[int, int],
+    sweep_fn,
+    pools: bool = True,
+    fixed: dict | None = None,
+) -> dict:
+    """The runs S5–S7 and S9 are judged on, under one reading: per seed the fixed bucket with
+    the frozen ``ramp``, the smart scheduler with the proposed forecast and with the oracle, and
+    (with ``pools``) both at the pool factors of :data:`POOL_FACTORS`. ``fixed`` reuses fixed
+    runs that do not depend on the reading (``{factor: [results]}``)."""
+    seeds = list(seeds)
+    factors = (1.0, *POOL_FACTORS) if pools else (1.0,)
+    fixed = dict(fixed or {})
+    tasks = []
+    for factor in factors:
+        if factor not in fixed:
+            tasks += [
+                RunTask(base_seed, i, "fixed", n_min=ramp[0], n_agg=ramp[1], pool_factor=factor,
+                        system=system)
+                for i in seeds
+            ]
+        tasks += [
+            RunTask(base_seed, i, "smart", "proposed", pool_factor=factor, system=system,
+                    book=books[i]["proposed"])
+            for i in seeds
+        ]
+    tasks += [RunTask(base_seed, i, "smart", "oracle", system=system, book=books[i]["oracle"])
+              for i in seeds]
+    done = sweep_fn(run_policy, tasks, desc=f"runs ({system.pool_rule}, {system.spread})")
+    out = {"fixed": {f: list(v) for f, v in fixed.items()}, "smart": {}, "oracle": []}
+    for task, result in zip(tasks, done, strict=True):
+        if task.policy == "fixed":
+            out["fixed"].setdefault(task.pool_factor, []).append(result)
+        elif task.forecast == "oracle":
+            out["oracle"].append(result)
+        else:
+            out["smart"].setdefault(task.pool_factor, []).append(result)
+    return out
+
+
+def idle_only_balance(st: SeedTrace, system: SystemParams, book: Book | None = None) -> dict:
+    """Why P (A7) is what it is: the idle-only replay's debt over the window, and P when one
+    input of the rule changes. Blocks in millions."""
+    demand, _, lumps = system_series(st, "offset", 600.0)
+    n, per_core = system.n_cores, system.bg_blocks_per_core_s * 600.0
+    need = fg_need(demand, n, system.fg_iops_per_core)
+    idle = (n - need) * per_core
+    before = np.concatenate([[0.0], lindley(0.0, lumps, idle)[:-1]]) + lumps
+
+    def peak(capacity, arrivals=lumps):
+        after = lindley(0.0, arrivals, capacity)
+        return float((np.concatenate([[0.0], after[:-1]]) + arrivals).max()) / 1e6
+
+    row = {
+        "P (A7)": float(before.max()) / 1e6,
+        "peak at": st.times[int(np.argmax(before))].strftime("%a %H:%M"),
+        "debt generated": float(lumps.sum()) / 1e6,
+        "idle BG capacity": float(idle.sum()) / 1e6,
+        "real-valued FG cores": peak((n - np.minimum(n, demand / system.fg_iops_per_core))
+                                     * per_core),
+    }
+    q_all = float(np.quantile(st.total.ravel(), 0.99))
+    q_win = float(np.quantile(st.window("total"), 0.99))
+    base, amp = SCALINGS["offset"]
+    d2 = base + amp * st.window("total") / q_all
+    l2 = snapshot_debt(d2 * st.window("write") / st.window("total"), 600.0, 6)
+    row["trace q99 over 35 days"] = peak((n - fg_need(d2, n, system.fg_iops_per_core)) * per_core,
+                                         l2)
+    row["q99 (window / 35 days)"] = f"{q_win:.0f} / {q_all:.0f}"
+    if book is not None:
+        view = forecast_view(book, st, "offset", 600.0)
+        dhat = view.demand[:, :DAY].ravel()
+        row["FG sized by max(A, Â) (A3)"] = peak(
+            (n - fg_need(np.maximum(demand, dhat), n, system.fg_iops_per_core)) * per_core
+        )
+    return row

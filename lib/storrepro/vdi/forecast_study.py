@@ -275,6 +275,8 @@ def _seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:
             fit_seconds.setdefault(model, []).append(cache.seconds[key])
             row = {"seed": task.seed_index, "day": day - WINDOW_DAY, "model": model}
             row.update(fc.scores(actual, f))
+            row["stable"] = bool(stable)
+            row["smape_fit"] = row["smape"]  # before the F9 scoring rule
             row["divergent"] = bool(not stable or row["smape"] > 150)
             if row["divergent"]:  # F9: scored as the worst case, its MPE is meaningless
                 row.update(smape=200.0, smape100=100.0, mpe=np.nan, cum_err=np.nan)
