@@ -161,8 +161,8 @@ def f3_decomposition(char: pd.DataFrame) -> Claim:
         "and higher on Monday",
         paper_value="flat Wed–Fri, low weekend, high Monday (Fig. 9)",
         reproduced_value=measured,
-        tolerance=f"every seed: Wed/Thu/Fri within ±{WTF_SPREAD_MAX:.0%} of their mean, Sat and "
-        f"Sun ≤ {WEEKEND_MAX:g}×, Mon ≥ {MONDAY_MIN:g}× (calendar dates)",
+        tolerance=f"every seed: Wed/Thu/Fri within ±{WTF_SPREAD_MAX * 100:g} % of their mean, "
+        f"Sat and Sun ≤ {WEEKEND_MAX:g}×, Mon ≥ {MONDAY_MIN:g}× (calendar dates)",
         verdict=_verdict(ok),
         reason=reason,
         values={"wtf_spread": list(char.wtf_spread), "weekend_ratio": list(char.weekend_ratio),
