@@ -155,3 +155,33 @@ def test_invariants_conservation_and_fluid_agreement(kind):
 def test_bad_scheduler_input_is_rejected(make, message):
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def test_spreading_rule_bg_floor_takes_fg_cores_only_where_idle_ones_fall_short():
+    # 4 cores, 10 blocks per BG core-tick. FG needs 1 core in ticks 0-1 (3 idle) and 3 in ticks
+    # 2-5 (1 idle). From debt 80 a 120-block lump at tick 4 breaches the cap, 50 % of P = 200
+    # blocks: debt after service 50, 20, 10, 0, 110 > 100.
+    demand = np.array([50.0, 50.0, 150.0, 150.0, 150.0, 150.0])
+    lumps = np.zeros(6)
+    lumps[4] = 120.0
+
+    def planner(spread):
+        return SmartScheduler(
+            200.0, flat_view(demand, lumps, 6), 1.0, cap=0.5, horizon=6, window=4, replan=6,
+            spread=spread,
+        )
+
+    # even cores: one stolen core in every tick of the window (0-4) clears the breach
+    cff, _, iterations = planner("even-cores").plan(state(50.0, 80.0))
+    assert iterations == 1
+    np.testing.assert_array_equal(cff, [1, 1, 1, 1, 1, 0])
+    # BG floor: a floor of 1 adds nothing (every tick has an idle core); a floor of 2 takes one
+    # FG core in ticks 2-4 only: BG 3, 3, 2, 2, 2 cores -> debt 50, 20, 0, 0, 100, no breach
+    floor, _, iterations = planner("bg-floor").plan(state(50.0, 80.0))
+    assert iterations == 2
+    np.testing.assert_array_equal(floor, [2, 2, 2, 2, 2, 0])
+    # per tick: FG keeps its one core in tick 0 under the floor, loses it under even cores
+    assert planner("bg-floor")(state(50.0, 80.0)) == 1
+    assert planner("even-cores")(state(50.0, 80.0)) == 0
+    with pytest.raises(ValueError, match="spread"):
+        planner("uneven")

@@ -1,8 +1,36 @@
-"""Parameters of notebook 03 (smart background scheduling for VDI)."""
+"""Parameters of notebook 03 (smart background scheduling for VDI) and the readings of the
+paper's open choices that move its verdicts."""
 
 from __future__ import annotations
 
-from storrepro.config import NotebookConfig, Param, ParameterError
+import dataclasses
+from typing import ClassVar
+
+from storrepro.config import NotebookConfig, Param, ParameterError, Reading
+
+#: Pool size the spec's scratch prototype reported for the same generator: 75–81 M blocks over
+#: its seeds 0–4; the ``pool=prototype`` reading uses the middle on every seed.
+PROTOTYPE_POOL = 78e6
+
+#: How the pool size P is set (reading ``pool``).
+POOL_RULES = {
+    "a7": "P = the peak debt of an unlimited replay of the 6-day window that frees debt only on "
+    "the cores FG leaves idle, so the 95 % cap just binds (54–71 M blocks on seeds 0–4)",
+    "prototype": f"P = {PROTOTYPE_POOL / 1e6:g} M blocks on every seed, the middle of the "
+    "75–81 M blocks the scratch prototype of the same generator reported",
+}
+
+#: The planner's spreading rule (reading ``spread``).
+SPREADS = {
+    "bg-floor": "each planner iteration raises a floor on the BG cores by one over the window "
+    "before the breach; FG keeps every core above the floor, so only ticks whose idle cores "
+    "fall short of the floor lose FG cores",
+    "even-cores": "each planner iteration steals one more FG core (CFF + 1) in every tick of the "
+    "window before the breach where FG still has one, whatever the idle cores already give BG",
+}
+
+#: reading name -> the SystemParams field it sets
+READING_FIELDS = {"pool": "pool_rule", "spread": "spread"}
 
 
 class VdiConfig(NotebookConfig):
@@ -26,6 +54,48 @@ class VdiConfig(NotebookConfig):
         "horizon_h": Param(float, 24.0, 24.0, "planner: look-ahead (h)", low=1, high=24),
         "sensitivity": Param(bool, True, True, "run the sensitivity section"),
     }
+    readings: ClassVar[dict[str, Reading]] = {
+        "pool": Reading(
+            question="How large is the storage pool P that the deferred debt may fill?",
+            paper_words=(
+                "The paper gives no pool size: \"We fix the debt bucket size to a range between "
+                "40 and 50% of total pool size\"; \"The debt bucket implementation can grow up "
+                "to 95% of pool size as long as the forecasted data allows.\""
+            ),
+            primary="a7",
+            alternatives=POOL_RULES,
+            argument=(
+                "The paper sizes both buckets relative to a pool it never states, so P must come "
+                "from a rule fixed before any run. The A7 rule (the idle-only replay's peak debt) "
+                "is the one pre-registered here and computed from each seed's own trace; the "
+                "prototype's 78 M blocks is a number from another implementation's random streams "
+                "and is shown as the alternative."
+            ),
+        ),
+        "spread": Reading(
+            question="How does the planner spread the extra background work over the period "
+            "before a forecast breach of 95 %?",
+            paper_words=(
+                "\"The dynamic bucket algorithm maximizes foreground I/O as long there are free "
+                "pool capacity. If a future period is observed where pool capacity will be 95% "
+                "depleted, a greedy algorithm evenly spreads enough background load to a relative "
+                "prior period. [...] Several iterations are needed to replay the forecasted data "
+                "series and slowly increase the background processing rate so to find the optimal "
+                "partition point between foreground and background cores.\""
+            ),
+            primary="bg-floor",
+            alternatives=SPREADS,
+            argument=(
+                "What the text spreads evenly is \"background load\", and what the iterations "
+                "raise is \"the background processing rate\": a per-tick BG rate over the prior "
+                "period, not a count of cores taken from FG. BG already runs on every idle core "
+                "(\"harvest every ounce of processing capacity\"), and FG is maximized \"as long "
+                "there are free pool capacity\", so raising the BG rate takes FG cores only where "
+                "the idle ones do not already give that rate. Stealing one core in every tick "
+                "whatever BG already has (the earlier resolution) spreads stolen cores, not load."
+            ),
+        ),
+    }
 
     def validate(self) -> None:
         if not 0 < self.cap <= 1:
@@ -40,7 +110,7 @@ class VdiConfig(NotebookConfig):
 
     @property
     def system(self):
-        """The :class:`~storrepro.vdi.experiment.SystemParams` of this run."""
+        """The :class:`~storrepro.vdi.experiment.SystemParams` of this run (primary readings)."""
         from storrepro.vdi.experiment import SystemParams  # heavy imports only when running
 
         return SystemParams(
@@ -51,4 +121,12 @@ class VdiConfig(NotebookConfig):
             horizon_s=3600.0 * self.horizon_h,
             window_s=3600.0 * self.window_h,
             alpha=self.alpha,
+            **{f: self.readings[r].primary for r, f in READING_FIELDS.items()},
         )
+
+    def system_under(self, label: str):
+        """The system with one reading ``"name=value"`` changed from the primary."""
+        name, value = label.split("=", 1)
+        if name not in READING_FIELDS or value not in self.readings[name].alternatives:
+            raise ValueError(f"unknown reading {label!r}; declared: {self.reading_labels()}")
+        return dataclasses.replace(self.system, **{READING_FIELDS[name]: value})

@@ -18,6 +18,7 @@ from storrepro.sim.core_pool import CorePool, CorePoolConfig, demand_cores
 from storrepro.vdi import trace as tr
 from storrepro.vdi.forecast_study import Book
 from storrepro.vdi.scheduler import (
+    SPREADS,
     FixedWatermark,
     ForecastView,
     Inline,
@@ -29,6 +30,15 @@ from storrepro.vdi.scheduler import (
 from storrepro.vdi.seeds import DAY, SeedTrace, seed_trace, single_threaded
 
 POLICIES = ("fixed", "fixed-wc", "smart", "idle-only", "inline")
+#: How the pool size P is set (a reading): the A7 rule, or the size the spec's scratch prototype
+#: of the same generator reported (75–81 M blocks over its seeds 0–4; the middle is used).
+POOL_RULES = {
+    "a7": "P = the peak debt of an unlimited replay of the window that frees debt only on idle "
+    "cores (the 95 % cap just binds)",
+    "prototype": "P = 78 M blocks on every seed, the middle of the 75–81 M blocks the spec's "
+    "scratch prototype reported for the same generator",
+}
+PROTOTYPE_POOL = 78e6
 SCALINGS = {"offset": (1500.0, 1700.0), "peak": (0.0, 3200.0)}
 
 
@@ -46,6 +56,16 @@ class SystemParams:
     window_s: float = 43_200.0
     replan_s: float = 3_600.0
     alpha: float = 0.5
+    spread: str = "bg-floor"
+    pool_rule: str = "a7"
+
+    def __post_init__(self):
+        if self.spread not in SPREADS:
+            raise ValueError(f"spread must be one of {tuple(SPREADS)}, got {self.spread!r}")
+        if self.pool_rule not in POOL_RULES:
+            raise ValueError(
+                f"pool_rule must be one of {tuple(POOL_RULES)}, got {self.pool_rule!r}"
+            )
 
 
 # ---------------------------------------------------------------- scheduler runs
@@ -97,6 +117,14 @@ def a7_pool(demand, lumps, system: SystemParams, tick_s: float) -> float:
     return float(before.max())
 
 
+def pool_size(st: SeedTrace, scaling: str, system: SystemParams, factor: float = 1.0) -> float:
+    """P in blocks under ``system.pool_rule`` (:data:`POOL_RULES`), times ``factor``."""
+    if system.pool_rule == "prototype":
+        return factor * PROTOTYPE_POOL
+    demand600, _, lumps600 = system_series(st, scaling, 600.0)
+    return factor * a7_pool(demand600, lumps600, system, 600.0)
+
+
 def forecast_view(book: Book, st: SeedTrace, scaling: str, tick_s: float) -> ForecastView:
     ref = st.window("total")
     demand = tr.to_system(book.total, ref, *SCALINGS[scaling])
@@ -126,6 +154,7 @@ def make_allocator(task: RunTask, pool: float, st: SeedTrace):
             ticks(s.horizon_s),
             ticks(s.window_s),
             ticks(s.replan_s),
+            spread=s.spread,
         )
     if task.policy == "inline":
         return Inline(s.bg_blocks_per_core_s)
@@ -156,8 +185,7 @@ def run_policy(task: RunTask, rng: np.random.Generator) -> dict:
 def _run_policy(task: RunTask) -> dict:
     _, st = seed_trace(task.base_seed, task.seed_index)
     s = task.system
-    demand600, _, lumps600 = system_series(st, task.scaling, 600.0)
-    pool_blocks = task.pool_factor * a7_pool(demand600, lumps600, s, 600.0)
+    pool_blocks = pool_size(st, task.scaling, s, task.pool_factor)
     demand, _, lumps = system_series(st, task.scaling, task.tick_s)
     allocator = make_allocator(task, pool_blocks, st)
     config = CorePoolConfig(s.n_cores, s.fg_iops_per_core, s.bg_blocks_per_core_s, task.tick_s)
@@ -290,8 +318,7 @@ def fluid_agreement(task: FluidTask, rng: np.random.Generator) -> dict:
         run = task.run
         _, st = seed_trace(run.base_seed, run.seed_index)
         s = run.system
-        demand600, _, lumps600 = system_series(st, run.scaling, 600.0)
-        pool_blocks = run.pool_factor * a7_pool(demand600, lumps600, s, 600.0)
+        pool_blocks = pool_size(st, run.scaling, s, run.pool_factor)
         demand, _, lumps = system_series(st, run.scaling, run.tick_s)
         config = CorePoolConfig(s.n_cores, s.fg_iops_per_core, s.bg_blocks_per_core_s, run.tick_s)
         simpy_log = simulate(demand, lumps, make_allocator(run, pool_blocks, st), config)
@@ -353,7 +380,7 @@ def fixed_day(
     control. Summary numbers, the tick log and the pool size (A7 over the whole window)."""
     _, st = seed_trace(base_seed, seed_index)
     demand, _, lumps = system_series(st, "offset", 600.0)
-    pool_blocks = a7_pool(demand, lumps, system, 600.0)
+    pool_blocks = pool_size(st, "offset", system)
     high = min(1.0, low + system.high - system.low)
     allocator = FixedWatermark(pool_blocks, n_min, n_agg, low, high)
     ticks = slice(day * DAY, (day + 1) * DAY)
@@ -363,3 +390,91 @@ def fixed_day(
     out = pool.summary(log)
     out.update(log=log, pool_blocks=pool_blocks, low=low, high=high)
     return out
+
+
+# ---------------------------------------------------------------- readings and the pool size
+
+#: The pool-size factors of S6's "every pool" (×1 is the run itself).
+POOL_FACTORS = (0.8, 1.2)
+
+
+def scheduler_set(
+    base_seed: int,
+    seeds,
+    system: SystemParams,
+    books: list[dict],
+    ramp: tuple[int, int],
+    sweep_fn,
+    pools: bool = True,
+    fixed: dict | None = None,
+) -> dict:
+    """The runs S5–S7 and S9 are judged on, under one reading: per seed the fixed bucket with
+    the frozen ``ramp``, the smart scheduler with the proposed forecast and with the oracle, and
+    (with ``pools``) both at the pool factors of :data:`POOL_FACTORS`. ``fixed`` reuses fixed
+    runs that do not depend on the reading (``{factor: [results]}``)."""
+    seeds = list(seeds)
+    factors = (1.0, *POOL_FACTORS) if pools else (1.0,)
+    fixed = dict(fixed or {})
+    tasks = []
+    for factor in factors:
+        if factor not in fixed:
+            tasks += [
+                RunTask(base_seed, i, "fixed", n_min=ramp[0], n_agg=ramp[1], pool_factor=factor,
+                        system=system)
+                for i in seeds
+            ]
+        tasks += [
+            RunTask(base_seed, i, "smart", "proposed", pool_factor=factor, system=system,
+                    book=books[i]["proposed"])
+            for i in seeds
+        ]
+    tasks += [RunTask(base_seed, i, "smart", "oracle", system=system, book=books[i]["oracle"])
+              for i in seeds]
+    done = sweep_fn(run_policy, tasks, desc=f"runs ({system.pool_rule}, {system.spread})")
+    out = {"fixed": {f: list(v) for f, v in fixed.items()}, "smart": {}, "oracle": []}
+    for task, result in zip(tasks, done, strict=True):
+        if task.policy == "fixed":
+            out["fixed"].setdefault(task.pool_factor, []).append(result)
+        elif task.forecast == "oracle":
+            out["oracle"].append(result)
+        else:
+            out["smart"].setdefault(task.pool_factor, []).append(result)
+    return out
+
+
+def idle_only_balance(st: SeedTrace, system: SystemParams, book: Book | None = None) -> dict:
+    """Why P (A7) is what it is: the idle-only replay's debt over the window, and P when one
+    input of the rule changes. Blocks in millions."""
+    demand, _, lumps = system_series(st, "offset", 600.0)
+    n, per_core = system.n_cores, system.bg_blocks_per_core_s * 600.0
+    need = fg_need(demand, n, system.fg_iops_per_core)
+    idle = (n - need) * per_core
+    before = np.concatenate([[0.0], lindley(0.0, lumps, idle)[:-1]]) + lumps
+
+    def peak(capacity, arrivals=lumps):
+        after = lindley(0.0, arrivals, capacity)
+        return float((np.concatenate([[0.0], after[:-1]]) + arrivals).max()) / 1e6
+
+    row = {
+        "P (A7)": float(before.max()) / 1e6,
+        "peak at": st.times[int(np.argmax(before))].strftime("%a %H:%M"),
+        "debt generated": float(lumps.sum()) / 1e6,
+        "idle BG capacity": float(idle.sum()) / 1e6,
+        "real-valued FG cores": peak((n - np.minimum(n, demand / system.fg_iops_per_core))
+                                     * per_core),
+    }
+    q_all = float(np.quantile(st.total.ravel(), 0.99))
+    q_win = float(np.quantile(st.window("total"), 0.99))
+    base, amp = SCALINGS["offset"]
+    d2 = base + amp * st.window("total") / q_all
+    l2 = snapshot_debt(d2 * st.window("write") / st.window("total"), 600.0, 6)
+    row["trace q99 over 35 days"] = peak((n - fg_need(d2, n, system.fg_iops_per_core)) * per_core,
+                                         l2)
+    row["q99 (window / 35 days)"] = f"{q_win:.0f} / {q_all:.0f}"
+    if book is not None:
+        view = forecast_view(book, st, "offset", 600.0)
+        dhat = view.demand[:, :DAY].ravel()
+        row["FG sized by max(A, Â) (A3)"] = peak(
+            (n - fg_need(np.maximum(demand, dhat), n, system.fg_iops_per_core)) * per_core
+        )
+    return row

@@ -36,11 +36,32 @@ from storrepro.vdi.seeds import (
 # ---------------------------------------------------------------- characterization (F1–F4)
 
 
+#: The calendar days of the window whose trend F3 compares (Tuesday has only 7 hours in it).
+TREND_DAYS = ("Wed", "Thu", "Fri", "Sat", "Sun", "Mon")
+
+
+def calendar_day_means(values: np.ndarray, times: pd.DatetimeIndex) -> np.ndarray:
+    """Mean of ``values`` per calendar date (midnight to midnight) for the window's Wednesday
+    to Monday, in that order: the window runs from Wednesday 07:00 to Tuesday 07:00, so
+    grouping by its 07:00-aligned days would put Saturday's small hours into "Friday" and
+    Tuesday's morning into "Monday"."""
+    values = np.asarray(values, dtype=float)
+    if values.shape != (len(times),):
+        raise ValueError(f"values must have one entry per time, got {values.shape}")
+    frame = pd.Series(values, index=times)
+    by_date = frame.groupby(times.normalize()).mean()
+    names = by_date.index.day_name().str[:3]
+    out = [by_date[names == day] for day in TREND_DAYS]
+    if any(len(x) != 1 for x in out):
+        raise ValueError(f"times must cover each of {TREND_DAYS} once, got {list(names)}")
+    return np.array([float(x.iloc[0]) for x in out])
+
+
 def characterize(st: SeedTrace, rng: np.random.Generator) -> dict:
     y = st.window()
     r = acf(y, nlags=300, fft=True)
     trend, _ = fc.decompose(y)
-    means = trend.reshape(WINDOW_DAYS, DAY).mean(axis=1)  # Wed Thu Fri Sat Sun Mon
+    means = calendar_day_means(trend, st.times)  # Wed Thu Fri Sat Sun Mon, calendar dates
     mid = means[:3].mean()
     window_labels = day_clusters(y.reshape(WINDOW_DAYS, DAY).mean(axis=1), rng)
     return {
@@ -254,6 +275,8 @@ def _seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:
             fit_seconds.setdefault(model, []).append(cache.seconds[key])
             row = {"seed": task.seed_index, "day": day - WINDOW_DAY, "model": model}
             row.update(fc.scores(actual, f))
+            row["stable"] = bool(stable)
+            row["smape_fit"] = row["smape"]  # before the F9 scoring rule
             row["divergent"] = bool(not stable or row["smape"] > 150)
             if row["divergent"]:  # F9: scored as the worst case, its MPE is meaningless
                 row.update(smape=200.0, smape100=100.0, mpe=np.nan, cum_err=np.nan)

@@ -10,7 +10,8 @@ Each scheduler is a plain object called once per tick as ``allocator(state) -> C
   ``n_agg`` reserved cores at 50 % (A9); optionally work-conserving.
 - :class:`SmartScheduler` — the dynamic bucket: hourly, replay the forecast over the horizon
   and, while it breaches 95 % of the pool, steal one more core (CFF) in the window before the
-  first breach (§2.7); per tick ``C_FG = ⌈max(A, Â)/50⌉ − CFF``, emergency burn at 95 %.
+  first breach (§2.7); per tick ``C_FG = ⌈max(A, Â)/50⌉ − CFF``, emergency burn at 95 %. How
+  the planner spreads the extra BG work over that window is a reading (``SPREADS``).
 - :class:`Inline` — no deferral: BG takes the cores needed to clear all debt now.
 - :func:`storrepro.sim.core_pool.demand_cores` — idle-only, unlimited debt.
 """
@@ -24,6 +25,7 @@ import numpy as np
 
 from storrepro.checks import finite
 from storrepro.sim.core_pool import PoolState
+from storrepro.vdi.config import SPREADS
 
 
 def _positive(name: str, value: float) -> float:
@@ -151,11 +153,14 @@ class SmartScheduler:
     """Dynamic debt bucket with the forecast-replay planner (spec §2.7, A1, A10).
 
     Every ``replan`` ticks: replay the forecast ``horizon`` ticks ahead from the actual debt;
-    while the debt after service would exceed ``cap`` of the pool, add one stolen core (CFF)
-    to every tick of the ``window`` ticks before the first breach where FG still has a core to
-    give, up to ``max_iter`` times. The plan's CFF applies until the next replan. Logs, per
-    tick: ``cff`` and ``w_dyn`` (the largest debt from which the planned replay stays under the
-    cap over the horizon, in blocks).
+    while the debt after service would exceed ``cap`` of the pool, raise the BG work in the
+    ``window`` ticks before the first breach by one core, up to ``max_iter`` times. ``spread``
+    says how (``storrepro.vdi.config.SPREADS``): ``"even-cores"`` adds one stolen core (CFF)
+    to every tick of the window where FG still has a core to give; ``"bg-floor"`` raises a
+    floor on BG's cores there, so CFF = max(0, floor − idle cores) and FG loses cores only
+    where the idle ones fall short. The plan applies until the next replan. Logs, per tick:
+    ``cff`` (FG cores taken below FG's need) and ``w_dyn`` (the largest debt from which the
+    planned replay stays under the cap over the horizon, in blocks).
     """
 
     pool_blocks: float
@@ -166,6 +171,7 @@ class SmartScheduler:
     window: int = 72
     replan: int = 6
     max_iter: int = 400
+    spread: str = "even-cores"
     cff_log: list = field(default_factory=list, repr=False)
     w_dyn_log: list = field(default_factory=list, repr=False)
     iterations: list = field(default_factory=list, repr=False)
@@ -174,6 +180,8 @@ class SmartScheduler:
         _positive("pool_blocks", self.pool_blocks)
         _fraction("cap", self.cap)
         _positive("bg_blocks_per_core_s", self.bg_blocks_per_core_s)
+        if self.spread not in SPREADS:
+            raise ValueError(f"spread must be one of {tuple(SPREADS)}, got {self.spread!r}")
         for name in ("horizon", "window", "replan", "max_iter"):
             value = getattr(self, name)
             if int(value) != value or value < 1:
@@ -183,7 +191,8 @@ class SmartScheduler:
         self._w_dyn = 0.0
 
     def plan(self, state: PoolState) -> tuple[np.ndarray, float, int]:
-        """CFF for the next ``horizon`` ticks, the dynamic watermark (blocks), iterations."""
+        """The plan for the next ``horizon`` ticks — stolen cores (``even-cores``) or the BG
+        core floor (``bg-floor``) — the dynamic watermark (blocks) and the iterations."""
         n = state.n_cores
         demand, lumps = self.forecast.at(state.tick, self.horizon)
         lumps = lumps.copy()
@@ -191,26 +200,33 @@ class SmartScheduler:
         need = fg_need(demand, n, state.fg_iops_per_core)
         per_core = self.bg_blocks_per_core_s * state.tick_s
         limit = self.cap * self.pool_blocks
-        cff = np.zeros(self.horizon)
+        plan = np.zeros(self.horizon)
+        top = np.full(self.horizon, float(n)) if self.spread == "bg-floor" else need
         iterations = 0
         while iterations < self.max_iter:
-            capacity = (n - np.maximum(0.0, need - cff)) * per_core
+            capacity = self._bg_cores(plan, need, n) * per_core
             debt = lindley(state.debt, lumps, capacity)
             breaches = np.flatnonzero(debt > limit)
             if breaches.size == 0:
                 break
             tau = breaches[0]
             window = slice(max(0, tau - self.window), tau + 1)
-            room = cff[window] < need[window]
+            room = plan[window] < top[window]
             if not room.any():
                 break  # the window already gives BG every core; the emergency burn takes over
-            cff[window] += room
+            plan[window] += room
             iterations += 1
-        capacity = (n - np.maximum(0.0, need - cff)) * per_core
+        capacity = self._bg_cores(plan, need, n) * per_core
         s = np.cumsum(lumps - capacity)
         own_peak = np.max(s - np.minimum(0.0, np.minimum.accumulate(s)))
         w_dyn = 0.0 if own_peak > limit else float(np.clip(limit - s.max(), 0.0, limit))
-        return cff, w_dyn, iterations
+        return plan, w_dyn, iterations
+
+    def _bg_cores(self, plan: np.ndarray, need: np.ndarray, n: int) -> np.ndarray:
+        """BG cores per tick under a plan (stolen cores or a BG floor) and FG's need."""
+        if self.spread == "bg-floor":
+            return np.maximum(plan, n - need)
+        return n - np.maximum(0.0, need - plan)
 
     def __call__(self, state: PoolState) -> int:
         n = state.n_cores
@@ -218,10 +234,11 @@ class SmartScheduler:
             self._plan, self._w_dyn, iterations = self.plan(state)
             self._plan_start = state.tick
             self.iterations.append(iterations)
-        cff = int(self._plan[state.tick - self._plan_start])
+        planned = int(self._plan[state.tick - self._plan_start])
         demand_hat = float(self.forecast.at(state.tick, 1)[0][0])
         need = fg_cores(max(state.demand_iops, demand_hat), n, state.fg_iops_per_core)
-        c_fg = max(0, need - cff)
+        c_fg = min(need, n - planned) if self.spread == "bg-floor" else max(0, need - planned)
+        cff = need - c_fg
         if state.debt >= self.cap * self.pool_blocks:
             c_fg = 0  # emergency burn: the pool is about to run out
         self.cff_log.append(cff)

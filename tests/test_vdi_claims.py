@@ -1,0 +1,272 @@
+"""Notebook 03's claim rules on hand-built inputs: every test claim fails on one and passes on
+another; calibration and invariant rules too where cheap; F3's calendar-date grouping."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro.claims import Run
+from storrepro.vdi import claims as vc
+from storrepro.vdi.config import VdiConfig
+from storrepro.vdi.forecast_study import TREND_DAYS, calendar_day_means
+from storrepro.vdi.seeds import WINDOW_DAY, seed_trace
+
+WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
+
+
+# ---------------------------------------------------------------- F3 and its grouping
+
+
+def test_trend_is_grouped_by_calendar_date_not_by_the_windows_07_00_days():
+    # 1 on calendar Friday (00:00-24:00), 0 elsewhere: by calendar date Friday's mean is 1;
+    # the 07:00-aligned "Friday" (Fri 07:00 - Sat 07:00) would see 17/24 of it
+    values = np.where(WINDOW.normalize() == pd.Timestamp("2016-02-26"), 1.0, 0.0)
+    means = calendar_day_means(values, WINDOW)
+    np.testing.assert_allclose(means, [0, 0, 1, 0, 0, 0])
+    by_0700 = values.reshape(6, 144).mean(axis=1)
+    assert by_0700[2] == pytest.approx(17 / 24)
+    # Wednesday is the partial day 07:00-24:00; Tuesday's 7 hours are left out
+    ramp = np.arange(864, dtype=float)
+    assert calendar_day_means(ramp, WINDOW)[0] == pytest.approx(ramp[:102].mean())
+    with pytest.raises(ValueError, match="one entry per time"):
+        calendar_day_means(values[:-1], WINDOW)
+
+
+def test_characterize_uses_calendar_dates():
+    from storrepro.parallel import task_rng
+    from storrepro.vdi import forecast as fc
+    from storrepro.vdi.forecast_study import characterize
+
+    _, st = seed_trace(0, 0)
+    char = characterize(st, task_rng(0, ("t", 0)))
+    trend, _ = fc.decompose(st.window())
+    np.testing.assert_allclose(char["trend_means"], calendar_day_means(trend, st.times))
+    assert st.times[0] == pd.Timestamp("2016-02-24 07:00") and WINDOW_DAY == 28
+
+
+def char_frame(**columns):
+    return pd.DataFrame(columns, index=pd.Index(range(len(next(iter(columns.values())))),
+                                                name="seed"))
+
+
+def test_f3_fails_on_a_friday_that_reaches_into_the_weekend_and_passes_when_flat():
+    good = char_frame(wtf_spread=[0.03, 0.05], weekend_ratio=[0.37, 0.38],
+                      monday_ratio=[1.09, 1.2])
+    claim = vc.f3_decomposition(good)
+    assert claim.verdict == "reproduced" and claim.role == "test"
+    assert "±10 %" in claim.tolerance and "calendar" in claim.reason
+    bad = char_frame(wtf_spread=[0.03, 0.147], weekend_ratio=[0.37, 0.59],
+                     monday_ratio=[1.09, 1.35])
+    claim = vc.f3_decomposition(bad)
+    assert claim.verdict == "not reproduced" and "Wed–Fri flat" in claim.reason
+
+
+# ---------------------------------------------------------------- calibrations (cheap)
+
+
+def test_characterization_calibrations():
+    char = char_frame(acf_argmax=[143, 144], acf144=[0.41, 0.44], acf72=[-0.32, -0.3],
+                      lag144_r=[0.54, 0.56], kmeans_ok=[True, True])
+    for rule in (vc.f1_acf, vc.f2_lag_spread, vc.f4_clusters):
+        claim = rule(char)
+        assert claim.verdict == "reproduced" and claim.role == "calibration"
+    char = char_frame(acf_argmax=[72, 144], acf144=[0.2, 0.44], acf72=[0.1, -0.3],
+                      lag144_r=[0.3, 0.56], kmeans_ok=[False, True])
+    for rule in (vc.f1_acf, vc.f2_lag_spread, vc.f4_clusters):
+        assert rule(char).verdict == "not reproduced"
+
+
+# ---------------------------------------------------------------- forecasting
+
+
+def psyn_rows(smape: dict, mpe: dict | None = None, divergent=()):
+    rows = []
+    for model, values in smape.items():
+        for seed, v in enumerate(values):
+            rows.append({"seed": seed, "model": model, "smape": v,
+                         "mpe": (mpe or {}).get(model, -3.0),
+                         "divergent": (model, seed) in divergent})
+    return pd.DataFrame(rows)
+
+
+def test_f5_ordering_fails_when_holt_winters_beats_the_proposed_model():
+    good = psyn_rows({"proposed": [15, 16, 15, 16, 15], "holt-winters": [17, 18, 17, 18, 17],
+                      "arima-ridge": [24, 25, 24, 25, 24]})
+    claim = vc.f5_ordering(vc.psyn_smape(good))
+    assert claim.verdict == "reproduced" and claim.requires == ("F9",)
+    bad = psyn_rows({"proposed": [17, 18, 17, 18, 17], "holt-winters": [15, 16, 15, 16, 15],
+                     "arima-ridge": [24, 25, 24, 25, 24]})
+    claim = vc.f5_ordering(vc.psyn_smape(bad))
+    assert claim.verdict == "not reproduced" and "proposed above Holt-Winters" in claim.reason
+
+
+def test_psyn_smape_scores_divergent_fits_200():
+    rows = psyn_rows({"proposed": [15], "holt-winters": [17], "arima-ridge": [160]},
+                     divergent={("arima-ridge", 0)})
+    assert vc.psyn_smape(rows).loc[0, "arima"] == vc.DIVERGENT_SCORE
+
+
+def test_f6_magnitudes_partly_outside_the_bands():
+    table = pd.DataFrame({"proposed": [15.0], "holt-winters": [17.0], "arima": [24.0]})
+    assert vc.f6_magnitudes(table).verdict == "reproduced"
+    table = pd.DataFrame({"proposed": [25.0], "holt-winters": [17.0], "arima": [24.0]})
+    claim = vc.f6_magnitudes(table)
+    assert claim.verdict == "partly" and claim.role == "calibration"
+
+
+def test_f7_fails_on_a_biased_forecast_and_shows_the_baselines():
+    smape = {"proposed": [15, 16], "holt-winters": [17, 18], "seasonal-naive": [19, 19]}
+    good = psyn_rows(smape, {"proposed": -4.0, "holt-winters": -3.0, "seasonal-naive": -3.9})
+    claim = vc.f7_mpe(good)
+    assert claim.verdict == "reproduced"
+    assert "does not discriminate" in claim.reason and "seasonal-naive" in claim.reproduced_value
+    assert claim.values["others_passing"] == ["seasonal-naive", "holt-winters"]
+    bad = psyn_rows(smape, {"proposed": -12.0, "holt-winters": -3.0, "seasonal-naive": -3.9})
+    assert vc.f7_mpe(bad).verdict == "not reproduced"
+
+
+def test_f8_fails_on_a_large_cumulative_error():
+    index = pd.MultiIndex.from_product([[0, 1], TREND_DAYS], names=["seed", "day"])
+    good = pd.Series(0.02, index=index)
+    assert vc.f8_cumulative(good).verdict == "reproduced"
+    bad = good.copy()
+    bad[(1, "Mon")] = -0.16
+    claim = vc.f8_cumulative(bad, pd.Series([0.07]))
+    assert claim.verdict == "not reproduced" and "Monday" in claim.reason
+    assert claim.values["weekly_max"] == pytest.approx(0.07)
+
+
+def arima_rows(stable, smape_fit, flagged=None, model="arima-ridge"):
+    if flagged is None:
+        flagged = [not s or f > 150 for s, f in zip(stable, smape_fit, strict=True)]
+    return pd.DataFrame({
+        "seed": range(len(stable)), "model": model, "stable": stable, "smape_fit": smape_fit,
+        "divergent": flagged,
+        "smape": [200.0 if d else f for d, f in zip(flagged, smape_fit, strict=True)],
+    })
+
+
+def test_f9_is_computed_from_the_fits():
+    good = pd.concat([arima_rows([True, True], [24.0, 25.0]),
+                      arima_rows([False, True], [300.0, 25.0], model="arima")])
+    claim = vc.f9_arima_sanity(good)
+    assert claim.verdict == "reproduced" and claim.values["divergent"]["arima"] == 1
+    # the reported fit diverged (flagged): its 200 % is not a forecast
+    assert vc.f9_arima_sanity(arima_rows([False, True], [300.0, 25.0])).verdict == "partly"
+    # an explosive fit left unflagged: the scoring rule is not applied
+    bad = arima_rows([False, True], [300.0, 25.0], flagged=[False, False])
+    claim = vc.f9_arima_sanity(bad)
+    assert claim.verdict == "not reproduced" and claim.values["unflagged"] == 1
+
+
+# ---------------------------------------------------------------- scheduler
+
+
+def per_seed(violation, queued):
+    return pd.DataFrame({"violation_pct": violation, "queued_pct": queued},
+                        index=pd.Index(range(len(violation)), name="seed"))
+
+
+def test_s5_fails_far_from_the_papers_numbers_and_names_the_cause():
+    causes = {"capacity": 1.0, "planner": 13.9, "emergency": 0.2, "other": 0.0}
+    claim = vc.s5_smart(15.2, 2.9, causes, 9.3)
+    assert claim.verdict == "partly" and "planner" in claim.reason and "9.3 %" in claim.reason
+    assert vc.s5_smart(25.0, 6.0, causes).verdict == "not reproduced"
+    assert vc.s5_smart(7.0, 2.4).verdict == "reproduced"
+    low = vc.s5_smart(1.0, 0.1, {"capacity": 1.0, "planner": 0.0, "emergency": 0.0, "other": 0.0})
+    assert low.verdict == "not reproduced" and "seldom binds" in low.reason
+
+
+def test_s6_needs_the_ratios_and_smart_below_fixed_everywhere():
+    fixed = per_seed([54.0, 55.0], [20.0, 21.0])
+    good = vc.s6_improvement(fixed, per_seed([6.0, 7.0], [2.5, 2.6]),
+                             {"×0.8": (pd.Series([60.0, 61.0]), pd.Series([9.0, 9.0]))})
+    assert good.verdict == "reproduced" and good.requires == ("S4",)
+    short = vc.s6_improvement(fixed, per_seed([15.0, 16.0], [3.0, 3.0]))
+    assert short.verdict == "partly" and "the size does not" in short.reason
+    worse = vc.s6_improvement(fixed, per_seed([6.0, 7.0], [2.5, 2.6]),
+                              {"×0.8": (pd.Series([60.0, 61.0]), pd.Series([9.0, 70.0]))})
+    assert worse.verdict == "not reproduced" and worse.values["pools_failing"] == ["×0.8"]
+
+
+def test_s7_ordering():
+    assert vc.s7_ordering(1.0, 5.0, 7.0).verdict == "reproduced"
+    claim = vc.s7_ordering(1.0, 9.0, 7.0)
+    assert claim.verdict == "not reproduced" and "does not profit" in claim.reason
+
+
+def tick_log(debt_frac, pool, violation=None):
+    n = len(debt_frac)
+    return pd.DataFrame({
+        "debt": np.asarray(debt_frac) * pool, "bg_served": np.zeros(n),
+        "violation": np.zeros(n, bool) if violation is None else violation,
+    })
+
+
+def test_s9_dynamics_fails_when_the_smart_debt_never_nears_the_cap():
+    hours = WINDOW.hour.to_numpy()
+    fixed = {"log": tick_log(np.full(864, 0.45), 100.0), "pool_blocks": 100.0,
+             "max_lump_pct": 2.0}
+    # smart debt: up to 90 % in the day, down to 20 % by the morning
+    day = (hours >= 8) & (hours <= 19)
+    smart_up = {"log": tick_log(np.where(day, 0.9, 0.2), 100.0), "pool_blocks": 100.0}
+    measures = vc.dynamics(fixed, smart_up, WINDOW, 0.40, 0.50)
+    assert measures["band_share"] == 1.0 and measures["drains"] == 6
+    assert vc.s9_dynamics(measures).verdict == "reproduced"
+    smart_low = {"log": tick_log(np.where(day, 0.5, 0.2), 100.0), "pool_blocks": 100.0}
+    claim = vc.s9_dynamics(vc.dynamics(fixed, smart_low, WINDOW, 0.40, 0.50))
+    assert claim.verdict == "not reproduced" and "never nears the cap" in claim.reason
+
+
+def test_violation_causes_split_the_violation_bins():
+    log = pd.DataFrame({
+        "violation": [True, True, True, True, False],
+        "demand_iops": [4000.0, 1000.0, 1000.0, 1000.0, 1000.0],
+        "c_fg": [64, 10, 0, 15, 20],
+    })
+    causes = vc.violation_causes({"log": log, "cff": [0, 10, 0, 0, 0]}, 64, 50.0)
+    assert causes == {"capacity": 20.0, "planner": 20.0, "emergency": 20.0, "other": 20.0}
+
+
+def test_invariants_and_the_queued_definition():
+    assert vc.s1_invariants([{"S1": True}, {"S1": True}]).verdict == "reproduced"
+    assert vc.s2_conservation([{"S2": True}, {"S2": False}]).verdict == "not reproduced"
+    assert vc.s3_watermarks([48.0], [1.0], [96.0]).verdict == "reproduced"
+    assert vc.s3_watermarks([52.0], [1.0], [96.0]).verdict == "not reproduced"
+    assert vc.s8_consistency((54.0, 20.0), (15.0, 3.0)).role == "invariant"
+    assert vc.s8_consistency((54.0, 60.0), (15.0, 3.0)).verdict == "not reproduced"
+    assert vc.s10_agreement(0.0, 0.5).verdict == "reproduced"
+    assert vc.s10_agreement(0.0, 4.0).verdict == "not reproduced"
+    assert vc.s11_determinism(False).verdict == "not reproduced"
+    assert vc.s4_baseline(53.0, 18.8, (24, 64)).verdict == "reproduced"
+    assert vc.s4_baseline(35.0, 10.0, (8, 32)).verdict == "not reproduced"
+
+
+# ---------------------------------------------------------------- readings and headline
+
+
+def test_readings_are_declared_and_the_headline_branches(tmp_path):
+    cfg = VdiConfig(profile="quick")
+    assert cfg.reading_labels() == ["pool=prototype", "spread=even-cores"]
+    assert cfg.system.spread == "bg-floor" and cfg.system.pool_rule == "a7"
+    assert cfg.system_under("spread=even-cores").spread == "even-cores"
+    with pytest.raises(ValueError, match="unknown reading"):
+        cfg.system_under("pool=huge")
+    run = Run(cfg, out=tmp_path)
+    run.record(vc.f9_arima_sanity(arima_rows([True], [24.0])), not_affected_by=["pool", "spread"])
+    smape = pd.DataFrame({"proposed": [15.0], "holt-winters": [17.0], "arima": [24.0]})
+    run.record(vc.f5_ordering(smape), not_affected_by=["pool", "spread"])
+    run.record(vc.s4_baseline(53.0, 18.8, (24, 64)))
+    causes = {"capacity": 1.0, "planner": 13.9, "emergency": 0.2, "other": 0.0}
+    fixed = per_seed([54.0], [20.0])
+    run.record(vc.s5_smart(15.2, 2.9, causes, 9.3),
+               readings={"pool=prototype": vc.s5_smart(7.0, 2.0),
+                         "spread=even-cores": vc.s5_smart(21.0, 3.3)})
+    run.record(vc.s6_improvement(fixed, per_seed([15.2], [2.9])),
+               readings={"pool=prototype": vc.s6_improvement(fixed, per_seed([5.0], [1.0])),
+                         "spread=even-cores": vc.s6_improvement(fixed, per_seed([21.0], [3.3]))})
+    h = run.headline(**vc.headline_text(run))
+    assert h["verdict"] == "partly" and "13.9 pp" in h["cause"] and "pool" in h["cause"]
+    assert h["hangs_on"] == ["pool"]
+    table = run.reading_table()
+    assert list(table.columns) == ["primary", "pool=prototype", "spread=even-cores", "robust"]
