@@ -92,7 +92,9 @@ class VdiConfig(NotebookConfig):
                 "(\"harvest every ounce of processing capacity\"), and FG is maximized \"as long "
                 "there are free pool capacity\", so raising the BG rate takes FG cores only where "
                 "the idle ones do not already give that rate. Stealing one core in every tick "
-                "whatever BG already has (the earlier resolution) spreads stolen cores, not load."
+                "whatever BG already has (the earlier resolution) spreads stolen cores, not load. "
+                "Said plainly: this primary was chosen after the earlier rule's effect on the "
+                "violations (S5) was known, so both rules are judged and shown side by side."
             ),
         ),
     }
