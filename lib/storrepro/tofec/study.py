@@ -154,13 +154,15 @@ def kernel_vs_simpy(cfg: TofecConfig, params: ModelParams, rate: float, requests
     worst, busy_gap = 0.0, 0.0
     for make in (lambda: Tofec.from_model(setting(cfg, params), cfg.alpha), Greedy):
         env = simpy.Environment()
+        policy = make()
         store = CloudStore(
             env,
             task_rng(cfg.seed, "a6 delays"),
             SUR,
-            make(),
+            policy,
             n_threads=cfg.n_threads,
             file_size=FILE_MB,
+            decide_at=getattr(policy, "decide_at", "arrival"),
             check_invariants=True,
         )
         store.replay(arrivals)
