@@ -24,6 +24,11 @@ def fitted_params(cfg: TofecConfig) -> tuple[ModelParams, dict[float, np.ndarray
     return fit_params(samples), samples
 
 
+def tofec_alphas(cfg: TofecConfig) -> tuple[float, ...]:
+    """The memory factors TOFEC runs with: the sweep's and the config's (the primary)."""
+    return tuple(sorted(set(experiment.ALPHAS) | {cfg.alpha}))
+
+
 def setting(cfg: TofecConfig, params: ModelParams) -> analysis.Setting:
     return analysis.Setting(params, FILE_MB, cfg.n_threads)
 
@@ -36,9 +41,10 @@ def capacities(cfg: TofecConfig) -> pd.DataFrame:
 
 
 def saturation_sweep(
-    cfg: TofecConfig, params: ModelParams, policies: dict[str, float]
+    cfg: TofecConfig, params: ModelParams, policies: dict[str, float], alpha: float | None = None
 ) -> pd.DataFrame:
-    """Saturated throughput of each policy at the given offered rate, mean over seeds."""
+    """Saturated throughput of each policy at the given offered rate, mean over seeds (TOFEC
+    and [3] with memory factor ``alpha``, the config's by default)."""
     tasks = [
         experiment.SaturationTask(
             name,
@@ -47,7 +53,7 @@ def saturation_sweep(
             cfg.requests_at(rate),
             params,
             n_threads=cfg.n_threads,
-            alpha=cfg.alpha,
+            alpha=cfg.alpha if alpha is None else alpha,
         )
         for name, rate in policies.items()
         for rep in range(cfg.seeds)
@@ -86,6 +92,7 @@ def grid_tasks(
             tuple(caps.capacity),
             model=model,
             n_threads=cfg.n_threads,
+            alphas=tofec_alphas(cfg),
             alpha=cfg.alpha,
         )
         for rate, seeds in grid_rates(cfg, c_full)
@@ -108,7 +115,7 @@ def phase_sweep(
     params: ModelParams,
     patterns: dict[str, tuple],
     light_code: tuple[int, int],
-    alphas: tuple[float, ...] = experiment.ALPHAS,
+    alphas: tuple[float, ...] | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The 3-phase workloads: per (pattern, seed, policy) metrics, and seed 0's traces."""
     tasks = [
@@ -119,7 +126,7 @@ def phase_sweep(
             params,
             light_code,
             n_threads=cfg.n_threads,
-            alphas=alphas,
+            alphas=tofec_alphas(cfg) if alphas is None else alphas,
         )
         for name, rates in patterns.items()
         for rep in range(cfg.phase_seeds)
