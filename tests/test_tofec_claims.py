@@ -240,3 +240,10 @@ def test_headline_names_the_failed_core_claims(tmp_path):
     assert text["core"] == ["B3-0.95-TOFEC", "B5-mean", "B9d"]
     assert "B5-mean" in text["cause"] and "B9d" not in text["cause"]
     assert run.headline(**text)["verdict"] == "partly"
+
+
+def test_b9b_names_a_slow_recovery_when_phase_3_misses():
+    slow = rules.b9b_phases(0.14, 0.05, "Ideal", "phase 3", recovery_s=64.0)
+    assert slow.verdict == "not reproduced" and "reaches past the 20 s" in slow.reason
+    spread = rules.b9b_phases(0.14, 0.05, "Ideal", "phase 1", recovery_s=7.0)
+    assert "spreads over more k" in spread.reason
