@@ -13,7 +13,7 @@ from storrepro.tofec.codes import FILE_MB, static_codes
 from storrepro.tofec.config import HIGH_LOAD, TofecConfig
 from storrepro.tofec.delay import SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import COLUMNS, simulate
-from storrepro.tofec.policies import Greedy, Tofec
+from storrepro.tofec.policies import Greedy, Ideal, Tofec
 
 SATURATION = 1.2  # saturation runs offer 1.2x the capacity
 
@@ -150,16 +150,25 @@ def phase_sweep(
 
 
 def kernel_vs_simpy(cfg: TofecConfig, params: ModelParams, rate: float, requests: int) -> dict:
-    """Run TOFEC and Greedy through the simpy store (A6 checked on every event) and the kernel.
+    """Run TOFEC, Greedy and the head-of-line Ideal through the simpy store (A6 checked on every
+    event) and the kernel.
 
-    Returns the largest per-request difference over all logged columns (0 when identical) and
-    whether the simpy run's total thread busy time equals the sum of request costs.
+    Ideal switches between (2,1) and (1,1) at a third and two thirds of the run, so a backlog
+    built under (2,1) is re-coded at the head of the line. Returns the largest per-request
+    difference over all logged columns (0 when identical) and whether the simpy run's total
+    thread busy time equals the sum of request costs.
     """
     arrivals = poisson_arrival_times(
         task_rng(cfg.seed, ("a6 arrivals", rate)), rate, requests / rate * 1000.0
     )
+    thirds = (arrivals[-1] / 3, 2 * arrivals[-1] / 3)
+    makers = (
+        lambda: Tofec.from_model(setting(cfg, params), cfg.alpha),
+        Greedy,
+        lambda: Ideal(thirds, ((2, 1), (1, 1), (2, 1)), decide_at="admission"),
+    )
     worst, busy_gap = 0.0, 0.0
-    for make in (lambda: Tofec.from_model(setting(cfg, params), cfg.alpha), Greedy):
+    for make in makers:
         env = simpy.Environment()
         policy = make()
         store = CloudStore(
