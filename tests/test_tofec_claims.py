@@ -247,3 +247,15 @@ def test_b9b_names_a_slow_recovery_when_phase_3_misses():
     assert slow.verdict == "not reproduced" and "reaches past the 20 s" in slow.reason
     spread = rules.b9b_phases(0.14, 0.05, "Ideal", "phase 1", recovery_s=7.0)
     assert "spreads over more k" in spread.reason
+
+
+def test_a_gain_over_an_uncalibrated_baseline_is_void(tmp_path):
+    run = Run(TofecConfig(profile="quick"), out=tmp_path)
+    every = list(TofecConfig.readings)
+    run.record(rules.b1_code("(1,1)", 250.0, 156.0))  # the surrogate misses basic's delays
+    gain = run.record(rules.b4_ratio("B4-mean-11", "x", 0.4, 0.5, 0.41), not_affected_by=every)
+    assert gain["verdict"] == "void" and "B1-(1,1)" in gain["reason"]
+    run.record(rules.b2_ratio("B2-21", 0.70, 0.70, 0.05))
+    assert run.record(rules.b3_replication(58.0, 0.9, 1.0), not_affected_by=every)["verdict"] == (
+        "reproduced"
+    )

@@ -382,6 +382,20 @@ def b1_best(value: float, code: str, band=T["b1_best_mean"]) -> Claim:
     )
 
 
+#: A light-load gain over a static baseline means something only if the surrogate reproduces
+#: that baseline's light-load delays; the capacity claims need its calibrated capacity ratios.
+REQUIRES = {
+    "B4-mean-11": ("B1-(1,1)",),
+    "B4-median-11": ("B1-(1,1)",),
+    "B4-greedy-mean": ("B1-(1,1)",),
+    "B4-greedy-median": ("B1-(1,1)",),
+    "B4-mean-21": ("B1-(2,1)",),
+    "B4-abs": ("B1-best",),
+    "B3-21": ("B2-21",),
+    "B2-fixedk": ("B2-66",),
+}
+
+
 def b4_ratio(id: str, text: str, value: float, limit: float, paper: float) -> Claim:
     """B4-* (test): a light-load (λ = 5) delay ratio at most ``limit``."""
     ok = value <= limit
@@ -399,6 +413,7 @@ def b4_ratio(id: str, text: str, value: float, limit: float, paper: float) -> Cl
             else f", above {limit:g}: the adaptive policy gains less at light load than the "
             "paper (Section 5, light-load table)."
         ),
+        requires=REQUIRES.get(id, ()),
         values={"ratio": value, "paper": paper},
     )
 
@@ -415,6 +430,7 @@ def b4_abs(mean: float, band=T["b4"]["abs_mean"]) -> Claim:
         verdict=_ok(ok),
         reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms"
         + ("." if ok else f", outside [{lo:g}, {hi:g}] ms (Section 5, light-load table)."),
+        requires=REQUIRES["B4-abs"],
         values={"mean_ms": mean},
     )
 
@@ -682,6 +698,7 @@ def b3_replication(
         tolerance=f"throughput < {_pct(1 - tol)} of arrivals, or an upward trend in most seeds",
         verdict=_ok(unstable),
         reason=reason,
+        requires=REQUIRES["B3-21"],
         values={"offered": offered, "throughput_ratio": throughput_ratio, "trend": trend_frac},
     )
 
@@ -705,6 +722,7 @@ def b2_fixedk(ratio: float, alpha: float, paper: float = 0.30, limit=T["b2_fixed
         tolerance=f"<= {paper:g} (partly <= {limit:g})",
         verdict=verdict,
         reason=reason,
+        requires=REQUIRES["B2-fixedk"],
         values={"ratio": ratio, "alpha": alpha},
     )
 
