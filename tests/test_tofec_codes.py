@@ -5,7 +5,16 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from storrepro.tofec.codes import check_code, chunk_size, decode, encode, round_trip, static_codes
+from storrepro.tofec.codes import (
+    batch_strips,
+    check_code,
+    chunk_size,
+    decode,
+    encode,
+    round_trip,
+    static_codes,
+    strip_batches,
+)
 
 
 def test_the_27_static_codes():
@@ -27,6 +36,26 @@ def test_every_k_subset_rebuilds_the_bytes(n, k):
     assert len(coded) == n and all(len(c) == len(coded[0]) for c in coded)
     for subset in combinations(range(n), k):
         assert decode({i: coded[i] for i in subset}, n, k, len(data)) == data
+
+
+def test_one_12_6_code_batched_into_2_1_4_2_and_6_3_chunk_codes():
+    # Fig. 3: a file in 6 strips, coded into 12; 6, 3 or 2 consecutive strips form one chunk.
+    data = np.random.default_rng(3).integers(0, 256, 6 * 1000 + 7, dtype=np.uint8).tobytes()
+    coded = encode(data, 12, 6)
+    assert batch_strips(coded, 6) == [list(range(6)), list(range(6, 12))]  # strips 1-6, 7-12
+    assert batch_strips(coded, 2)[1] == [2, 3]
+    assert strip_batches(data) == {"(2,1)": True, "(4,2)": True, "(6,3)": True}
+
+
+def test_strip_batching_needs_the_strips_of_k_chunks():
+    # 2 strips per chunk: any 2 chunks (4 strips) of the (6,3) chunk code are too few.
+    data = bytes(range(256)) * 10
+    coded = encode(data, 12, 6)
+    two_chunks = {i: coded[i] for chunk in batch_strips(coded, 2)[:2] for i in chunk}
+    with pytest.raises(ValueError, match="need k = 6"):
+        decode(two_chunks, 12, 6, len(data))
+    with pytest.raises(ValueError, match="do not divide"):
+        strip_batches(data, per_chunk=(4,))
 
 
 def test_fewer_than_k_chunks_cannot_decode():

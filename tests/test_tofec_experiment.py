@@ -112,3 +112,14 @@ def test_grid_rates_add_high_load_points_with_more_seeds():
     rates = grid_rates(TofecConfig("full"), 80.0)
     assert len(rates) == 19 and rates[0] == (2.0, 5)
     assert rates[-3:] == [(72.0, 10), (76.0, 10), (78.4, 10)]
+
+
+def test_phase_task_runs_both_ideals_and_only_head_of_line_recodes_the_backlog():
+    task = ex.PhaseTask("literal", (10.0, 80.0, 10.0), 0, PARAMS, (10, 5), alphas=(0.9,))
+    out = ex.run_phase_task(task, np.random.default_rng(4))
+    assert out["policies"] == ["TOFEC a=0.9", "Greedy", "Ideal", "Ideal (arrival)"]
+    hol, arrival = out["Ideal"], out["Ideal (arrival)"]
+    queued = (hol["t"] >= 399.0) & (hol["t"] < 400.0)  # arrived in the overload, served after it
+    assert (arrival["k"][queued] == 1).all()
+    assert (hol["k"][queued] == 5).any()
+    np.testing.assert_array_equal(hol["k"][hol["t"] < 200.0], 5)

@@ -19,6 +19,9 @@ POLICIES = {
     "Greedy": Greedy,
     "[3]": lambda: Tofec.fixed_k(SPEC, 6),
     "Ideal": lambda: Ideal((10_000.0, 40_000.0), ((10, 5), (1, 1), (9, 5))),
+    "Ideal at arrival": lambda: Ideal(
+        (10_000.0, 40_000.0), ((10, 5), (1, 1), (9, 5)), decide_at="arrival"
+    ),
 }
 
 
@@ -31,6 +34,7 @@ def simpy_run(policy, arrivals, seed, model=SUR, n_threads=16):
         policy,
         n_threads=n_threads,
         file_size=3.0,
+        decide_at=getattr(policy, "decide_at", "arrival"),
         check_invariants=True,
     )  # A6 checked on every event
     store.replay(arrivals)
@@ -106,3 +110,25 @@ def test_bad_input():
         simulate(Static(1, 1), SUR, arrivals, blocks[:1])
     with pytest.raises(ValueError, match="n_threads"):
         simulate(Static(1, 1), SUR, arrivals, blocks, n_threads=0)
+
+
+def test_head_of_line_ideal_recodes_the_queued_requests():
+    # L = 1, deterministic 30 ms tasks of any chunk size. Phase 1 (t < 10 ms) uses (1,1), then
+    # (2,1). Requests arrive at 0, 1, 2: the first is admitted at 0 (phase 1, code (1,1)); the
+    # other two arrived in phase 1 but leave the queue at 30 and 60 ms, in phase 2.
+    arrivals = np.array([0.0, 1.0, 2.0])
+    blocks = CONSTANT.draw(np.random.default_rng(0), 3)
+    hol = simulate(Ideal((10.0,), ((1, 1), (2, 1))), CONSTANT, arrivals, blocks, n_threads=1)
+    at_arrival = simulate(
+        Ideal((10.0,), ((1, 1), (2, 1)), decide_at="arrival"), CONSTANT, arrivals, blocks, 1
+    )
+    np.testing.assert_array_equal(hol["n"], [1, 2, 2])
+    np.testing.assert_array_equal(at_arrival["n"], [1, 1, 1])
+    # On one thread the (2,1) twin waits in the task queue and is cancelled: same delays here.
+    np.testing.assert_array_equal(hol["t_end"], [30.0, 60.0, 90.0])
+    np.testing.assert_array_equal(hol["queue_length"], at_arrival["queue_length"])
+
+
+def test_bad_decision_point():
+    with pytest.raises(ValueError, match="decide_at"):
+        Ideal((1.0,), ((1, 1), (2, 1)), decide_at="later")

@@ -3,12 +3,15 @@
 A file of J MB read with an (n, k) MDS code is split into k chunks of J/k MB and expanded into n
 coded chunks; any k of them rebuild the file (spec §2.2). The simulation needs only the code and
 the chunk size; :func:`encode` / :func:`decode` show with a real Reed–Solomon code (``zfec``)
-that the "any k of n" property the delay model relies on holds byte for byte.
+that the "any k of n" property the delay model relies on holds byte for byte, and
+:func:`strip_batches` that one (12,6) code over 0.5 MB strips serves as the (2,1), (4,2) and
+(6,3) codes of Fig. 3 by grouping 6, 3 or 2 consecutive coded strips into one chunk.
 """
 
 from __future__ import annotations
 
 import numbers
+from itertools import combinations
 
 import numpy as np
 import zfec
@@ -73,3 +76,31 @@ def round_trip(rng: np.random.Generator, n: int, k: int, size_bytes: int, trials
         if decode({int(i): coded[i] for i in keep}, n, k, len(data)) != data:
             return False
     return True
+
+
+def batch_strips(coded: list[bytes], per_chunk: int) -> list[list[int]]:
+    """Strip indices of each chunk when ``per_chunk`` consecutive coded strips form one chunk."""
+    if per_chunk < 1 or len(coded) % per_chunk:
+        raise ValueError(f"{per_chunk} strips per chunk do not divide {len(coded)} coded strips")
+    return [list(range(j, j + per_chunk)) for j in range(0, len(coded), per_chunk)]
+
+
+def strip_batches(
+    data: bytes, n_strips: int = 12, k_strips: int = 6, per_chunk=(6, 3, 2)
+) -> dict[str, bool]:
+    """One (n_strips, k_strips) code over strips, read with m strips per chunk for each m in
+    ``per_chunk``: an (n_strips/m, k_strips/m) code over chunks. For every m, every subset of
+    k_strips/m chunks is decoded from the strips it holds; ``{"(n,k)": all exact}``."""
+    coded = encode(data, n_strips, k_strips)
+    out = {}
+    for m in per_chunk:
+        if k_strips % m:
+            raise ValueError(f"{m} strips per chunk do not divide k = {k_strips}")
+        chunks = batch_strips(coded, m)
+        n, k = len(chunks), k_strips // m
+        exact = True
+        for subset in combinations(range(n), k):
+            strips = {i: coded[i] for c in subset for i in chunks[c]}
+            exact &= decode(strips, n_strips, k_strips, len(data)) == data
+        out[f"({n},{k})"] = bool(exact)
+    return out

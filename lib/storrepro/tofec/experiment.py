@@ -18,6 +18,7 @@ from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB, K_MAX, static_codes
 from storrepro.tofec.delay import PURE, SUR, ModelParams, TaskDelayModel
 from storrepro.tofec.kernel import simulate
+from storrepro.tofec.policies import IDEAL_DECISION_POINTS as IDEALS
 from storrepro.tofec.policies import Greedy, Ideal, Static, Tofec
 
 MODELS = {"SUR": SUR, "PURE": PURE}
@@ -30,6 +31,11 @@ METRICS = ("mean", "median", "p90", "p99", "std")
 
 def tofec_name(alpha: float, rule: str = "midpoint") -> str:
     return f"TOFEC a={alpha:g}" + ("" if rule == "midpoint" else f" {rule}")
+
+
+def ideal_name(decision_point: str) -> str:
+    """``"Ideal"`` for the head-of-line oracle, ``"Ideal (arrival)"`` for the other reading."""
+    return "Ideal" if decision_point == "head_of_line" else f"Ideal ({decision_point})"
 
 
 # ---- light-load statistics with simultaneous start (Eqs. (2), (3); Figs. 4, 5) ---------------
@@ -264,7 +270,8 @@ PHASE_S = 200.0
 
 @dataclass(frozen=True)
 class PhaseTask:
-    """The 3-phase pattern (rates in req/s, 200 s each): TOFEC for each α, Greedy and Ideal."""
+    """The 3-phase pattern (rates in req/s, 200 s each): TOFEC for each α, Greedy and Ideal
+    (deciding at the head of the line and, as the other reading, on arrival)."""
 
     pattern: str
     rates: tuple[float, float, float]
@@ -290,9 +297,10 @@ def run_phase_task(task: PhaseTask, rng: np.random.Generator) -> dict:
     blocks = model.draw(rng, len(arrivals))
     setting = analysis.Setting(task.params, FILE_MB, task.n_threads)
     ends = (PHASE_S * 1000.0, 2 * PHASE_S * 1000.0)
+    codes = (task.light_code, (1, 1), task.light_code)
     policies = [Tofec.from_model(setting, a, name=tofec_name(a)) for a in task.alphas] + [
         Greedy(),
-        Ideal(ends, (task.light_code, (1, 1), task.light_code)),
+        *(Ideal(ends, codes, ideal_name(point), decide_at) for point, decide_at in IDEALS.items()),
     ]
     out = {"pattern": task.pattern, "rep": task.rep, "policies": [p.name for p in policies]}
     for policy in policies:

@@ -18,6 +18,7 @@ import math
 import numba
 import numpy as np
 
+from storrepro.sim.cloud_store import DECISION_POINTS
 from storrepro.tofec.delay import TaskDelayModel
 from storrepro.tofec.policies import GREEDY, SCHEDULE, STATIC, THRESHOLD
 
@@ -63,7 +64,7 @@ def _choose(kind, ints, floats, ta, tb, q_bar, queue_len, idle, now):
 
 
 @numba.njit(cache=True)
-def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb):
+def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, at_admission):
     count = arrivals.shape[0]
     n_max = blocks.shape[1] // 3
     out_n = np.zeros(count, np.int64)
@@ -102,9 +103,10 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb):
             i = arrived
             t_arr[i] = now
             waiting = arrived - admitted
-            n, k, q_bar = _choose(kind, ints, floats, ta, tb, q_bar, waiting, idle, now)
-            out_n[i] = n
-            out_k[i] = k
+            if not at_admission:
+                n, k, q_bar = _choose(kind, ints, floats, ta, tb, q_bar, waiting, idle, now)
+                out_n[i] = n
+                out_k[i] = k
             out_q[i] = waiting
             arrived += 1
         else:
@@ -149,6 +151,12 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb):
             elif admitted < arrived:
                 r = admitted
                 admitted += 1
+                if at_admission:  # the head-of-line request's code, chosen as it leaves the queue
+                    n, k, q_bar = _choose(
+                        kind, ints, floats, ta, tb, q_bar, arrived - admitted, idle, now
+                    )
+                    out_n[r] = n
+                    out_k[r] = k
                 t_admit[r] = now
                 in_service += 1
                 tq_req = r
@@ -169,7 +177,10 @@ def simulate(
     """Serve requests arriving at ``arrivals`` (ms, sorted) under ``policy``; one row per request.
 
     ``blocks[i]`` are request i's standard variates (``model.draw(rng, len(arrivals))``).
-    Returns arrays named by :data:`COLUMNS`; ``queue_length`` is Q seen on arrival.
+    Returns arrays named by :data:`COLUMNS`; ``queue_length`` is Q seen on arrival. A policy
+    with ``decide_at = "admission"`` (head-of-line Ideal) picks each request's code when it
+    leaves the request queue, as the simpy store's ``decide_at="admission"`` does; every other
+    policy picks it on arrival.
     """
     arrivals = np.ascontiguousarray(arrivals, dtype=float)
     if arrivals.ndim != 1 or np.any(np.diff(arrivals) < 0) or (arrivals.size and arrivals[0] < 0):
@@ -180,6 +191,9 @@ def simulate(
         )
     if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads < 1:
         raise ValueError(f"n_threads must be an integer >= 1, got {n_threads!r}")
+    decide_at = getattr(policy, "decide_at", "arrival")
+    if decide_at not in DECISION_POINTS:
+        raise ValueError(f"decide_at must be one of {DECISION_POINTS}, got {decide_at!r}")
     kind, ints, floats, ta, tb = policy.kernel_spec().arrays()
     if kind not in (STATIC, THRESHOLD, GREEDY, SCHEDULE):
         raise ValueError(f"unknown policy kind {kind!r}")
@@ -194,5 +208,6 @@ def simulate(
         floats,
         ta,
         tb,
+        decide_at == "admission",
     )
     return dict(zip(COLUMNS, result, strict=True))

@@ -10,7 +10,10 @@ for the fast kernel (:mod:`storrepro.tofec.kernel`); a test checks both give ide
   T^n (T^n <= Q̄ < T^{n-1}), k from T̃^k, then n ← min(n, ⌊r_max·k⌋) and n ← max(n, k).
   With a single k it is the fixed-k backlog-adaptive strategy of [3] (:meth:`Tofec.fixed_k`).
 - :class:`Greedy` — k = min(max(I, 1), k_max), n = min(max(I, k), ⌊r_max·k⌋) for I idle threads.
-- :class:`Ideal` — a rate-driven oracle: a given static code per phase of known arrival rate.
+- :class:`Ideal` — a rate-driven oracle: a given static code per phase of known arrival rate,
+  applied at the head of the line (``decide_at="admission"``: a request takes the code of the
+  phase in which it leaves the request queue, so queued requests switch with the phase) or on
+  arrival (``decide_at="arrival"``: each request keeps the code of the phase it arrived in).
 """
 
 from __future__ import annotations
@@ -183,13 +186,22 @@ class Greedy:
         return KernelSpec(GREEDY, (self.k_max,), (self.r_max,))
 
 
+IDEAL_DECISION_POINTS = {"head_of_line": "admission", "arrival": "arrival"}
+
+
 @dataclass(frozen=True)
 class Ideal:
-    """Code ``codes[i]`` for arrivals before ``phase_ends_ms[i]`` (the last phase is open-ended)."""
+    """Code ``codes[i]`` before ``phase_ends_ms[i]`` (the last phase is open-ended).
+
+    ``decide_at``: ``"admission"`` — the phase at which the request reaches the head of the line
+    and is admitted (the default: the reading of the paper's Fig. 11 argument); ``"arrival"`` —
+    the phase it arrived in.
+    """
 
     phase_ends_ms: tuple[float, ...]
     codes: tuple[tuple[int, int], ...]
     name: str = "Ideal"
+    decide_at: str = "admission"
 
     def __post_init__(self):
         if len(self.codes) != len(self.phase_ends_ms) + 1:
@@ -201,6 +213,11 @@ class Ideal:
             raise ValueError(f"phase_ends_ms must increase, got {self.phase_ends_ms!r}")
         for n, k in self.codes:
             check_code(n, k, n_max=N_MAX)
+        if self.decide_at not in IDEAL_DECISION_POINTS.values():
+            raise ValueError(
+                f"decide_at must be one of {sorted(IDEAL_DECISION_POINTS.values())}, "
+                f"got {self.decide_at!r}"
+            )
 
     def __call__(self, state: StoreState) -> tuple[int, int]:
         phase = sum(1 for end in self.phase_ends_ms if state.now >= end)

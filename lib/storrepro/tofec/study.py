@@ -13,7 +13,7 @@ from storrepro.tofec.codes import FILE_MB, static_codes
 from storrepro.tofec.config import HIGH_LOAD, TofecConfig
 from storrepro.tofec.delay import SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import COLUMNS, simulate
-from storrepro.tofec.policies import Greedy, Tofec
+from storrepro.tofec.policies import Greedy, Ideal, Tofec
 
 SATURATION = 1.2  # saturation runs offer 1.2x the capacity
 
@@ -22,6 +22,11 @@ def fitted_params(cfg: TofecConfig) -> tuple[ModelParams, dict[float, np.ndarray
     """TOFEC's model parameters, fitted as in the paper to SUR samples (worst 10 % dropped)."""
     samples = sample_chunks(SUR, task_rng(cfg.seed, "fig6 samples"), cfg.mc_samples)
     return fit_params(samples), samples
+
+
+def tofec_alphas(cfg: TofecConfig) -> tuple[float, ...]:
+    """The memory factors TOFEC runs with: the sweep's and the config's (the primary)."""
+    return tuple(sorted(set(experiment.ALPHAS) | {cfg.alpha}))
 
 
 def setting(cfg: TofecConfig, params: ModelParams) -> analysis.Setting:
@@ -36,9 +41,10 @@ def capacities(cfg: TofecConfig) -> pd.DataFrame:
 
 
 def saturation_sweep(
-    cfg: TofecConfig, params: ModelParams, policies: dict[str, float]
+    cfg: TofecConfig, params: ModelParams, policies: dict[str, float], alpha: float | None = None
 ) -> pd.DataFrame:
-    """Saturated throughput of each policy at the given offered rate, mean over seeds."""
+    """Saturated throughput of each policy at the given offered rate, mean over seeds (TOFEC
+    and [3] with memory factor ``alpha``, the config's by default)."""
     tasks = [
         experiment.SaturationTask(
             name,
@@ -47,7 +53,7 @@ def saturation_sweep(
             cfg.requests_at(rate),
             params,
             n_threads=cfg.n_threads,
-            alpha=cfg.alpha,
+            alpha=cfg.alpha if alpha is None else alpha,
         )
         for name, rate in policies.items()
         for rep in range(cfg.seeds)
@@ -86,6 +92,7 @@ def grid_tasks(
             tuple(caps.capacity),
             model=model,
             n_threads=cfg.n_threads,
+            alphas=tofec_alphas(cfg),
             alpha=cfg.alpha,
         )
         for rate, seeds in grid_rates(cfg, c_full)
@@ -108,7 +115,7 @@ def phase_sweep(
     params: ModelParams,
     patterns: dict[str, tuple],
     light_code: tuple[int, int],
-    alphas: tuple[float, ...] = experiment.ALPHAS,
+    alphas: tuple[float, ...] | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The 3-phase workloads: per (pattern, seed, policy) metrics, and seed 0's traces."""
     tasks = [
@@ -119,7 +126,7 @@ def phase_sweep(
             params,
             light_code,
             n_threads=cfg.n_threads,
-            alphas=alphas,
+            alphas=tofec_alphas(cfg) if alphas is None else alphas,
         )
         for name, rates in patterns.items()
         for rep in range(cfg.phase_seeds)
@@ -143,24 +150,35 @@ def phase_sweep(
 
 
 def kernel_vs_simpy(cfg: TofecConfig, params: ModelParams, rate: float, requests: int) -> dict:
-    """Run TOFEC and Greedy through the simpy store (A6 checked on every event) and the kernel.
+    """Run TOFEC, Greedy and the head-of-line Ideal through the simpy store (A6 checked on every
+    event) and the kernel.
 
-    Returns the largest per-request difference over all logged columns (0 when identical) and
-    whether the simpy run's total thread busy time equals the sum of request costs.
+    Ideal switches between (2,1) and (1,1) at a third and two thirds of the run, so a backlog
+    built under (2,1) is re-coded at the head of the line. Returns the largest per-request
+    difference over all logged columns (0 when identical) and whether the simpy run's total
+    thread busy time equals the sum of request costs.
     """
     arrivals = poisson_arrival_times(
         task_rng(cfg.seed, ("a6 arrivals", rate)), rate, requests / rate * 1000.0
     )
+    thirds = (arrivals[-1] / 3, 2 * arrivals[-1] / 3)
+    makers = (
+        lambda: Tofec.from_model(setting(cfg, params), cfg.alpha),
+        Greedy,
+        lambda: Ideal(thirds, ((2, 1), (1, 1), (2, 1)), decide_at="admission"),
+    )
     worst, busy_gap = 0.0, 0.0
-    for make in (lambda: Tofec.from_model(setting(cfg, params), cfg.alpha), Greedy):
+    for make in makers:
         env = simpy.Environment()
+        policy = make()
         store = CloudStore(
             env,
             task_rng(cfg.seed, "a6 delays"),
             SUR,
-            make(),
+            policy,
             n_threads=cfg.n_threads,
             file_size=FILE_MB,
+            decide_at=getattr(policy, "decide_at", "arrival"),
             check_invariants=True,
         )
         store.replay(arrivals)
