@@ -23,7 +23,12 @@ from storrepro.data.cran import load_cran
 from storrepro.data.synthetic import SyntheticSpec, generate
 from storrepro.periodicity.findfrequency import findfrequency
 from storrepro.periodicity.metrics import scores
-from storrepro.periodicity.precise_period import PrecisePeriod, decide, single_verification_best
+from storrepro.periodicity.precise_period import (
+    VERIFICATIONS,
+    PrecisePeriod,
+    decide,
+    single_verification_best,
+)
 from storrepro.periodicity.sazed import sazed
 from storrepro.periodicity.scheduling import SchedulingTask, run_replicate
 from storrepro.periodicity.seasonlength import seasonlength
@@ -33,6 +38,19 @@ METHODS = (*BASELINES, "PrecisePeriod")
 ABLATIONS = ("PrecisePeriod", "No Preprocessing", "Single Verification", "Single (no θ gate)")
 THETAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 TOLERANCES = (0.0, 0.02)
+#: The primary reading of the verification target (see :class:`~storrepro.periodicity.config.
+#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``.
+PRIMARY_VERIFICATION = "preprocessed"
+#: The columns a verification reading changes (every one is PrecisePeriod's).
+READING_COLUMNS = (
+    "PrecisePeriod",
+    *(f"theta={t:g}" for t in THETAS),
+    "No Preprocessing",
+    "Single Verification",
+    "Single (no θ gate)",
+)
+#: Sensitivity only (not a reading: the paper keeps instantaneous peaks).
+SPIKES_REMOVED = "PrecisePeriod, isolated spikes removed"
 
 #: Sensitivity variants of PrecisePeriod (spec §6.1 item 9): name -> PrecisePeriod fields.
 VARIANTS = {
@@ -106,24 +124,45 @@ def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> list
 
 def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -> dict:
     """Every method's estimate of the period of ``x`` (true period ``truth``), added to ``row``."""
-    pp = PrecisePeriod()
-    trace = list(pp.windows(x, stop_at_first=False)) if x.size >= pp.L0_min else []
     row = {**row, "truth": truth}
     row["findFrequency"] = findfrequency(x)
     row["seasonLength"] = seasonlength(x)
     row["SAZED_maj"] = sazed(x, "maj")
     row["SAZED_opt"] = sazed(x, "opt")
-    row["PrecisePeriod"] = decide(trace, pp.theta)
-    for theta in THETAS:
-        row[f"theta={theta:g}"] = decide(trace, theta)
-    row["No Preprocessing"] = PrecisePeriod(preprocess=False).detect(x)
-    best, score = single_verification_best(x)
-    row["Single Verification"] = best if best is not None and score >= pp.theta else None
-    row["Single (no θ gate)"] = best
+    for reading in VERIFICATIONS:  # only PrecisePeriod's columns depend on the reading
+        suffix = "" if reading == PRIMARY_VERIFICATION else f" @{reading}"
+        for column, value in precise_columns(x, reading).items():
+            row[column + suffix] = value
+    row[SPIKES_REMOVED] = PrecisePeriod(spikes="remove").detect(x)
     if variants:
         for name, fields in VARIANTS.items():
             row[name] = PrecisePeriod(**fields).detect(x)
     return row
+
+
+def precise_columns(x: np.ndarray, verification: str) -> dict:
+    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one verification reading."""
+    pp = PrecisePeriod(verification=verification)
+    trace = list(pp.windows(x, stop_at_first=False)) if x.size >= pp.L0_min else []
+    out = {"PrecisePeriod": decide(trace, pp.theta)}
+    for theta in THETAS:
+        out[f"theta={theta:g}"] = decide(trace, theta)
+    out["No Preprocessing"] = PrecisePeriod(preprocess=False, verification=verification).detect(x)
+    best, score = single_verification_best(x, verification=verification)
+    out["Single Verification"] = best if best is not None and score >= pp.theta else None
+    out["Single (no θ gate)"] = best
+    return out
+
+
+def reading_view(results: pd.DataFrame, verification: str) -> pd.DataFrame:
+    """``results`` with PrecisePeriod's columns as under the verification reading (the
+    baselines' columns are shared by every reading)."""
+    if verification == PRIMARY_VERIFICATION:
+        return results
+    view = results.copy()
+    for column in READING_COLUMNS:
+        view[column] = results[f"{column} @{verification}"]
+    return view
 
 
 def tasks_for(dataset: str, count: int, source: str = "", variants: bool = False):

@@ -33,13 +33,15 @@ from storrepro.periodicity.cloud_surrogate import (
     bin_sum,
     generate,
 )
-from storrepro.periodicity.precise_period import PrecisePeriod, forecast, pcc
+from storrepro.periodicity.precise_period import PrecisePeriod, pcc
 from storrepro.periodicity.ssd_latency import latency_stats
 
 SEGMENT_BYTES = 32e9
 BIN_MIN = 10
 BINS = MINUTES_PER_INTERVAL // BIN_MIN
 TOP_SHARE = 0.2
+#: Overheads PreciseScheduling also runs under the non-primary readings (those of F3–F7).
+ALT_OVERHEADS = (0.01, 0.02, 0.05)
 METHODS = ("PreciseScheduling", "greedy-history", "random-history")
 
 
@@ -124,18 +126,21 @@ class Prediction:
     periods: dict  # segment -> (T_read, T_write) in 10-min bins (None: no period)
 
 
-def precise_prediction(w: Workload, start: int, periods: dict | None = None) -> Prediction:
+def precise_prediction(
+    w: Workload, start: int, periods: dict | None = None, verification: str = "preprocessed"
+) -> Prediction:
     """PreciseScheduling's forecast of the interval starting at minute ``start``.
 
     ``periods`` reuses detections made earlier (segment -> (T_read, T_write)); missing segments
-    are detected on the history before ``start``.
+    are detected on the history before ``start``. ``verification`` is PrecisePeriod's reading
+    of its verification target (it also sets the series the forecast is built from).
     """
     hist = slice(start - w.spec.history_minutes, start)
     read = bin_sum(w.read[:, hist], BIN_MIN).astype(float)
     write = bin_sum(w.write[:, hist], BIN_MIN).astype(float)
     volume = read.sum(axis=1) + write.sum(axis=1)
     top = np.argsort(volume)[::-1][: int(np.ceil(TOP_SHARE * w.spec.segments))]
-    det = PrecisePeriod()
+    det = PrecisePeriod(verification=verification)
     periods = dict(periods or {})
     ids, preds = [], []
     for g in top:
@@ -147,7 +152,7 @@ def precise_prediction(w: Workload, start: int, periods: dict | None = None) -> 
             continue
         ids.append(g)
         preds.append(
-            forecast(det.clean(read[g]), tr, BINS) + forecast(det.clean(write[g]), tw, BINS)
+            det.predict(det.clean(read[g]), tr, BINS) + det.predict(det.clean(write[g]), tw, BINS)
         )
     pred = np.array(preds) if preds else np.zeros((0, BINS))
     return Prediction(np.array(ids, dtype=int), np.maximum(pred, 0.0), periods)
@@ -190,25 +195,37 @@ class SchedulingTask:
     overheads: tuple[float, ...]
     move_counts: tuple[int, ...]
     detection_sample: int = 300  # capped at a quarter of the segments
+    #: PrecisePeriod's verification readings, the primary first: PreciseScheduling (and the
+    #: detection and forecast checks) run under each; hash and the history methods once.
+    verifications: tuple[str, ...] = ("preprocessed",)
 
 
-def detection_check(w: Workload, rng: np.random.Generator, sample: int) -> dict:
-    """E1: PrecisePeriod on a uniform sample of segments' history (10-min bins, read and write).
+def detection_check(
+    w: Workload, ids: np.ndarray, verification: str = "preprocessed"
+) -> dict:
+    """E1: PrecisePeriod on the sampled segments' history (10-min bins, read and write).
 
     Returns how many were found periodic and how many of those have a planted period within
-    ±2 % of the found one (in minutes; read or write side).
+    ±2 % of the found one (in minutes; read or write side); also how many sampled segments
+    have a planted period and how many of those PrecisePeriod cannot verify from this history
+    at all (3T of history plus max(T, min_horizon) future samples do not fit).
     """
-    ids = rng.choice(w.spec.segments, size=min(sample, w.spec.segments // 4), replace=False)
     hist = slice(0, w.spec.history_minutes)
-    det = PrecisePeriod()
-    found = correct = 0
+    det = PrecisePeriod(verification=verification)
+    bins = w.spec.history_minutes // BIN_MIN
+    found = correct = planted_n = unverifiable = found_aperiodic = 0
     for g in ids:
+        if w.period_min[g] > 0:
+            planted_n += 1
+            t = w.period_min[g] / BIN_MIN
+            unverifiable += 3 * t + max(t, det.min_horizon) > bins
         periods = [
             det.detect(bin_sum(side[g, hist].astype(float), BIN_MIN)) for side in (w.read, w.write)
         ]
         periods = [p * BIN_MIN for p in periods if p is not None]
         if periods:
             found += 1
+            found_aperiodic += w.period_min[g] <= 0
             planted = w.period_min[g]
             correct += planted > 0 and any(abs(p - planted) <= 0.02 * planted for p in periods)
     return {
@@ -216,6 +233,9 @@ def detection_check(w: Workload, rng: np.random.Generator, sample: int) -> dict:
         "found": found,
         "correct": int(correct),
         "planted_share": float((w.period_min > 0).mean()),
+        "planted_sampled": planted_n,
+        "unverifiable": int(unverifiable),
+        "found_aperiodic": int(found_aperiodic),
     }
 
 
@@ -226,7 +246,10 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
     w = generate(rng, task.spec)
     minutes = w.spec.history_minutes
     mean_bps = float(w.read[:, :minutes].sum() + w.write[:, :minutes].sum()) / minutes / 60
-    rows, periods, agg_corr, aggregate = [], None, [], None
+    readings = task.verifications
+    rows, aggregate = [], None
+    periods = dict.fromkeys(readings)
+    agg_corr = {v: [] for v in readings}
     for k in range(task.spec.intervals):
         start = task.spec.history_minutes + k * MINUTES_PER_INTERVAL
         eval_seed = int(rng.integers(1 << 31))
@@ -236,23 +259,33 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
         rows.append(
             {"interval": k, "method": "hash", "kind": "none", "value": 0.0, "moves": 0, **base}
         )
-        precise = precise_prediction(w, start, periods)
-        periods = precise.periods
+        precise = {}
+        for v in readings:
+            precise[v] = precise_prediction(w, start, periods[v], v)
+            periods[v] = precise[v].periods
         history = history_prediction(w, start)
         actual10 = bin_sum(actual, BIN_MIN)
-        pairs = []
-        for s in range(task.spec.ssds):
-            on = w.placement[precise.ids] == s
-            if on.any():
-                pairs.append((precise.pred[on].sum(0), actual10[precise.ids[on]].sum(0)))
-                agg_corr.append(pcc(*pairs[-1]))
-        aggregate = aggregate or pairs
+        for v in readings:
+            pairs = []
+            for s in range(task.spec.ssds):
+                on = w.placement[precise[v].ids] == s
+                if on.any():
+                    pairs.append((precise[v].pred[on].sum(0), actual10[precise[v].ids[on]].sum(0)))
+                    agg_corr[v].append(pcc(*pairs[-1]))
+            if v == readings[0]:
+                aggregate = aggregate or pairs
         budgets = [("overhead", o, move_budget(o, mean_bps)) for o in task.overheads] + [
             ("moves", m, m) for m in task.move_counts
         ]
-        for method in METHODS:
-            pred = precise if method == "PreciseScheduling" else history
+        runs = [("PreciseScheduling", precise[v], v) for v in readings] + [
+            (m, history, None) for m in METHODS if m != "PreciseScheduling"
+        ]
+        for method, pred, reading in runs:
             for kind, value, budget in budgets:
+                if reading not in (None, readings[0]) and kind == "overhead" and (
+                    value not in ALT_OVERHEADS
+                ):
+                    continue  # the other readings need only the budgets the claims read
                 target_rng = (
                     np.random.default_rng([eval_seed, budget])
                     if method == "random-history"
@@ -270,17 +303,37 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
                         "kind": kind,
                         "value": value,
                         "moves": len(moves),
+                        "reading": reading,
                         **evaluate(actual, place, ssds, lat_rng),
                     }
                 )
+    ids = rng.choice(
+        w.spec.segments, size=min(task.detection_sample, w.spec.segments // 4), replace=False
+    )
+    detection = {v: detection_check(w, ids, v) for v in readings}
     return {
         "replicate": task.replicate,
         "rows": rows,
         "mean_bytes_per_s": mean_bps,
-        "aggregate_pcc": agg_corr,
+        "aggregate_pcc": agg_corr[readings[0]],
         "aggregate_example": aggregate,
-        "detection": detection_check(w, rng, task.detection_sample),
+        "detection": detection[readings[0]],
+        "by_reading": {v: {"aggregate_pcc": agg_corr[v], "detection": detection[v]}
+                       for v in readings},
     }
+
+
+def reading_results(results: list[dict], verification: str) -> list[dict]:
+    """Replicate results as under one verification reading: PreciseScheduling's rows, the
+    detection and the aggregate forecast check of that reading; the rest shared."""
+    out = []
+    for r in results:
+        rows = [
+            row for row in r["rows"]
+            if row["method"] != "PreciseScheduling" or row["reading"] == verification
+        ]
+        out.append({**r, "rows": rows, **r["by_reading"][verification]})
+    return out
 
 
 def flows_table(results: list[dict]) -> pd.DataFrame:
