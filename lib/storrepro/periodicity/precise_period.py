@@ -500,6 +500,8 @@ def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) ->
             if period is not None:
                 events.append((now, period))
             continue
+        if now + period > x.size:  # no whole period left to check
+            break
         hist = det.clean(x[origin:now])
         full = det.clean(x[origin : now + period])
         score = pcc(det.predict(hist, period, period), det.target_of(full, now - origin, period))
