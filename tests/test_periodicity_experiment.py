@@ -111,3 +111,24 @@ def test_replicate_runs_precise_scheduling_under_each_reading_and_shares_the_res
     alt = reading_results([result], "denoised")[0]
     others = [r for r in primary["rows"] if r["method"] != "PreciseScheduling"]
     assert others == [r for r in alt["rows"] if r["method"] != "PreciseScheduling"]
+
+
+def test_generator_variants_change_one_knob_and_keep_the_draws():
+    from storrepro.data.synthetic import SyntheticSpec, generate
+    from storrepro.periodicity.benchmark import GENERATOR_VARIANTS, generator_tasks
+
+    base = generate(3, seed=0)
+    for name, fields in GENERATOR_VARIANTS.items():
+        variant = generate(3, seed=0, spec=SyntheticSpec(**fields))
+        assert [s.period for s in variant] == [s.period for s in base], name
+        assert all(np.allclose(a.parts["noise"] / max(a.noise_var, 1e-12) ** 0.5,
+                               b.parts["noise"] / max(b.noise_var, 1e-12) ** 0.5)
+                   for a, b in zip(base, variant, strict=True)), name
+    pulse = generate(1, seed=0, spec=SyntheticSpec(waveform="pulse"))[0].parts["sine"]
+    assert 0.05 < np.mean(pulse > 0) < 0.15  # 10 % duty
+    with pytest.raises(ValueError, match="waveform"):
+        SyntheticSpec(waveform="triangle")
+    tasks = generator_tasks(3, 0)
+    assert len(tasks) == len(GENERATOR_VARIANTS) and generator_tasks(0, 0) == []
+    rows = run_series(tasks[-1])
+    assert {r["dataset"] for r in rows} == {"generator: pulse train, 10 % duty"}

@@ -66,6 +66,20 @@ VARIANTS = {
 }
 
 
+#: Generator sensitivity (issue 16): variant -> SyntheticSpec fields. Each variant regenerates
+#: the first series of the synthetic set from the same seed with one knob changed (the random
+#: draws are the same, so the comparison with the paper's sine set is paired).
+GENERATOR_VARIANTS = {
+    "outliers ±U(1, 3)": {"outlier_magnitude": (1.0, 3.0)},
+    "outliers ±U(3, 8)": {"outlier_magnitude": (3.0, 8.0)},
+    "noise σ² ≤ 0.1": {"noise_var_max": 0.1},
+    "noise σ² ≤ 1.5": {"noise_var_max": 1.5},
+    "square wave": {"waveform": "square"},
+    "sawtooth": {"waveform": "sawtooth"},
+    "pulse train, 10 % duty": {"waveform": "pulse"},
+}
+GENERATOR_PREFIX = "generator: "
+
 #: Series per task: a synthetic series takes about 50 ms, a CRAN one (with the sensitivity
 #: variants) up to a second for the longest.
 SERIES_PER_TASK = {"cran": 2, "synthetic": 20}
@@ -82,6 +96,7 @@ class SeriesTask:
     source: str
     count: int
     variants: bool = False
+    generator: str = ""  # a GENERATOR_VARIANTS key ('': the paper's generator)
 
 
 @lru_cache(maxsize=4)
@@ -90,17 +105,20 @@ def _cran(source: str):
 
 
 @lru_cache(maxsize=4)
-def _synthetic(seed: int, count: int):
-    return generate(count, seed=seed, spec=SyntheticSpec())
+def _synthetic(seed: int, count: int, generator: str = ""):
+    spec = SyntheticSpec(**GENERATOR_VARIANTS[generator]) if generator else SyntheticSpec()
+    return generate(count, seed=seed, spec=spec)
 
 
-def series_of(dataset: str, index: int, source: str, count: int) -> tuple[np.ndarray, float, dict]:
+def series_of(
+    dataset: str, index: int, source: str, count: int, generator: str = ""
+) -> tuple[np.ndarray, float, dict]:
     """Values, true period and descriptive fields of one series."""
     if dataset == "cran":
         s = _cran(source)[index]
         return s.values, s.frequency, {"key": s.key, "length": s.values.size}
     if dataset == "synthetic":
-        s = _synthetic(int(source), count)[index]
+        s = _synthetic(int(source), count, generator)[index]
         info = {
             "key": f"synthetic::{index}",
             "length": s.values.size,
@@ -116,9 +134,10 @@ def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> list
     """Every method on each series of the task, one row per series (the methods are
     deterministic; ``rng`` is unused)."""
     rows = []
+    label = GENERATOR_PREFIX + task.generator if task.generator else task.dataset
     for i in range(task.start, task.stop):
-        x, truth, info = series_of(task.dataset, i, task.source, task.count)
-        rows.append(series_row(x, truth, {**info, "dataset": task.dataset}, task.variants))
+        x, truth, info = series_of(task.dataset, i, task.source, task.count, task.generator)
+        rows.append(series_row(x, truth, {**info, "dataset": label}, task.variants))
     return rows
 
 
@@ -165,13 +184,24 @@ def reading_view(results: pd.DataFrame, verification: str) -> pd.DataFrame:
     return view
 
 
-def tasks_for(dataset: str, count: int, source: str = "", variants: bool = False):
-    """The series tasks of a dataset's first ``count`` series."""
+def tasks_for(
+    dataset: str, count: int, source: str = "", variants: bool = False, generator: str = ""
+):
+    """The series tasks of a dataset's first ``count`` series (``generator``: of a generator
+    variant's synthetic set; rows labelled ``"generator: <variant>"``)."""
     size = SERIES_PER_TASK[dataset]
     return [
-        SeriesTask(dataset, start, min(start + size, count), source, count, variants)
+        SeriesTask(dataset, start, min(start + size, count), source, count, variants, generator)
         for start in range(0, count, size)
     ]
+
+
+def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
+    """Every generator variant's first ``count`` synthetic series."""
+    if count <= 0:
+        return []
+    return [t for g in GENERATOR_VARIANTS for t in tasks_for("synthetic", count, str(seed),
+                                                             generator=g)]
 
 
 def run_task(task: SeriesTask | SchedulingTask, rng: np.random.Generator) -> list[dict] | dict:

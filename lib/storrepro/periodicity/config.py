@@ -64,6 +64,14 @@ class PrecisePeriodConfig(NotebookConfig):
         "sensitivity": Param(
             bool, False, True, "run the robustness variants of PrecisePeriod on CRAN"
         ),
+        "generator_series": Param(
+            int,
+            4,
+            100,
+            "synthetic series per generator variant (outlier size, noise, waveform); 0: none",
+            low=0,
+            high=1000,
+        ),
         "sched_replicates": Param(
             int, 1, 3, "independent surrogate workloads for the scheduling part", low=1, high=20
         ),
