@@ -257,3 +257,20 @@ def test_headline_branches_on_the_recorded_verdicts():
     bad = rules.headline_text(FakeRun())
     assert "B1 lost." in bad["cause"] and "verification_target" in bad["cause"]
     assert not math.isnan(len(bad["statement"]))
+
+
+def test_f0_calibration_and_f3_names_the_ceiling():
+    good = {"scale": 2.8, "hash_max_tail_ms": 10.2, "hash_mean_ssd_tail_ms": 1.9}
+    claim = rules.f0([good, {**good, "hash_max_tail_ms": 9.9}])
+    assert claim.verdict == "reproduced" and claim.role == "calibration"
+    assert rules.f0([{**good, "hash_max_tail_ms": 5.0}]).verdict == "not reproduced"
+    assert rules.f0([None]).verdict == "not checkable"
+    tails = {**TAILS, ("PreciseScheduling", 0.01): 3.0, (rules.CEILING, 0.01): 1.0}
+    claim = rules.f3(_lats(10.0, tails))  # -70 % at 2 % but only -70 %/... at 1 %: -70 / -91
+    assert claim.values["ceiling_reduction_1pct"] == pytest.approx(90.0)
+    stuck = rules.f3(_lats(10.0, {**tails, ("PreciseScheduling", 0.01): 8.0,
+                                   (rules.CEILING, 0.01): 7.0}))
+    assert stuck.verdict == "not reproduced" and "Even the ceiling" in stuck.reason
+    forecast = rules.f3(_lats(10.0, {**tails, ("PreciseScheduling", 0.01): 8.0}))
+    assert forecast.verdict == "not reproduced" and "forecast" in forecast.reason
+    assert forecast.requires == ("F0",)

@@ -86,7 +86,8 @@ def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     task = SchedulingTask(0, spec, (0.01, 0.05), (1, 2), detection_sample=10)
     result = run_task(task, np.random.default_rng(0))  # dispatches to run_replicate
     flows = flows_table([result])
-    assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history"}
+    assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history",
+                                 "ceiling (actual future)"}
     assert (flows[flows.kind == "moves"].moves <= flows[flows.kind == "moves"].value).all()
     lats = latency_table([result])
     assert {"hash", "PreciseScheduling"} <= set(lats.method)

@@ -7,6 +7,8 @@ built from the same constant the check uses. Roles:
 - ``invariant``: A1 (PrecisePeriod on noiseless sines), A2/A3 (the baseline ports against
   their documented examples and R), A4 (the data sets as built), B8 (the SAZED ports against
   the SAZED paper's CRAN ranking);
+- ``calibration``: F0 (the surrogate's load scaled so that hash placement's worst SSD reaches
+  the paper's ≈ 10 ms 99.99 % latency);
 - ``test``: every statement of the paper (A5's arithmetic, B1–B7, C1–C4, D1, E1–E3, F1–F7).
 
 Conditions: PrecisePeriod's detection claims require A1 (a detector that cannot find a clean
@@ -53,6 +55,8 @@ F3_REDUCTION = 50.0
 F4_RATIO = 1.05
 F6_CLOSE = 0.15
 F7_CHANGE = 0.20
+F0_TARGET_MS, F0_BAND = 10.0, 0.10  # the paper's single-SSD ≈ 10 ms; ±10 % relative
+CEILING = "ceiling (actual future)"
 
 _READINGS = "the table of PrecisePeriod under each verification reading (section 4)"
 
@@ -732,6 +736,7 @@ def f1(flows: pd.DataFrame) -> Claim:
         )
     return Claim(
         id="F1",
+        requires=("F0",),
         statement="PreciseScheduling lowers the 99 % and 99.9 % tail flow at least as much as "
         "greedy- and random-history at every move budget (Fig. 12)",
         paper_value="best at every number of moves",
@@ -765,6 +770,7 @@ def f2(flows: pd.DataFrame) -> Claim:
         reason += " The 99.9 % decline keeps growing instead of saturating early."
     return Claim(
         id="F2",
+        requires=("F0",),
         statement="The 99 % decline grows with the moves; the 99.9 % decline saturates early",
         paper_value="grows; saturates",
         reproduced_value=f"99 %: {p99[0]}→{p99[-1]} %, 99.9 %: {p999[0]}→{p999[-1]} %",
@@ -781,24 +787,87 @@ def _lat_means(lat: pd.DataFrame) -> pd.DataFrame:
     return lat.groupby(["method", "overhead"])[["max_tail_ms", "mean_latency_ms"]].mean()
 
 
+def f0(calibrations: list[dict | None]) -> Claim:
+    """F0 (calibration): hash placement's worst SSD at the paper's ≈ 10 ms after scaling the
+    surrogate's load (one calibration per replicate)."""
+    cal = [c for c in calibrations if c]
+    if not cal:
+        return Claim(
+            id="F0",
+            statement="The surrogate is in the paper's regime: under hash placement the worst "
+            "SSD's 99.99 % latency is ≈ 10 ms",
+            paper_value=f"≈ {F0_TARGET_MS:g} ms on a single SSD; 1.019 ms mean over SSDs",
+            reproduced_value="not calibrated (load scale 1)",
+            tolerance=f"±{F0_BAND:.0%} relative",
+            verdict="not checkable",
+            reason="This run keeps the surrogate's traffic at the paper's mean per-SSD rate; no "
+            "load calibration was made.",
+            role="calibration",
+        )
+    worst = float(np.mean([c["hash_max_tail_ms"] for c in cal]))
+    mean_tail = float(np.mean([c["hash_mean_ssd_tail_ms"] for c in cal]))
+    scale = [c["scale"] for c in cal]
+    err = worst / F0_TARGET_MS - 1
+    ok = abs(err) <= F0_BAND
+    return Claim(
+        id="F0",
+        statement="The surrogate is in the paper's regime: under hash placement the worst SSD's "
+        "99.99 % latency is ≈ 10 ms",
+        paper_value=f"≈ {F0_TARGET_MS:g} ms on a single SSD; 1.019 ms mean over SSDs",
+        reproduced_value=f"worst SSD {worst:.2f} ms, mean over SSDs {mean_tail:.2f} ms, at "
+        f"{min(scale):.2f}–{max(scale):.2f} × the paper's mean traffic",
+        tolerance=f"worst SSD within ±{F0_BAND:.0%} of {F0_TARGET_MS:g} ms",
+        verdict=_verdict(ok),
+        reason=(
+            f"The surrogate's traffic was scaled by {min(scale):.2f}–{max(scale):.2f} so that hash"
+            f" placement's worst SSD reaches {worst:.2f} ms in the first interval (a fitted "
+            f"target, not a test); the mean per-SSD 99.99 % latency is then {mean_tail:.2f} ms "
+            "against the paper's 1.019 ms"
+            + ("." if ok else f": the bisection did not reach ±{F0_BAND:.0%}.")
+        ),
+        role="calibration",
+        values={"hash_max_tail_ms": worst, "hash_mean_ssd_tail_ms": mean_tail, "scale": scale},
+    )
+
+
 def f3(lat: pd.DataFrame) -> Claim:
     m = _lat_means(lat)
     h = m.loc[("hash", 0.0)]
     red = {o: 100 * (1 - m.loc[("PreciseScheduling", o)].max_tail_ms / h.max_tail_ms)
            for o in (0.01, 0.02)}
+    ceiling = (
+        100 * (1 - m.loc[(CEILING, 0.01)].max_tail_ms / h.max_tail_ms)
+        if (CEILING, 0.01) in m.index else math.nan
+    )
     ok = min(red.values()) >= F3_REDUCTION
     reason = (
         f"The worst SSD's 99.99 % latency falls from {h.max_tail_ms:.3f} ms (hash) by "
-        f"{red[0.01]:.1f} % at 1 % and {red[0.02]:.1f} % at 2 % overhead."
+        f"{red[0.01]:.1f} % at 1 % and {red[0.02]:.1f} % at 2 % overhead"
+        + (f"; the ceiling (the same moves planned on the actual future traffic) by "
+           f"{ceiling:.1f} % at 1 %." if math.isfinite(ceiling) else ".")
     )
     if not ok:
-        reason += (
-            f" Under hash placement the surrogate's worst SSD reaches only {h.max_tail_ms:.2f} ms,"
-            " against the paper's single-SSD ≈ 10 ms: the load superposition the paper removed"
-            " is not present at this scale, so there is little tail to remove (sections 11–12)."
-        )
+        if h.max_tail_ms < F0_TARGET_MS / 2:
+            reason += (
+                f" Under hash placement the surrogate's worst SSD reaches only "
+                f"{h.max_tail_ms:.2f} ms, against the paper's single-SSD ≈ 10 ms: the load "
+                "superposition the paper removed is not present, so there is little tail to "
+                "remove (sections 11–12)."
+            )
+        elif math.isfinite(ceiling) and ceiling < F3_REDUCTION:
+            reason += (
+                f" Even the ceiling stays below {F3_REDUCTION:g} %: with this budget no "
+                "scheduler can remove the worst SSD's tail, which a few hot segments cause "
+                "(section 12)."
+            )
+        elif math.isfinite(ceiling):
+            reason += (
+                " The ceiling reaches it, so the shortfall is PreciseScheduling's forecast: it "
+                "moves only segments it verifies periodic (section 12)."
+            )
     return Claim(
         id="F3",
+        requires=("F0",),
         statement="At 1–2 % overhead the worst SSD's 99.99 % latency falls by 50–90 %",
         paper_value="50–90 %",
         reproduced_value=f"{-red[0.01]:+.1f} % at 1 %, {-red[0.02]:+.1f} % at 2 % (hash "
@@ -807,7 +876,7 @@ def f3(lat: pd.DataFrame) -> Claim:
         verdict=_verdict(ok),
         reason=reason,
         values={"reduction_1pct": red[0.01], "reduction_2pct": red[0.02],
-                "hash_max_tail_ms": h.max_tail_ms},
+                "hash_max_tail_ms": h.max_tail_ms, "ceiling_reduction_1pct": ceiling},
     )
 
 
@@ -818,6 +887,7 @@ def f4(lat: pd.DataFrame) -> Claim:
     ok = ratio <= F4_RATIO
     return Claim(
         id="F4",
+        requires=("F0",),
         statement="Average latency is not raised",
         paper_value="not increased",
         reproduced_value=f"{ratio:.4f} × hash",
@@ -837,6 +907,7 @@ def f5(lat: pd.DataFrame) -> Claim:
     ok = g5 > p1
     return Claim(
         id="F5",
+        requires=("F0",),
         statement="greedy-history with 5× the moves still leaves a higher worst-SSD tail than "
         "PreciseScheduling at 1 %",
         paper_value="greedy needs > 5×",
@@ -845,8 +916,10 @@ def f5(lat: pd.DataFrame) -> Claim:
         verdict=_verdict(ok),
         reason=f"Worst-SSD 99.99 % latency: greedy-history at 5 % {g5:.3f} ms, PreciseScheduling"
         f" at 1 % {p1:.3f} ms"
-        + ("." if ok else ": with 5× the moves greedy-history, which may move any segment, "
-           "removes more of the surrogate's tail (section 12)."),
+        + ("." if ok else (
+            ": with 5× the moves greedy-history, which may move any segment, removes more of "
+            "the surrogate's tail (section 12)." if g5 < p1 else
+            ": the two end on the same worst SSD, which neither moves below this (section 12).")),
         kind="should",
         values={"greedy_5pct_ms": g5, "precise_1pct_ms": p1},
     )
@@ -869,6 +942,7 @@ def f6(lat: pd.DataFrame) -> Claim:
         )
     return Claim(
         id="F6",
+        requires=("F0",),
         statement="random-history needs about 10 % overhead to match PreciseScheduling at 1 %",
         paper_value="10 %",
         reproduced_value=f"random 1/5/10 %: {r[0.01]:.3f}/{r[0.05]:.3f}/{r[0.1]:.3f} ms vs "
@@ -889,6 +963,7 @@ def f7(lat: pd.DataFrame) -> Claim:
     ok = change <= F7_CHANGE
     return Claim(
         id="F7",
+        requires=("F0",),
         statement="Raising the overhead from 1 % to 5 % changes little",
         paper_value="no discernible variation",
         reproduced_value=f"{100 * change:.1f} % relative",

@@ -75,6 +75,15 @@ class PrecisePeriodConfig(NotebookConfig):
         "sched_replicates": Param(
             int, 1, 3, "independent surrogate workloads for the scheduling part", low=1, high=20
         ),
+        "sched_target_tail_ms": Param(
+            float,
+            10.0,
+            10.0,
+            "scale the surrogate's traffic so hash placement's worst SSD has this 99.99 % "
+            "latency (ms; the paper's ≈ 10 ms); 0: no scaling",
+            low=0.0,
+            high=1000.0,
+        ),
         "sched_ssds": Param(int, 4, 16, "SSDs of the scheduling surrogate", low=2, high=96),
         "sched_segments": Param(
             int, 200, 4000, "segments of the scheduling surrogate", low=20, high=40_000
