@@ -919,7 +919,7 @@ def f5(lat: pd.DataFrame) -> Claim:
         + ("." if ok else (
             ": with 5× the moves greedy-history, which may move any segment, removes more of "
             "the surrogate's tail (section 12)." if g5 < p1 else
-            ": the two end on the same worst SSD, which neither moves below this (section 12).")),
+            ": the two tie on the worst SSD's latency (section 12).")),
         kind="should",
         values={"greedy_5pct_ms": g5, "precise_1pct_ms": p1},
     )
