@@ -148,9 +148,10 @@ def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -
     row["seasonLength"] = seasonlength(x)
     row["SAZED_maj"] = sazed(x, "maj")
     row["SAZED_opt"] = sazed(x, "opt")
+    caches: dict = {}  # the readings share PrecisePeriod's windows (same numbers, once)
     for reading in VERIFICATIONS:  # only PrecisePeriod's columns depend on the reading
         suffix = "" if reading == PRIMARY_VERIFICATION else f" @{reading}"
-        for column, value in precise_columns(x, reading).items():
+        for column, value in precise_columns(x, reading, caches).items():
             row[column + suffix] = value
     row[SPIKES_REMOVED] = PrecisePeriod(spikes="remove").detect(x)
     if variants:
@@ -159,14 +160,23 @@ def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -
     return row
 
 
-def precise_columns(x: np.ndarray, verification: str) -> dict:
-    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one verification reading."""
+def precise_columns(x: np.ndarray, verification: str, caches: dict | None = None) -> dict:
+    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one verification reading
+    (``caches``: kept between the readings of one ``x``, see
+    :meth:`~storrepro.periodicity.precise_period.PrecisePeriod.windows`)."""
+    caches = {} if caches is None else caches
     pp = PrecisePeriod(verification=verification)
-    trace = list(pp.windows(x, stop_at_first=False)) if x.size >= pp.L0_min else []
+    trace = (
+        list(pp.windows(x, stop_at_first=False, cache=caches.setdefault("full", {})))
+        if x.size >= pp.L0_min
+        else []
+    )
     out = {"PrecisePeriod": decide(trace, pp.theta)}
     for theta in THETAS:
         out[f"theta={theta:g}"] = decide(trace, theta)
-    out["No Preprocessing"] = PrecisePeriod(preprocess=False, verification=verification).detect(x)
+    out["No Preprocessing"] = PrecisePeriod(preprocess=False, verification=verification).detect(
+        x, cache=caches.setdefault("no preprocessing", {})
+    )
     best, score = single_verification_best(x, verification=verification)
     out["Single Verification"] = best if best is not None and score >= pp.theta else None
     out["Single (no θ gate)"] = best

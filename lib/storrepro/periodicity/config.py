@@ -67,7 +67,7 @@ class PrecisePeriodConfig(NotebookConfig):
         "generator_series": Param(
             int,
             4,
-            100,
+            50,
             "synthetic series per generator variant (outlier size, noise, waveform); 0: none",
             low=0,
             high=1000,

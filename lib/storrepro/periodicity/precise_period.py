@@ -375,22 +375,33 @@ class PrecisePeriod:
         per_level = self.level_periods(w)
         return per_level, aggregate([p for p in per_level if p is not None], self.aggregation)
 
-    def windows(self, x, stop_at_first: bool = True):
-        """The growing-window loop; yields one :class:`Window` per step."""
+    def windows(self, x, stop_at_first: bool = True, cache: dict | None = None):
+        """The growing-window loop; yields one :class:`Window` per step.
+
+        ``cache`` (a dict) keeps each window's cleaned series and candidates, and each cleaned
+        history-plus-future, for another run on the same ``x`` by a detector that differs only
+        in its verification (:func:`detect_readings`): the same numbers, computed once.
+        """
         x = as_series(x)
+        cache = {} if cache is None else cache
         n = x.size
         length = max(self.L0_min, math.ceil(self.L0_fraction * n))
         step = max(self.dL_min, math.ceil(self.dL_fraction * n))
         fails = 0
         while length <= n - 2:
-            w = self.clean(x[:length])
-            per_level, cands = self.candidates(w)
+            if length not in cache:
+                w = self.clean(x[:length])
+                cache[length] = (w, *self.candidates(w))
+            w, per_level, cands = cache[length]
             hmin = self.min_horizon
             ok = [t for t in cands if 3 * t <= length and length + max(t, hmin) <= n]
             scores, best, acc, stab = [], None, math.nan, math.nan
             if ok:
                 horizon = min(n - length, max(3 * max(ok), hmin))
-                full = self.clean(x[: length + horizon])
+                end = ("full", length + horizon)
+                if end not in cache:
+                    cache[end] = self.clean(x[: length + horizon])
+                full = cache[end]
                 targets = {t: self.target_of(full, length, t) for t in ok}
                 scores = [
                     pcc(self.predict(w, t, max(t, hmin)), targets[t][: max(t, hmin)]) for t in ok
@@ -410,17 +421,29 @@ class PrecisePeriod:
             if fails % self.fail_patience == 0:
                 step *= self.growth
 
-    def detect(self, x) -> int | None:
-        """The verified period of ``x``, or ``None`` (too short, constant, or none verified)."""
+    def detect(self, x, cache: dict | None = None) -> int | None:
+        """The verified period of ``x``, or ``None`` (too short, constant, or none verified);
+        ``cache`` as in :meth:`windows`."""
         x = as_series(x)
         if x.size < self.L0_min or is_constant(x):
             return None
         last = None
-        for window in self.windows(x):
+        for window in self.windows(x, cache=cache):
             if window.verified(self.theta):
                 return window.best
             last = window.best if window.best is not None else last
         return last if self.on_fail == "best" else None
+
+
+def detect_readings(x, verifications, **config) -> dict:
+    """``{v: PrecisePeriod(verification=v, **config).detect(x)}``, sharing the windows'
+    preprocessing, DWT and ACF candidates between the readings (they differ only in the
+    verification step)."""
+    x = as_series(x)
+    cache: dict = {}
+    return {
+        v: PrecisePeriod(verification=v, **config).detect(x, cache=cache) for v in verifications
+    }
 
 
 def verification_level(period: int, top: int) -> int:

@@ -135,14 +135,21 @@ class Prediction:
 
 
 def precise_prediction(
-    w: Workload, start: int, periods: dict | None = None, verification: str = "preprocessed"
+    w: Workload,
+    start: int,
+    periods: dict | None = None,
+    verification: str = "preprocessed",
+    caches: dict | None = None,
 ) -> Prediction:
     """PreciseScheduling's forecast of the interval starting at minute ``start``.
 
     ``periods`` reuses detections made earlier (segment -> (T_read, T_write)); missing segments
     are detected on the history before ``start``. ``verification`` is PrecisePeriod's reading
     of its verification target (it also sets the series the forecast is built from).
+    ``caches`` (a dict, kept between calls for the same ``start``) shares each series' windows
+    between the readings (see :meth:`PrecisePeriod.windows`).
     """
+    caches = {} if caches is None else caches
     hist = slice(start - w.spec.history_minutes, start)
     read = bin_sum(w.read[:, hist], BIN_MIN).astype(float)
     write = bin_sum(w.write[:, hist], BIN_MIN).astype(float)
@@ -153,7 +160,10 @@ def precise_prediction(
     ids, preds = [], []
     for g in top:
         if g not in periods:
-            periods[g] = (det.detect(read[g]), det.detect(write[g]))
+            periods[g] = (
+                det.detect(read[g], cache=caches.setdefault((g, 0), {})),
+                det.detect(write[g], cache=caches.setdefault((g, 1), {})),
+            )
         tr, tw = periods[g]
         tr, tw = tr or tw, tw or tr
         if tr is None:
@@ -222,7 +232,7 @@ class SchedulingTask:
 
 
 def detection_check(
-    w: Workload, ids: np.ndarray, verification: str = "preprocessed"
+    w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None
 ) -> dict:
     """E1: PrecisePeriod on the sampled segments' history (10-min bins, read and write).
 
@@ -231,6 +241,7 @@ def detection_check(
     have a planted period and how many of those PrecisePeriod cannot verify from this history
     at all (3T of history plus max(T, min_horizon) future samples do not fit).
     """
+    caches = {} if caches is None else caches  # as in precise_prediction
     hist = slice(0, w.spec.history_minutes)
     det = PrecisePeriod(verification=verification)
     bins = w.spec.history_minutes // BIN_MIN
@@ -241,7 +252,9 @@ def detection_check(
             t = w.period_min[g] / BIN_MIN
             unverifiable += 3 * t + max(t, det.min_horizon) > bins
         periods = [
-            det.detect(bin_sum(side[g, hist].astype(float), BIN_MIN)) for side in (w.read, w.write)
+            det.detect(bin_sum(side[g, hist].astype(float), BIN_MIN),
+                       cache=caches.setdefault((g, k), {}))
+            for k, side in enumerate((w.read, w.write))
         ]
         periods = [p * BIN_MIN for p in periods if p is not None]
         if periods:
@@ -317,9 +330,9 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
         rows.append(
             {"interval": k, "method": "hash", "kind": "none", "value": 0.0, "moves": 0, **base}
         )
-        precise = {}
+        precise, caches = {}, {}  # the readings share each series' windows
         for v in readings:
-            precise[v] = precise_prediction(w, start, periods[v], v)
+            precise[v] = precise_prediction(w, start, periods[v], v, caches)
             periods[v] = precise[v].periods
         history = history_prediction(w, start)
         actual10 = bin_sum(actual, BIN_MIN)
@@ -370,7 +383,8 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
     ids = rng.choice(
         w.spec.segments, size=min(task.detection_sample, w.spec.segments // 4), replace=False
     )
-    detection = {v: detection_check(w, ids, v) for v in readings}
+    caches = {}
+    detection = {v: detection_check(w, ids, v, caches) for v in readings}
     return {
         "replicate": task.replicate,
         "rows": rows,
