@@ -58,7 +58,7 @@ F7_CHANGE = 0.20
 F0_TARGET_MS, F0_BAND = 10.0, 0.10  # the paper's single-SSD ≈ 10 ms; ±10 % relative
 CEILING = "ceiling (actual future)"
 
-_READINGS = "the table of PrecisePeriod under each verification reading (section 4)"
+_READINGS = "the table of PrecisePeriod under each verification reading (section 4b)"
 
 
 def _verdict(ok: bool) -> str:
