@@ -6,7 +6,6 @@ import pandas as pd
 import pytest
 
 from storrepro.config import ParameterError
-from storrepro.periodicity import checks
 from storrepro.periodicity import ssd_latency as lat
 from storrepro.periodicity.benchmark import (
     METHODS,
@@ -24,6 +23,7 @@ from storrepro.periodicity.scheduling import (
     SchedulingTask,
     flows_table,
     latency_table,
+    reading_results,
 )
 
 
@@ -66,56 +66,6 @@ def test_score_table_long_form():
     assert set(table.accuracy) == {0.5} and set(table.precision) == {1.0}
 
 
-def _scored(values: dict) -> pd.DataFrame:
-    """values: method -> (accuracy, f1, precision), same in every dataset and tolerance."""
-    rows = [
-        {
-            "dataset": d,
-            "tolerance": t,
-            "method": m,
-            "accuracy": a,
-            "f1": f,
-            "precision": p,
-            "recall": a,
-        }
-        for d in ("cran", "synthetic")
-        for t in (0.0, 0.02)
-        for m, (a, f, p) in values.items()
-    ]
-    return pd.DataFrame(rows)
-
-
-def test_detection_checks_follow_the_spec_thresholds():
-    good = _scored(
-        {
-            "findFrequency": (0.5, 0.5, 0.5),
-            "seasonLength": (0.2, 0.2, 0.2),
-            "SAZED_maj": (0.55, 0.55, 0.55),
-            "SAZED_opt": (0.56, 0.56, 0.56),
-            "PrecisePeriod": (0.6, 0.74, 0.95),
-        }
-    )
-    verdicts = {
-        c["id"]: c["verdict"] for c in checks.detection_claims(good, METHODS, ["cran", "synthetic"])
-    }
-    assert verdicts["B1"] == verdicts["B3"] == verdicts["B6"] == "reproduced"
-    assert verdicts["B4"] == "not reproduced"  # findFrequency did not drop on synthetic
-    worse = good.copy()
-    worse.loc[worse.method == "PrecisePeriod", "f1"] = 0.54  # 0.02 below SAZED_opt
-    b1 = checks.detection_claims(worse, METHODS, ["cran", "synthetic"])[0]
-    assert b1["id"] == "B1" and b1["verdict"] == "not reproduced"
-
-
-def test_theta_claim_monotone_and_best_at_07():
-    rows = [
-        {"dataset": "d", "theta": t, "precision": 0.5 + t / 2, "recall": 1.2 - t, "f1": f}
-        for t, f in zip((0.5, 0.6, 0.7, 0.8, 0.9), (0.6, 0.65, 0.7, 0.66, 0.5), strict=True)
-    ]
-    assert checks.theta_claim(pd.DataFrame(rows))["verdict"] == "reproduced"
-    rows[2]["f1"] = 0.6
-    assert checks.theta_claim(pd.DataFrame(rows))["verdict"] == "not reproduced"
-
-
 def test_track_period_redetects_after_a_switch():
     rng = np.random.default_rng(0)
     t = np.arange(2400)
@@ -136,95 +86,50 @@ def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     task = SchedulingTask(0, spec, (0.01, 0.05), (1, 2), detection_sample=10)
     result = run_task(task, np.random.default_rng(0))  # dispatches to run_replicate
     flows = flows_table([result])
-    assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history"}
+    assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history",
+                                 "ceiling (actual future)"}
     assert (flows[flows.kind == "moves"].moves <= flows[flows.kind == "moves"].value).all()
     lats = latency_table([result])
     assert {"hash", "PreciseScheduling"} <= set(lats.method)
     assert (lats.max_tail_ms >= lats.mean_latency_ms).all()
     assert result["detection"]["sampled"] == 10
+    assert result["detection"]["planted_sampled"] >= result["detection"]["unverifiable"] >= 0
 
 
-def _flows(precise: float, other: float, replicates: int = 3) -> pd.DataFrame:
-    rows = []
-    for r in range(replicates):
-        for moves in (1, 2, 4, 8):
-            for method, base in (
-                ("PreciseScheduling", precise),
-                ("greedy-history", other),
-                ("random-history", other),
-            ):
-                rows.append(
-                    {
-                        "replicate": r,
-                        "interval": 0,
-                        "method": method,
-                        "kind": "moves",
-                        "value": moves,
-                        "moves": moves,
-                        "decline_p99": base + moves,
-                        "decline_p999": base + min(moves, 2),
-                    }
-                )
-    return pd.DataFrame(rows)
+def test_replicate_runs_precise_scheduling_under_each_reading_and_shares_the_rest():
+    spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=1)
+    readings = ("preprocessed", "denoised")
+    task = SchedulingTask(0, spec, (0.01, 0.05), (1, 2), detection_sample=10,
+                          verifications=readings)
+    result = run_task(task, np.random.default_rng(0))
+    assert set(result["by_reading"]) == set(readings)
+    for v in readings:
+        (view,) = reading_results([result], v)
+        flows = flows_table([view])
+        assert (flows[flows.method == "PreciseScheduling"].groupby(["kind", "value"]).size()
+                == 1).all()
+    primary = reading_results([result], "preprocessed")[0]
+    alt = reading_results([result], "denoised")[0]
+    others = [r for r in primary["rows"] if r["method"] != "PreciseScheduling"]
+    assert others == [r for r in alt["rows"] if r["method"] != "PreciseScheduling"]
 
 
-def _lats(hash_tail: float, tails: dict) -> pd.DataFrame:
-    rows = [
-        {
-            "replicate": 0,
-            "interval": 0,
-            "method": "hash",
-            "overhead": 0.0,
-            "max_tail_ms": hash_tail,
-            "mean_latency_ms": 0.127,
-        }
-    ]
-    for (method, overhead), tail in tails.items():
-        rows.append(
-            {
-                "replicate": 0,
-                "interval": 0,
-                "method": method,
-                "overhead": overhead,
-                "max_tail_ms": tail,
-                "mean_latency_ms": 0.127,
-            }
-        )
-    return pd.DataFrame(rows)
+def test_generator_variants_change_one_knob_and_keep_the_draws():
+    from storrepro.data.synthetic import SyntheticSpec, generate
+    from storrepro.periodicity.benchmark import GENERATOR_VARIANTS, generator_tasks
 
-
-def test_scheduling_checks_on_hand_made_tables():
-    tails = {
-        ("PreciseScheduling", 0.01): 1.0,
-        ("PreciseScheduling", 0.02): 0.9,
-        ("PreciseScheduling", 0.05): 0.95,
-        ("greedy-history", 0.05): 2.0,
-        ("random-history", 0.01): 3.0,
-        ("random-history", 0.05): 2.0,
-        ("random-history", 0.1): 1.1,
-    }
-    claims = {
-        c["id"]: c["verdict"]
-        for c in checks.scheduling_claims(_flows(20.0, 10.0), _lats(4.0, tails))
-    }
-    assert claims == dict.fromkeys(["F1", "F2", "F3", "F4", "F5", "F6", "F7"], "reproduced")
-    tails[("PreciseScheduling", 0.01)] = 2.5  # only a 37.5 % reduction at 1 %
-    claims = {
-        c["id"]: c["verdict"]
-        for c in checks.scheduling_claims(_flows(5.0, 10.0, replicates=2), _lats(4.0, tails))
-    }
-    assert claims["F1"] == claims["F3"] == "not reproduced"
-
-
-def test_cloud_checks_on_hand_made_results():
-    results = [
-        {
-            "detection": {"sampled": 100, "found": 30, "correct": 28, "planted_share": 0.3},
-            "aggregate_pcc": [0.9, 0.85, float("nan")],
-        }
-    ]
-    events = [(500, 60), (1300, None), (1500, 120)]
-    verdicts = [c["verdict"] for c in checks.cloud_claims(results, events, 1200, 120)]
-    assert verdicts == ["reproduced"] * 3
-    late = [(500, 60), (2000, 120)]
-    assert checks.cloud_claims(results, late, 1200, 120)[2]["verdict"] == "not reproduced"
+    base = generate(3, seed=0)
+    for name, fields in GENERATOR_VARIANTS.items():
+        variant = generate(3, seed=0, spec=SyntheticSpec(**fields))
+        assert [s.period for s in variant] == [s.period for s in base], name
+        assert all(np.allclose(a.parts["noise"] / max(a.noise_var, 1e-12) ** 0.5,
+                               b.parts["noise"] / max(b.noise_var, 1e-12) ** 0.5)
+                   for a, b in zip(base, variant, strict=True)), name
+    pulse = generate(1, seed=0, spec=SyntheticSpec(waveform="pulse"))[0].parts["sine"]
+    assert 0.05 < np.mean(pulse > 0) < 0.15  # 10 % duty
+    with pytest.raises(ValueError, match="waveform"):
+        SyntheticSpec(waveform="triangle")
+    tasks = generator_tasks(3, 0)
+    assert len(tasks) == len(GENERATOR_VARIANTS) and generator_tasks(0, 0) == []
+    rows = run_series(tasks[-1])
+    assert {r["dataset"] for r in rows} == {"generator: pulse train, 10 % duty"}

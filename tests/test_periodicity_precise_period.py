@@ -201,3 +201,75 @@ def test_bad_series_raise(x):
 def test_bad_configuration_names_the_field(field, value):
     with pytest.raises(ValueError, match=field):
         PrecisePeriod(**{field: value})
+
+
+# ---------------------------------------------------------------- issue 16: horizon, readings
+import importlib  # noqa: E402
+
+# the module (the package re-exports a function of the same name)
+ppm = importlib.import_module("storrepro.periodicity.precise_period")
+
+
+def test_min_verification_horizon_is_where_a_chance_pcc_of_theta_gets_rare():
+    assert ppm.min_verification_horizon(0.7, 0.01) == ppm.MIN_HORIZON == 11
+    assert ppm.min_verification_horizon(0.7, 0.05) < 11 < ppm.min_verification_horizon(0.5)
+
+
+def _pcc_lengths(monkeypatch, x, **config):
+    seen = []
+    real = ppm.pcc
+
+    def spy(a, b):
+        seen.append(min(a.size, b.size))
+        return real(a, b)
+
+    monkeypatch.setattr(ppm, "pcc", spy)
+    list(ppm.PrecisePeriod(**config).windows(x, stop_at_first=False))
+    monkeypatch.setattr(ppm, "pcc", real)
+    return seen
+
+
+def test_no_verification_pcc_rests_on_fewer_samples_than_the_minimum_horizon(monkeypatch):
+    # a short period-2 alternation: its short candidates used to be verified on T samples
+    rng = np.random.default_rng(1)
+    x = np.tile([1.0, -1.0], 40) + 0.3 * rng.normal(size=80)
+    assert min(_pcc_lengths(monkeypatch, x, min_horizon=1)) < ppm.MIN_HORIZON  # the old defect
+    for reading in ppm.VERIFICATIONS:
+        assert min(_pcc_lengths(monkeypatch, x, verification=reading)) >= ppm.MIN_HORIZON
+    found = ppm.precise_period(x)  # a short real period is still found, on 11+ samples
+    assert found is not None and found % 2 == 0
+
+
+def test_verification_level_keeps_four_harmonics():
+    assert [ppm.verification_level(t, 5) for t in (2, 8, 15, 16, 50, 200, 1000)] == [
+        0, 0, 0, 1, 2, 4, 5]
+    assert ppm.verification_level(200, 3) == 3
+
+
+def test_every_verification_reading_finds_a_clean_sine():
+    x = np.sin(2 * np.pi * np.arange(1000) / 73)
+    for reading in ppm.VERIFICATIONS:
+        assert ppm.precise_period(x, verification=reading) == 73
+    with pytest.raises(ValueError, match="verification"):
+        ppm.PrecisePeriod(verification="smoothed")
+
+
+def test_denoised_reading_scores_against_a_low_passed_target():
+    det = ppm.PrecisePeriod(verification="denoised")
+    full = np.sin(2 * np.pi * np.arange(400) / 64) + np.where(np.arange(400) % 7 == 0, 3.0, 0.0)
+    target = det.target_of(full, 300, 64)
+    assert target.size == 100 and np.abs(target).max() < 2.5  # the spikes are smoothed away
+    assert np.array_equal(ppm.PrecisePeriod().target_of(full, 300, 64), full[300:])
+    fd = ppm.PrecisePeriod(verification="forecast_denoised")
+    assert np.array_equal(fd.target_of(full, 300, 64), full[300:])
+    assert not np.array_equal(fd.forecast_source(full[:300], 64), full[:300])
+
+
+def test_spike_removal_is_only_a_variant():
+    x = np.sin(2 * np.pi * np.arange(200) / 25)
+    x[100] += 6.0  # an isolated instantaneous peak
+    kept = ppm.PrecisePeriod().clean(x)
+    removed = ppm.PrecisePeriod(spikes="remove").clean(x)
+    assert kept[100] > 5  # the paper keeps instantaneous peaks
+    assert abs(removed[100] - (x[99] + x[101]) / 2) < 1e-12
+    assert np.array_equal(np.delete(removed, 100), np.delete(kept, 100))

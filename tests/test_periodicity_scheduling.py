@@ -112,3 +112,27 @@ def test_surrogate_scale_and_planted_share():
 def test_bad_surrogate_spec():
     with pytest.raises(ValueError, match="segments"):
         SurrogateSpec(ssds=8, segments=4)
+
+
+
+def test_schedule_counts_the_unforecast_load_of_each_ssd():
+    from storrepro.periodicity.scheduling import schedule
+
+    pred = np.array([[10.0, 0.0], [5.0, 0.0], [0.0, 1.0]])  # SSD 0 holds segments 0 and 1
+    placement = np.array([0, 0, 1])
+    _, moves = schedule(pred, np.arange(3), placement, 3, 1)
+    assert len(moves) == 1 and moves[0][:2] == (0, 0)  # without a base, segment 0 leaves SSD 0
+    # SSDs 1 and 2 carry 20 units of unforecast load: SSD 1 is the peak now, and SSD 0 the
+    # only target that lowers it
+    _, moves = schedule(pred, np.arange(3), placement, 3, 1, base=np.array([0.0, 20.0, 20.0]))
+    assert moves == [(2, 1, 0)]
+
+
+def test_calibrate_load_reaches_the_target_tail():
+    from storrepro.periodicity.cloud_surrogate import SurrogateSpec, generate
+    from storrepro.periodicity.scheduling import calibrate_load
+
+    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=3, segments=60, history_days=1,
+                                                         intervals=1))
+    scale, cal = calibrate_load(w, 5.0)
+    assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["scale"] == scale > 1

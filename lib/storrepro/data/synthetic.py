@@ -7,6 +7,9 @@ r ~ U(0, 0.05) and magnitude ±U(2, 5), Gaussian noise of variance σ² ~ U(0, 0
 trend β·t with |β| ~ U(0.5, 3)/1000 and a random sign. The paper states the period range, the
 outlier proportion, the noise variance range and that the trend goes either way; amplitude
 model, outlier magnitude and slope range are the spec's choices and are parameters here.
+``waveform`` (a sensitivity knob; default the paper's sine) swaps the sine for a square wave, a
+sawtooth or a pulse train of 10 % duty with the same period, phase and amplitude envelope; it
+draws nothing from the random stream, so every other part of each series stays the same.
 """
 
 from __future__ import annotations
@@ -15,6 +18,20 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+
+def _cycles(t: np.ndarray, period: int, phase: float) -> np.ndarray:
+    """Position within the cycle, in [0, 1), of a wave ``sin(2π t / period + phase)``."""
+    return (t / period + phase / (2 * np.pi)) % 1.0
+
+
+#: waveform -> one cycle's shape in [-1, 1] at times ``t`` for a period and phase
+WAVEFORMS = {
+    "sine": lambda t, period, phase: np.sin(2 * np.pi * t / period + phase),
+    "square": lambda t, period, phase: np.where(_cycles(t, period, phase) < 0.5, 1.0, -1.0),
+    "sawtooth": lambda t, period, phase: 2.0 * _cycles(t, period, phase) - 1.0,
+    "pulse": lambda t, period, phase: np.where(_cycles(t, period, phase) < 0.1, 1.0, -1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -28,8 +45,11 @@ class SyntheticSpec:
     outlier_magnitude: tuple[float, float] = (2.0, 5.0)
     noise_var_max: float = 0.5
     slope_range: tuple[float, float] = (0.5e-3, 3e-3)
+    waveform: str = "sine"
 
     def __post_init__(self):
+        if self.waveform not in WAVEFORMS:
+            raise ValueError(f"waveform = {self.waveform!r}: expected one of {sorted(WAVEFORMS)}")
         lo, hi = self.period_range
         if not (isinstance(self.n, int) and self.n >= 16):
             raise ValueError(f"n = {self.n!r}: expected an int >= 16")
@@ -65,7 +85,8 @@ def generate_one(
     cycles = int(np.ceil(n / period)) + 1
     levels = rng.uniform(*spec.amplitude_range, size=cycles)
     centres = (np.arange(cycles) + 0.5) * period
-    sine = np.interp(t, centres, levels) * np.sin(2 * np.pi * t / period + phase)
+    shape = WAVEFORMS[spec.waveform](t, period, phase)
+    sine = np.interp(t, centres, levels) * shape
     ratio = rng.uniform(0, spec.outlier_ratio_max)
     count = int(round(ratio * n))
     outliers = np.zeros(n)

@@ -23,7 +23,12 @@ from storrepro.data.cran import load_cran
 from storrepro.data.synthetic import SyntheticSpec, generate
 from storrepro.periodicity.findfrequency import findfrequency
 from storrepro.periodicity.metrics import scores
-from storrepro.periodicity.precise_period import PrecisePeriod, decide, single_verification_best
+from storrepro.periodicity.precise_period import (
+    VERIFICATIONS,
+    PrecisePeriod,
+    decide,
+    single_verification_best,
+)
 from storrepro.periodicity.sazed import sazed
 from storrepro.periodicity.scheduling import SchedulingTask, run_replicate
 from storrepro.periodicity.seasonlength import seasonlength
@@ -33,6 +38,19 @@ METHODS = (*BASELINES, "PrecisePeriod")
 ABLATIONS = ("PrecisePeriod", "No Preprocessing", "Single Verification", "Single (no θ gate)")
 THETAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 TOLERANCES = (0.0, 0.02)
+#: The primary reading of the verification target (see :class:`~storrepro.periodicity.config.
+#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``.
+PRIMARY_VERIFICATION = "preprocessed"
+#: The columns a verification reading changes (every one is PrecisePeriod's).
+READING_COLUMNS = (
+    "PrecisePeriod",
+    *(f"theta={t:g}" for t in THETAS),
+    "No Preprocessing",
+    "Single Verification",
+    "Single (no θ gate)",
+)
+#: Sensitivity only (not a reading: the paper keeps instantaneous peaks).
+SPIKES_REMOVED = "PrecisePeriod, isolated spikes removed"
 
 #: Sensitivity variants of PrecisePeriod (spec §6.1 item 9): name -> PrecisePeriod fields.
 VARIANTS = {
@@ -47,6 +65,20 @@ VARIANTS = {
     "ACF Eq. (5) literal": {"acf": "eq5"},
 }
 
+
+#: Generator sensitivity (issue 16): variant -> SyntheticSpec fields. Each variant regenerates
+#: the first series of the synthetic set from the same seed with one knob changed (the random
+#: draws are the same, so the comparison with the paper's sine set is paired).
+GENERATOR_VARIANTS = {
+    "outliers ±U(1, 3)": {"outlier_magnitude": (1.0, 3.0)},
+    "outliers ±U(3, 8)": {"outlier_magnitude": (3.0, 8.0)},
+    "noise σ² ≤ 0.1": {"noise_var_max": 0.1},
+    "noise σ² ≤ 1.5": {"noise_var_max": 1.5},
+    "square wave": {"waveform": "square"},
+    "sawtooth": {"waveform": "sawtooth"},
+    "pulse train, 10 % duty": {"waveform": "pulse"},
+}
+GENERATOR_PREFIX = "generator: "
 
 #: Series per task: a synthetic series takes about 50 ms, a CRAN one (with the sensitivity
 #: variants) up to a second for the longest.
@@ -64,6 +96,7 @@ class SeriesTask:
     source: str
     count: int
     variants: bool = False
+    generator: str = ""  # a GENERATOR_VARIANTS key ('': the paper's generator)
 
 
 @lru_cache(maxsize=4)
@@ -72,17 +105,20 @@ def _cran(source: str):
 
 
 @lru_cache(maxsize=4)
-def _synthetic(seed: int, count: int):
-    return generate(count, seed=seed, spec=SyntheticSpec())
+def _synthetic(seed: int, count: int, generator: str = ""):
+    spec = SyntheticSpec(**GENERATOR_VARIANTS[generator]) if generator else SyntheticSpec()
+    return generate(count, seed=seed, spec=spec)
 
 
-def series_of(dataset: str, index: int, source: str, count: int) -> tuple[np.ndarray, float, dict]:
+def series_of(
+    dataset: str, index: int, source: str, count: int, generator: str = ""
+) -> tuple[np.ndarray, float, dict]:
     """Values, true period and descriptive fields of one series."""
     if dataset == "cran":
         s = _cran(source)[index]
         return s.values, s.frequency, {"key": s.key, "length": s.values.size}
     if dataset == "synthetic":
-        s = _synthetic(int(source), count)[index]
+        s = _synthetic(int(source), count, generator)[index]
         info = {
             "key": f"synthetic::{index}",
             "length": s.values.size,
@@ -98,41 +134,84 @@ def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> list
     """Every method on each series of the task, one row per series (the methods are
     deterministic; ``rng`` is unused)."""
     rows = []
+    label = GENERATOR_PREFIX + task.generator if task.generator else task.dataset
     for i in range(task.start, task.stop):
-        x, truth, info = series_of(task.dataset, i, task.source, task.count)
-        rows.append(series_row(x, truth, {**info, "dataset": task.dataset}, task.variants))
+        x, truth, info = series_of(task.dataset, i, task.source, task.count, task.generator)
+        rows.append(series_row(x, truth, {**info, "dataset": label}, task.variants))
     return rows
 
 
 def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -> dict:
     """Every method's estimate of the period of ``x`` (true period ``truth``), added to ``row``."""
-    pp = PrecisePeriod()
-    trace = list(pp.windows(x, stop_at_first=False)) if x.size >= pp.L0_min else []
     row = {**row, "truth": truth}
     row["findFrequency"] = findfrequency(x)
     row["seasonLength"] = seasonlength(x)
     row["SAZED_maj"] = sazed(x, "maj")
     row["SAZED_opt"] = sazed(x, "opt")
-    row["PrecisePeriod"] = decide(trace, pp.theta)
-    for theta in THETAS:
-        row[f"theta={theta:g}"] = decide(trace, theta)
-    row["No Preprocessing"] = PrecisePeriod(preprocess=False).detect(x)
-    best, score = single_verification_best(x)
-    row["Single Verification"] = best if best is not None and score >= pp.theta else None
-    row["Single (no θ gate)"] = best
+    caches: dict = {}  # the readings share PrecisePeriod's windows (same numbers, once)
+    for reading in VERIFICATIONS:  # only PrecisePeriod's columns depend on the reading
+        suffix = "" if reading == PRIMARY_VERIFICATION else f" @{reading}"
+        for column, value in precise_columns(x, reading, caches).items():
+            row[column + suffix] = value
+    row[SPIKES_REMOVED] = PrecisePeriod(spikes="remove").detect(x)
     if variants:
         for name, fields in VARIANTS.items():
             row[name] = PrecisePeriod(**fields).detect(x)
     return row
 
 
-def tasks_for(dataset: str, count: int, source: str = "", variants: bool = False):
-    """The series tasks of a dataset's first ``count`` series."""
+def precise_columns(x: np.ndarray, verification: str, caches: dict | None = None) -> dict:
+    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one verification reading
+    (``caches``: kept between the readings of one ``x``, see
+    :meth:`~storrepro.periodicity.precise_period.PrecisePeriod.windows`)."""
+    caches = {} if caches is None else caches
+    pp = PrecisePeriod(verification=verification)
+    trace = (
+        list(pp.windows(x, stop_at_first=False, cache=caches.setdefault("full", {})))
+        if x.size >= pp.L0_min
+        else []
+    )
+    out = {"PrecisePeriod": decide(trace, pp.theta)}
+    for theta in THETAS:
+        out[f"theta={theta:g}"] = decide(trace, theta)
+    out["No Preprocessing"] = PrecisePeriod(preprocess=False, verification=verification).detect(
+        x, cache=caches.setdefault("no preprocessing", {})
+    )
+    best, score = single_verification_best(x, verification=verification)
+    out["Single Verification"] = best if best is not None and score >= pp.theta else None
+    out["Single (no θ gate)"] = best
+    return out
+
+
+def reading_view(results: pd.DataFrame, verification: str) -> pd.DataFrame:
+    """``results`` with PrecisePeriod's columns as under the verification reading (the
+    baselines' columns are shared by every reading)."""
+    if verification == PRIMARY_VERIFICATION:
+        return results
+    view = results.copy()
+    for column in READING_COLUMNS:
+        view[column] = results[f"{column} @{verification}"]
+    return view
+
+
+def tasks_for(
+    dataset: str, count: int, source: str = "", variants: bool = False, generator: str = ""
+):
+    """The series tasks of a dataset's first ``count`` series (``generator``: of a generator
+    variant's synthetic set; rows labelled ``"generator: <variant>"``)."""
     size = SERIES_PER_TASK[dataset]
     return [
-        SeriesTask(dataset, start, min(start + size, count), source, count, variants)
+        SeriesTask(dataset, start, min(start + size, count), source, count, variants, generator)
         for start in range(0, count, size)
     ]
+
+
+def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
+    """Every generator variant's first ``count`` synthetic series."""
+    if count <= 0:
+        return []
+    return [t for g in GENERATOR_VARIANTS for t in tasks_for("synthetic", count, str(seed),
+                                                             generator=g)]
 
 
 def run_task(task: SeriesTask | SchedulingTask, rng: np.random.Generator) -> list[dict] | dict:

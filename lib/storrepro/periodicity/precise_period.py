@@ -23,12 +23,23 @@ The paper's Algorithm 1 listing is missing; this follows the reproduction spec's
    variant and the deviation is listed in the notebook. Per-level periods are aggregated:
    repeated values → the modes; a polarized set (a gap ratio >= 1.5) → one median per group;
    otherwise the mean after dropping Tukey outliers (``aggregation='all'``: every value).
-4. **Verification** (§3.5, R9–R13). A candidate T is verifiable when 3T <= L and T future
-   samples remain. The forecast is the mean of the last three observed periods; the best
-   candidate's PCC against the next T samples must reach ``theta``, then the PCC over a horizon
-   of min(N - L, 3T) must too. Otherwise the window grows by ``dL`` (doubled after every
-   ``fail_patience`` failures). Forecast and target both use the preprocessed series.
-   When no window verifies, the method abstains (``None``).
+4. **Verification** (§3.5, R9–R13). A candidate T is verifiable when 3T <= L and
+   max(T, ``min_horizon``) future samples remain. The forecast is the mean of the last three
+   observed periods; the best candidate's PCC against the next max(T, ``min_horizon``)
+   samples must reach ``theta``, then the PCC over a horizon of min(N - L, max(3T,
+   ``min_horizon``)) must too. Otherwise the window grows by ``dL`` (doubled after every
+   ``fail_patience`` failures). When no window verifies, the method abstains (``None``).
+   ``min_horizon`` (:data:`MIN_HORIZON`, 11 samples) keeps a short candidate from being
+   verified on a handful of samples: a PCC over 2 samples is always ±1. It is the fewest
+   samples on which two independent Gaussian series reach a PCC of 0.7 (the paper's θ) with
+   probability below 1 % (:func:`min_verification_horizon`), fixed before any run.
+   ``verification`` says which series the forecast and its target are (the paper says "the
+   prediction results and the actual time series"): ``'preprocessed'`` (both from the
+   preprocessed series), ``'denoised'`` (both low-passed at the candidate's DWT level, see
+   :func:`verification_level`) or ``'forecast_denoised'`` (the forecast from the low-passed
+   history, the target preprocessed). ``spikes='remove'`` (a sensitivity variant, against the
+   paper's "this instantaneous traffic peak needs to be reserved") also flattens isolated
+   single-sample spikes in step 1.
 
 Ablations (§5.1.3): ``preprocess=False`` skips step 1; :func:`single_verification` runs steps
 1–3 once on the whole series and checks the candidates in-sample.
@@ -50,6 +61,23 @@ from storrepro.periodicity import _kernels as kernels
 from storrepro.periodicity._input import as_series, is_constant
 
 TUKEY_K = 1.5
+VERIFICATIONS = ("preprocessed", "denoised", "forecast_denoised")
+
+
+def min_verification_horizon(theta: float = 0.7, alpha: float = 0.01) -> int:
+    """The fewest samples n on which the PCC of two independent Gaussian series reaches
+    ``theta`` with probability below ``alpha`` (one-sided t test of r, n - 2 degrees of
+    freedom): 11 at the paper's θ = 0.7 and α = 1 %."""
+    from scipy import stats
+
+    n = 3
+    while stats.t.sf(theta * math.sqrt(n - 2) / math.sqrt(1 - theta**2), n - 2) >= alpha:
+        n += 1
+    return n
+
+
+#: No verification PCC rests on fewer samples (chosen before any run, see the module doc).
+MIN_HORIZON = min_verification_horizon()
 
 
 # ---------------------------------------------------------------- step 1: preprocessing
@@ -82,6 +110,25 @@ def preprocess(
     x = np.ascontiguousarray(x, dtype=float)
     y, dips, bursts = kernels.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
     return y, Outliers(_ranges(dips), _ranges(bursts))
+
+
+def remove_spikes(y: np.ndarray, k: float = TUKEY_K) -> np.ndarray:
+    """Sensitivity only: each isolated single-sample spike (a flagged difference into sample t
+    and the opposite flag out of it, no flag right before or after) becomes the mean of its
+    two neighbours. The paper keeps such instantaneous peaks; this variant measures what they
+    cost the verification."""
+    y = np.array(y, dtype=float)
+    if y.size < 3:
+        return y
+    f = tukey_flags(np.diff(y), k)
+    n = f.size
+    for t in range(1, n):
+        if f[t - 1] != 0 and f[t] == -f[t - 1]:
+            before = f[t - 2] if t >= 2 else 0
+            after = f[t + 1] if t + 1 < n else 0
+            if before == 0 and after == 0:
+                y[t] = (y[t - 1] + y[t + 1]) / 2
+    return y
 
 
 def _ranges(pairs: np.ndarray) -> tuple[tuple[int, int], ...]:
@@ -260,6 +307,9 @@ class PrecisePeriod:
     tukey_k: float = TUKEY_K
     dip_max: int = 3
     dip_neighbours: int = 2
+    min_horizon: int = MIN_HORIZON
+    verification: str = "preprocessed"
+    spikes: str = "keep"
 
     def __post_init__(self):
         finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
@@ -277,6 +327,9 @@ class PrecisePeriod:
             ("on_fail", self.on_fail in ("abstain", "best"), "'abstain' or 'best'"),
             ("dip_max", _count(self.dip_max), "an int >= 1"),
             ("dip_neighbours", _count(self.dip_neighbours), "an int >= 1"),
+            ("min_horizon", _count(self.min_horizon), "an int >= 1"),
+            ("verification", self.verification in VERIFICATIONS, f"one of {VERIFICATIONS}"),
+            ("spikes", self.spikes in ("keep", "remove"), "'keep' or 'remove'"),
         ]
         for name, ok, allowed in checks:
             if not ok:
@@ -288,7 +341,30 @@ class PrecisePeriod:
         if not self.preprocess:
             return x
         k, dip_max, neighbours = float(self.tukey_k), int(self.dip_max), int(self.dip_neighbours)
-        return kernels.preprocess(x, k, dip_max, neighbours)[0]
+        y = kernels.preprocess(x, k, dip_max, neighbours)[0]
+        return remove_spikes(y, k) if self.spikes == "remove" else y
+
+    def level_of(self, period: int, n: int) -> int:
+        """The DWT level the ``'denoised'`` readings low-pass a candidate's series at."""
+        return verification_level(period, level_set(n, self.jmax, True, self.wavelet)[-1])
+
+    def forecast_source(self, w: np.ndarray, period: int) -> np.ndarray:
+        """The history the forecast of ``period`` is built from, under ``verification``."""
+        if self.verification == "preprocessed":
+            return w
+        return dwt_lowpass(w, self.level_of(period, w.size), self.wavelet)
+
+    def target_of(self, full: np.ndarray, start: int, period: int) -> np.ndarray:
+        """The verification target ``full[start:]`` (``full``: preprocessed history and future)
+        under ``verification``; ``'denoised'`` low-passes history and future together."""
+        if self.verification != "denoised":
+            return full[start:]
+        return dwt_lowpass(full, self.level_of(period, start), self.wavelet)[start:]
+
+    def predict(self, w: np.ndarray, period: int, horizon: int) -> np.ndarray:
+        """The 3-period-mean forecast of the preprocessed history ``w``, under
+        ``verification``."""
+        return forecast(self.forecast_source(w, period), period, horizon)
 
     def level_periods(self, w: np.ndarray) -> list[int | None]:
         kmax = int(self.kmax_fraction * w.size)
@@ -299,28 +375,43 @@ class PrecisePeriod:
         per_level = self.level_periods(w)
         return per_level, aggregate([p for p in per_level if p is not None], self.aggregation)
 
-    def windows(self, x, stop_at_first: bool = True):
-        """The growing-window loop; yields one :class:`Window` per step."""
+    def windows(self, x, stop_at_first: bool = True, cache: dict | None = None):
+        """The growing-window loop; yields one :class:`Window` per step.
+
+        ``cache`` (a dict) keeps each window's cleaned series and candidates, and each cleaned
+        history-plus-future, for another run on the same ``x`` by a detector that differs only
+        in its verification (:func:`detect_readings`): the same numbers, computed once.
+        """
         x = as_series(x)
+        cache = {} if cache is None else cache
         n = x.size
         length = max(self.L0_min, math.ceil(self.L0_fraction * n))
         step = max(self.dL_min, math.ceil(self.dL_fraction * n))
         fails = 0
         while length <= n - 2:
-            w = self.clean(x[:length])
-            per_level, cands = self.candidates(w)
-            ok = [t for t in cands if 3 * t <= length and length + t <= n]
+            if length not in cache:
+                w = self.clean(x[:length])
+                cache[length] = (w, *self.candidates(w))
+            w, per_level, cands = cache[length]
+            hmin = self.min_horizon
+            ok = [t for t in cands if 3 * t <= length and length + max(t, hmin) <= n]
             scores, best, acc, stab = [], None, math.nan, math.nan
             if ok:
-                horizon = min(n - length, 3 * max(ok))
-                target = self.clean(x[: length + horizon])[length:]
-                scores = [pcc(forecast(w, t, t), target[:t]) for t in ok]
+                horizon = min(n - length, max(3 * max(ok), hmin))
+                end = ("full", length + horizon)
+                if end not in cache:
+                    cache[end] = self.clean(x[: length + horizon])
+                full = cache[end]
+                targets = {t: self.target_of(full, length, t) for t in ok}
+                scores = [
+                    pcc(self.predict(w, t, max(t, hmin)), targets[t][: max(t, hmin)]) for t in ok
+                ]
                 finite = [s if np.isfinite(s) else -np.inf for s in scores]
                 best = ok[int(np.argmax(finite))]
                 acc = scores[int(np.argmax(finite))]
                 if acc >= self.theta or not stop_at_first:
-                    h = min(n - length, 3 * best)
-                    stab = pcc(forecast(w, best, h), target[:h])
+                    h = min(n - length, max(3 * best, hmin))
+                    stab = pcc(self.predict(w, best, h), targets[best][:h])
             window = Window(length, tuple(per_level), tuple(cands), tuple(scores), best, acc, stab)
             yield window
             if stop_at_first and window.verified(self.theta):
@@ -330,17 +421,35 @@ class PrecisePeriod:
             if fails % self.fail_patience == 0:
                 step *= self.growth
 
-    def detect(self, x) -> int | None:
-        """The verified period of ``x``, or ``None`` (too short, constant, or none verified)."""
+    def detect(self, x, cache: dict | None = None) -> int | None:
+        """The verified period of ``x``, or ``None`` (too short, constant, or none verified);
+        ``cache`` as in :meth:`windows`."""
         x = as_series(x)
         if x.size < self.L0_min or is_constant(x):
             return None
         last = None
-        for window in self.windows(x):
+        for window in self.windows(x, cache=cache):
             if window.verified(self.theta):
                 return window.best
             last = window.best if window.best is not None else last
         return last if self.on_fail == "best" else None
+
+
+def detect_readings(x, verifications, **config) -> dict:
+    """``{v: PrecisePeriod(verification=v, **config).detect(x)}``, sharing the windows'
+    preprocessing, DWT and ACF candidates between the readings (they differ only in the
+    verification step)."""
+    x = as_series(x)
+    cache: dict = {}
+    return {
+        v: PrecisePeriod(verification=v, **config).detect(x, cache=cache) for v in verifications
+    }
+
+
+def verification_level(period: int, top: int) -> int:
+    """⌊log2(T/8)⌋ clipped to 0..``top``: the deepest level whose low-pass band (below
+    1/2^(j+1) cycles per sample) still holds a period-T signal's first four harmonics."""
+    return int(min(max(math.floor(math.log2(max(period, 1) / 8)), 0), top))
 
 
 def _count(value) -> bool:
@@ -380,11 +489,13 @@ def single_verification_best(x, **config) -> tuple[int | None, float]:
     n = w.size
     best, best_score = None, -np.inf
     for t in cands:
-        if 3 * t >= n:
+        if 3 * t + det.min_horizon > n:
             continue
         idx = np.arange(3 * t, n)
-        pred = (w[idx - t] + w[idx - 2 * t] + w[idx - 3 * t]) / 3
-        score = pcc(pred, w[idx])
+        src = det.forecast_source(w, t)
+        target = src if det.verification == "denoised" else w
+        pred = (src[idx - t] + src[idx - 2 * t] + src[idx - 3 * t]) / 3
+        score = pcc(pred, target[idx])
         if np.isfinite(score) and score > best_score:
             best, best_score = t, score
     return best, best_score
@@ -412,8 +523,11 @@ def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) ->
             if period is not None:
                 events.append((now, period))
             continue
+        if now + period > x.size:  # no whole period left to check
+            break
         hist = det.clean(x[origin:now])
-        score = pcc(forecast(hist, period, period), det.clean(x[origin : now + period])[-period:])
+        full = det.clean(x[origin : now + period])
+        score = pcc(det.predict(hist, period, period), det.target_of(full, now - origin, period))
         fails = fails + 1 if not score >= det.theta else 0
         now += period
         if fails >= patience:
