@@ -418,24 +418,10 @@ def _vdi_forecasts(outs):  # the fit times differ run to run; the forecasts must
 
 def _precise_period_all():
     from storrepro.periodicity import benchmark as bm
-    from storrepro.periodicity import scheduling
-    from storrepro.periodicity.cloud_surrogate import SurrogateSpec
     from storrepro.periodicity.config import PrecisePeriodConfig
 
-    cfg = PrecisePeriodConfig(profile="full")
-    spec = SurrogateSpec(
-        ssds=cfg.sched_ssds,
-        segments=cfg.sched_segments,
-        history_days=cfg.sched_history_days,
-        intervals=cfg.sched_intervals,
-    )
-    tasks = [
-        scheduling.SchedulingTask(r, spec, (0.005, 0.01, 0.02, 0.05, 0.1), (1, 2, 4, 8, 16))
-        for r in range(cfg.sched_replicates)
-    ]  # the notebook's one sweep, as it builds it
-    tasks += bm.tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
-    tasks += bm.tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
-    return "surrogate replicates and every series", bm.run_task, tasks, cfg.seed, digest
+    tasks = bm.notebook_tasks(PrecisePeriodConfig(profile="full"))  # the notebook's one sweep
+    return "surrogate replicates and every series", bm.run_task, tasks, 0, digest
 
 
 def _accgecko_tenants():

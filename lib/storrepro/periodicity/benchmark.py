@@ -245,3 +245,39 @@ def table1(scored: pd.DataFrame) -> pd.DataFrame:
         index="method", columns=["dataset", "tolerance"], values=["accuracy", "f1"], sort=False
     )
     return wide.reorder_levels([1, 2, 0], axis=1).sort_index(axis=1)
+
+
+#: Traffic overhead budgets (Figs 13-15) and moves per 6-h interval (Fig. 12) of the scheduling
+#: study.
+OVERHEADS = (0.005, 0.01, 0.02, 0.05, 0.1)
+MOVE_COUNTS = (1, 2, 4, 8, 16)
+
+
+def notebook_tasks(cfg) -> list:
+    """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
+    surrogate replicates first, run under every verification reading (the primary first), then
+    the series in small batches."""
+    from storrepro.periodicity.cloud_surrogate import SurrogateSpec
+
+    reading = cfg.readings["verification_target"]
+    spec = SurrogateSpec(
+        ssds=cfg.sched_ssds,
+        segments=cfg.sched_segments,
+        history_days=cfg.sched_history_days,
+        intervals=cfg.sched_intervals,
+    )
+    sched = [
+        SchedulingTask(
+            r, spec, OVERHEADS, MOVE_COUNTS,
+            verifications=(reading.primary, *reading.others()),
+            target_tail_ms=cfg.sched_target_tail_ms,
+        )
+        for r in range(cfg.sched_replicates)
+    ]
+    return (
+        sched
+        + tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
+        + tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
+        + generator_tasks(cfg.generator_series, cfg.seed)
+    )
+
