@@ -46,7 +46,10 @@ def test_kernel_equals_simpy_model(trace, name, mode):
 @pytest.mark.parametrize(
     "name, options, rq_limit",
     [
-        ("bid-hdd", {"dq_depth": 32}, 128),
+        ("bid-hdd", {"dq_depth": 1}, 128),
+        ("bid-hdd", {"wait_history": "open_queue"}, 128),
+        ("bid-hybrid", {"wait_history": "open_queue", "dq_depth": 1}, 128),
+        ("bid-hybrid", {"wait_history": "reset"}, 96),
         ("bid-hdd", {"sq_merge": False, "wait_default": 0.0}, 128),
         ("bid-hybrid", {"write_deadline": 500.0, "pf_threshold": 409.6}, 64),
         ("bid-hdd", {"adaptive_wait": False, "wait_default": 100.0}, 256),

@@ -52,9 +52,10 @@ INF = np.inf
 COUNT, NREQ, NPIECE, LAST_PID, NSQ, MQ_HEAD, MQ_TAIL, DQ_N, HEAD_POS = range(9)
 NWAIT, NFLUSH, NTAB, NROUTE, NDEC, HITS_R, HITS_W, F_HEAD, F_TAIL = range(9, 18)
 NORDER, R_HEAD, R_TAIL, OVERFLOW, N_OPEN, H_LIVE = range(18, 24)  # H_LIVE: slots 23, 24
-N_STATE = 25
+LAST_ARRIVAL = 25  # process of the last BID arrival (the every-gap history's batches)
+N_STATE = 26
 # integer parameters
-P_KIND, P_MERGE, P_MAX, P_QUANTUM, P_HIST, P_DQ, P_RESET, P_ADAPT = range(8)
+P_KIND, P_MERGE, P_MAX, P_QUANTUM, P_HIST, P_DQ, P_RESET, P_ADAPT, P_EVERY = range(9)
 # float parameters
 P_WAIT, P_READ_DL, P_WRITE_DL, P_PF = range(4)
 # request int columns
@@ -93,6 +94,7 @@ _ROUTE_T = 27
 _OPENED = 28
 _PIECE_EVENT = 29
 _PIECE_REQ = 30
+_SEEN = 31
 
 
 # -- HDD model ---------------------------------------------------------------------------------
@@ -413,10 +415,18 @@ def _bid_add(lba, size, op, p, event, now, tsim, S):
     sq_f, hist, hist_start = S[_SQ_F], S[_HIST], S[_HIST_START]
     hist_on, wlog_f, wlog_i = S[_HIST_ON], S[_WLOG_F], S[_WLOG_I]
     opened, piece_event, piece_req = S[_OPENED], S[_PIECE_EVENT], S[_PIECE_REQ]
+    seen = S[_SEEN]
     if _due(now, S):
         _fire(now, tsim, S)
     k = ii[P_HIST]
     s = opened[0, p]
+    gap = False
+    if ii[P_EVERY] and ii[P_ADAPT] and st[LAST_ARRIVAL] != p and seen[1, p] > 0:
+        # a new batch of p: its gap enters the history, whether SQ_p is open or not
+        _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
+        hist[p, hist_start[p]] = now - seen[0, p]
+        hist_start[p] = (hist_start[p] + 1) % k
+        gap = True
     if s < 0:
         _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
         wait = _weighted_wait(hist, hist_start, p, k)
@@ -430,15 +440,18 @@ def _bid_add(lba, size, op, p, event, now, tsim, S):
         w = st[NWAIT]
         wlog_f[0, w], wlog_f[1, w], wlog_i[w] = now, wait, p
         st[NWAIT] = w + 1
-    elif st[LAST_PID] != p and ii[P_ADAPT]:
-        _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
-        hist[p, hist_start[p]] = now - sq_f[1, s]
-        hist_start[p] = (hist_start[p] + 1) % k
+    elif gap or (not ii[P_EVERY] and st[LAST_PID] != p and ii[P_ADAPT]):
+        if not gap:
+            _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
+            hist[p, hist_start[p]] = now - sq_f[1, s]
+            hist_start[p] = (hist_start[p] + 1) % k
         sq_f[2, s] = _weighted_wait(hist, hist_start, p, k)
         w = st[NWAIT]
         wlog_f[0, w], wlog_f[1, w], wlog_i[w] = now, sq_f[2, s], p
         st[NWAIT] = w + 1
     st[LAST_PID] = p
+    st[LAST_ARRIVAL] = p
+    seen[0, p], seen[1, p] = now, 1.0
     if op == READ and sq_i[4, s] == 0:
         sq_i[4, s] = 1  # has a read
         sq_f[3, s] = min(sq_f[3, s], sq_f[0, s] + ff[P_READ_DL])
@@ -472,6 +485,7 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
     merge = ii[P_MERGE] != 0
     st = np.zeros(N_STATE, dtype=np.int64)
     st[LAST_PID] = -1
+    st[LAST_ARRIVAL] = -1
     ri = np.empty((4, cap), dtype=np.int64)
     rf = np.empty(cap)
     r_next = np.full(cap, -1, dtype=np.int64)
@@ -502,6 +516,7 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
     mq = np.empty(bcap, dtype=np.int64)
     dq = np.empty(max(ii[P_DQ], 1), dtype=np.int64)
     opened = np.full((3, n_pids), -1, dtype=np.int64)  # queue of p, p's place in row 2, pids
+    seen = np.zeros((2, n_pids if kind >= BID else 1))  # p's last arrival; 1 once p has arrived
     hcap = cap if kind == HYBRID else 1
     tab_s = np.empty(hcap, dtype=np.int64)
     tab_e = np.empty(hcap, dtype=np.int64)
@@ -539,6 +554,7 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
         opened,
         piece_event,
         piece_req,
+        seen,
     )
     # outputs
     arrival = np.zeros(n)
@@ -957,7 +973,7 @@ def _serve_ssd(route_req, route_t, ri, n_pids, read_ms, write_ms, page_bytes, se
 # -- the Python side ---------------------------------------------------------------------------
 def scheduler_parameters(scheduler) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's integer and float parameters for a (fresh) scheduler object."""
-    ii = np.zeros(8, dtype=np.int64)
+    ii = np.zeros(9, dtype=np.int64)
     ff = np.zeros(4)
     if type(scheduler) is Noop:
         ii[P_KIND] = NOOP
@@ -967,6 +983,7 @@ def scheduler_parameters(scheduler) -> tuple[np.ndarray, np.ndarray]:
         ii[P_KIND] = HYBRID if type(scheduler) is BIDHybrid else BID
         ii[P_HIST], ii[P_DQ] = scheduler.history_length, scheduler.dq_depth
         ii[P_RESET], ii[P_ADAPT] = scheduler.reset_history_on_flush, scheduler.adaptive_wait
+        ii[P_EVERY] = scheduler.every_gap
         ff[P_WAIT], ff[P_READ_DL] = scheduler.wait_default, scheduler.read_deadline
         ff[P_WRITE_DL] = scheduler.write_deadline
         if type(scheduler) is BIDHybrid:
