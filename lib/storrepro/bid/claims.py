@@ -673,7 +673,7 @@ def c10_latency(read: pd.DataFrame, write: pd.DataFrame) -> Claim:
 # -- C11: the offload is small -----------------------------------------------------------------
 def c11_offload(hybrid: pd.DataFrame, threshold: float = PF_THRESHOLD) -> Claim:
     """``hybrid``: one row per BID-Hybrid run (workload, ssd_byte_share, ssd_write_share,
-    ssd_small_share, max_ssd_pf)."""
+    ssd_small_share, max_ssd_pf and, if known, write_byte_share: the trace's written share)."""
     by_w = hybrid.groupby("workload")
     share_all = by_w.ssd_byte_share.max()
     share_written = by_w.ssd_write_share.max()
@@ -700,10 +700,19 @@ def c11_offload(hybrid: pd.DataFrame, threshold: float = PF_THRESHOLD) -> Claim:
     if len(written_over):
         reason += (
             f" As a share of written bytes the offload reaches {100 * share_written.max():.0f} % "
-            f"on {_names(written_over)}: there the bulky processes only read, and the only "
-            "writes are the interrupters' small ones, which are non-bulky by definition, so the "
-            "written-bytes form cannot hold on a read-only-bulk workload whatever BID does."
+            f"on {_names(written_over)}."
         )
+        if "write_byte_share" in hybrid:
+            writes = by_w.write_byte_share.mean()
+            read_bulk = [w for w in written_over if writes[w] <= C11_SHARE]
+            if read_bulk:
+                reason += (
+                    f" On {_names(read_bulk)} writes are only {100 * writes[read_bulk].min():.1f}"
+                    f"–{100 * writes[read_bulk].max():.1f} % of all bytes: the bulky processes "
+                    "only read, and the only writes are the interrupters' small ones, which are "
+                    "non-bulky by definition, so the written-bytes form cannot hold on a "
+                    "read-only-bulk workload whatever BID does."
+                )
     if not ok_small:
         reason += (
             f" Only {100 * small:.0f} % of SSD-bound requests are <= {C11_SMALL_SECTORS} sectors "

@@ -40,6 +40,7 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         "long_moves": int((d >= LONG_MOVE).sum()),
         "ssd_write_share": ssd.loc[ssd.op == "W", "size"].sum() / written if written else 0.0,
         "ssd_byte_share": ssd["size"].sum() / trace["size"].sum(),
+        "write_byte_share": written / trace["size"].sum(),
         "ssd_request_share": len(ssd) / len(q),
         "ssd_small_share": float((ssd["size"] <= 64).mean()) if len(ssd) else np.nan,
         "sectors_served": int(q["size"].sum()),
