@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from storrepro.bid.experiment import MODES
+from storrepro.bid.results import MODES
 from storrepro.config import NotebookConfig, Param, ParameterError, Reading, reading_label
 
 #: The driver queue depth of the primary dispatch-queue reading: a SATA drive's native command

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from storrepro.bid.experiment import SimResult
+from storrepro.bid.results import SimResult
 from storrepro.sim.hdd import DEFAULT_GEOMETRY, seek_metrics
 
 CYLINDERS = DEFAULT_GEOMETRY.cylinders
