@@ -73,7 +73,12 @@ def merged_requests(trace: pd.DataFrame, max_sectors: int = MAX_SECTORS) -> pd.D
     size = trace["size"].to_numpy(dtype=np.int64)
     # events of the same sectors (two readers of one chunk) form parallel chains: the k-th
     # access to a sector start goes to layer k, and each layer is merged in LBA order
-    layer = pd.DataFrame({"op": op, "lba": lba}).groupby(["op", "lba"]).cumcount().to_numpy()
+    first = np.lexsort((lba, op))  # stable: equal (op, lba) keep their trace order
+    same = np.zeros(len(first), dtype=bool)
+    same[1:] = (op[first][1:] == op[first][:-1]) & (lba[first][1:] == lba[first][:-1])
+    starts = np.maximum.accumulate(np.where(same, 0, np.arange(len(first))))
+    layer = np.empty(len(first), dtype=np.int64)
+    layer[first] = np.arange(len(first)) - starts
     order = np.lexsort((lba, layer, op))
     m_op, m_lba, m_size = _merge_sorted(op[order], lba[order], size[order], max_sectors)
     return pd.DataFrame({"op": np.where(m_op == 1, "W", "R"), "lba": m_lba, "size": m_size})
