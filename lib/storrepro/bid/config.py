@@ -101,7 +101,11 @@ class BIDConfig(NotebookConfig):
     )
     params = {
         "events": Param(
-            int, 2_000, 200_000, "trace events per run (synthetic trace; spec >= 200,000)", low=500
+            int,
+            2_000,
+            200_000,
+            "trace events per run (synthetic trace; 200,000: the paper's scale)",
+            low=500,
         ),
         "seeds": Param(int, 2, 5, "independent traces per workload", low=1, high=50),
         "sensitivity_events": Param(
