@@ -200,6 +200,8 @@ def test_e_sensitivity():
         }
     )
     assert claims.e_sensitivity(sens).verdict == "reproduced"  # 80 % and 100 %
+    modern = sens.iloc[:1].assign(config=claims.MODERN_CONFIG, **{"C4 Hybrid vs BID-HDD %": -1})
+    assert claims.e_sensitivity(pd.concat([sens, modern] * 3)).verdict == "reproduced"
     sens.loc[3, "C1 reduction vs best (q=8) %"] = -1
     c = claims.e_sensitivity(sens)
     assert c.verdict == "partly" and "C1's direction is lost most under" in c.reason

@@ -58,3 +58,24 @@ def test_no_scheduler_beats_the_oracle(name):
         )
     hybrid = simulate(trace, make_scheduler("bid-hybrid")).requests.service.sum() / 1000
     assert hybrid >= bound["oracle_tiered_s"]
+
+
+def test_the_modern_disk_charges_rotation_only_off_the_head_and_a_transfer_term():
+    from storrepro.bid.kernel import _geometry_arrays, hdd_time
+    from storrepro.sim.hdd import DEFAULT_GEOMETRY
+
+    gi, gf = _geometry_arrays(DEFAULT_GEOMETRY)
+    gi, modern = _geometry_arrays(DEFAULT_GEOMETRY, modern=True)
+    authors = hdd_time(2000, 8, 2000, gi, gf)[0]  # 6.2 ms: rotation charged although sequential
+    sequential = hdd_time(2000, 8, 2000, gi, modern)[0]
+    nearby = hdd_time(2000, 8, 1992 - 400, gi, modern)[0]  # same cylinder, not at the head
+    per_sector = 512 / 150e6 * 1e3
+    assert authors == pytest.approx(6.2)
+    assert sequential == pytest.approx(6.2 - 5.6 + 8 * per_sector)
+    assert nearby == pytest.approx(6.2 + 8 * per_sector)
+    # the oracle never seeks: under the modern disk it pays no rotation either
+    trace = events([(0.0, 1, "R", 100_000, 1024)])
+    assert (
+        oracle_bound(trace, modern_disk=True)["oracle_floor_s"]
+        < oracle_bound(trace)["oracle_floor_s"]
+    )

@@ -381,8 +381,13 @@ def replay(
     mode: str = "backlogged",
     geometry: HDDGeometry = DEFAULT_GEOMETRY,
     ssd: SSDParams = DEFAULT_SSD,
+    modern_disk: bool = False,
 ) -> SimResult:
-    """:func:`storrepro.bid.experiment.simulate` with the kernel (same arguments and result)."""
+    """:func:`storrepro.bid.experiment.simulate` with the kernel (same arguments and result).
+
+    ``modern_disk`` replaces the authors' HDD model by the modern-disk sensitivity model
+    (:data:`storrepro.bid.kernel_core.MODERN_DISK`: a transfer term, rotation only on
+    non-sequential requests); the simpy reference model has only the authors' model."""
     check_options(rq_limit, mode)
     ii, ff = scheduler_parameters(scheduler)
     pid_values, pid = np.unique(trace.pid.to_numpy(dtype=np.int64), return_inverse=True)
@@ -402,7 +407,7 @@ def replay(
     )
     if len(lba) and int((lba + size).max()) >= 1 << LBA_BITS:
         raise ValueError(f"trace sectors must stay below 2**{LBA_BITS} (a 4 TiB disk)")
-    gi, gf = _geometry_arrays(geometry)
+    gi, gf = _geometry_arrays(geometry, modern_disk)
     cap = 2 * len(trace) + 64
     hbits = max(10, int(4 * (rq_limit + 64)).bit_length())
     while True:

@@ -67,29 +67,60 @@ _SEEN = 31
 # -- HDD model ---------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def hdd_time(lba, size, head, gi, gf):
-    """:func:`storrepro.sim.hdd.hdd_service_time` (same operations): (T, d, start cylinder)."""
+    """:func:`storrepro.sim.hdd.hdd_service_time` (same operations): (T, d, start cylinder).
+
+    With ``gf[8]`` set (the modern-disk sensitivity model, :data:`MODERN_DISK`) the rotational
+    latency is charged only when the request does not start where the head is, and a transfer
+    term of ``gf[7]`` ms per sector is added."""
     spc, spt, cyl = gi[0], gi[1], gi[2]
     c_start = -(-lba // spc)
     c_end = -(-(lba + size) // spc)
     distance = abs(-(-head // spc) - c_start)
     tracks = (lba + size) // spt - lba // spt
     seeks = 1 if distance > 0 else 0
-    t = (
-        gf[0]
-        + gf[1] * (1 + tracks)
-        + gf[2]
-        + gf[5] * tracks
-        + (seeks + abs(c_end - c_start)) * gf[4]
-    )
+    if gf[8] == 0.0:
+        t = (
+            gf[0]
+            + gf[1] * (1 + tracks)
+            + gf[2]
+            + gf[5] * tracks
+            + (seeks + abs(c_end - c_start)) * gf[4]
+        )
+    else:
+        t = (
+            gf[0]
+            + gf[1] * (1 + tracks)
+            + (gf[2] if head != lba else 0.0)
+            + gf[5] * tracks
+            + (seeks + abs(c_end - c_start)) * gf[4]
+            + gf[7] * size
+        )
     if seeks:
         t += gf[6] + gf[4] + (gf[3] - gf[4]) * (distance - 1) / (cyl - 1)
     return t, distance, c_start
 
 
-def _geometry_arrays(g: HDDGeometry):
+#: The modern-disk sensitivity model: the authors' geometry and seek curve, a media transfer of
+#: 150 MB/s, and the rotational latency (half a revolution) only on a request that does not
+#: start where the head is — none on a sequential one. Not the paper's model.
+MODERN_DISK = {"transfer_mb_s": 150.0}
+
+
+def _geometry_arrays(g: HDDGeometry, modern: bool = False):
     gi = np.array([g.sectors_per_cylinder, g.sectors_per_track, g.cylinders], dtype=np.int64)
+    per_sector = 512 / (MODERN_DISK["transfer_mb_s"] * 1e6) * 1e3 if modern else 0.0
     gf = np.array(
-        [g.t_cmd, g.t_settle, g.t_rot, g.t_avg_seek, g.t_cyl_switch, g.t_head_switch, g.t_adjacent]
+        [
+            g.t_cmd,
+            g.t_settle,
+            g.t_rot,
+            g.t_avg_seek,
+            g.t_cyl_switch,
+            g.t_head_switch,
+            g.t_adjacent,
+            per_sector,
+            1.0 if modern else 0.0,
+        ]
     )
     return gi, gf
 

@@ -98,12 +98,16 @@ def _overlaps_written(reads: pd.DataFrame, writes: pd.DataFrame) -> np.ndarray:
 
 
 def oracle_bound(
-    trace: pd.DataFrame, geometry: HDDGeometry = DEFAULT_GEOMETRY, ssd: SSDParams = DEFAULT_SSD
+    trace: pd.DataFrame,
+    geometry: HDDGeometry = DEFAULT_GEOMETRY,
+    ssd: SSDParams = DEFAULT_SSD,
+    modern_disk: bool = False,
 ) -> dict:
-    """The oracle's cumulative device times (s) and merged request count for one trace."""
+    """The oracle's cumulative device times (s) and merged request count for one trace (under
+    the modern-disk sensitivity model if ``modern_disk``)."""
     merged = merged_requests(trace)
     merged = merged.sort_values("lba", kind="stable").reset_index(drop=True)
-    gi, gf = _geometry_arrays(geometry)
+    gi, gf = _geometry_arrays(geometry, modern_disk)
     no_seek, swept = _costs(
         merged.lba.to_numpy(dtype=np.int64), merged["size"].to_numpy(dtype=np.int64), gi, gf
     )
