@@ -712,9 +712,10 @@ def c11_offload(hybrid: pd.DataFrame, threshold: float = PF_THRESHOLD) -> Claim:
             writes = by_w.write_byte_share.mean()
             read_bulk = [w for w in written_over if writes[w] <= C11_SHARE]
             if read_bulk:
+                lo, hi = (f"{100 * writes[read_bulk].agg(f):.1f}" for f in ("min", "max"))
                 reason += (
-                    f" On {_names(read_bulk)} writes are only {100 * writes[read_bulk].min():.1f}"
-                    f"–{100 * writes[read_bulk].max():.1f} % of all bytes: the bulky processes "
+                    f" On {_names(read_bulk)} writes are only {lo if lo == hi else f'{lo}–{hi}'}"
+                    " % of all bytes: the bulky processes "
                     "only read, and the only writes are the interrupters' small ones, which are "
                     "non-bulky by definition, so the written-bytes form cannot hold on a "
                     "read-only-bulk workload whatever BID does."
