@@ -73,7 +73,12 @@ def test_d8_bid_with_zero_timers_matches_noop_without_merging(trace):
     bid = simulate(
         trace,
         make_scheduler(
-            "bid-hdd", wait_default=0.0, read_deadline=0.0, write_deadline=0.0, sq_merge=False
+            "bid-hdd",
+            wait_default=0.0,
+            read_deadline=0.0,
+            write_deadline=0.0,
+            sq_merge=False,
+            dq_depth=1,
         ),
     )
     total_noop, total_bid = noop.requests.service.sum(), bid.requests.service.sum()

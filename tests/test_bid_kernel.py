@@ -46,7 +46,10 @@ def test_kernel_equals_simpy_model(trace, name, mode):
 @pytest.mark.parametrize(
     "name, options, rq_limit",
     [
-        ("bid-hdd", {"dq_depth": 32}, 128),
+        ("bid-hdd", {"dq_depth": 1}, 128),
+        ("bid-hdd", {"wait_history": "open_queue"}, 128),
+        ("bid-hybrid", {"wait_history": "open_queue", "dq_depth": 1}, 128),
+        ("bid-hybrid", {"wait_history": "reset"}, 96),
         ("bid-hdd", {"sq_merge": False, "wait_default": 0.0}, 128),
         ("bid-hybrid", {"write_deadline": 500.0, "pf_threshold": 409.6}, 64),
         ("bid-hdd", {"adaptive_wait": False, "wait_default": 100.0}, 256),
@@ -91,3 +94,24 @@ def test_deadline_runs_on_the_simpy_model():
     trace = workload.generate("Grep", 300, np.random.default_rng(0))
     result = simulate(trace, Deadline(), engine="simpy")
     assert result.leftover == 0 and result.requests["size"].sum() == trace["size"].sum()
+
+
+@pytest.mark.parametrize("engine", ["kernel", "simpy"])
+def test_a_growing_gap_grows_the_wait_timer_in_both_engines(engine):
+    # process 1 submits one request per batch, every 5 ms, then every 200 ms; process 2's
+    # requests in between end each batch
+    rows, t = [], 0.0
+    for i, gap in enumerate([5.0] * 15 + [200.0] * 5):
+        rows += [(t, 1, "W", 8 * i, 8), (t + 0.5, 2, "W", 10**7 + 8 * i, 8)]
+        t += gap
+    trace = pd.DataFrame(rows, columns=["ts", "pid", "op", "lba", "size"])
+    result = simulate(trace, make_scheduler("bid-hdd", write_deadline=1e9), engine=engine)
+    waits = result.waits[result.waits.pid == 1].wait.to_numpy()
+    assert waits[15] == pytest.approx(5.0) and waits[-1] > 100.0
+    locked = simulate(
+        trace,
+        make_scheduler("bid-hdd", write_deadline=1e9, wait_history="open_queue"),
+        engine=engine,
+    )
+    assert locked.waits[locked.waits.pid == 1].wait.max() == pytest.approx(1000.0)
+    assert locked.waits[locked.waits.pid == 1].wait.iloc[-1] == pytest.approx(5.0)

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from storrepro.bid import verdicts, workload
+from storrepro.bid import claims, workload
 from storrepro.bid.mode_a import ModeAOptions, simulate_mode_a, structures
 from storrepro.bid.workload import WORKLOADS
 from storrepro.sim.hdd import hdd_service_times
@@ -73,9 +73,9 @@ def test_unknown_scheme():
 
 def test_c12_counts_identical_rankings():
     b = pd.DataFrame({"x": [1.0] * 6, "y": [2.0] * 6, "z": [3.0] * 6}, index=list(WORKLOADS))
-    assert verdicts.c12_mode_consistency(b, b)["verdict"] == "reproduced"
+    assert claims.c12_mode_consistency(b, b).verdict == "reproduced"
     a = b.copy()
     a.loc[["Grep", "Sort"], "x"] = 2.5  # two workloads rank x second
-    check = verdicts.c12_mode_consistency(b, a)
-    assert check["verdict"] == "not reproduced"
-    assert check["reproduced_value"]["same ranking (of 6)"] == 4
+    check = claims.c12_mode_consistency(b, a)
+    assert check.verdict == "not reproduced" and check.role == "test"
+    assert check.values["same ranking"] == 4

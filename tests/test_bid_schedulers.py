@@ -145,11 +145,78 @@ def test_wait_timer_is_an_idle_timer_and_marked_queues_are_closed():
 
 
 def test_flush_whole_queues_in_marking_order_and_lba_order():
-    bid = BIDHDD(wait_default=10.0, sq_merge=False)
+    bid = BIDHDD(wait_default=10.0, sq_merge=False, dq_depth=1)
     for t, (lba, pid) in enumerate([(900, 1), (100, 1), (500, 2), (300, 1), (50, 2)]):
         bid.add(BlockRequest(lba, 8, "R", pid), float(t))
     # p1 last enqueued at t=3 (wait 10 ms history default: its timers are at 13 and 14)
     assert [r.lba for r in drain(bid, 100.0)] == [100, 300, 900, 50, 500]
+
+
+def test_a_deep_dispatch_queue_is_served_c_look_from_the_head():
+    bid = BIDHDD(wait_default=10.0, sq_merge=False)  # 32 deep by default
+    assert bid.dq_depth == 32
+    for t, (lba, pid) in enumerate([(900, 1), (100, 1), (500, 2), (300, 1), (50, 2)]):
+        bid.add(BlockRequest(lba, 8, "R", pid), float(t))
+    first = bid.next(100.0)  # both queues marked: all five in the DQ, head at 0
+    bid._head = 400  # C-LOOK: ascending from the head, then wrap to the lowest
+    rest = [r.lba for r in drain(bid, 100.0)]
+    assert first.lba == 50 and rest == [500, 900, 100, 300]
+
+
+# -- the wait history (reading wait_history) --------------------------------------------------
+def batches(bid, gaps, pid=1, other=2):
+    """Batches of one request of ``pid``, the next one ``gap`` ms after the previous, each
+    followed by a request of another process (which ends the batch)."""
+    t = 0.0
+    bid.add(BlockRequest(0, 8, "W", pid), t)
+    for i, gap in enumerate(gaps):
+        bid.add(BlockRequest(10**7 + 8 * i, 8, "W", other), t + 0.5)
+        t += gap
+        bid.next(t - 1e-9)  # the disk pulls: timers due before the arrival fire
+        bid.add(BlockRequest(8 * (i + 1), 8, "W", pid), t)
+    return [w for _, p, w in bid.wait_log if p == pid]
+
+
+def test_a_growing_gap_grows_the_wait_timer_under_every_gap():
+    # gaps of 5 ms settle the wait near 5 ms; then the process pauses 200 ms between batches
+    gaps = [5.0] * 15 + [200.0] * 5
+    waits = batches(BIDHDD(wait_default=1000.0, write_deadline=1e9), gaps)
+    settled, after = waits[15], waits[-1]
+    assert settled == pytest.approx(5.0)
+    # every 200 ms gap is recorded although it fires the timer (the queue is flushed first)
+    assert after > 100.0 and waits[16:] == sorted(waits[16:])
+
+
+def test_the_open_queue_rule_locks_the_wait_in():
+    gaps = [5.0] * 15 + [200.0] * 5
+    bid = BIDHDD(wait_default=1000.0, write_deadline=1e9, wait_history="open_queue")
+    waits = batches(bid, gaps)
+    # a 200 ms gap fires the ~5 ms timer first: it is never recorded, the wait stays low
+    assert max(waits[16:]) == pytest.approx(5.0)
+
+
+def test_the_reset_rule_starts_every_queue_from_the_default():
+    bid = BIDHDD(wait_default=1000.0, write_deadline=1e9, wait_history="reset")
+    waits = batches(bid, [5.0] * 3 + [2000.0])
+    assert waits[-1] == 1000.0  # the new queue after the flush: history deleted
+
+
+def test_every_gap_is_recorded_once_per_batch():
+    bid = BIDHDD(wait_default=1000.0)
+    bid.add(BlockRequest(0, 8, "W", 1), 0.0)
+    bid.add(BlockRequest(8, 8, "W", 1), 1.0)  # same batch: no gap
+    bid.add(BlockRequest(5000, 8, "W", 2), 2.0)  # p2's first arrival: no history yet
+    bid.add(BlockRequest(16, 8, "W", 1), 10.0)  # new batch of p1: gap 10 - 1 = 9 ms
+    assert [(p, w) for _, p, w in bid.wait_log] == [
+        (1, 1000.0),
+        (2, 1000.0),
+        (1, pytest.approx((1000.0 * 45 + 9.0 * 10) / 55)),
+    ]
+
+
+def test_bad_wait_history():
+    with pytest.raises(ValueError, match="wait_history"):
+        BIDHDD(wait_history="sometimes")
 
 
 # -- D7: packing fraction and the VFS-SSD table ----------------------------------------------
@@ -198,7 +265,9 @@ def test_vfs_ssd_table_routes_later_accesses_and_splits_overlaps():
 # -- D8: degenerate equivalences ---------------------------------------------------------------
 def test_d8_bid_with_zero_timers_flushes_in_arrival_order():
     reqs = [(900, 1), (100, 2), (500, 1), (300, 3), (50, 2)]
-    bid = BIDHDD(wait_default=0.0, read_deadline=0.0, write_deadline=0.0, sq_merge=False)
+    bid = BIDHDD(
+        wait_default=0.0, read_deadline=0.0, write_deadline=0.0, sq_merge=False, dq_depth=1
+    )
     noop = Noop(merge=False)
     for t, (lba, pid) in enumerate(reqs):
         for sched in (bid, noop):

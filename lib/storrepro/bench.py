@@ -394,12 +394,11 @@ def _tofec_grid():
 def _bid_cells():
     from storrepro.bid import run
     from storrepro.bid.config import BIDConfig
-    from storrepro.bid.schedulers import MAIN
     from storrepro.bid.workload import WORKLOADS
 
     cfg = BIDConfig(profile="full")
     run.warm_up()
-    tasks = run.main_cells(cfg, WORKLOADS, (*MAIN, "bid-hdd-reset"))  # the notebook's schemes
+    tasks = run.main_cells(cfg, WORKLOADS)  # the notebook's cells: every scheme and reading
     return "workloads × schedulers × seeds", run.run_cell, tasks, cfg.seed, digest
 
 

@@ -5,13 +5,23 @@ of p). SQ_p is *marked* when its wait timer (idle timer: ``TS_new + wait``, re-a
 enqueue, ambiguity A4) or its deadline timer (``TS_old`` + 500 ms once it holds a read, else
 ``TS_old`` + 5000 ms, A5) expires. A marked queue is closed (A11): later arrivals of p open a
 new SQ_p. Marked queues are flushed whole, in marking order and in ascending LBA (equal LBAs
-in arrival order), into the dispatch queue DQ (depth 1 by default, A6; deeper DQs are served
-in C-LOOK order).
+in arrival order), into the dispatch queue DQ, which the disk serves in C-LOOK order (the
+lowest LBA at or after the head, else the lowest): "sorted according to LBAs", 32 deep by
+default (a SATA drive's command queue); at depth 1 it is a plain FIFO of the flushed queues (A6).
 
 The wait timer is the weighted mean of the last ``history`` inter-batch gaps of p, newest
-weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k`` and kept per
-process across queues (A2, A3). A *batch* is a maximal run of p's arrivals with no other
-process arriving in between (A1); its gap Δ is its first arrival minus TS_new of SQ_p.
+weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k`` (A2). A *batch*
+is a maximal run of p's arrivals with no other process arriving in between (A1); its gap Δ is
+its first arrival minus p's previous arrival. Which gaps enter the history is ``wait_history``:
+
+- ``"every_gap"`` (default): every batch's gap, whether or not SQ_p is still open — also the
+  first batch after a flush, which opens the next SQ_p with the updated wait. The history is
+  kept per process for the whole run (the authors' code records every window's gap before it
+  decides whether to absorb the window);
+- ``"open_queue"``: a gap only while SQ_p is open. A gap longer than the current wait fires the
+  timer first and is never recorded, so the wait can only fall (the earlier rule here);
+- ``"reset"``: as ``"open_queue"``, and the history is deleted with its queue ("the wait timer
+  is also deleted along with SQ_p"), so each new SQ_p starts from the default.
 """
 
 from __future__ import annotations
@@ -22,6 +32,9 @@ import numbers
 from collections import deque
 
 from storrepro.bid.request import MAX_SECTORS, BlockRequest, MergeIndex
+
+#: Which inter-batch gaps enter a process's wait history (module docstring).
+WAIT_HISTORY = ("every_gap", "open_queue", "reset")
 
 
 def weighted_wait(history) -> float:
@@ -93,9 +106,9 @@ class BIDHDD:
         read_deadline: float = 500.0,
         write_deadline: float = 5000.0,
         sq_merge: bool = True,
-        dq_depth: int = 1,
+        dq_depth: int = 32,
         max_sectors: int = MAX_SECTORS,
-        reset_history_on_flush: bool = False,
+        wait_history: str = "every_gap",
         adaptive_wait: bool = True,
     ):
         self.wait_default = _check_ms("wait_default", wait_default)
@@ -106,7 +119,11 @@ class BIDHDD:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
         self.history_length = int(history)
         self.dq_depth = int(dq_depth)
-        self.reset_history_on_flush = bool(reset_history_on_flush)
+        if wait_history not in WAIT_HISTORY:
+            raise ValueError(f"wait_history must be one of {WAIT_HISTORY}, got {wait_history!r}")
+        self.wait_history = wait_history
+        self.every_gap = wait_history == "every_gap"
+        self.reset_history_on_flush = wait_history == "reset"
         self.adaptive_wait = bool(adaptive_wait)  # False: wait stays wait_default (ablation)
         self.sq_merge = bool(sq_merge)
         self._merger = MergeIndex(max_sectors, per_pid=True) if sq_merge else None
@@ -116,7 +133,9 @@ class BIDHDD:
         self._timers: list[tuple[float, int, int, StagingQueue]] = []
         self._marked: deque[StagingQueue] = deque()
         self._dq: list[BlockRequest] = []
-        self._last_pid: int | None = None
+        self._last_pid: int | None = None  # last staged process (forgotten when it is marked)
+        self._last_arrival: int | None = None  # process of the last arrival (every_gap)
+        self._seen: dict[int, float] = {}  # each process's last arrival, ms (every_gap)
         self._head = 0
         self._count = 0
         self._seq = 0
@@ -137,6 +156,15 @@ class BIDHDD:
         self._fire(now)
         pid = request.pid
         sq = self._open.get(pid)
+        gap = False
+        if (
+            self.every_gap
+            and self.adaptive_wait
+            and self._last_arrival != pid
+            and pid in self._seen
+        ):  # a new batch of p: its gap enters the history, open queue or not
+            self._history_of(pid).append(now - self._seen[pid])
+            gap = True
         if sq is None:
             wait = weighted_wait(self._history_of(pid))
             limit = self.read_deadline if request.op == "R" else self.write_deadline
@@ -144,12 +172,14 @@ class BIDHDD:
             self._seq += 1
             self._open[pid] = sq
             self.wait_log.append((now, pid, wait))
-        elif self._last_pid != pid and self.adaptive_wait:
+        elif gap or (not self.every_gap and self._last_pid != pid and self.adaptive_wait):
             history = self._history_of(pid)
-            history.append(now - sq.ts_new)
+            if not gap:
+                history.append(now - sq.ts_new)
             sq.wait = weighted_wait(history)
             self.wait_log.append((now, pid, sq.wait))
-        self._last_pid = pid
+        self._last_pid = self._last_arrival = pid
+        self._seen[pid] = now
         if request.op == "R" and not sq.has_read:
             sq.has_read = True
             sq.deadline_at = min(sq.deadline_at, sq.ts_old + self.read_deadline)
@@ -229,5 +259,5 @@ class BIDHDD:
             f"{type(self).__name__}(wait_default={self.wait_default:g}, "
             f"read_deadline={self.read_deadline:g}, write_deadline={self.write_deadline:g}, "
             f"sq_merge={self._merger is not None}, dq_depth={self.dq_depth}, "
-            f"adaptive_wait={self.adaptive_wait})"
+            f"wait_history={self.wait_history!r}, adaptive_wait={self.adaptive_wait})"
         )

@@ -24,59 +24,37 @@ the SSD pulls after everything the HDD side does at that instant.
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 import simpy
 
+from storrepro.bid.kernel import replay
 from storrepro.bid.request import BlockRequest
+from storrepro.bid.results import (
+    DECISION_COLUMNS,
+    ENGINES,
+    FLUSH_COLUMNS,
+    MODES,
+    REQUEST_COLUMNS,
+    WAIT_COLUMNS,
+    SimResult,
+    check_options,
+)
 from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDD, HDDGeometry
 from storrepro.sim.ssd import DEFAULT_SSD, SSD, SSDParams
 
-REQUEST_COLUMNS = (
-    "device",
-    "pid",
-    "op",
-    "lba",
-    "size",
-    "t_arrive",
-    "t_start",
-    "t_end",
-    "service",
-    "cylinder",
-    "d",
-)
-FLUSH_COLUMNS = ("t", "pid", "requests", "sectors", "cause")
-WAIT_COLUMNS = ("t", "pid", "wait")
-DECISION_COLUMNS = ("t", "pid", "pf", "tier")
-MODES = ("backlogged", "open")
-ENGINES = ("kernel", "simpy")
-
-
-@dataclass
-class SimResult:
-    """One run: every dispatched request (``requests``: device 0 = HDD, 1 = SSD, each in service
-    order), every trace event's completion and admission time (ms), and BID's logs."""
-
-    requests: pd.DataFrame
-    event_completion: np.ndarray
-    event_arrival: np.ndarray
-    leftover: int  # requests still queued at the end (must be 0)
-    flushes: pd.DataFrame | None = None  # BID: one row per marked staging queue
-    waits: pd.DataFrame | None = None  # BID: every setting of a wait timer
-    decisions: pd.DataFrame | None = None  # BID-Hybrid: every classified queue
-    vfs_hits: dict | None = None  # BID-Hybrid: arrivals routed by the VFS-SSD table, per op
-
-
-def check_options(rq_limit, mode: str, engine: str = "kernel") -> None:
-    if isinstance(rq_limit, bool) or not isinstance(rq_limit, numbers.Integral) or rq_limit < 1:
-        raise ValueError(f"rq_limit must be an integer >= 1 (requests), got {rq_limit!r}")
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+__all__ = [
+    "DECISION_COLUMNS",
+    "ENGINES",
+    "FLUSH_COLUMNS",
+    "MODES",
+    "REQUEST_COLUMNS",
+    "WAIT_COLUMNS",
+    "SimResult",
+    "check_options",
+    "simulate",
+    "simulate_simpy",
+]
 
 
 def simulate(
@@ -95,8 +73,6 @@ def simulate(
     """
     check_options(rq_limit, mode, engine)
     if engine == "kernel":
-        from storrepro.bid.kernel import replay
-
         return replay(trace, scheduler, rq_limit, mode, geometry, ssd)
     return simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from storrepro.bid.experiment import SimResult
+from storrepro.bid.results import SimResult
 from storrepro.sim.hdd import DEFAULT_GEOMETRY, seek_metrics
 
 CYLINDERS = DEFAULT_GEOMETRY.cylinders
@@ -39,6 +39,8 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         "short_moves": int(((d >= 2) & (d < SHORT_MOVE)).sum()),
         "long_moves": int((d >= LONG_MOVE).sum()),
         "ssd_write_share": ssd.loc[ssd.op == "W", "size"].sum() / written if written else 0.0,
+        "ssd_byte_share": ssd["size"].sum() / trace["size"].sum(),
+        "write_byte_share": written / trace["size"].sum(),
         "ssd_request_share": len(ssd) / len(q),
         "ssd_small_share": float((ssd["size"] <= 64).mean()) if len(ssd) else np.nan,
         "sectors_served": int(q["size"].sum()),
@@ -60,3 +62,18 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         out["max_ssd_pf"] = float(pf.max()) if pf.size else np.nan
         out["vfs_read_hits"] = result.vfs_hits["R"]
     return out
+
+
+def arm_moves(arms: dict) -> pd.DataFrame:
+    """Per scheme (``arms``: scheme -> its HDD requests with t_start and d): short moves
+    (2 <= d < 1 % of the cylinders), long moves (d >= 10 %) and moves (d >= 2) per second."""
+    return pd.DataFrame(
+        {
+            s: {
+                "short moves": int(((a.d >= 2) & (a.d < SHORT_MOVE)).sum()),
+                "long moves": int((a.d >= LONG_MOVE).sum()),
+                "moves per s": float((a.d >= 2).sum() / (a.t_start.max() / 1000)),
+            }
+            for s, a in arms.items()
+        }
+    ).T

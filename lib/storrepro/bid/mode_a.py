@@ -236,11 +236,14 @@ def simulate_mode_a(
     scheme: str,
     options: ModeAOptions = ModeAOptions(),
     ssd: SSDParams = DEFAULT_SSD,
+    packed: pd.DataFrame | None = None,
 ) -> dict:
-    """Cumulative device time (s) and arm movements of one scheme on one trace, in Mode A."""
+    """Cumulative device time (s) and arm movements of one scheme on one trace, in Mode A.
+
+    ``packed`` may hand in ``structures(trace)``, computed once for the schemes of one trace."""
     if scheme not in SCHEMES:
         raise ValueError(f"scheme must be one of {SCHEMES}, got {scheme!r}")
-    s = structures(trace)
+    s = structures(trace) if packed is None else packed
     ssd_order = np.zeros(0, dtype=np.int64)
     anticipation, decisions = 0.0, []
     if scheme == "noop":

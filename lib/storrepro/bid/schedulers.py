@@ -17,7 +17,7 @@ SCHEDULERS = {
     "bid-hdd": (BIDHDD, {}),
     "bid-hybrid": (BIDHybrid, {}),
     # the paper's reading of ambiguity A3: the wait history is deleted with its staging queue
-    "bid-hdd-reset": (BIDHDD, {"reset_history_on_flush": True}),
+    "bid-hdd-reset": (BIDHDD, {"wait_history": "reset"}),
     "deadline": (Deadline, {}),
 }
 

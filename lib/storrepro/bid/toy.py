@@ -165,7 +165,8 @@ def toy_orders() -> dict[str, list[BlockRequest]]:
     expiries as in Table 1, one dispatch per :data:`DEADLINE_STEP`. CFQ (q = 2): one submission
     per ms and the disk first free after the 10th, so C2 and B4 arrive after the first round is
     formed, as the paper's rounds imply. BID-HDD and BID-Hybrid (C1, C2 as writes; HDD order
-    only): one submission per ms. Ideal: the oracle of Fig. 7.
+    only): one submission per ms, a dispatch queue of depth 1 so that the order shows the
+    flushed staging queues as Figs 8 and 9 draw them. Ideal: the oracle of Fig. 7.
     """
     from storrepro.bid.bid_hdd import BIDHDD
     from storrepro.bid.cfq import CFQ
@@ -175,7 +176,7 @@ def toy_orders() -> dict[str, list[BlockRequest]]:
 
     deadline = Deadline()
     hybrid, _ = replay(
-        BIDHybrid(pf_threshold=TOY_PF_THRESHOLD, sq_merge=False),
+        BIDHybrid(pf_threshold=TOY_PF_THRESHOLD, sq_merge=False, dq_depth=1),
         toy_requests(c_writes=True, arrival=every_ms),
     )
     return {
@@ -184,7 +185,7 @@ def toy_orders() -> dict[str, list[BlockRequest]]:
         "CFQ (q=2)": replay(
             CFQ(quantum=2, merge=False), toy_requests(arrival=every_ms), step=1.0, start=9.0
         ),
-        "BID-HDD": replay(BIDHDD(sq_merge=False), toy_requests(arrival=every_ms)),
+        "BID-HDD": replay(BIDHDD(sq_merge=False, dq_depth=1), toy_requests(arrival=every_ms)),
         "Ideal": ideal_order(toy_requests()),
         "BID-Hybrid (HDD part)": hybrid,
     }
