@@ -10,7 +10,9 @@ By default a device tracks every submitted request and expects that same request
 scheduler. Block-layer schedulers that merge, split or re-route requests (the BID experiment)
 break that one-in-one-out contract: with ``tracked=False`` the device serves whatever the
 scheduler returns, reads its submission time from ``request.arrival``, and :meth:`wake` tells it
-that the scheduler received work by another path.
+that the scheduler received work by another path. That submission time is the caller's and may
+run on the caller's clock (BID's backlogged replayer uses the trace's), so an untracked device
+keeps it in its log only and records no latency in its monitor.
 """
 
 from __future__ import annotations
@@ -145,8 +147,8 @@ class PullDevice:
             service, extra = self._serve(request)
             yield env.timeout(service)
             self.log.append(t_arrive, t_start, env.now, *extra)
-            self.monitor.record(env.now - t_arrive)
             if done is not None:
+                self.monitor.record(env.now - t_arrive)
                 done.succeed(env.now - t_arrive)
 
     def _sleep(self):
