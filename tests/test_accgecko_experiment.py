@@ -21,7 +21,9 @@ def tenant():
 
 def test_tenant_tables(tenant):
     segs = pd.DataFrame(tenant["segments"])
-    alloc = pd.DataFrame(tenant["allocations"])
+    every = pd.DataFrame(tenant["allocations"])
+    assert set(every.reading) == set(ex.reading_choices())
+    alloc = ex.under_reading(every, "primary")
     assert len(segs) == 2 and tenant["model_segment"] in (0, 1)
     assert (segs["p99.99"] >= segs["p99"]).all()
     assert len(alloc) == len(ex.ACCURACY_METHODS) * 8
@@ -31,6 +33,14 @@ def test_tenant_tables(tenant):
     # tighter SLO -> no smaller rate, per method and percentile
     for _, part in ok.groupby(["method", "p"]):
         assert part.sort_values("slo_us").rate.is_monotonic_decreasing
+    # a reading that leaves PM's inputs alone gives PM's rows unchanged
+    pm = every[every.method == "PM"]
+    for label in ("normaliser=segment", "line9=mean_of_rates"):
+        assert (pm[pm.reading == label].rate.to_numpy()
+                == pm[pm.reading == "primary"].rate.to_numpy()).all()
+    explain = pd.DataFrame(tenant["explain"])
+    assert set(explain.p) <= {99.0, 99.9}
+    assert (explain.top1_in_bursts <= explain.top1_requests).all()
 
 
 def test_fold_errors_follow_a7():
@@ -46,7 +56,7 @@ def test_fold_errors_follow_a7():
 
 
 def test_admission_summary_and_gain():
-    runs = {99.0: np.array([[5, 10, 21], [5, 10, 21], [5, 10, 21]])}
+    runs = {99.0: np.array([[5, 10, 21, 30], [5, 10, 21, 30], [5, 10, 21, 30]])}
     s = ex.admission_summary(runs)
     assert ex.gain(s, 99.0, "AccTail", "SNCM") == pytest.approx(1.1)
     assert ex.separated(s, 99.0)

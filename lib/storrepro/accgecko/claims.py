@@ -749,7 +749,8 @@ def x2(explain: pd.DataFrame) -> Claim:
         reproduced_value=f"{share * 100:.1f} % inside", tolerance=f"> {X2_SHARE * 100:g} %",
         verdict=OK[ok], role="invariant", kind="report",
         reason=f"{part.top1_in_bursts.sum():,} of {part.top1_requests.sum():,} top-1 % requests "
-        f"arrive inside continuous bursts (M = 1.5): {where}. The bursts' average rate is a median {over:.2f}× the threshold "
+        f"arrive inside continuous bursts (M = 1.5): {where}. The bursts' average rate is a "
+        f"median {over:.2f}× the threshold "
         f"M × mean, with a median peak of {np.median(part.median_peak_ms_count):.0f} requests "
         "in one ms.",
         values={"share_inside": share, "median_rate_over_threshold": over},
