@@ -52,3 +52,17 @@ def test_reading_choices_change_one_reading_at_a_time():
         assert getattr(choice, name) == value
         assert sum(getattr(choice, f) != getattr(primary, f) for f in ("normaliser", "segment",
                                                                         "line9")) == 1
+
+
+def test_predict_reads_out_as_percentile_from_top():
+    from storrepro.accgecko.acctail import percentile_from_top
+
+    rng = np.random.default_rng(3)
+    counts = rng.poisson(2.0, 5000)
+    counts[3000:3004] = [20, 2, 2, 9]
+    counts[1000:1010] = [25, 3, 3, 8, 2, 9, 12, 1, 1, 0]
+    queue = BurstQueue(1.5, 25.0).fit(counts, 2.0)
+    for p in (99.0, 99.9, 99.99):
+        for sr in (3100.0, 4000.0, 9000.0):
+            plain = percentile_from_top(queue.latencies_us(sr), queue.total_requests, p, 25.0)
+            assert queue.predict(p, sr) == plain
