@@ -201,8 +201,9 @@ def pool_calibration(generator: str, features: pd.DataFrame) -> Claim:
     )
     if not ok:
         reason += (
-            " The generator's knobs were not recalibrated to these ranges, so the pool is "
-            "burstier or milder than intended (section 2's table and histograms)."
+            f" The {generator} knobs' ranges put {(1 - share['all']) * 100:.0f} % of segments "
+            "outside their targets, so the pool is burstier or milder than intended (section "
+            "2's table and histograms)."
         )
     return Claim(
         generator, f"{generator} pool segments inside the generator's target ranges ({ranges})",
