@@ -175,3 +175,17 @@ def test_live_trace_allocates_where_acctail_predicts_and_replays_the_truth():
     arrivals, overhead = live.replayer.arrivals, live.replayer.overhead_us
     fresh = [Replayer(arrivals, overhead).percentile_us(99.0, r) for r in ok["rate (IOPS)"]]
     assert ok["true (µs)"].tolist() == fresh
+
+
+def test_explain_replay_is_the_replayers_percentile(tenant):
+    """The under-prediction experiment's replayed percentile is the modelled segment's own."""
+    assert tenant["explain"]
+    task = ex.TenantTask(0, G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0), 40.0, 20.0, True)
+    rng = np.random.default_rng(0)
+    arrivals = ex.generate(task.params, task.duration, rng, task.segment)
+    overhead = ex.dispatch_overhead_us(rng, arrivals.size)
+    for row in tenant["explain"]:
+        seg = tenant["model_segment"]
+        lo, hi = np.searchsorted(arrivals, [seg * 20.0, (seg + 1) * 20.0])
+        replayer = Replayer(arrivals[lo:hi] - seg * 20.0, overhead[lo:hi])
+        assert row["replay_us"] == replayer.percentile_us(row["p"], row["rate"])

@@ -24,7 +24,7 @@ from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.node import simulate_node
 from storrepro.accgecko.reference import BurstQueue
-from storrepro.accgecko.replay import Replayer, dispatch_overhead_us
+from storrepro.accgecko.replay import Replayer, dispatch_overhead_us, rank_from_top
 from storrepro.accgecko.workload import (
     G1,
     G2,
@@ -279,6 +279,7 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
         inside = np.zeros(seg.counts.size, dtype=bool)
         for a, e in spans:
             inside[a : e + 1] = True
+        rank = rank_from_top(latency.size, p)  # the replayed p-th percentile, as Replayer's
         top = latency >= np.quantile(latency, 0.99, method="inverted_cdf")
         period = np.minimum((seg.arrivals / DELTA).astype(np.int64), seg.counts.size - 1)
         sizes = np.array([seg.counts[a : e + 1].sum() for a, e in spans])
@@ -289,7 +290,7 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
                 "tenant": task.tenant,
                 "p": p,
                 "rate": rate,
-                "replay_us": float(replayer.percentiles_us([p], rate)[0]),
+                "replay_us": float(-np.partition(-latency, rank - 1)[rank - 1]),
                 "acctail_us": row["predicted_us"],
                 "queue_us": queue.predict(p, rate),
                 "top1_requests": int(top.sum()),
