@@ -760,8 +760,10 @@ def x2(explain: pd.DataFrame) -> Claim:
     share = float(part.top1_in_bursts.sum() / part.top1_requests.sum())
     over = float(np.median(part.burst_rate_over_threshold))
     ok = share > X2_SHARE
-    where = ("the under-prediction is not the queue's drain after a burst" if ok else
-             "most of the slowest requests arrive outside them, in the drain after a burst")
+    where = ("most of the tail is made inside the bursts, not in the queue's drain after them"
+             if ok else
+             "most of the slowest requests arrive outside them (the drain after a burst, or "
+             "isolated 1 ms bursts)")
     return Claim(
         "X2", "most of the top 1 % latencies of the modelled segment (at AccTail's p99 "
         "allocation) arrive inside continuous bursts", paper_value="— (not in the paper)",
