@@ -231,7 +231,7 @@ def test_x3_reference_model_safety():
     alloc = pd.DataFrame({"method": ["BurstQueue"] * 2, "rate": [4000.0, 5000.0],
                           "predicted_us": [100.0, 200.0], "actual_us": [300.0, 500.0]})
     bad = c.x3(safe_frame(), alloc)
-    assert bad.verdict == "not reproduced" and "2.75×" in bad.reason
+    assert bad.verdict == "not reproduced" and "2.75×" in bad.reason and "no margin" in bad.reason
     ok = safe_frame()
     ok.loc[ok.method == "BurstQueue", ["violating_%", "worst actual/SLO"]] = [0.0, 0.9]
     assert c.x3(ok, alloc).verdict == "reproduced"
