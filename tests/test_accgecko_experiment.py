@@ -21,7 +21,9 @@ def tenant():
 
 def test_tenant_tables(tenant):
     segs = pd.DataFrame(tenant["segments"])
-    alloc = pd.DataFrame(tenant["allocations"])
+    every = pd.DataFrame(tenant["allocations"])
+    assert set(every.reading) == set(ex.reading_choices())
+    alloc = ex.under_reading(every, "primary")
     assert len(segs) == 2 and tenant["model_segment"] in (0, 1)
     assert (segs["p99.99"] >= segs["p99"]).all()
     assert len(alloc) == len(ex.ACCURACY_METHODS) * 8
@@ -31,6 +33,14 @@ def test_tenant_tables(tenant):
     # tighter SLO -> no smaller rate, per method and percentile
     for _, part in ok.groupby(["method", "p"]):
         assert part.sort_values("slo_us").rate.is_monotonic_decreasing
+    # a reading that leaves PM's inputs alone gives PM's rows unchanged
+    pm = every[every.method == "PM"]
+    for label in ("normaliser=segment", "line9=mean_of_rates"):
+        assert (pm[pm.reading == label].rate.to_numpy()
+                == pm[pm.reading == "primary"].rate.to_numpy()).all()
+    explain = pd.DataFrame(tenant["explain"])
+    assert set(explain.p) <= {99.0, 99.9}
+    assert (explain.top1_in_bursts <= explain.top1_requests).all()
 
 
 def test_fold_errors_follow_a7():
@@ -46,7 +56,7 @@ def test_fold_errors_follow_a7():
 
 
 def test_admission_summary_and_gain():
-    runs = {99.0: np.array([[5, 10, 21], [5, 10, 21], [5, 10, 21]])}
+    runs = {99.0: np.array([[5, 10, 21, 30], [5, 10, 21, 30], [5, 10, 21, 30]])}
     s = ex.admission_summary(runs)
     assert ex.gain(s, 99.0, "AccTail", "SNCM") == pytest.approx(1.1)
     assert ex.separated(s, 99.0)
@@ -165,3 +175,17 @@ def test_live_trace_allocates_where_acctail_predicts_and_replays_the_truth():
     arrivals, overhead = live.replayer.arrivals, live.replayer.overhead_us
     fresh = [Replayer(arrivals, overhead).percentile_us(99.0, r) for r in ok["rate (IOPS)"]]
     assert ok["true (µs)"].tolist() == fresh
+
+
+def test_explain_replay_is_the_replayers_percentile(tenant):
+    """The under-prediction experiment's replayed percentile is the modelled segment's own."""
+    assert tenant["explain"]
+    task = ex.TenantTask(0, G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0), 40.0, 20.0, True)
+    rng = np.random.default_rng(0)
+    arrivals = ex.generate(task.params, task.duration, rng, task.segment)
+    overhead = ex.dispatch_overhead_us(rng, arrivals.size)
+    for row in tenant["explain"]:
+        seg = tenant["model_segment"]
+        lo, hi = np.searchsorted(arrivals, [seg * 20.0, (seg + 1) * 20.0])
+        replayer = Replayer(arrivals[lo:hi] - seg * 20.0, overhead[lo:hi])
+        assert row["replay_us"] == replayer.percentile_us(row["p"], row["rate"])

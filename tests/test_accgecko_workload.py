@@ -71,3 +71,16 @@ def test_pool_mixes_generators_deterministically():
 def test_bad_duration(duration):
     with pytest.raises(ValueError, match="duration"):
         generate(PARAMS, duration, np.random.default_rng(0), segment=30.0)
+
+
+def test_g2_has_no_within_ms_poisson_noise():
+    """G2's arrivals are a Gamma(3) renewal in modulated time: per-ms counts in its base state
+    vary far less than Poisson counts (variance = mean) would."""
+    from storrepro.accgecko.features import period_counts
+    from storrepro.accgecko.workload import generate_g2
+
+    arrivals = generate_g2(G2(3.0, 0.003, 1.0), 60.0, np.random.default_rng(1))
+    counts = period_counts(arrivals, 60.0)
+    assert abs(arrivals.size / 60.0 - 2000.0) < 100.0
+    assert counts.var() / counts.mean() < 0.7
+    assert np.mean(counts > 4) < 0.02  # Poisson(2): 5.3 % of periods above 2x the mean

@@ -9,6 +9,11 @@ printed line 9 fixed as spec A1 says. The latencies fill 1 µs buckets; the p-th
 bucket where the count from the top first reaches ``trn (1 − p/100)``, ``trn`` being every request
 of the segment (E17–E18). When the continuous bursts hold fewer requests than that, the
 percentile falls among unmodelled requests and the prediction is ``c`` (spec A2).
+
+Line 9's ``1/bs_i.avg_interval`` has two readings (``interval``): ``"stage_ratio"`` takes line 7
+as printed, ``τ_i = Σ L_b / Σ n_b`` (the stage's total burst time over its requests);
+``"mean_of_rates"`` follows the text, which calls the quantity the stage's "average sending rate"
+(请求平均发送速率), the mean of its bursts' line-2 rates ``λ_b``: ``τ_i = 1 / mean(λ_b)``.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import numpy as np
 
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA
+
+INTERVALS = ("stage_ratio", "mean_of_rates")
 
 
 def check_percentile(p: float) -> float:
@@ -53,10 +60,16 @@ class AccTail:
     """AccTail fitted to one segment: ``AccTail(m, k, c_us).fit(counts).predict(p, sr)`` (µs).
 
     ``m``: service-rate multiple of the mean behind both the burst threshold and ε (spec E8);
-    ``k``: number of intensity stages; ``c_us``: the constant c in µs (25 in the paper).
+    ``k``: number of intensity stages; ``c_us``: the constant c in µs (25 in the paper);
+    ``interval``: the reading of line 9's stage interval (see the module docstring).
     """
 
-    def __init__(self, m: float = 1.5, k: int = 1, c_us: float = 25.0):
+    def __init__(
+        self, m: float = 1.5, k: int = 1, c_us: float = 25.0, interval: str = "stage_ratio"
+    ):
+        if interval not in INTERVALS:
+            raise ValueError(f"interval = {interval!r}: expected one of {INTERVALS}")
+        self.interval = interval
         if not m > 0:
             raise ValueError(f"m = {m!r}: expected a multiple of the mean rate > 0")
         if not (isinstance(k, int) and k >= 1):
@@ -77,7 +90,9 @@ class AccTail:
         cumulative = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
         self.sizes = cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]
         durations_us = (spans[:, 1] - spans[:, 0] + 1) * DELTA * 1e6
-        self.stage_of, self.stage_tau_us = stages(self.sizes, durations_us, self.k)
+        self.stage_of, self.stage_tau_us = stages(
+            self.sizes, durations_us, self.k, self.interval
+        )
         starts = np.cumsum(self.sizes) - self.sizes
         self._position = np.arange(self.sizes.sum()) - np.repeat(starts, self.sizes)  # j
         self._stage = np.repeat(self.stage_of, self.sizes)
@@ -116,9 +131,12 @@ class AccTail:
         return float(np.count_nonzero(self.latencies_us(sr) > slo_us) / self.total_requests)
 
 
-def stages(sizes: np.ndarray, durations_us: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def stages(
+    sizes: np.ndarray, durations_us: np.ndarray, k: int, interval: str = "stage_ratio"
+) -> tuple[np.ndarray, np.ndarray]:
     """E12–E13: each burst's stage (k equal-width bins of its average rate over [min, max], top
-    edge inclusive) and each stage's mean inter-arrival time in µs (NaN for an empty stage)."""
+    edge inclusive) and each stage's mean inter-arrival time in µs (NaN for an empty stage):
+    ``Σ L_b / Σ n_b`` (``interval="stage_ratio"``) or ``1 / mean(λ_b)`` (``"mean_of_rates"``)."""
     if sizes.size == 0:
         return np.empty(0, dtype=np.int64), np.full(k, np.nan)
     rates = sizes / durations_us
@@ -129,10 +147,13 @@ def stages(sizes: np.ndarray, durations_us: np.ndarray, k: int) -> tuple[np.ndar
         if width == 0
         else np.minimum(((rates - low) / width).astype(np.int64), k - 1)
     )
-    time = np.bincount(stage, weights=durations_us, minlength=k)
-    requests = np.bincount(stage, weights=sizes, minlength=k)
     with np.errstate(invalid="ignore", divide="ignore"):
-        tau = time / requests
+        if interval == "mean_of_rates":
+            bursts = np.bincount(stage, minlength=k)
+            tau = bursts / np.bincount(stage, weights=rates, minlength=k)
+        else:
+            time = np.bincount(stage, weights=durations_us, minlength=k)
+            tau = time / np.bincount(stage, weights=sizes, minlength=k)
     return stage, tau
 
 

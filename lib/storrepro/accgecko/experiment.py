@@ -11,7 +11,7 @@ regenerates the tenant's trace from its own random stream and returns small tabl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,8 @@ from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister, SncMeist
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.node import simulate_node
-from storrepro.accgecko.replay import Replayer, dispatch_overhead_us
+from storrepro.accgecko.reference import BurstQueue
+from storrepro.accgecko.replay import Replayer, dispatch_overhead_us, rank_from_top
 from storrepro.accgecko.workload import (
     G1,
     G2,
@@ -32,12 +33,14 @@ from storrepro.accgecko.workload import (
     table1_trace,
     tenant_pool,
 )
+from storrepro.config import reading_label
 from storrepro.parallel import sweep, task_rng
 
 PERCENTILES = (95.0, 99.0, 99.9, 99.99)
 MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
 SLO_GRID = {99.0: (150.0, 300.0, 500.0, 1000.0), 99.9: (300.0, 500.0, 1000.0, 2000.0)}  # µs
 HEADLINE_SLO = {99.0: 300.0, 99.9: 500.0}
+MMP_LENGTH = 2  # MMP's Monte-Carlo sample, in modelled segments (the spec asks for >= 100)
 BEST_K = {99.0: 3, 99.9: 5}  # the paper's best k per percentile (Fig. 10); spec A8
 FEATURES = ("intensity", "total_burst_ms", "mean_duration_ms", "max_duration_ms")
 FEATURE_LABELS = {
@@ -50,7 +53,9 @@ FEATURE_LABELS = {
 
 @dataclass(frozen=True)
 class Method:
-    """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp; ``k=0`` means BEST_K."""
+    """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp/queue; ``k=0`` means BEST_K.
+    ``queue`` is this reproduction's reference predictor (:mod:`~storrepro.accgecko.reference`),
+    not the paper's."""
 
     name: str
     kind: str
@@ -62,7 +67,8 @@ class Method:
 ACCTAIL = Method("AccTail", "acctail", 1.5, 0, 25.0)
 PM = Method("PM", "pm")
 SNCM = Method("SNCM", "sncm")
-ADMISSION_METHODS = (PM, SNCM, ACCTAIL)
+QUEUE = Method("BurstQueue", "queue", 1.5, 1, 25.0)
+ADMISSION_METHODS = (PM, SNCM, ACCTAIL, QUEUE)
 ABLATION = (
     Method("MMP", "mmp", c_us=0.0),
     Method("DB", "acctail", 2.0, 1, 0.0),
@@ -73,6 +79,29 @@ ABLATION = (
     *(Method(f"k={k}", "acctail", 1.5, k, 25.0) for k in range(2, 8)),
 )
 ACCURACY_METHODS = ABLATION + ADMISSION_METHODS
+EXPLAIN_SLO = HEADLINE_SLO  # the allocations the under-prediction experiment looks at
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One reading of each open choice (see ``config.READINGS``): N, the modelled segment and
+    Algorithm 1's line 9."""
+
+    normaliser: str = "tenant"
+    segment: str = "burst_requests"
+    line9: str = "stage_ratio"
+
+
+def reading_choices() -> dict[str, Choice]:
+    """``"primary"`` and every ``"name=value"`` alternative (one reading changed at a time)."""
+    from storrepro.accgecko.config import READINGS
+
+    primary = Choice(**{name: r.primary for name, r in READINGS.items()})
+    choices = {"primary": primary}
+    for name, r in READINGS.items():
+        for value in r.others():
+            choices[reading_label(name, value)] = replace(primary, **{name: value})
+    return choices
 
 
 @dataclass(frozen=True)
@@ -82,10 +111,12 @@ class TenantTask:
     duration: float  # seconds
     segment: float  # seconds
     accuracy: bool  # also run the ablation predictors (Fig. 8–10)
+    readings: bool = True  # also allocate under every alternative reading
 
 
 def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: float) -> list[dict]:
-    """Features, selection score and latency percentiles at 3000 IOPS of every segment."""
+    """Features (with N the tenant's mean and, prefixed ``segN_``, the segment's own mean),
+    selection scores and latency percentiles at 3000 IOPS of every segment."""
     rows = []
     per = int(round(task.segment / DELTA))
     bounds = np.searchsorted(arrivals, np.arange(0, task.duration + 1e-9, task.segment))
@@ -97,12 +128,14 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
         score = int(np.sum(cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]))
         replayer = Replayer(arrivals[lo:hi] - s * task.segment, overhead[lo:hi], checked=True)
         latency = replayer.percentiles_us(PERCENTILES, MOTIVATION_RATE)
+        own = burst_features(seg_counts, 2.0, 2.0, mean_count=max(seg_counts.mean(), 1e-9))
         rows.append(
             {
                 "tenant": task.tenant,
                 "generator": type(task.params).__name__,
                 "segment": s,
                 **burst_features(seg_counts, 2.0, 2.0, mean_count=mean_count, spans=spans),
+                **{f"segN_{k}": v for k, v in own.items()},
                 "burst_requests": score,
                 **{f"p{p:g}": float(v) for p, v in zip(PERCENTILES, latency, strict=True)},
             }
@@ -110,66 +143,166 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
     return rows
 
 
-def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng):
+def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng, line9):
     """The method's predictor fitted to the modelled segment."""
     if method.kind == "acctail":
-        return AccTail(method.m, k, method.c_us).fit(seg_counts, mean_count)
+        return AccTail(method.m, k, method.c_us, line9).fit(seg_counts, mean_count)
+    if method.kind == "queue":
+        return BurstQueue(method.m, method.c_us).fit(seg_counts, mean_count)
     if method.kind == "sncm":
         return SncMeister(method.c_us).fit(seg_counts)
     if method.kind == "pm":
         return PriorityMeister(method.c_us).fit(seg_arrivals)
     if method.kind == "mmp":
-        return MarkovCounts(method.c_us).fit(seg_counts, rng)
-    raise ValueError(f"method kind = {method.kind!r}: expected acctail, sncm, pm or mmp")
+        return MarkovCounts(method.c_us, MMP_LENGTH).fit(seg_counts, rng)
+    raise ValueError(f"method kind = {method.kind!r}: expected acctail, queue, sncm, pm or mmp")
+
+
+def chosen_segment(segments: list[dict], rule: str) -> int:
+    """The modelled segment (reading ``segment``): most burst requests, or longest burst."""
+    column = {"burst_requests": "burst_requests", "longest": "max_duration_ms"}[rule]
+    return int(np.argmax([row[column] for row in segments]))
+
+
+class _Segment:
+    """The modelled segment's arrivals and counts, cut once."""
+
+    def __init__(self, arrivals, counts, index: int, segment: float):
+        t0, t1 = index * segment, (index + 1) * segment
+        lo, hi = np.searchsorted(arrivals, [t0, t1])
+        self.lo, self.hi = lo, hi
+        self.arrivals = arrivals[lo:hi] - t0
+        per = int(round(segment / DELTA))
+        self.counts = counts[index * per : (index + 1) * per]
 
 
 def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
-    """Everything the notebook needs from one tenant (see the module docstring)."""
+    """Everything the notebook needs from one tenant (see the module docstring). Allocation rows
+    carry the reading they were made under (``"primary"`` or ``"name=value"``); a reading that
+    leaves a method's inputs unchanged reuses its rows, and every distinct allocated rate is
+    replayed once on the full trace."""
     arrivals = generate(task.params, task.duration, rng, task.segment)
     overhead = dispatch_overhead_us(rng, arrivals.size)
-    mean_count = MEAN_RATE * DELTA  # the tenant's rate after rescaling (N = 2 per ms)
+    tenant_mean = MEAN_RATE * DELTA  # the tenant's rate after rescaling (N = 2 per ms)
     counts = period_counts(arrivals, task.duration)
-    segments = segment_table(arrivals, overhead, counts, task, mean_count)
-    chosen = int(np.argmax([row["burst_requests"] for row in segments]))
-    t0, t1 = chosen * task.segment, (chosen + 1) * task.segment
-    lo_i, hi_i = np.searchsorted(arrivals, [t0, t1])
-    seg_arrivals = arrivals[lo_i:hi_i] - t0
-    per = int(round(task.segment / DELTA))
-    seg_counts = counts[chosen * per : (chosen + 1) * per]
-    low, high = MEAN_RATE, 2.0 * seg_counts.max() / DELTA
+    segments = segment_table(arrivals, overhead, counts, task, tenant_mean)
+    methods = ACCURACY_METHODS if task.accuracy else ADMISSION_METHODS
+    choices = reading_choices() if task.readings else {"primary": Choice()}
 
-    fitted: dict = {}  # one model per configuration, one prediction per (p, rate)
+    cut: dict[int, _Segment] = {}
+    fitted: dict = {}  # one model per (segment, N, line 9, configuration)
+    made: dict = {}  # rows per (segment, N, line 9, method)
     rows = []
-    for method in ACCURACY_METHODS if task.accuracy else ADMISSION_METHODS:
-        for p, grid in SLO_GRID.items():
-            k = BEST_K[p] if method.k == 0 else method.k
-            key = (method.kind, method.m, k, method.c_us) if method.kind == "acctail" else method
-            if key not in fitted:
-                model = fit_model(method, k, seg_arrivals, seg_counts, mean_count, rng)
-                fitted[key] = (model, {})
-            model, memo = fitted[key]
-
-            def predict(r, model=model, memo=memo, p=p):
-                if (p, r) not in memo:
-                    memo[p, r] = model.predict(p, r)
-                return memo[p, r]
-
-            # AccTail's bursts are found assuming service at M x the mean rate (E8)
-            floor = method.m * MEAN_RATE if method.kind == "acctail" else low
-            for slo in grid:
-                rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
-                rows.append(
-                    {
-                        "tenant": task.tenant,
-                        "method": method.name,
-                        "p": p,
-                        "slo_us": slo,
-                        "rate": rate,
-                        "predicted_us": predict(rate) if rate < math.inf else math.inf,
-                    }
-                )
+    for label, reading in choices.items():
+        for method in methods:
+            # the reference queue model feeds no test claim: the primary reading only
+            choice = choices["primary"] if method.kind == "queue" else reading
+            index = chosen_segment(segments, choice.segment)
+            if index not in cut:
+                cut[index] = _Segment(arrivals, counts, index, task.segment)
+            seg = cut[index]
+            mean_count = (
+                tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
+            )
+            uses_n = method.kind in ("acctail", "queue")
+            key = (
+                index,
+                mean_count if uses_n else None,
+                choice.line9 if method.kind == "acctail" else None,
+                method,
+            )
+            if key not in made:
+                made[key] = _allocate(method, seg, mean_count, choice.line9, fitted, key, rng)
+            rows += [{**r, "tenant": task.tenant, "reading": label, "segment": index}
+                     for r in made[key]]  # fmt: skip
     actual_percentiles(rows, Replayer(arrivals, overhead, checked=True))
-    return {"segments": segments, "allocations": rows, "model_segment": chosen}
+    explain = explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean)
+    return {
+        "segments": segments,
+        "allocations": rows,
+        "model_segment": chosen_segment(segments, Choice().segment),
+        "explain": explain,
+    }
+
+
+def _allocate(method, seg, mean_count, line9, fitted, key, rng) -> list[dict]:
+    """The method's allocated rate and prediction for every SLO of the grid."""
+    low, high = MEAN_RATE, 2.0 * seg.counts.max() / DELTA
+    out = []
+    for p, grid in SLO_GRID.items():
+        k = BEST_K[p] if method.k == 0 else method.k
+        mkey = (*key[:3], method.kind, method.m, k, method.c_us)
+        if mkey not in fitted:
+            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, rng, line9)
+            fitted[mkey] = (model, {})
+        model, memo = fitted[mkey]
+
+        def predict(r, model=model, memo=memo, p=p):
+            if (p, r) not in memo:
+                memo[p, r] = model.predict(p, r)
+            return memo[p, r]
+
+        # AccTail's bursts (and the queue model's) assume service at M x the mean rate (E8)
+        floor = method.m * MEAN_RATE if method.kind in ("acctail", "queue") else low
+        for slo in grid:
+            rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
+            out.append(
+                {
+                    "method": method.name,
+                    "p": p,
+                    "slo_us": slo,
+                    "rate": rate,
+                    "predicted_us": predict(rate) if rate < math.inf else math.inf,
+                }
+            )
+    return out
+
+
+def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> list[dict]:
+    """The under-prediction experiment (primary reading): at the rate AccTail allocates for the
+    headline SLO of each percentile, the modelled segment's replayed percentile against AccTail's
+    and the reference queue model's predictions of it, the share of the segment's top-1 %
+    latencies that arrive inside continuous bursts (M = 1.5), and how far the bursts' average
+    rate lies above the threshold M × mean."""
+    out = []
+    for row in rows:
+        if not (row["reading"] == "primary" and row["method"] == ACCTAIL.name
+                and row["slo_us"] == EXPLAIN_SLO[row["p"]] and row["rate"] < math.inf):
+            continue  # fmt: skip
+        index = row["segment"]
+        seg = cut[index]
+        rate, p = row["rate"], row["p"]
+        replayer = Replayer(seg.arrivals, overhead[seg.lo : seg.hi], checked=True)
+        latency = replayer.latencies_us(rate)
+        queue = BurstQueue(ACCTAIL.m, ACCTAIL.c_us).fit(seg.counts, tenant_mean)
+        spans = queue.spans
+        inside = np.zeros(seg.counts.size, dtype=bool)
+        for a, e in spans:
+            inside[a : e + 1] = True
+        rank = rank_from_top(latency.size, p)  # the replayed p-th percentile, as Replayer's
+        top = latency >= np.quantile(latency, 0.99, method="inverted_cdf")
+        period = np.minimum((seg.arrivals / DELTA).astype(np.int64), seg.counts.size - 1)
+        sizes = np.array([seg.counts[a : e + 1].sum() for a, e in spans])
+        lengths = spans[:, 1] - spans[:, 0] + 1
+        peaks = np.array([seg.counts[a : e + 1].max() for a, e in spans])
+        out.append(
+            {
+                "tenant": task.tenant,
+                "p": p,
+                "rate": rate,
+                "replay_us": float(-np.partition(-latency, rank - 1)[rank - 1]),
+                "acctail_us": row["predicted_us"],
+                "queue_us": queue.predict(p, rate),
+                "top1_requests": int(top.sum()),
+                "top1_in_bursts": int(np.count_nonzero(inside[period[top]])),
+                "bursts": int(spans.shape[0]),
+                "burst_rate_over_threshold": float(
+                    np.sum(sizes) / np.sum(lengths) / (ACCTAIL.m * tenant_mean)
+                ) if sizes.size else math.nan,
+                "median_peak_ms_count": float(np.median(peaks)) if peaks.size else math.nan,
+            }
+        )
+    return out
 
 
 def actual_percentiles(rows: list[dict], full: Replayer) -> None:
@@ -191,15 +324,22 @@ def tenant_tasks(cfg) -> list[TenantTask]:
     ]
 
 
-def run_pool(cfg) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Evaluate every tenant (in parallel); returns the segment and allocation tables."""
+def run_pool(cfg) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Evaluate every tenant (in parallel); returns the segment, allocation (every reading) and
+    under-prediction-experiment tables."""
     return collect(sweep(evaluate_tenant, tenant_tasks(cfg), seed=cfg.seed, desc="tenants"))
 
 
-def collect(results: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def collect(results: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     segments = pd.DataFrame([row for r in results for row in r["segments"]])
     allocations = pd.DataFrame([row for r in results for row in r["allocations"]])
-    return segments, allocations
+    explain = pd.DataFrame([row for r in results for row in r["explain"]])
+    return segments, allocations, explain
+
+
+def under_reading(allocations: pd.DataFrame, label: str = "primary") -> pd.DataFrame:
+    """The allocation rows made under one reading."""
+    return allocations[allocations.reading == label]
 
 
 # --- prediction errors (spec §6) ---------------------------------------------------------------

@@ -287,6 +287,12 @@ class Replayer:
         ranks = [rank_from_top(self.total, check_percentile(p)) for p in ps]
         return self._replay_at(sr, ranks, use)[0]
 
+    def largest_us(self, rank: int, sr: float, use: str = "once") -> float:
+        """The ``rank``-th largest latency (µs) at ``sr`` (rank 1: the largest)."""
+        if not 1 <= rank <= self.total:
+            raise ValueError(f"rank = {rank!r}: expected 1..{self.total}")
+        return float(self._replay_at(sr, [rank], use)[0][0])
+
     def percentile_us(self, p: float, sr: float, use: str = "once") -> float:
         return float(self.percentiles_us([p], sr, use)[0])
 

@@ -4,7 +4,8 @@
   separate knobs for intensity (micro-burst rate), probability (cluster rate) and density
   (micro-bursts per cluster and the gaps between them). Cluster rate and size vary per 5-min
   segment (lognormal factor, ±1), so a trace's burstiest segment is burstier than the trace.
-- **G2** (control): a two-state MMPP with exponential sojourns and no clustering.
+- **G2** (control): a two-state Markov-modulated process with exponential sojourns and no
+  clustering; Gamma renewal arrivals within the states (no within-ms Poisson noise).
 - **Table 1 replicas T1–T3**: equal total burst time and intensity, different density — bursts
   are blocks of consecutive 1 ms burst periods whose longest block is 15, 11 and 27 ms.
 
@@ -23,6 +24,7 @@ from scipy.stats import qmc
 MEAN_RATE = 2000.0  # IOPS, every trace of the paper's motivation study
 SEGMENT_S = 300.0  # the paper's 5-min segments
 SEGMENT_SIGMA = 0.5  # lognormal spread of the cluster rate between segments
+G2_KAPPA = 3.0  # Gamma shape of G2's arrivals within its states (G1's base: κ in [1.5, 4])
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,10 @@ def generate_g1(
 def generate_g2(
     params: G2, duration: float, rng: np.random.Generator, mean_rate: float = MEAN_RATE
 ) -> np.ndarray:
-    """A G2 (two-state MMPP) trace; Poisson arrivals within each 1 ms period."""
+    """A G2 trace: a two-state Markov-modulated process with exponential sojourns. Within the
+    states arrivals are a Gamma(``G2_KAPPA``) renewal process in the modulated time (the
+    expected count ``Λ(t)``, mapped back to real time), not Poisson counts per ms: Poisson at
+    2 per ms alone puts ~5 % of periods above 2× the mean, the noise G1's κ > 1 avoids too."""
     periods = int(round(duration * 1e3))
     per_ms = mean_rate * 1e-3
     base_ms = params.burst_ms * (1 - params.burst_share) / params.burst_share
@@ -130,8 +135,10 @@ def generate_g2(
         t, burst = t + span, not burst
     share = state.mean()
     base_rate = (per_ms - share * params.intensity * per_ms) / (1 - share)
-    counts = rng.poisson(np.where(state, params.intensity * per_ms, max(base_rate, 0.0)))
-    return uniform_in_periods(counts, rng, 1e-3)
+    rate = np.where(state, params.intensity * per_ms, max(base_rate, 0.0))  # per ms
+    expected = np.concatenate(([0.0], np.cumsum(rate)))  # Λ at each ms boundary
+    points = gamma_renewal(rng, G2_KAPPA, expected[-1], expected[-1])  # unit mean gaps
+    return np.interp(points, expected, np.arange(periods + 1)) * 1e-3
 
 
 def uniform_in_periods(counts, rng: np.random.Generator, delta: float) -> np.ndarray:
@@ -188,18 +195,24 @@ def table1_trace(
 
 # --- the tenant pool ----------------------------------------------------------------------------
 
-#: Latin-hypercube ranges of the G1 knobs (spec §4.4); kappa starts at 1.5, not 1 (deviation):
-#: a Poisson base at 2 req/ms already puts 5 % of periods above 2x the mean.
+#: Latin-hypercube ranges of the G1 knobs; kappa starts at 1.5, not 1 (deviation): a Poisson
+#: base at 2 req/ms already puts 5 % of periods above 2x the mean. Calibrated (on the burst
+#: statistics alone, before any latency was looked at) so that >= 90 % of segments fall inside
+#: the target ranges (claims.POOL_TARGETS): the earlier ranges (cluster rate 0.1–1.5 per s, 1–5
+#: micro-bursts of 1–6 ms per cluster at 2–8x) merged micro-bursts into continuous bursts of a
+#: median 69 ms, and only 27 % of segments were inside every range.
 G1_RANGES = {
     "kappa": (1.5, 4.0),
-    "clusters_per_s": (0.1, 1.5),
-    "bursts_per_cluster": (1.0, 5.0),
-    "max_len_ms": (2, 6),
-    "intensity_lo": (2.0, 4.0),
-    "intensity_span": (0.0, 4.0),
+    "clusters_per_s": (0.35, 1.5),
+    "bursts_per_cluster": (1.0, 2.0),
+    "max_len_ms": (2, 4),
+    "intensity_lo": (2.0, 3.5),
+    "intensity_span": (0.0, 1.5),
     "gap_ms": (1.0, 6.0),
 }
-G2_RANGES = {"intensity": (2.5, 6.0), "burst_share": (0.003, 0.02), "burst_ms": (1.0, 4.0)}
+#: G2 ranges, calibrated the same way (intensity up to 6x and sojourns up to 4 ms gave longest
+#: continuous bursts beyond 40 ms in half the segments).
+G2_RANGES = {"intensity": (2.5, 4.5), "burst_share": (0.003, 0.02), "burst_ms": (1.0, 2.0)}
 
 
 def _scale(unit: np.ndarray, ranges: dict) -> list[dict]:
