@@ -29,6 +29,8 @@ html_theme_options = {
     "use_fullscreen_button": False,
     "home_page_in_toc": True,
 }
+html_context = {"default_mode": "light"}  # the theme's mode switch starts from a valid mode
+html_favicon = "_static/favicon.svg"
 html_static_path = ["_static"]
 html_css_files = ["storrepro.css"]
 html_js_files = ["claims.js"]

@@ -149,14 +149,14 @@ def test_digest_sees_every_value_and_only_values():
 
 
 def test_a_suite_runs_in_one_process_and_each_notebook_gets_its_time_and_memory(monkeypatch):
-    """The runner's own lines, from a stand-in process: which notebook ran, how long, whether it
-    failed; the memory samples go to the notebook running at the time."""
-    runner_lines = [
+    """The runner's own lines, from a stand-in process: which notebooks ran, how long, whether
+    they failed; the memory samples go to the notebooks running at the time."""
+    runner_lines = [  # two notebooks side by side, as the quick profile runs them
         "[1/2] 00_simulator_validation  (profile=quick)",
-        "      done in 20.5 s",
         "[2/2] 05_tofec  (profile=quick)",
-        "      FAILED in 3.0 s",
+        "      05_tofec: FAILED in 3.0 s",
         "      failed in cell 4:",
+        "      00_simulator_validation: done in 20.5 s",
     ]
     script = "import time\n" + "".join(
         f"print({line!r}, flush=True); time.sleep(0.3)\n" for line in runner_lines

@@ -78,7 +78,7 @@ def _pages(index: Path) -> list[str]:
     return sorted(
         p.relative_to(folder).as_posix()
         for p in folder.rglob("*.html")
-        if p.name not in ("genindex.html", "search.html")
+        if p.name not in ("genindex.html", "search.html") and "_static" not in p.parts
     )
 
 

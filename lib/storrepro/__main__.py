@@ -47,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="set a notebook parameter; repeatable; see `python -m storrepro list`",
     )
+    run.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="notebooks run side by side (default: one per core in the quick profile, else 1)",
+    )
     where = run.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
@@ -202,8 +208,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"--workers {args.workers}: expected a whole number from 1 to {cores} "
                 "(this machine's cores; use --scheduler for a larger cluster)"
             )
+        if args.jobs is not None and not 1 <= args.jobs <= cores:
+            raise ParameterError(f"--jobs {args.jobs}: expected a whole number from 1 to {cores}")
         return runner.reproduce(
-            args.profile, args.only, args.out, args.params, args.workers, args.scheduler
+            args.profile, args.only, args.out, args.params, args.workers, args.scheduler,
+            args.jobs,
         )
     except (ParameterError, KeyError, ValueError, OSError, MemoryError) as err:
         message = err.args[0] if len(err.args) == 1 else str(err)

@@ -259,8 +259,9 @@ def run_suite(profile: str, out: Path, poll_s: float = 0.2) -> dict:
     """Run every notebook in one ``reproduce`` process, as ``make reproduce`` does.
 
     Returns the suite's wall time and, per notebook, the runner's wall time and the peak RSS of
-    the whole process tree (runner, kernel, dask workers) while that notebook ran; the runner's
-    "[i/n] name" lines say which notebook is running.
+    the whole process tree (runner, kernels, dask workers) while that notebook ran — with the
+    notebook beside it, in the quick profile, which runs two at once; the runner's "[i/n] name"
+    and "name: done in" lines say which notebooks are running.
     """
     import psutil
 
@@ -268,13 +269,13 @@ def run_suite(profile: str, out: Path, poll_s: float = 0.2) -> dict:
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     books: dict[str, dict] = {}
-    current: list[str] = []
+    running: set[str] = set()
 
     def follow() -> None:
         for line in proc.stdout:
             started = STARTED.match(line)
             if started and started["name"] in NOTEBOOKS:
-                current.append(started["name"])
+                running.add(started["name"])
                 books[started["name"]] = {
                     "notebook": started["name"],
                     "profile": profile,
@@ -283,8 +284,9 @@ def run_suite(profile: str, out: Path, poll_s: float = 0.2) -> dict:
                     "peak_mib": 0.0,
                 }
             ended = ENDED.match(line)
-            if ended and current:
-                books[current[-1]].update(
+            if ended and ended["name"] in books:
+                running.discard(ended["name"])
+                books[ended["name"]].update(
                     ok=ended["status"] == "done", wall_s=float(ended["seconds"])
                 )
 
@@ -296,9 +298,8 @@ def run_suite(profile: str, out: Path, poll_s: float = 0.2) -> dict:
             rss = sum(_rss(p) for p in [root, *root.children(recursive=True)]) / MIB
         except psutil.NoSuchProcess:
             rss = 0.0
-        if current:
-            book = books[current[-1]]
-            book["peak_mib"] = max(book["peak_mib"], rss)
+        for name in list(running):
+            books[name]["peak_mib"] = max(books[name]["peak_mib"], rss)
         time.sleep(poll_s)
     reader.join()
     return {
@@ -311,9 +312,10 @@ def run_suite(profile: str, out: Path, poll_s: float = 0.2) -> dict:
     }
 
 
-#: The runner's lines around each notebook: "[2/6] 01_precise_period  (...)", "done in 35.3 s".
+#: The runner's lines around each notebook: "[2/6] 01_precise_period  (...)" and
+#: "01_precise_period: done in 35.3 s".
 STARTED = re.compile(r"^\[\d+/\d+\] (?P<name>\S+)")
-ENDED = re.compile(r"^\s+(?P<status>done|FAILED) in (?P<seconds>[\d.]+) s")
+ENDED = re.compile(r"^\s+(?P<name>\S+): (?P<status>done|FAILED) in (?P<seconds>[\d.]+) s")
 
 
 def _rss(process) -> int:

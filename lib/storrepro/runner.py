@@ -24,6 +24,7 @@ import socket
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,18 +232,30 @@ def reproduce(
     overrides: list[str] | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    at_once: int | None = None,
 ) -> int:
-    """Run the selected notebooks; return the process exit code (0 when all ran)."""
+    """Run the selected notebooks; return the process exit code (0 when all ran).
+
+    ``at_once`` notebooks run side by side (default: one per core in the quick profile, whose
+    sweeps are too small to keep two cores busy, else one); with more than one, each notebook's
+    sweeps run in its own process unless ``workers`` or ``scheduler`` says otherwise.
+    """
     jobs = plan(profile, only, overrides or [])
+    if at_once is None:
+        at_once = (os.cpu_count() or 1) if profile == "quick" else 1
+    at_once = max(1, min(at_once, len(jobs)))
+    if at_once > 1 and workers is None and scheduler is None:
+        workers = 1
     check_scheduler(scheduler)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
+    started = time.perf_counter()
     with output_lock(out):
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
         with kernel_environment(staging, workers, scheduler):
             try:
-                outcomes = _run_jobs(jobs, executed_dir(staging))
+                outcomes = _run_jobs(jobs, executed_dir(staging), at_once)
             except KeyboardInterrupt:
                 print(
                     f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
@@ -250,7 +263,7 @@ def reproduce(
                     flush=True,
                 )
                 return 130
-        _print_summary(outcomes, staging)
+        _print_summary(outcomes, staging, time.perf_counter() - started)
         if all(o.ok for o in outcomes):
             publish(staging, out, [j.name for j in jobs])
             shutil.rmtree(staging)
@@ -263,30 +276,41 @@ def reproduce(
         return 1
 
 
-def _run_jobs(jobs: list[Job], folder: Path) -> list[Outcome]:
-    outcomes = []
-    for i, job in enumerate(jobs, 1):
+def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
+    """Run the notebooks, ``at_once`` of them side by side (each in its own kernel process);
+    outcomes in the jobs' order."""
+
+    def run(numbered: tuple[int, Job]) -> Outcome:
+        i, job = numbered
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
         outcome = execute(job, folder)
-        outcomes.append(outcome)
-        print(f"      {'done' if outcome.ok else 'FAILED'} in {outcome.wall_seconds:.1f} s")
+        print(
+            f"      {job.name}: {'done' if outcome.ok else 'FAILED'} in "
+            f"{outcome.wall_seconds:.1f} s",
+            flush=True,
+        )
         if not outcome.ok:
             print(f"      {outcome.message}", flush=True)
-    return outcomes
+        return outcome
+
+    if at_once == 1:
+        return [run(numbered) for numbered in enumerate(jobs, 1)]
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        return list(pool.map(run, enumerate(jobs, 1)))
 
 
 def _describe(parameters: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in parameters.items())
 
 
-def _print_summary(outcomes: list[Outcome], out: Path) -> None:
+def _print_summary(outcomes: list[Outcome], out: Path, wall_s: float) -> None:
     results = {r["notebook"]: r for r in load_results(out)}
     print("\nSummary")
     for o in outcomes:
         counts = verdict_counts(results[o.name]) if o.ok and o.name in results else {}
         tally = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no test claims"
         print(f"  {o.name:<28} {'ok' if o.ok else 'FAILED':<7} {o.wall_seconds:7.1f} s   {tally}")
-    print(f"  total {sum(o.wall_seconds for o in outcomes):.1f} s")
+    print(f"  all notebooks in {wall_s:.1f} s")
 
 
 def describe_parameters(name: str) -> str:

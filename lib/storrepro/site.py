@@ -165,7 +165,7 @@ def _figures(result: dict) -> str:
         caption = captions.get(path, Path(path).stem.replace("_", " "))
         blocks.append(
             f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
-            f'alt="{_e(caption)}" loading="lazy"></a>'
+            f'alt="{_e(caption)}"></a>'
             f"<figcaption>{_e(caption)} ({links})</figcaption></figure>"
         )
     return "\n".join(blocks) + "\n"
