@@ -1000,7 +1000,4 @@ def headline_text(run) -> dict:
         causes.append("scheduling: " + claims[scheduling[0]]["reason"])
     else:
         causes.append("scheduling reproduced on the surrogate")
-    hangs = sorted({r for c in HEADLINE_CORE for r in claims[c]["decided_by"]})
-    if hangs:
-        causes.append("the verdicts change under the reading(s) " + ", ".join(hangs))
     return {"statement": statement, "core": list(HEADLINE_CORE), "cause": " — ".join(causes)}

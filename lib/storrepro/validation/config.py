@@ -20,7 +20,7 @@ class ValidationConfig(NotebookConfig):
     notebook = "00_simulator_validation"
     paper = (
         "storrepro simulator validation: simpy device models vs closed-form queueing "
-        "results and the BID spec's disk-model reference values"
+        "results and the reference values of the BID authors' disk model"
     )
     params = {
         "customers": Param(

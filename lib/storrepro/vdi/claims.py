@@ -781,7 +781,4 @@ def headline_text(run) -> dict:
                 "on a pool the 95 % cap binds"
             )
         parts[-1] += "."
-    hangs = sorted({r for c in ("F5", "S5", "S6") for r in claims[c]["decided_by"]})
-    if hangs:
-        parts.append(f"The verdict hangs on the {' and '.join(hangs)} reading(s).")
     return {"statement": statement, "core": ["F5", "S5", "S6"], "cause": " ".join(parts)}
