@@ -1,5 +1,8 @@
+
 """Notebook 01's experiment plumbing: config, benchmark tasks, re-detection, scheduling run,
 and the acceptance-check logic on hand-made score tables."""
+
+import importlib
 
 import numpy as np
 import pandas as pd
@@ -133,3 +136,16 @@ def test_generator_variants_change_one_knob_and_keep_the_draws():
     assert len(tasks) == len(GENERATOR_VARIANTS) and generator_tasks(0, 0) == []
     rows = run_series(tasks[-1])
     assert {r["dataset"] for r in rows} == {"generator: pulse train, 10 % duty"}
+
+
+def test_tracking_never_verifies_on_fewer_samples_than_the_minimum_horizon(monkeypatch):
+    # the module, not the function of the same name the package exports
+    pp = importlib.import_module("storrepro.periodicity.precise_period")
+    lengths = []
+    real = pp.pcc
+    monkeypatch.setattr(pp, "pcc", lambda a, b: lengths.append(len(a)) or real(a, b))
+    t = np.arange(400)
+    x = np.sin(2 * np.pi * t / 4) + 0.05 * np.random.default_rng(1).normal(size=t.size)
+    events = pp.track_period(x, 200)
+    assert events[0] == (200, 4)
+    assert lengths and min(lengths) >= pp.MIN_HORIZON > 4

@@ -505,7 +505,8 @@ def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) ->
     """Streaming detection with re-detection (R14); returns ``(time, period)`` per (re)detection.
 
     A period found on ``x[:start]`` is checked on each new block of T samples (PCC of the
-    3-period forecast against the block, threshold theta). After ``patience`` consecutive
+    3-period forecast against the next max(T, ``min_horizon``) samples, threshold theta: never
+    on fewer than the minimum horizon, as in detection). After ``patience`` consecutive
     failures, history older than ``recent`` old periods is dropped: detection restarts on the
     window from ``now - recent·T_old``, which then grows with the new data until a period
     verifies again.
@@ -523,11 +524,12 @@ def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) ->
             if period is not None:
                 events.append((now, period))
             continue
-        if now + period > x.size:  # no whole period left to check
+        horizon = max(period, det.min_horizon)
+        if now + horizon > x.size:  # not enough future left to check
             break
         hist = det.clean(x[origin:now])
-        full = det.clean(x[origin : now + period])
-        score = pcc(det.predict(hist, period, period), det.target_of(full, now - origin, period))
+        full = det.clean(x[origin : now + horizon])
+        score = pcc(det.predict(hist, period, horizon), det.target_of(full, now - origin, period))
         fails = fails + 1 if not score >= det.theta else 0
         now += period
         if fails >= patience:
