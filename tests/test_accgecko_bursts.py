@@ -97,3 +97,21 @@ def test_bad_input(counts, kwargs, match):
     kwargs = {"m": 2.0, **kwargs}
     with pytest.raises(ValueError, match=match):
         continuous_bursts(np.array(counts), **kwargs)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0])
+def test_fits_refuse_non_finite_or_negative_counts(bad):
+    from storrepro.accgecko.acctail import AccTail
+    from storrepro.accgecko.baselines import MarkovCounts, SncMeister
+
+    counts = [1.0, 5.0, bad, 2.0]
+    with pytest.raises(ValueError, match="counts must hold finite numbers >= 0; entry 2"):
+        continuous_bursts(counts, 2.0)
+    with pytest.raises(ValueError, match="counts must hold finite numbers"):
+        AccTail().fit(counts)
+    with pytest.raises(ValueError, match="counts must hold finite numbers"):
+        SncMeister().fit(counts)
+    with pytest.raises(ValueError, match="counts must hold finite numbers"):
+        MarkovCounts().fit(counts, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="mean_count must be a finite number > 0"):
+        continuous_bursts([1, 5, 2], 2.0, mean_count=float("inf"))

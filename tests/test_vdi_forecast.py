@@ -128,3 +128,11 @@ def test_bad_parameters_are_rejected():
         fc.ArimaCSS(p=0)
     with pytest.raises(ValueError, match="steps"):
         fc.SeasonalNaive(period=P).forecast(seasonal(1), 0)
+
+
+def test_scores_refuse_non_finite_actuals_naming_them():
+    with pytest.raises(ValueError, match="actual must hold finite numbers; entry 1 is nan"):
+        fc.smape([1.0, float("nan")], [1.0, 1.0])
+    with pytest.raises(ValueError, match="actual must hold finite numbers"):
+        fc.mpe([float("inf"), 1.0], [1.0, 1.0])
+    assert fc.smape([1.0, 2.0], [float("nan"), 2.0]) == 200.0  # a divergent forecast: the worst

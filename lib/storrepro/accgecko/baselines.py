@@ -22,6 +22,7 @@ from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import DELTA
 from storrepro.accgecko.replay import Replayer
 from storrepro.accgecko.workload import uniform_in_periods
+from storrepro.checks import finite_array
 
 SNC_STEP = 1e-5  # seconds per SNC time step h (SNC-Meister's stepSize)
 CONFIDENCE = 2.0  # LAMBDA's Poisson confidence a
@@ -60,7 +61,7 @@ def lambda_states(counts, a: float = CONFIDENCE, max_states: int = MAX_STATES):
     the smallest count; a period goes to the highest state whose lower edge ``λ − a sqrt(λ)`` is
     below its count. Periods below every edge form a residual state at their own mean (A4).
     """
-    counts = np.asarray(counts, dtype=float)
+    counts = finite_array("counts", counts)
     if counts.size == 0:
         raise ValueError("counts: expected a non-empty array of per-period counts")
     high, low = counts.max(), counts.min()
@@ -192,7 +193,7 @@ class MarkovCounts:
         self.c_us, self.length = c_us, length
 
     def fit(self, counts, rng: np.random.Generator) -> MarkovCounts:
-        counts = np.asarray(counts, dtype=np.int64)
+        counts = finite_array("counts", counts).astype(np.int64)
         values, state = np.unique(counts, return_inverse=True)
         k = values.size
         moves = transitions(state, k)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from storrepro.checks import finite, finite_array
+
 MIN_PTS = 2
 TIE_TOLERANCE = 1e-9  # requests: a mean equal to the level (up to rounding) is not above it
 
@@ -35,11 +37,9 @@ def continuous_bursts(
     ``m``, the spec's single-M reading; ``core_m`` must be >= ``m`` so a core is its own
     neighbour). ``N`` is ``mean_count``, by default the mean of ``counts``.
     """
-    counts = np.asarray(counts)
+    counts = finite_array("counts", counts)
     if counts.ndim != 1 or counts.size == 0:
         raise ValueError(f"counts: expected a non-empty 1-D array, got shape {counts.shape}")
-    if np.any(counts < 0):
-        raise ValueError("counts: request counts must be >= 0")
     core_m = m if core_m is None else core_m
     if not m > 0 or core_m < m:
         raise ValueError(f"m = {m!r}, core_m = {core_m!r}: expected 0 < m <= core_m")
@@ -47,8 +47,7 @@ def continuous_bursts(
         raise ValueError(f"min_pts = {min_pts!r}: expected >= 1")
     counts = counts.astype(np.int64)
     mean = counts.mean() if mean_count is None else mean_count
-    if not mean > 0:
-        raise ValueError(f"mean_count = {mean!r}: expected a mean count per period > 0")
+    finite("mean_count", mean, strict=True, unit="requests per period")
     prefix = np.concatenate(([0], np.cumsum(counts)))
     return _scan(counts, prefix, core_m * mean, m * mean, min_pts)
 

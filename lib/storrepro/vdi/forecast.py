@@ -23,6 +23,8 @@ from functools import cached_property
 import numpy as np
 from statsmodels.tsa.seasonal import seasonal_decompose
 
+from storrepro.checks import finite_array
+
 PERIOD = 144
 
 
@@ -48,7 +50,9 @@ def _check_steps(steps: int) -> int:
 
 
 def _pair(actual, forecast) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(actual, dtype=float)
+    """The series as float arrays; ``actual`` must be finite (a NaN there would silently score
+    as a perfect forecast), a non-finite forecast is a divergent fit and scored as such."""
+    a = finite_array("actual", actual, minimum=None)
     f = np.asarray(forecast, dtype=float)
     if a.shape != f.shape or a.ndim != 1 or a.size == 0:
         raise ValueError(
