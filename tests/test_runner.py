@@ -197,3 +197,17 @@ def test_data_download_needs_a_mirror(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("STORREPRO_CRAN_MIRROR", raising=False)
     assert main(["data", "cran", "--download", str(tmp_path / "cran")]) == 2
     assert "give the base address of a CRAN mirror" in capsys.readouterr().err
+
+
+def test_sizes_beyond_memory_or_a_day_are_refused_with_the_estimate():
+    only = ["00_simulator_validation"]
+    with pytest.raises(ParameterError, match=r"'customers' = 1000000000000: .* GiB of memory"):
+        runner.plan("full", only, ["customers=1e12"])
+    with pytest.raises(ParameterError, match=r"about .* days on this machine .* pass --force"):
+        runner.plan("full", only, ["curve_customers=1e8"])
+    assert runner.plan("full", only, ["curve_customers=1e8"], force=True)  # forced: allowed
+    with pytest.raises(ParameterError, match="GiB of memory"):  # memory: never forced
+        runner.plan("full", only, ["customers=1e12"], force=True)
+    events = ["04_bid"]
+    with pytest.raises(ParameterError, match=r"'events' = 10000000000"):
+        runner.plan("full", events, ["events=1e10"])

@@ -53,6 +53,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="notebooks run side by side (default: one per core in the quick profile, else 1)",
     )
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="run even when the estimated time exceeds a day (memory limits still apply)",
+    )
     where = run.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
@@ -212,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ParameterError(f"--jobs {args.jobs}: expected a whole number from 1 to {cores}")
         return runner.reproduce(
             args.profile, args.only, args.out, args.params, args.workers, args.scheduler,
-            args.jobs,
+            args.jobs, args.force,
         )
     except (ParameterError, KeyError, ValueError, OSError, MemoryError) as err:
         message = err.args[0] if len(err.args) == 1 else str(err)

@@ -35,6 +35,9 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple | None = None
+    #: "time" or "memory": the run's cost grows in proportion to this size ("memory" implies
+    #: time too); see :meth:`NotebookConfig.cost_estimate`.
+    grows: str = ""
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -164,6 +167,10 @@ class NotebookConfig:
     paper: ClassVar[str]
     params: ClassVar[dict[str, Param]]
     readings: ClassVar[dict[str, Reading]] = {}
+    #: Measured on the 2-core reference machine (``make reproduce`` and ``make bench``): the full
+    #: profile's wall seconds, and the peak memory (MiB, whole process tree) of the quick and the
+    #: full profile; the base of :meth:`cost_estimate`.
+    full_cost: ClassVar[tuple[float, float, float]] = (60.0, 900.0, 1024.0)
 
     @classmethod
     def reading_labels(cls) -> list[str]:
@@ -190,6 +197,23 @@ class NotebookConfig:
 
     def validate(self) -> None:
         """Checks that involve several parameters; subclasses override."""
+
+    def cost_estimate(self) -> tuple[float, float, str]:
+        """``(seconds, MiB, the size that drives memory)``, a rough linear estimate, good for
+        refusing what cannot run here, not for planning to the minute: time grows with the
+        size parameter that grew most against its full-profile value; memory is the line
+        through the quick and full profiles' peaks, driven by the memory size that grew most."""
+        seconds, quick_mib, full_mib = self.full_cost
+        time_factor = memory_factor = 1.0
+        driver = ""
+        for name, param in self.params.items():
+            if param.grows:
+                factor = getattr(self, name) / param.full
+                time_factor = max(time_factor, factor)
+                if param.grows == "memory" and factor > memory_factor:
+                    memory_factor, driver = factor, name
+        mib = full_mib + (full_mib - quick_mib) * (memory_factor - 1)
+        return seconds * time_factor, mib, driver
 
     @classmethod
     def all_params(cls) -> dict[str, Param]:

@@ -62,8 +62,48 @@ class Outcome:
     message: str
 
 
-def plan(profile: str, only: list[str] | None, overrides: list[str]) -> list[Job]:
-    """Check names and parameters of every selected notebook; raise before anything runs."""
+#: Longer than this (a day) needs --force.
+MAX_SECONDS = 86_400.0
+
+
+def _human_seconds(seconds: float) -> str:
+    for unit, size in (("days", 86_400), ("hours", 3_600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def check_cost(cfg: NotebookConfig, force: bool = False) -> None:
+    """Refuse a run whose sizes cannot fit in this machine's memory, or (without ``force``)
+    would take more than a day, with the estimate in the message."""
+    import psutil
+
+    seconds, mib, driver = cfg.cost_estimate()
+    total_mib = psutil.virtual_memory().total / 2**20
+    full_s, quick_mib, full_mib = cfg.full_cost
+    if mib > total_mib:
+        param = cfg.params[driver]
+        value = getattr(cfg, driver)
+        fits = param.full * (1 + (total_mib - full_mib) / (full_mib - quick_mib))
+        raise ParameterError(
+            f"parameter {driver!r} = {value!r}: {cfg.notebook} would need about "
+            f"{mib / 1024:,.1f} GiB of memory ({full_mib / 1024:.1f} GiB at the full profile's "
+            f"{driver} = {param.full!r}), more than this machine's {total_mib / 1024:.1f} GiB; "
+            f"at most about {driver} = {fits:.3g} fits"
+        )
+    if seconds > MAX_SECONDS and not force:
+        raise ParameterError(
+            f"{cfg.notebook} with these sizes would take about {_human_seconds(seconds)} on "
+            f"this machine ({_human_seconds(full_s)} in the full profile); pass --force to run "
+            "beyond a day, or --scheduler to spread it over a cluster"
+        )
+
+
+def plan(
+    profile: str, only: list[str] | None, overrides: list[str], force: bool = False
+) -> list[Job]:
+    """Check names, parameters and the cost of every selected notebook; raise before anything
+    runs."""
     names = only or list(NOTEBOOKS)
     unknown = [n for n in names if n not in NOTEBOOKS]
     if unknown:
@@ -74,7 +114,7 @@ def plan(profile: str, only: list[str] | None, overrides: list[str]) -> list[Job
     for name in dict.fromkeys(names):
         cls = config_class(name)
         values = cls.parse_overrides(overrides)
-        cls(profile=profile, **values)  # validates the whole resolved configuration
+        check_cost(cls(profile=profile, **values), force)  # validates the resolved configuration
         jobs.append(Job(name, {"profile": profile, **values}))
     if NEEDS_CRAN & {j.name for j in jobs}:
         from storrepro.data.cran import cran_source
@@ -233,6 +273,7 @@ def reproduce(
     workers: int | None = None,
     scheduler: str | None = None,
     at_once: int | None = None,
+    force: bool = False,
 ) -> int:
     """Run the selected notebooks; return the process exit code (0 when all ran).
 
@@ -240,7 +281,7 @@ def reproduce(
     sweeps are too small to keep two cores busy, else one); with more than one, each notebook's
     sweeps run in its own process unless ``workers`` or ``scheduler`` says otherwise.
     """
-    jobs = plan(profile, only, overrides or [])
+    jobs = plan(profile, only, overrides or [], force)
     if at_once is None:
         at_once = (os.cpu_count() or 1) if profile == "quick" else 1
     at_once = max(1, min(at_once, len(jobs)))

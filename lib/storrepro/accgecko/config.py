@@ -71,8 +71,11 @@ class AccGeckoConfig(NotebookConfig):
         "storage systems. High Technology Letters 32(6), 2022 (doi:10.3772/j.issn.1002-0470."
         "2022.06.001)"
     )
+    full_cost = (135.0, 1659.0, 1993.0)  # full s, quick and full peak MiB
     params = {
-        "tenants": Param(int, 10, 100, "synthetic tenant traces in the pool", low=4, high=1000),
+        "tenants": Param(
+            int, 10, 100, "synthetic tenant traces in the pool", low=4, high=1000, grows="memory"
+        ),
         "accuracy_tenants": Param(
             int,
             4,
@@ -82,9 +85,15 @@ class AccGeckoConfig(NotebookConfig):
             high=1000,
         ),
         "segment_seconds": Param(
-            float, 60.0, 300.0, "segment length in seconds (the paper: 5 min)", low=10, high=3600
+            float,
+            60.0,
+            300.0,
+            "segment length in seconds (the paper: 5 min)",
+            low=10,
+            high=3600,
+            grows="memory",
         ),
-        "segments": Param(int, 6, 6, "segments per tenant trace", low=2, high=48),
+        "segments": Param(int, 6, 6, "segments per tenant trace", low=2, high=48, grows="memory"),
         "g2_share": Param(
             float, 0.2, 0.2, "share of the pool from the MMPP control generator G2", low=0, high=1
         ),
@@ -92,13 +101,30 @@ class AccGeckoConfig(NotebookConfig):
             float, 100_000.0, 100_000.0, "node capacity C in IOPS (sum of fixed rates)", low=1e3
         ),
         "admission_seeds": Param(
-            int, 20, 50, "random arrival orders R of the admission runs", low=3, high=1000
+            int,
+            20,
+            50,
+            "random arrival orders R of the admission runs",
+            low=3,
+            high=1000,
+            grows="time",
         ),
         "bootstrap": Param(
-            int, 200, 1000, "bootstrap resamples for the Spearman CIs", low=50, high=100_000
+            int,
+            200,
+            1000,
+            "bootstrap resamples for the Spearman CIs",
+            low=50,
+            high=100_000,
+            grows="time",
         ),
         "validation_requests": Param(
-            int, 10_000, 60_000, "requests per tenant in the simpy-vs-fast-path check", low=1_000
+            int,
+            10_000,
+            60_000,
+            "requests per tenant in the simpy-vs-fast-path check",
+            low=1_000,
+            grows="memory",
         ),
     }
 

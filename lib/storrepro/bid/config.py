@@ -99,6 +99,7 @@ class BIDConfig(NotebookConfig):
         "P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
         "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9"
     )
+    full_cost = (139.0, 1144.0, 2004.0)  # full s, quick and full peak MiB
     params = {
         "events": Param(
             int,
@@ -106,10 +107,16 @@ class BIDConfig(NotebookConfig):
             200_000,
             "trace events per run (synthetic trace; 200,000: the paper's scale)",
             low=500,
+            grows="memory",
         ),
-        "seeds": Param(int, 2, 5, "independent traces per workload", low=1, high=50),
+        "seeds": Param(int, 2, 5, "independent traces per workload", low=1, high=50, grows="time"),
         "sensitivity_events": Param(
-            int, 800, 200_000, "trace events per run of the sensitivity sweep (one seed)", low=500
+            int,
+            800,
+            200_000,
+            "trace events per run of the sensitivity sweep (one seed)",
+            low=500,
+            grows="memory",
         ),
         "rq_limit": Param(
             int, 128, 128, "block-layer request slots (nr_requests window)", low=1, high=4096

@@ -16,13 +16,13 @@ class PrecisePeriodConfig(NotebookConfig):
         "verification_target": Reading(
             question="Which series does PrecisePeriod's verification compare: the 3-period-mean "
             "forecast built from which history, scored by PCC against which future?",
-            paper_words="\"the prediction of future time series is obtained by weighting the "
-            "historical time series … X_t = (X_{t−T} + X_{t−2T} + X_{t−3T})/3\"; \"the Pearson "
+            paper_words='"the prediction of future time series is obtained by weighting the '
+            'historical time series … X_t = (X_{t−T} + X_{t−2T} + X_{t−3T})/3"; "the Pearson '
             "correlation coefficient (PCC) between the prediction results and the actual time "
-            "series is calculated\"; \"If the prediction results are close to the actual time "
-            "series, the periodicity detection results are correct\" (§3.5); DWT is used "
-            "\"to denoise the input time series at different levels … convenient for periodic "
-            "detection\" (§3.3).",
+            'series is calculated"; "If the prediction results are close to the actual time '
+            'series, the periodicity detection results are correct" (§3.5); DWT is used '
+            '"to denoise the input time series at different levels … convenient for periodic '
+            'detection" (§3.3).',
             primary="preprocessed",
             alternatives={
                 "preprocessed": "forecast from the preprocessed history, scored against the "
@@ -33,17 +33,18 @@ class PrecisePeriodConfig(NotebookConfig):
                 "forecast_denoised": "forecast from the low-passed history at that level, "
                 "scored against the preprocessed future",
             },
-            argument="The paper scores the forecast against \"the actual time series\" three "
+            argument='The paper scores the forecast against "the actual time series" three '
             "times in §3.5 and never says the target is denoised; its Fig. 10 compares the "
             "prediction with the original series. §3.3 introduces DWT for the ACF step "
-            "(\"convenient for periodic detection\"), and §3.5 builds the forecast by "
-            "\"weighting the historical time series\", not a denoised one. So both sides are "
+            '("convenient for periodic detection"), and §3.5 builds the forecast by '
+            '"weighting the historical time series", not a denoised one. So both sides are '
             "the series after preprocessing, the only cleaning the paper applies to the input "
             "as such. Denoising the target is a reading the text does not support; it is kept "
             "as an alternative because the pipeline's own denoising is the obvious other way "
-            "to read \"historical time series\" after step 2.",
+            'to read "historical time series" after step 2.',
         )
     }
+    full_cost = (114.0, 1355.0, 3185.0)  # full s, quick and full peak MiB
     params = {
         "cran_series": Param(
             int,
@@ -60,6 +61,7 @@ class PrecisePeriodConfig(NotebookConfig):
             "synthetic series (length 1000, seeded by `seed`)",
             low=10,
             high=100_000,
+            grows="time",
         ),
         "sensitivity": Param(
             bool, False, True, "run the robustness variants of PrecisePeriod on CRAN"
@@ -71,6 +73,7 @@ class PrecisePeriodConfig(NotebookConfig):
             "synthetic series per generator variant (outlier size, noise, waveform); 0: none",
             low=0,
             high=1000,
+            grows="time",
         ),
         "sched_replicates": Param(
             int, 1, 3, "independent surrogate workloads for the scheduling part", low=1, high=20
@@ -86,12 +89,20 @@ class PrecisePeriodConfig(NotebookConfig):
         ),
         "sched_ssds": Param(int, 4, 16, "SSDs of the scheduling surrogate", low=2, high=96),
         "sched_segments": Param(
-            int, 200, 4000, "segments of the scheduling surrogate", low=20, high=40_000
+            int,
+            200,
+            4000,
+            "segments of the scheduling surrogate",
+            low=20,
+            high=40_000,
+            grows="memory",
         ),
         "sched_history_days": Param(
             int, 1, 3, "days of traffic history before the first interval", low=1, high=14
         ),
-        "sched_intervals": Param(int, 1, 4, "6-hour evaluation intervals", low=1, high=28),
+        "sched_intervals": Param(
+            int, 1, 4, "6-hour evaluation intervals", low=1, high=28, grows="time"
+        ),
         "cran_dir": Param(
             str,
             "",

@@ -120,6 +120,7 @@ class TofecConfig(NotebookConfig):
         "G. Liang and U. C. Kozat, On Throughput-Delay Optimal Access to Storage Clouds via "
         "Load Adaptive Coding and Chunking, arXiv:1403.5007 (2014)"
     )
+    full_cost = (96.0, 1172.0, 1472.0)  # full s, quick and full peak MiB
     params = {
         "requests": Param(
             int,
@@ -127,6 +128,7 @@ class TofecConfig(NotebookConfig):
             50_000,
             "requests per (policy, arrival rate, seed) run (at least)",
             low=1_000,
+            grows="memory",
         ),
         "duration_s": Param(
             float,
@@ -134,18 +136,28 @@ class TofecConfig(NotebookConfig):
             600.0,
             "simulated seconds per run (at least); the larger of the two wins",
             low=10.0,
+            grows="memory",
         ),
-        "seeds": Param(int, 2, 5, "independent seeds per arrival rate", low=1, high=50),
+        "seeds": Param(
+            int, 2, 5, "independent seeds per arrival rate", low=1, high=50, grows="time"
+        ),
         "high_load_seeds": Param(
-            int, 2, 10, "seeds at 0.90/0.95/0.98 of the full capacity", low=1, high=50
+            int, 2, 10, "seeds at 0.90/0.95/0.98 of the full capacity", low=1, high=50, grows="time"
         ),
-        "phase_seeds": Param(int, 2, 10, "seeds per changing-workload pattern", low=1, high=50),
+        "phase_seeds": Param(
+            int, 2, 10, "seeds per changing-workload pattern", low=1, high=50, grows="time"
+        ),
         "alpha": Param(
             float, 0.9, 0.9, "TOFEC's memory factor (EWMA weight of the past), in [0, 1)", low=0.0
         ),
         "n_threads": Param(int, 16, 16, "parallel threads L", low=12, high=64),
         "mc_samples": Param(
-            int, 20_000, 400_000, "Monte-Carlo samples per chunk size / per code", low=5_000
+            int,
+            20_000,
+            400_000,
+            "Monte-Carlo samples per chunk size / per code",
+            low=5_000,
+            grows="memory",
         ),
     }
 

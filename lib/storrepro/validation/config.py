@@ -22,9 +22,15 @@ class ValidationConfig(NotebookConfig):
         "storrepro simulator validation: simpy device models vs closed-form queueing "
         "results and the reference values of the BID authors' disk model"
     )
+    full_cost = (45.0, 860.0, 1024.0)  # full s, quick and full peak MiB
     params = {
         "customers": Param(
-            int, 100_000, 1_000_000, "customers per queue check (M/M/1, M/D/1, M/G/1)", low=1_000
+            int,
+            100_000,
+            1_000_000,
+            "customers per queue check (M/M/1, M/D/1, M/G/1)",
+            low=1_000,
+            grows="memory",
         ),
         "replications": Param(
             int,
@@ -37,10 +43,20 @@ class ValidationConfig(NotebookConfig):
         ),
         "load": Param(float, 0.5, 0.5, "utilisation rho of the queue checks", low=0.05, high=0.95),
         "curve_customers": Param(
-            int, 10_000, 50_000, "customers per point of the wait-vs-load curves", low=1_000
+            int,
+            10_000,
+            50_000,
+            "customers per point of the wait-vs-load curves",
+            low=1_000,
+            grows="time",
         ),
         "parallel_requests": Param(
-            int, 2_000, 20_000, "requests per (n, k) code in the order-statistics check", low=100
+            int,
+            2_000,
+            20_000,
+            "requests per (n, k) code in the order-statistics check",
+            low=100,
+            grows="time",
         ),
     }
 

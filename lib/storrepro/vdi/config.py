@@ -39,9 +39,16 @@ class VdiConfig(NotebookConfig):
         "M. Kachmar, D. Kaeli: A Smart Background Scheduler for Storage Systems, "
         "MASCOTS 2020 (arXiv 2006.01402)"
     )
+    full_cost = (41.0, 1031.0, 1092.0)  # full s, quick and full peak MiB
     params = {
         "seeds": Param(
-            int, 2, 5, "independent synthetic traces (seeds 0..seeds-1)", low=1, high=20
+            int,
+            2,
+            5,
+            "independent synthetic traces (seeds 0..seeds-1)",
+            low=1,
+            high=20,
+            grows="time",
         ),
         "n_cores": Param(int, 64, 64, "datapath cores N", low=1, high=1024),
         "fg_iops_per_core": Param(float, 50.0, 50.0, "FG IOPS one core serves", low=1e-3),
@@ -58,9 +65,9 @@ class VdiConfig(NotebookConfig):
         "pool": Reading(
             question="How large is the storage pool P that the deferred debt may fill?",
             paper_words=(
-                "The paper gives no pool size: \"We fix the debt bucket size to a range between "
-                "40 and 50% of total pool size\"; \"The debt bucket implementation can grow up "
-                "to 95% of pool size as long as the forecasted data allows.\""
+                'The paper gives no pool size: "We fix the debt bucket size to a range between '
+                '40 and 50% of total pool size"; "The debt bucket implementation can grow up '
+                'to 95% of pool size as long as the forecasted data allows."'
             ),
             primary="a7",
             alternatives=POOL_RULES,
@@ -76,21 +83,21 @@ class VdiConfig(NotebookConfig):
             question="How does the planner spread the extra background work over the period "
             "before a forecast breach of 95 %?",
             paper_words=(
-                "\"The dynamic bucket algorithm maximizes foreground I/O as long there are free "
+                '"The dynamic bucket algorithm maximizes foreground I/O as long there are free '
                 "pool capacity. If a future period is observed where pool capacity will be 95% "
                 "depleted, a greedy algorithm evenly spreads enough background load to a relative "
                 "prior period. [...] Several iterations are needed to replay the forecasted data "
                 "series and slowly increase the background processing rate so to find the optimal "
-                "partition point between foreground and background cores.\""
+                'partition point between foreground and background cores."'
             ),
             primary="bg-floor",
             alternatives=SPREADS,
             argument=(
-                "What the text spreads evenly is \"background load\", and what the iterations "
-                "raise is \"the background processing rate\": a per-tick BG rate over the prior "
+                'What the text spreads evenly is "background load", and what the iterations '
+                'raise is "the background processing rate": a per-tick BG rate over the prior '
                 "period, not a count of cores taken from FG. BG already runs on every idle core "
-                "(\"harvest every ounce of processing capacity\"), and FG is maximized \"as long "
-                "there are free pool capacity\", so raising the BG rate takes FG cores only where "
+                '("harvest every ounce of processing capacity"), and FG is maximized "as long '
+                'there are free pool capacity", so raising the BG rate takes FG cores only where '
                 "the idle ones do not already give that rate. Stealing one core in every tick "
                 "whatever BG already has (the earlier resolution) spreads stolen cores, not load. "
                 "Said plainly: this primary was chosen after the earlier rule's effect on the "
