@@ -8,6 +8,9 @@ import pandas as pd
 
 from storrepro.plotting import PALETTE
 
+#: Legends right of the axes, where they cover no data.
+OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0.0}
+
 
 def timeline(result: dict, times: pd.DatetimeIndex, system, title: str, smart: bool = False):
     """FG demand vs served, the core split, debt as % of the pool (with the watermarks and,
@@ -22,19 +25,22 @@ def timeline(result: dict, times: pd.DatetimeIndex, system, title: str, smart: b
     capacity = system.n_cores * system.fg_iops_per_core
     axes[0].axhline(capacity, color="grey", ls=":", label=f"{capacity:,.0f} IOPS")
     axes[0].set(ylabel="IOPS")
-    axes[0].legend(ncol=3, loc="upper right")
+    axes[0].legend(**OUTSIDE)
     axes[1].plot(times, log.c_fg, lw=0.8, label="C_FG")
     axes[1].plot(times, log.c_bg, lw=0.8, label="C_BG")
     axes[1].set(ylabel="cores")
-    axes[1].legend(ncol=2, loc="upper right")
+    axes[1].legend(**OUTSIDE)
     debt = 100 * (log.debt + log.bg_served) / pool
     axes[2].plot(times, debt, lw=0.9, color=PALETTE[2], label="debt (before BG service)")
-    for level in (system.cap,) if smart else (system.low, system.high):
-        axes[2].axhline(100 * level, color="grey", ls="--", lw=0.8)
+    levels = (system.cap,) if smart else (system.low, system.high)
+    marks = " / ".join(f"{100 * level:.0f}" for level in levels)
+    for k, level in enumerate(levels):
+        axes[2].axhline(100 * level, color="grey", ls="--", lw=0.8,
+                        label=f"{'cap' if smart else 'watermarks'} {marks} %" if k == 0 else None)
     if smart:
         axes[2].plot(times, result["w_dyn_pct"], lw=0.8, color=PALETTE[3], label="W_dyn (plan)")
     axes[2].set(ylabel="% of pool", ylim=(0, 105))
-    axes[2].legend(loc="upper left")
+    axes[2].legend(**OUTSIDE)
     axes[3].fill_between(times, 0, log.queued_iops, step="mid", color=PALETTE[1], lw=0)
     marks = np.where(log.violation, -0.03 * max(1.0, log.queued_iops.max()), np.nan)
     axes[3].plot(times, marks, "|", color=PALETTE[1], ms=6)
