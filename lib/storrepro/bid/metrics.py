@@ -35,6 +35,11 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         "TMD": m2["cylinders_traversed"],
         "AD_seek": float(moves.mean()) if moves.size else np.nan,
         "AD_seek_std": float(moves.std()) if moves.size else np.nan,
+        # quartiles of the same moves' distances (the spread drawn in Fig. 16; std is not)
+        **{
+            f"AD_seek_p{p}": float(np.percentile(moves, p)) if moves.size else np.nan
+            for p in (25, 50, 75)
+        },
         "TD_sweep": m2["sweeps"],
         "short_moves": int(((d >= 2) & (d < SHORT_MOVE)).sum()),
         "long_moves": int((d >= LONG_MOVE).sum()),
