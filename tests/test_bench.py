@@ -221,3 +221,14 @@ def test_run_bench_keeps_each_section_as_it_is_measured(monkeypatch, tmp_path):
 
     partial = json.loads((tmp_path / "build" / "bench-partial.json").read_text())
     assert partial["devices"] == [{"model": "m"}] and partial["sweeps"] == []
+
+
+def test_a_run_of_some_sections_says_which_it_measured(monkeypatch, tmp_path):
+    monkeypatch.setattr(bench, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(bench, "device_speeds", lambda: pytest.fail("devices not chosen"))
+    monkeypatch.setattr(bench, "suites", lambda profiles: [])
+    data = bench.run_bench((), sections=("suites",))
+    assert data["sections"] == ["suites"] and data["devices"] == []
+    text = bench.render(data)
+    assert "Sections measured in this run: suites" in text
+    assert "| — | not measured in this run | | |" in text

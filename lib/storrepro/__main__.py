@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from storrepro.bench import SECTIONS as BENCH_SECTIONS
 from storrepro.config import PROFILES, ParameterError
 from storrepro.notebooks import NOTEBOOKS
 from storrepro.traces.formats import FORMATS as TRACE_FORMATS
@@ -97,6 +98,13 @@ def _parser() -> argparse.ArgumentParser:
         choices=PROFILES,
         default=list(PROFILES),
         help="notebook profiles to time (default: quick full; none: skip the notebooks)",
+    )
+    bench.add_argument(
+        "--sections",
+        nargs="+",
+        choices=BENCH_SECTIONS,
+        default=list(BENCH_SECTIONS),
+        help="what to measure (default: all)",
     )
 
     data = commands.add_parser("data", help="fetch the real data sets the notebooks read")
@@ -189,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             from storrepro.bench import run_bench, write_report
 
-            path = write_report(run_bench(tuple(args.profiles)))
+            path = write_report(run_bench(tuple(args.profiles), tuple(args.sections)))
             print(f"benchmark written: {path}")
             return 0
         if args.command == "data":

@@ -492,9 +492,14 @@ def _noop(task, rng):
 # ---- report ----------------------------------------------------------------------------------
 
 
-def run_bench(profiles=("quick", "full")) -> dict:
-    """Every measurement, cheapest first; each section is saved to build/bench-partial.json as
-    soon as it is done, so an interrupted run keeps what it measured."""
+#: The sections of a bench run, in the order they run.
+SECTIONS = ("devices", "scaling", "suites", "sweeps")
+
+
+def run_bench(profiles=("quick", "full"), sections=SECTIONS) -> dict:
+    """The chosen measurements (default: every one), cheapest first; each section is saved to
+    build/bench-partial.json as soon as it is done, so an interrupted run keeps what it
+    measured. The report says which sections this run measured."""
     data = {
         "machine": {
             "cores": _cores(),
@@ -502,20 +507,22 @@ def run_bench(profiles=("quick", "full")) -> dict:
             "python": platform.python_version(),
         },
         "git_commit": git_commit(),
+        "sections": [name for name in SECTIONS if name in sections],
         "targets": TARGETS,
         "devices": [],
         "scaling": [],
         "suites": [],
         "sweeps": [],
     }
-    sections = [
+    steps = [
         ("devices", "device speeds", device_speeds),
         ("scaling", "scaling (1x, 10x, 100x)", scaling),
         ("suites", f"notebooks ({', '.join(profiles) or 'none'})", lambda: suites(profiles)),
         ("sweeps", "parallel sweeps (1 and 2 workers)", sweep_speedups),
     ]
-    for i, (key, what, measure) in enumerate(sections, 1):
-        print(f"{i}/{len(sections)} {what}", flush=True)
+    steps = [step for step in steps if step[0] in sections]
+    for i, (key, what, measure) in enumerate(steps, 1):
+        print(f"{i}/{len(steps)} {what}", flush=True)
         data[key] = measure()
         write_json_atomic(repo_root() / "build" / "bench-partial.json", data)
     return data
@@ -631,7 +638,8 @@ def render(data: dict) -> str:
         "",
         f"Measured by `make bench` in one run on {m['cores']} cores, {m['memory_gib']} GiB, "
         f"Python {m['python']}, at commit `{data['git_commit']}`. Numbers vary by a few per cent "
-        "between runs and more on a loaded machine.",
+        "between runs and more on a loaded machine. Sections measured in this run: "
+        f"{', '.join(data.get('sections', SECTIONS))} (`python -m storrepro bench --sections`).",
         "",
         "## Targets",
         "",
@@ -649,6 +657,8 @@ def render(data: dict) -> str:
     by_model: dict[str, dict] = {}
     for d in data["devices"]:
         by_model.setdefault(d["model"], {})[d["kind"]] = d["requests_per_s"]
+    if not by_model:
+        lines.append("| — | not measured in this run | | |")
     for model, kinds in by_model.items():
         simpy_rps, fast_rps = kinds.get("simpy"), kinds.get("fast")
         ratio = f"{fast_rps / simpy_rps:.0f}x" if simpy_rps and fast_rps else "—"
@@ -705,6 +715,8 @@ def render(data: dict) -> str:
         "| memory |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    if not data["scaling"]:
+        lines.append("| — | not measured in this run | | | | | | |")
     for r in data["scaling"]:
         memory = "bounded (streaming percentiles)" if r["streaming"] else "keeps every request"
         for p in r["points"]:
