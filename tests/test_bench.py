@@ -232,3 +232,10 @@ def test_a_run_of_some_sections_says_which_it_measured(monkeypatch, tmp_path):
     text = bench.render(data)
     assert "Sections measured in this run: suites" in text
     assert "| — | not measured in this run | | |" in text
+
+
+def test_a_section_not_chosen_is_no_missed_target():
+    data = {"sections": ["suites"], "sweeps": [], "scaling": [], "suites": []}
+    assert not [row for row in bench.targets_met(data) if "speedup" in row[0]]
+    data["sections"] = list(bench.SECTIONS)
+    assert [row[3] for row in bench.targets_met(data) if "speedup" in row[0]] == [False]

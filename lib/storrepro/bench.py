@@ -576,7 +576,7 @@ def targets_met(data: dict) -> list[tuple[str, str, str, bool]]:
                 worst["peak_mib"] < TARGETS["peak_memory_mib"],
             )
         )
-    if not data["sweeps"]:
+    if not data["sweeps"] and "sweeps" in data.get("sections", SECTIONS):  # ran, measured nothing
         rows.append(
             (
                 "2-worker speedup of each paper's largest sweep",
