@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.claims import Claim
+from storrepro.validation.claims import hdd_reference, ssd_reference
 
 QUANTA = ("cfq-q8", "cfq-q2")
 Q_LABEL = {"cfq-q8": "CFQ q=8", "cfq-q2": "CFQ q=2"}
@@ -139,38 +140,13 @@ def _within(series: pd.Series, lo_hi) -> pd.Series:
 
 # -- invariants: disk models, toy, conservation ----------------------------------------------
 def d1_hdd_model(hdd: pd.DataFrame) -> Claim:
-    error = float(hdd.abs_error_ms.max())
-    same_d = bool((hdd.spec_d == hdd.model_d).all())
-    ok = error < 1e-6 and same_d
-    return Claim(
-        id="D1",
-        statement="HDD service time matches the nine reference values of the authors' disk model",
-        paper_value="|error| < 1e-6 ms",
-        reproduced_value=f"max |error| {error:.2g} ms",
-        tolerance="max |error| < 1e-6 ms and equal seek distances",
-        verdict="reproduced" if ok else "not reproduced",
-        reason=f"Largest difference from the nine reference service times: {error:.2g} ms"
-        + ("." if ok else "; the model's formula differs from the reference values."),
-        role="invariant",
-        values={"max_abs_error_ms": error, "same_seek_distances": same_d},
-    )
+    """D1: notebook 00's disk-model check (V8), made again where BID uses the model."""
+    return hdd_reference(hdd, id="D1")
 
 
 def d2_ssd_model(ssd: pd.DataFrame) -> Claim:
-    error = float(ssd.abs_error_ms.max())
-    ok = error < 1e-6
-    return Claim(
-        id="D2",
-        statement="SSD page costs (8/4-sector write 0.5 ms, 1024-sector read 3.2 ms, write 64 ms)",
-        paper_value="|error| < 1e-6 ms",
-        reproduced_value=f"max |error| {error:.2g} ms",
-        tolerance="max |error| < 1e-6 ms",
-        verdict="reproduced" if ok else "not reproduced",
-        reason=f"Largest difference from the reference page costs: {error:.2g} ms"
-        + ("." if ok else "; the SSD model differs from the reference values."),
-        role="invariant",
-        values={"max_abs_error_ms": error},
-    )
+    """D2: notebook 00's SSD check (V9), made again where BID-Hybrid uses the model."""
+    return ssd_reference(ssd, id="D2")
 
 
 TOY_CFQ_ORDER = "A1 A2 C1 B1 B2 A3 A4 C2 B3 B4 A5 A6"
