@@ -97,6 +97,11 @@ class Claim:
         object.__setattr__(self, "paper_value", plain(self.paper_value))
 
 
+def verdict_of(ok: bool) -> str:
+    """A pass/fail rule's verdict: ``reproduced`` when ``ok``, else ``not reproduced``."""
+    return "reproduced" if ok else "not reproduced"
+
+
 def relative_error(value: float, reference: float) -> float:
     """``(value - reference) / |reference|``."""
     return (value - reference) / abs(reference)

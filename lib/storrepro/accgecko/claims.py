@@ -23,10 +23,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from storrepro.claims import Claim
+from storrepro.claims import Claim, verdict_of
 
 P = (99.0, 99.9)
-OK = {True: "reproduced", False: "not reproduced"}
 
 S1_TOL_US = 1.0
 S2_TOL = 0.01
@@ -84,7 +83,7 @@ def s1(check: dict, tol_us: float = S1_TOL_US) -> Claim:
     return Claim(
         "S1", "simpy node and vectorized pacer agree at p99.9 (two co-located tenants)",
         paper_value=f"<= {tol_us:g} µs", reproduced_value=f"|Δp99.9| {gap:.3g} µs",
-        tolerance=f"|Δp99.9| <= {tol_us:g} µs", verdict=OK[ok], role="invariant",
+        tolerance=f"|Δp99.9| <= {tol_us:g} µs", verdict=verdict_of(ok), role="invariant",
         reason=f"Over {check['requests']:,} requests the largest per-request difference is "
         f"{check['max_abs_diff_us']:.3g} µs and the p99.9 differs by {gap:.3g} µs"
         + ("." if ok else f", above {tol_us:g} µs: the fast path models another node."),
@@ -98,7 +97,8 @@ def s2(check: dict, tol: float = S2_TOL) -> Claim:
     return Claim(
         "S2", "constant-rate burst: simulated wait of request j = j(1/sr − 1/λ)",
         paper_value=f"within {tol * 100:g} %", reproduced_value=f"max error {err * 100:.3g} %",
-        tolerance=f"max relative error <= {tol * 100:g} %", verdict=OK[ok], role="invariant",
+        tolerance=f"max relative error <= {tol * 100:g} %",
+        verdict=verdict_of(ok), role="invariant",
         reason=f"A constant-spacing burst's waits match j(1/sr − 1/λ) to {err * 100:.3g} % "
         f"(last wait {check['last_wait_us']:.0f} µs)"
         + ("." if ok else "; the pacer does not follow its own rule."),
@@ -116,7 +116,7 @@ def u1(rates, edges, covers: list[list[int]]) -> Claim:
         paper_value="8.25; 3–14 and 1–2",
         reproduced_value=f"top {top:.4f}, edge {edge:.4f}; {covers[0][0]}–{covers[0][-1]} "
         f"and {covers[1]}",
-        tolerance=f"± {U1_TOL:g} and the same states", verdict=OK[ok], role="invariant",
+        tolerance=f"± {U1_TOL:g} and the same states", verdict=verdict_of(ok), role="invariant",
         reason="LAMBDA on the paper's Fig. 5 example gives "
         f"{'the paper' if ok else 'not the paper'}'s states (top rate {top:.4f}).",
         values={"top": top, "edge": edge, "covers": covers},
@@ -128,7 +128,7 @@ def u2(found: dict) -> Claim:
     return Claim(
         "U2", "one-directional truncated DBSCAN on four hand-made sequences (N = 2, M = 2)",
         paper_value=str(list(U2_CASES.values())), reproduced_value=str(list(found.values())),
-        tolerance="exact", verdict=OK[ok], role="invariant",
+        tolerance="exact", verdict=verdict_of(ok), role="invariant",
         reason="The continuous bursts found are "
         + ("exactly the expected ones." if ok else "not the expected ones: the scan is wrong."),
         values={"found": [list(v) for v in found.values()]},
@@ -157,7 +157,7 @@ def m4(table: pd.DataFrame) -> Claim:
         f"{got['intensity spread'] * 100:.1f} %, ratio {got['max-duration ratio']:.2f}",
         tolerance=f"<= {M4_BANDS['burst time spread'] * 100:g} %, "
         f"<= {M4_BANDS['intensity spread'] * 100:g} %, >= {M4_BANDS['max-duration ratio']:g}",
-        verdict=OK[ok], role="calibration",
+        verdict=verdict_of(ok), role="calibration",
         reason="The replicas are built from blocks of burst periods to match Table 1; "
         + ("they do." if ok else "the construction misses its own target."),
         values=got,
@@ -185,7 +185,7 @@ def pool_calibration(generator: str, features: pd.DataFrame) -> Claim:
     inside = inside_targets(features)
     share = {k: float(inside[k].mean()) for k in inside}
     ok = share["all"] >= POOL_INSIDE
-    verdict = OK[ok] if ok or share["all"] < POOL_PARTLY else "partly"
+    verdict = verdict_of(ok) if ok or share["all"] < POOL_PARTLY else "partly"
     lo, hi = POOL_TARGETS["total_burst_share"]
     ranges = (f"total burst time {lo * 100:g}–{hi * 100:g} % of the segment, intensity "
               f"{POOL_TARGETS['intensity'][0]:g}–{POOL_TARGETS['intensity'][1]:g}×, longest "
@@ -239,7 +239,7 @@ def m1(rho: pd.DataFrame) -> Claim:
         "M1", "max continuous-burst duration has the largest ρ (or within 0.05) at p99.9 and "
         "p99.99", paper_value="largest at p99.9 and p99.99",
         reproduced_value=", ".join(f"{_pk(p)} gap {g:.3f}" for p, g in gaps.items()),
-        tolerance=f"gap to the best ρ <= {M1_GAP:g}", verdict=OK[ok], reason=reason,
+        tolerance=f"gap to the best ρ <= {M1_GAP:g}", verdict=verdict_of(ok), reason=reason,
         values={"gap": {_pk(p): g for p, g in gaps.items()}, "best": {_pk(p): b for p, b in
                                                                       best.items()}},
     )  # fmt: skip
@@ -256,7 +256,7 @@ def m2(rho: pd.DataFrame) -> Claim:
         "M2", "ρ of intensity, total burst time and mean duration do not increase from p95 to "
         "p99.99", paper_value="decreasing",
         reproduced_value=f"largest rise {rise[worst]:+.3f} ({worst})",
-        tolerance=f"each step rises by <= {M2_RISE:g}", verdict=OK[ok],
+        tolerance=f"each step rises by <= {M2_RISE:g}", verdict=verdict_of(ok),
         reason=f"Largest step-up of ρ from one percentile to the next: {rise[worst]:+.3f} for "
         f"{worst}" + ("." if ok else "; in this pool that feature matters more in the deeper "
                       "tail, not less (Fig. 3 analog)."),
@@ -270,7 +270,7 @@ def m3(rho: pd.DataFrame) -> Claim:
     return Claim(
         "M3", "no feature is very strongly correlated: |ρ| < 0.8 everywhere (G1 + G2 pool)",
         paper_value=f"|ρ| < {M3_MAX:g}", reproduced_value=f"max |ρ| {top:.3f}",
-        tolerance=f"< {M3_MAX:g}", verdict=OK[ok], kind="should",
+        tolerance=f"< {M3_MAX:g}", verdict=verdict_of(ok), kind="should",
         reason=f"The strongest correlation over features and percentiles is |ρ| = {top:.3f}"
         + ("." if ok else ": a synthetic pool ties one feature to latency more tightly than "
            "real traces do."),
@@ -295,7 +295,7 @@ def m5(table: pd.DataFrame) -> Claim:
         "M5", "MMPP+SNC p99.9 is nearly the same on T1–T3 while actual p99.9 differs >= 2x",
         paper_value="predicted spread 7 %, actual 2.93x",
         reproduced_value=f"predicted spread {spread * 100:.0f} %, actual {ratio:.2f}×",
-        tolerance=f"spread <= {M5_SPREAD * 100:g} %, ratio >= {M5_RATIO:g}", verdict=OK[ok],
+        tolerance=f"spread <= {M5_SPREAD * 100:g} %, ratio >= {M5_RATIO:g}", verdict=verdict_of(ok),
         reason=reason, values={"predicted_spread": spread, "actual_ratio": ratio},
     )  # fmt: skip
 
@@ -308,7 +308,7 @@ def m6(folds: np.ndarray) -> Claim:
         "most", paper_value="7x mean, 23x max",
         reproduced_value=f"{mean:.1f}× mean, {top:.1f}× max",
         tolerance=f"mean in [{M6_MEAN[0]:g}, {M6_MEAN[1]:g}], max in [{M6_MAX[0]:g}, "
-        f"{M6_MAX[1]:g}]", verdict=OK[ok], kind="should",
+        f"{M6_MAX[1]:g}]", verdict=verdict_of(ok), kind="should",
         reason=f"Bound / actual over the CCDF points above p95 of T1–T3: mean {mean:.1f}×, "
         f"max {top:.1f}×" + ("." if ok else
                               "; the synthetic replicas' tails are shaped differently from the "
@@ -323,7 +323,7 @@ def m7(folds: np.ndarray) -> Claim:
     return Claim(
         "M7", "MMPP per-count probability fold error >= 3x on average and >= 100x at most",
         paper_value="11x mean, 1279x max", reproduced_value=f"{mean:.1f}× mean, {top:.0f}× max",
-        tolerance=f"mean >= {M7_MEAN:g}, max >= {M7_MAX:g}", verdict=OK[ok], kind="should",
+        tolerance=f"mean >= {M7_MEAN:g}, max >= {M7_MAX:g}", verdict=verdict_of(ok), kind="should",
         reason=f"LAMBDA's Poisson states against one G1 segment's per-ms counts: fold error "
         f"{mean:.1f}× on average, {top:.0f}× at most"
         + ("." if ok else "; this segment's counts are closer to Poisson than the paper's trace."),
@@ -384,7 +384,7 @@ def a0(err: pd.DataFrame, explain: pd.DataFrame | None = None) -> Claim:
         "ranking them by positive error means something",
         paper_value="0 % (c = 25 µs)", reproduced_value=f"max negative {top:.0f} % ({name})",
         tolerance=f"max negative error <= {NEGATIVE_BOUND_PCT:g} % for each, p99 and p99.9",
-        verdict=OK[ok], reason=reason,
+        verdict=verdict_of(ok), reason=reason,
         values={f"{n} {_pk(q)}": v for (n, q), v in worst.items()},
     )  # fmt: skip
 
@@ -402,7 +402,7 @@ def a1(err, explain=None) -> Claim:
         "half of MMP's, at p99 and p99.9", paper_value="MMP 89 % / 174 %; DB 20 % / 13 %",
         reproduced_value="; ".join(f"{k} MMP {v['MMP']:.0f} %, DB {v['DB']:.0f} %"
                                    for k, v in vals.items()),
-        tolerance=f"MMP > {A1_MMP_NEG:g} %, DB <= {A1_RATIO:g} × MMP", verdict=OK[ok],
+        tolerance=f"MMP > {A1_MMP_NEG:g} %, DB <= {A1_RATIO:g} × MMP", verdict=verdict_of(ok),
         reason=reason, values=vals,
     )  # fmt: skip
 
@@ -416,7 +416,7 @@ def a2(err, explain=None) -> Claim:
     return Claim(
         "A2", "DB+25µs has max negative error <= 2 % at p99 and p99.9", paper_value="0 %",
         reproduced_value=", ".join(f"{k} {v:.0f} %" for k, v in vals.items()),
-        tolerance=f"<= {A2_NEG:g} %", verdict=OK[ok], reason=reason, values=vals,
+        tolerance=f"<= {A2_NEG:g} %", verdict=verdict_of(ok), reason=reason, values=vals,
     )  # fmt: skip
 
 
@@ -427,7 +427,7 @@ def a3(err) -> Claim:
         "A3", "DB+17µs negative error lies between DB's and DB+25µs's",
         paper_value="p99 0 %, p99.9 4 %",
         reproduced_value=", ".join(f"{k} {v['DB+17µs']:.0f} %" for k, v in vals.items()),
-        tolerance="DB+25µs <= DB+17µs <= DB (max negative error)", verdict=OK[ok],
+        tolerance="DB+25µs <= DB+17µs <= DB (max negative error)", verdict=verdict_of(ok),
         kind="should",
         reason="Max negative error (DB, DB+17µs, DB+25µs): " + "; ".join(
             f"{k} {v['DB']:.0f}, {v['DB+17µs']:.0f}, {v['DB+25µs']:.0f} %"
@@ -452,7 +452,7 @@ def a4(err, explain=None) -> Claim:
         reproduced_value="; ".join(f"{k} avg {v['avg']:.0f} %, max {v['max']:.0f} %"
                                    for k, v in vals.items()),
         tolerance=f"avg in [{A4_AVG[0]:g}, {A4_AVG[1]:g}] %, max in [{A4_MAX[0]:g}, "
-        f"{A4_MAX[1]:g}] %", verdict=OK[ok], kind="should", reason=reason, values=vals,
+        f"{A4_MAX[1]:g}] %", verdict=verdict_of(ok), kind="should", reason=reason, values=vals,
     )  # fmt: skip
 
 
@@ -464,7 +464,8 @@ def a5(err) -> Claim:
         paper_value="67 → 47 %, 59 → 40 %",
         reproduced_value="; ".join(f"{k} {v['M=2']:.0f} → {v['M=1.5']:.0f} %"
                                    for k, v in vals.items()),
-        tolerance="avg positive error M=1.5 < M=2 at both", verdict=OK[ok], requires=("A0",),
+        tolerance="avg positive error M=1.5 < M=2 at both",
+        verdict=verdict_of(ok), requires=("A0",),
         reason="Avg positive error M = 2 → M = 1.5: " + "; ".join(
             f"{k} {v['M=2']:.0f} → {v['M=1.5']:.0f} %" for k, v in vals.items())
         + ("." if ok else "; lowering M does not lower it here."),
@@ -490,7 +491,7 @@ def a6(err) -> Claim:
         paper_value="k = 3 (p99, 36 %), k = 5 (p99.9, 30 %)",
         reproduced_value="; ".join(f"{k} {v['best']} {v['avg']:.0f} % vs k=1 {v['k=1']:.0f} %"
                                    for k, v in vals.items()),
-        tolerance="best k's avg positive error < k = 1's at both", verdict=OK[ok],
+        tolerance="best k's avg positive error < k = 1's at both", verdict=verdict_of(ok),
         requires=("A0",),
         reason="Best k by avg positive error: " + "; ".join(
             f"{k} {v['best']} ({v['avg']:.0f} % against {v['k=1']:.0f} % for k = 1)"
@@ -516,7 +517,8 @@ def a6s(err, explain=None) -> Claim:
         reproduced_value="; ".join(f"{q} k={v['k']}, {v['avg']:.0f} %, neg {v['max neg']:.0f} %"
                                    for q, v in vals.items()),
         tolerance=f"k(p99.9) >= k(p99); avg <= {A6S_AVG[99.0]:g} / {A6S_AVG[99.9]:g} %; max "
-        f"negative <= {A6S_NEG:g} %", verdict=OK[ok], kind="should", reason=reason, values=vals,
+        f"negative <= {A6S_NEG:g} %",
+        verdict=verdict_of(ok), kind="should", reason=reason, values=vals,
     )  # fmt: skip
 
 
@@ -548,7 +550,7 @@ def a7(f11: pd.DataFrame, explain=None) -> Claim:
         paper_value="PM > SNCM > AccTail",
         reproduced_value="; ".join(f"{k} avg " + " / ".join(f"{v[m][0]:.0f}" for m in names)
                                    + " %" for k, v in vals.items()),
-        tolerance="strict ordering of total error (avg and max) at both", verdict=OK[ok],
+        tolerance="strict ordering of total error (avg and max) at both", verdict=verdict_of(ok),
         reason=reason, values=vals,
     )  # fmt: skip
 
@@ -570,7 +572,7 @@ def a8(f11: pd.DataFrame, explain=None) -> Claim:
         reproduced_value="; ".join(f"{_pk(p)} SNCM {r['SNCM/AccTail']:.2f}×, PM "
                                    f"{r['PM/AccTail']:.2f}×" for p, r in ratios.items()),
         tolerance=f"SNCM >= {A8_SNCM[99.0]:g}× / {A8_SNCM[99.9]:g}×, PM >= {A8_PM[99.0]:g}× / "
-        f"{A8_PM[99.9]:g}×, PM ratio larger at p99", verdict=OK[ok], kind="should",
+        f"{A8_PM[99.9]:g}×, PM ratio larger at p99", verdict=verdict_of(ok), kind="should",
         reason=reason, values={_pk(p): r for p, r in ratios.items()},
     )  # fmt: skip
 
@@ -614,7 +616,7 @@ def t4(safe: pd.DataFrame, explain=None) -> Claim:
         reproduced_value="; ".join(f"{k} {v['violating %']:.1f} % violate, worst "
                                    f"{v['worst']:.1f}×" for k, v in vals.items()),
         tolerance=f"<= {T4_SHARE_PCT:g} % violating, worst actual/SLO <= {T4_WORST:g}",
-        verdict=OK[ok], reason=reason, values=vals,
+        verdict=verdict_of(ok), reason=reason, values=vals,
     )  # fmt: skip
 
 
@@ -628,7 +630,7 @@ def t1(adm: pd.DataFrame) -> Claim:
         reproduced_value="; ".join(f"{k} " + " / ".join(f"{v[m]:.1f}" for m in
                                    ("AccTail", "SNCM", "PM")) for k, v in vals.items())
         + " (AccGecko / SNCM / PM)",
-        tolerance="non-overlapping 95 % CIs", verdict=OK[ok], requires=("T4",),
+        tolerance="non-overlapping 95 % CIs", verdict=verdict_of(ok), requires=("T4",),
         reason="Mean tenants admitted (AccGecko / SNCM / PM) " + "; ".join(
             f"{k}: " + " / ".join(f"{v[m]:.1f}" for m in ("AccTail", "SNCM", "PM"))
             for k, v in vals.items())
@@ -660,7 +662,7 @@ def t2(adm: pd.DataFrame) -> Claim:
         reproduced_value=f"{g[99.0] * 100:+.0f} %, {g[99.9] * 100:+.0f} %, mean "
         f"{mean * 100:+.0f} %",
         tolerance=f"{band(T2_BANDS[99.0])}, {band(T2_BANDS[99.9])}, mean "
-        f"{band(T2_BANDS['mean'])}", verdict=OK[ok], kind="should", requires=("T4",),
+        f"{band(T2_BANDS['mean'])}", verdict=verdict_of(ok), kind="should", requires=("T4",),
         reason=f"AccGecko admits {g[99.0] * 100:+.0f} % (p99) and {g[99.9] * 100:+.0f} % "
         f"(p99.9) tenants against SNC-Meister"
         + ("." if ok else "; outside its band: " + ", ".join(
@@ -679,7 +681,7 @@ def t2m(adm: pd.DataFrame) -> Claim:
         "T2m", "the AccGecko gain over SNCM is larger at p99 than at p99.9",
         paper_value="112 % > 19 %",
         reproduced_value=f"{g[99.0] * 100:+.0f} % vs {g[99.9] * 100:+.0f} %",
-        tolerance="gain(p99) > gain(p99.9)", verdict=OK[ok], requires=("T4",),
+        tolerance="gain(p99) > gain(p99.9)", verdict=verdict_of(ok), requires=("T4",),
         reason=f"Gain over SNC-Meister {g[99.0] * 100:+.0f} % at p99, {g[99.9] * 100:+.0f} % at "
         "p99.9" + ("." if ok else "; the deeper percentile gains more here."),
         values={_pk(p): v for p, v in g.items()},
@@ -692,7 +694,8 @@ def t3(adm: pd.DataFrame) -> Claim:
     return Claim(
         "T3", "AccGecko vs PM: >= +100 % at p99, >= +50 % at p99.9", paper_value="+194 %, +109 %",
         reproduced_value=f"{g[99.0] * 100:+.0f} %, {g[99.9] * 100:+.0f} %",
-        tolerance=f">= +{T3_MIN[99.0] * 100:g} %, >= +{T3_MIN[99.9] * 100:g} %", verdict=OK[ok],
+        tolerance=f">= +{T3_MIN[99.0] * 100:g} %, >= +{T3_MIN[99.9] * 100:g} %",
+        verdict=verdict_of(ok),
         kind="should", requires=("T4",),
         reason=f"AccGecko admits {g[99.0] * 100:+.0f} % (p99) and {g[99.9] * 100:+.0f} % "
         "(p99.9) tenants against PriorityMeister" + ("." if ok else ", below the bands."),
@@ -717,7 +720,7 @@ def t5(sens: pd.DataFrame) -> Claim:
     return Claim(
         "T5", "T1 and gain(p99) > gain(p99.9) hold for C in {50k, 100k, 200k} and both SLO "
         "modes", paper_value="robust", reproduced_value=f"{held}/{n} T1, {order}/{n} gain order",
-        tolerance=f"{n}/{n} each", verdict=OK[ok], requires=("T4",),
+        tolerance=f"{n}/{n} each", verdict=verdict_of(ok), requires=("T4",),
         reason=f"Over {n} capacity × SLO-mode settings T1 holds in {held} and the gain order in "
         f"{order}" + ("." if ok else " (section 10)."),
         values={"T1 holds": held, "gain order": order, "settings": n},
@@ -739,7 +742,7 @@ def x1(explain: pd.DataFrame, tol: float = X1_TOL) -> Claim:
         "predicts the modelled segment's replayed percentile at AccTail's allocated rates",
         paper_value="— (not in the paper)",
         reproduced_value=f"median |error| {med * 100:.1f} % (AccTail: {np.median(acc):.0f}× low)",
-        tolerance=f"median |error| <= {tol * 100:g} %", verdict=OK[ok], role="invariant",
+        tolerance=f"median |error| <= {tol * 100:g} %", verdict=verdict_of(ok), role="invariant",
         kind="report",
         reason=f"Over {len(explain)} (tenant, percentile) allocations the queue model's median "
         f"|error| is {med * 100:.1f} % (90th percentile {np.quantile(qerr, 0.9) * 100:.1f} %), "
@@ -768,7 +771,7 @@ def x2(explain: pd.DataFrame) -> Claim:
         "X2", "most of the top 1 % latencies of the modelled segment (at AccTail's p99 "
         "allocation) arrive inside continuous bursts", paper_value="— (not in the paper)",
         reproduced_value=f"{share * 100:.1f} % inside", tolerance=f"> {X2_SHARE * 100:g} %",
-        verdict=OK[ok], role="invariant", kind="report",
+        verdict=verdict_of(ok), role="invariant", kind="report",
         reason=f"{part.top1_in_bursts.sum():,} of {part.top1_requests.sum():,} top-1 % requests "
         f"arrive inside continuous bursts (M = 1.5): {where}. The bursts' average rate is a "
         f"median {over:.2f}× the threshold "
@@ -802,7 +805,7 @@ def x3(safe: pd.DataFrame, allocations: pd.DataFrame) -> Claim:
         reproduced_value="; ".join(f"{k} {v['violating %']:.0f} % violate, worst "
                                    f"{v['worst']:.1f}×" for k, v in vals.items()),
         tolerance=f"T4's band: <= {T4_SHARE_PCT:g} % violating, worst <= {T4_WORST:g}",
-        verdict=OK[ok], role="invariant", kind="report", reason=reason,
+        verdict=verdict_of(ok), role="invariant", kind="report", reason=reason,
         values={**vals, "median_actual_over_predicted": excess},
     )  # fmt: skip
 

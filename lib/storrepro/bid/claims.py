@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from storrepro.claims import Claim
+from storrepro.claims import Claim, verdict_of
 from storrepro.validation.claims import hdd_reference, ssd_reference
 
 QUANTA = ("cfq-q8", "cfq-q2")
@@ -170,7 +170,7 @@ def d3_toy_cfq(table: pd.DataFrame) -> Claim:
         paper_value=f"{TOY_CFQ_ORDER}; TMD 275",
         reproduced_value=f"{row.order}; TMD {row.TMD:g}, n1 {row.n1}, n2 {row.n2}",
         tolerance="exact order, tracks, TMD, n1 and n2",
-        verdict="reproduced" if ok else "not reproduced",
+        verdict=verdict_of(ok),
         reason="The CFQ model replays Table 1 in the paper's order with the paper's track sequence."
         if ok
         else f"The CFQ model's toy order {row.order} or its metrics differ from the paper's.",
@@ -188,7 +188,7 @@ def d4_toy_noop_deadline(table: pd.DataFrame, submission: str) -> Claim:
         paper_value="B1 A1 A2 A3 C1 | A4 A5 A6 | B2 B3 | C2 | B4",
         reproduced_value=f"Deadline {deadline}",
         tolerance="exact orders",
-        verdict="reproduced" if ok else "not reproduced",
+        verdict=verdict_of(ok),
         reason="Noop keeps the submission order and Deadline forms the paper's six batches."
         if ok
         else f"Noop order {noop} or Deadline order {deadline} differs from the paper's.",
@@ -207,7 +207,7 @@ def conservation(summary: pd.DataFrame) -> Claim:
         paper_value="conservation",
         reproduced_value=f"{len(summary) - len(lost)}/{len(summary)} runs conserved",
         tolerance="exact, every run",
-        verdict="reproduced" if ok else "not reproduced",
+        verdict=verdict_of(ok),
         reason=f"Served sectors equal submitted sectors and no request is left in any of "
         f"{len(summary)} runs."
         if ok
@@ -367,7 +367,7 @@ def c3_noop_vs_cfq(t: pd.DataFrame) -> Claim:
     for q in QUANTA:
         ratio = (t["noop"] / t[q])[list(SEQUENTIAL)]
         ok = bool(_within(ratio, C3_BAND).all())
-        results[q] = {"verdict": "reproduced" if ok else "not reproduced", "ratio": ratio}
+        results[q] = {"verdict": verdict_of(ok), "ratio": ratio}
     q = _first_passing(results)
     ratio, verdict = results[q]["ratio"], results[q]["verdict"]
     reason = (
@@ -532,7 +532,7 @@ def c8_sweeps(td: pd.DataFrame) -> Claim:
     for q in QUANTA:
         below = {s: (td[s] < td[q]) & (td[s] < td["noop"]) for s in ("bid-hdd", "bid-hybrid")}
         ok = all(bool(b.all()) for b in below.values())
-        results[q] = {"verdict": "reproduced" if ok else "not reproduced", "below": below}
+        results[q] = {"verdict": verdict_of(ok), "below": below}
     q = _first_passing(results)
     below, verdict = results[q]["below"], results[q]["verdict"]
     reason = (
@@ -762,7 +762,7 @@ def c12_mode_consistency(mode_b: pd.DataFrame, mode_a: pd.DataFrame) -> Claim:
         f"{int(best.sum())}/6",
         tolerance=f"identical ranking of the 5 schemes on >= {C12_MIN}/6 workloads (means over "
         "seeds)",
-        verdict="reproduced" if ok else "not reproduced",
+        verdict=verdict_of(ok),
         reason=reason,
         values={
             "same ranking": int(same.sum()),

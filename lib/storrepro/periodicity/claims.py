@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from storrepro.claims import Claim
+from storrepro.claims import Claim, verdict_of
 from storrepro.periodicity.metrics import error_direction, scores
 
 PP = "PrecisePeriod"
@@ -59,10 +59,6 @@ F0_TARGET_MS, F0_BAND = 10.0, 0.10  # the paper's single-SSD ≈ 10 ms; ±10 % r
 CEILING = "ceiling (actual future)"
 
 _READINGS = "the table of PrecisePeriod under each verification reading (section 4b)"
-
-
-def _verdict(ok: bool) -> str:
-    return "reproduced" if ok else "not reproduced"
 
 
 def _get(scored: pd.DataFrame, dataset: str, tol: float, method: str, metric: str) -> float:
@@ -123,7 +119,7 @@ def a1(exact: float, wrong: int, exact_eq5: float) -> Claim:
         reproduced_value=f"{exact:.0%} exact, {wrong} wrong (literal Eq. (5) ACF: "
         f"{exact_eq5:.0%} exact)",
         tolerance=f"≥ {A1_EXACT:.0%} exact and ≤ {A1_WRONG} wrong",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         role="invariant",
         values={"exact": exact, "wrong": wrong, "exact_eq5": exact_eq5},
@@ -142,7 +138,7 @@ def a2(outputs: dict, expected: dict) -> Claim:
         paper_value=expected,
         reproduced_value=", ".join(f"{k} = {v}" for k, v in outputs.items()),
         tolerance=f"exact; seasonLength ±{A2_SEASON_SLACK}",
-        verdict=_verdict(not bad),
+        verdict=verdict_of(not bad),
         reason=(
             f"All {len(expected)} documented examples reproduced."
             if not bad
@@ -224,7 +220,7 @@ def a5(moves: float, moves_gib: float) -> Claim:
         reproduced_value=f"{moves:.2f} → {round(moves)} moves (binary GiB: {moves_gib:.2f} → "
         f"{round(moves_gib)})",
         tolerance="round() equal to 17",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"0.01 × 2.5 GB/s × 6 h / 32 GB = {moves:.2f} moves"
         + (", so the paper's 17 uses decimal units." if ok else ", not the paper's 17."),
         values={"moves": moves, "moves_gib": moves_gib},
@@ -256,7 +252,7 @@ def b1(scored: pd.DataFrame, datasets, tol: float) -> Claim:
         paper_value="best overall (Table 1, Fig. 8)",
         reproduced_value="F1 " + "; ".join(parts),
         tolerance=f"≥ best baseline − {B1_TIE:g}",
-        verdict=_verdict(not lost),
+        verdict=verdict_of(not lost),
         reason=reason,
         kind=kind,
         requires=("A1", "A2"),
@@ -277,7 +273,7 @@ def b2(scored: pd.DataFrame) -> Claim:
         paper_value="best (Table 1)",
         reproduced_value=f"accuracy {pp:.3f} vs {name} {other:.3f}",
         tolerance="≥ best baseline",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         requires=("A1", "A2"),
         values={"PrecisePeriod": pp, "best_baseline": name, "best_baseline_accuracy": other},
@@ -304,7 +300,7 @@ def b2b(scored: pd.DataFrame) -> Claim:
         paper_value="best overall (Table 1)",
         reproduced_value="; ".join(parts),
         tolerance=f"CRAN: ≥ best − {B2B_CRAN_SLACK:g}; synthetic ±0 %: ≥ best",
-        verdict=_verdict(not lost),
+        verdict=verdict_of(not lost),
         reason=reason,
         kind="should",
         requires=("A1", "A2"),
@@ -327,7 +323,7 @@ def b3(scored: pd.DataFrame) -> Claim:
         paper_value="nearly 1.0 (Fig. 8)",
         reproduced_value=f"precision {prec:.3f} vs {name} {other:.3f}",
         tolerance=f"≥ {B3_PRECISION:g} and ≥ best baseline + {B3_MARGIN:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         requires=("A1", "A2"),
         values={"precision": prec, "best_baseline": name, "best_baseline_precision": other},
@@ -346,7 +342,7 @@ def b3b(scored: pd.DataFrame) -> Claim:
         paper_value="≈ 1.0",
         reproduced_value=f"precision {ps:.3f}",
         tolerance=f"≥ {B3B_PRECISION:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         requires=("A1",),
@@ -364,7 +360,7 @@ def b4(scored: pd.DataFrame) -> Claim:
         paper_value="decreases significantly",
         reproduced_value=f"accuracy {fs:.3f} synthetic vs {fc:.3f} CRAN (±2 %)",
         tolerance=f"synthetic ≤ CRAN − {B4_DROP:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"findFrequency's accuracy falls by {fc - fs:.3f} from CRAN to synthetic"
         + ("." if ok else f", less than {B4_DROP:g}."),
         requires=("A2",),
@@ -384,7 +380,7 @@ def b5(scored: pd.DataFrame, methods) -> Claim:
         paper_value="low on CRAN",
         reproduced_value=f"rank from the bottom: accuracy {ranks['accuracy']}, F1 {ranks['f1']}",
         tolerance=f"rank ≤ {B5_RANK} from the bottom in both",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"seasonLength ranks {ranks['accuracy']} (accuracy) and {ranks['f1']} (F1) from "
         "the bottom of the five methods on CRAN (±0 %)"
         + ("." if ok else ": it is not among the worst there."),
@@ -409,7 +405,7 @@ def b6(scored: pd.DataFrame, datasets) -> Claim:
         paper_value="accuracy ≈ F1",
         reproduced_value=f"max |accuracy − F1| {gaps[worst]:.3f} ({worst})",
         tolerance=f"max |accuracy − F1| ≤ {B6_GAP:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Largest accuracy–F1 gap of the three always-answering baselines: {gaps[worst]:.3f}"
         f" ({worst})" + ("." if ok else ": that method abstains often there."),
         requires=("A2",),
@@ -436,7 +432,7 @@ def b7(scored: pd.DataFrame) -> Claim:
         paper_value="findFrequency < SAZED < PrecisePeriod",
         reproduced_value=f"findFrequency {ffs:.3f}, SAZED {sz:.3f}, PrecisePeriod {pps:.3f}",
         tolerance="strict order (±2 %)",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         requires=("A1", "A2"),
@@ -454,7 +450,7 @@ def b8(scored: pd.DataFrame) -> Claim:
         paper_value="SAZED paper's ranking",
         reproduced_value=f"accuracy opt {o:.3f}, maj {mj:.3f}, findFrequency {ff:.3f}",
         tolerance=f"−{B8_SLACK:g} slack",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason="The ports rank on CRAN as the SAZED paper's benchmark does"
         + ("." if ok else ": they do not, a sign of a porting difference."),
         role="invariant",
@@ -495,7 +491,7 @@ def ablation(scored: pd.DataFrame, dataset: str) -> Claim:
         reproduced_value="accuracy ±2 %: " + shown,
         tolerance=f"full ≥ ablation − {slack:g}"
         + (f", and ≥ ablation + {C1_STRICT:g} accuracy once each" if strict_needed else ""),
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind=kind,
         requires=("A1",),
@@ -523,7 +519,7 @@ def c3(results: pd.DataFrame) -> Claim:
         paper_value="prefers long periods",
         reproduced_value=f"{share:.0%} of wrong outputs longer" if d["wrong"] else "no errors",
         tolerance=f"≥ {C3_LONGER:.0%} longer",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         requires=("A1",),
@@ -560,7 +556,7 @@ def c4(results: pd.DataFrame) -> Claim:
         paper_value="preprocessing helps with outliers",
         reproduced_value=f"gain {gaps[0]:.3f} (low r) vs {gaps[1]:.3f} (high r)",
         tolerance=f"high-r gain ≥ {C4_RATIO:g} × low-r gain and > 0",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         requires=("A1",),
@@ -596,7 +592,7 @@ def d1(sweep_scores: pd.DataFrame) -> Claim:
         reproduced_value="; ".join(parts),
         tolerance=f"monotone (precision drops ≤ {D1_PRECISION_DROP:g}); F1(0.7) ≥ best − "
         f"{D1_NEAR:g} on ≥ 1 data set",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         requires=("A1",),
@@ -637,7 +633,7 @@ def e1(results: list[dict]) -> Claim:
         reproduced_value=f"{share:.1%} found periodic (planted {planted:.1%}), precision "
         f"{prec:.2f}; unverifiable from the history: {unv:.0%} of periodic segments",
         tolerance=f"share in [{lo:g}, {hi:g}] and precision ≥ {E1_PRECISION:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         requires=("A1",),
@@ -657,7 +653,7 @@ def e2(results: list[dict]) -> Claim:
         paper_value="close to the actual traffic",
         reproduced_value=f"median Pearson {med:.3f}",
         tolerance=f"≥ {E2_PCC:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Median Pearson correlation of forecast and actual 10-min traffic over "
         f"{np.isfinite(corr).sum()} SSD × interval aggregates: {med:.3f}"
         + ("." if ok else ": the forecasts miss the surrogate's bursts (section 11)."),
@@ -685,7 +681,7 @@ def e3(track_events: list, switch_at: int, new_period: int) -> Claim:
         reproduced_value=f"locked after {late:.1f} new periods" if lock is not None
         else "never locked",
         tolerance=f"≤ {E3_PERIODS} new periods",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=(
             f"After a switch from period 60 to {new_period}, re-detection reports {new_period} "
             f"{late:.1f} new periods later." if lock is not None
@@ -744,7 +740,7 @@ def f1(flows: pd.DataFrame) -> Claim:
         f"{worst:+.1f} points",
         tolerance=f"ties within {F1_TIE:g} points; ≥ {F1_BUDGET_SHARE:.0%} of budgets in ≥ "
         f"{F1_REPLICATES} replicates",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"replicates_won": sum(reps_ok), "replicates": len(reps_ok),
                 "worst_margin_points": worst},
@@ -776,7 +772,7 @@ def f2(flows: pd.DataFrame) -> Claim:
         reproduced_value=f"99 %: {p99[0]}→{p99[-1]} %, 99.9 %: {p999[0]}→{p999[-1]} %",
         tolerance=f"non-decreasing ({F2_SLACK:g}-point slack); ≥ {F2_SHARE:.0%} of the max in "
         f"the first {F2_EARLY:.0%} of the move range",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         values={"moves": budgets.tolist(), "decline_p99": p99, "decline_p999": p999},
@@ -817,7 +813,7 @@ def f0(calibrations: list[dict | None]) -> Claim:
         reproduced_value=f"worst SSD {worst:.2f} ms, mean over SSDs {mean_tail:.2f} ms, at "
         f"{min(scale):.2f}–{max(scale):.2f} × the paper's mean traffic",
         tolerance=f"worst SSD within ±{F0_BAND:.0%} of {F0_TARGET_MS:g} ms",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=(
             f"The surrogate's traffic was scaled by {min(scale):.2f}–{max(scale):.2f} so that hash"
             f" placement's worst SSD reaches {worst:.2f} ms in the first interval (a fitted "
@@ -873,7 +869,7 @@ def f3(lat: pd.DataFrame) -> Claim:
         reproduced_value=f"{-red[0.01]:+.1f} % at 1 %, {-red[0.02]:+.1f} % at 2 % (hash "
         f"{h.max_tail_ms:.3f} ms)",
         tolerance=f"≥ {F3_REDUCTION:g} % at both",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"reduction_1pct": red[0.01], "reduction_2pct": red[0.02],
                 "hash_max_tail_ms": h.max_tail_ms, "ceiling_reduction_1pct": ceiling},
@@ -892,7 +888,7 @@ def f4(lat: pd.DataFrame) -> Claim:
         paper_value="not increased",
         reproduced_value=f"{ratio:.4f} × hash",
         tolerance=f"≤ {F4_RATIO:g} × hash",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Mean over SSDs of the average latency after PreciseScheduling at 1 %: "
         f"{ratio:.4f} × its hash-placement value"
         + ("." if ok else ": the moves concentrate load on some SSDs."),
@@ -913,7 +909,7 @@ def f5(lat: pd.DataFrame) -> Claim:
         paper_value="greedy needs > 5×",
         reproduced_value=f"greedy 5 %: {g5:.3f} ms vs PreciseScheduling 1 %: {p1:.3f} ms",
         tolerance="greedy higher",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Worst-SSD 99.99 % latency: greedy-history at 5 % {g5:.3f} ms, PreciseScheduling"
         f" at 1 % {p1:.3f} ms"
         + ("." if ok else (
@@ -948,7 +944,7 @@ def f6(lat: pd.DataFrame) -> Claim:
         reproduced_value=f"random 1/5/10 %: {r[0.01]:.3f}/{r[0.05]:.3f}/{r[0.1]:.3f} ms vs "
         f"{p1:.3f} ms",
         tolerance=f"1 %, 5 % worse; 10 % within ±{F6_CLOSE:.0%}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         values={"random_ms": r, "precise_1pct_ms": p1},
@@ -968,7 +964,7 @@ def f7(lat: pd.DataFrame) -> Claim:
         paper_value="no discernible variation",
         reproduced_value=f"{100 * change:.1f} % relative",
         tolerance=f"≤ {F7_CHANGE:.0%} relative",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Worst-SSD 99.99 % latency {p1:.3f} ms at 1 %, {p5:.3f} ms at 5 %"
         + ("." if ok else ": more moves keep lowering the tail."),
         kind="should",

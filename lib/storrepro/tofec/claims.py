@@ -18,14 +18,10 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from storrepro.claims import Claim, relative_band, relative_error
+from storrepro.claims import Claim, relative_band, relative_error, verdict_of
 from storrepro.tofec.config import TOLERANCES
 
 T = TOLERANCES
-
-
-def _ok(flag: bool) -> str:
-    return "reproduced" if flag else "not reproduced"
 
 
 def _pct(x: float, digits: int = 0) -> str:
@@ -78,7 +74,7 @@ def c1_copula(pearson: float, rho: float, rho_for_middle: float, band=(0.11, 0.1
         paper_value=f"{low:g}–{high:g}",
         reproduced_value=f"Pearson {pearson:.3f} at ρ = {rho:g}",
         tolerance=f"within [{low:g}, {high:g}]",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         role="calibration",
         kind="should",
@@ -105,7 +101,7 @@ def mds(batched: Mapping[str, bool], strips_exact: bool, trials: int) -> Claim:
         paper_value="MDS property (Fig. 3)",
         reproduced_value=f"{len(results) - len(failed)} of {len(results)} codes exact",
         tolerance="byte-exact for every subset",
-        verdict=_ok(not failed),
+        verdict=verdict_of(not failed),
         reason=(
             f"Every k-subset of chunks of the batched codes {', '.join(batched)} and {trials} "
             "random 6-subsets of the strips decoded to the original bytes."
@@ -129,7 +125,7 @@ def _formula(id, statement, error, tolerance, what) -> Claim:
         paper_value=0.0,
         reproduced_value=f"max |error| {_pct(error, 2)}",
         tolerance=f"max |error| <= {_pct(tolerance, 0)}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Largest relative gap between the Monte-Carlo {what} and the closed form over the "
         f"27 codes: {_pct(error, 2)}" + ("." if ok else "; the sampler or the formula is wrong."),
         role="invariant",
@@ -170,7 +166,7 @@ def a2_gap(gaps: Mapping[tuple[int, int], float], band=T["a2_gap"]) -> Claim:
         paper_value="<= 0.577",
         reproduced_value=f"{low:.4f} to {high:.4f}",
         tolerance=f"within [{lo:g}, {hi:g}]",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"The gap ranges over [{low:.4f}, {high:.4f}], largest at (n,k) = {at}"
         + ("." if ok else "; the harmonic sums are computed wrongly."),
         role="invariant",
@@ -203,7 +199,7 @@ def a3_theorem1(residual: float, spread: float, tolerance: float = T["a3_residua
         paper_value="unique optimum",
         reproduced_value=f"residual {residual:.1e}, start spread {spread:.1e}",
         tolerance=f"residuals and spread < {tolerance:g}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"max_residual": residual, "max_start_spread": spread},
     )
@@ -219,7 +215,7 @@ def a4_corollary1(checks: Mapping[str, bool]) -> Claim:
         paper_value="strictly monotone",
         reproduced_value=f"{len(checks) - len(failed)} of {len(checks)} strictly monotone",
         tolerance="every one strict",
-        verdict=_ok(not failed),
+        verdict=verdict_of(not failed),
         reason="Every one of " + ", ".join(checks) + " is strictly monotone on its grid."
         if not failed
         else f"Not strictly monotone: {', '.join(failed)} (Section 3, Corollary 1 figure).",
@@ -236,7 +232,7 @@ def a5_separability(gap: float, tolerance: float = T["a5_codes"]) -> Claim:
         paper_value=0.0,
         reproduced_value=f"max difference {gap:.1e} in r or k",
         tolerance=f"<= {tolerance:g}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Largest difference of r or k between the two mixes and class 1 alone: {gap:.1e}"
         + ("." if ok else "; the optimum depends on the mix, not only on Λ (Section 3, A5)."),
         values={"max_difference": gap},
@@ -293,7 +289,7 @@ def a1_saturation(
         paper_value="C = L / E[U]",
         reproduced_value=f"max |error| {_pct(err.max(), 1)} at {worst}",
         tolerance=f"every code within ±{_pct(tolerance)}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values=values,
     )
@@ -315,7 +311,7 @@ def b2_ratio(id: str, ratio: float, target: float, width: float) -> Claim:
         paper_value=target,
         reproduced_value=f"{ratio:.3f} of C(1,1)",
         tolerance=f"{target:g} ± {width:g}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Simulated saturated throughput ratio {ratio:.3f}; {_CALIBRATED}"
         + ("." if ok else "; outside the band, the calibration has drifted."),
         role="calibration",
@@ -332,7 +328,7 @@ def b2_126(ratio: float, limit: float = T["b2_12_6"]) -> Claim:
         paper_value=f"<= {limit:.3f}",
         reproduced_value=f"{ratio:.3f} of C(1,1)",
         tolerance=f"<= {limit:.3f}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Simulated C(12,6)/C(1,1) = {ratio:.3f}; the surrogate's per-task overhead was "
         "calibrated to the paper's capacity ratios"
         + ("." if ok else ", yet (12,6) keeps more than a third: the calibration has drifted."),
@@ -355,7 +351,7 @@ def b1_code(code: str, mean: float, median: float, ref=None) -> Claim:
         paper_value=f"{m_ref:g} / {med_ref:g} ms",
         reproduced_value=f"{mean:.1f} / {median:.1f} ms",
         tolerance=f"mean {relative_band(m_tol)}, median {relative_band(med_tol)}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Mean {e_mean * 100:+.1f} %, median {e_med * 100:+.1f} % from the paper; SUR was "
         "calibrated to these delays"
         + ("." if ok else ", so a miss means the calibration has drifted."),
@@ -373,7 +369,7 @@ def b1_best(value: float, code: str, band=T["b1_best_mean"]) -> Claim:
         paper_value="≈ 84 ms",
         reproduced_value=f"{value:.1f} ms with {code}",
         tolerance=f"in [{lo:g}, {hi:g}] ms",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"The best stable static code at λ = 2 is {code} with {value:.1f} ms; SUR's "
         "chunk-size dependence was calibrated to the paper's light-load delays"
         + ("." if ok else ", so a miss means the calibration has drifted."),
@@ -405,7 +401,7 @@ def b4_ratio(id: str, text: str, value: float, limit: float, paper: float) -> Cl
         paper_value=paper,
         reproduced_value=f"{value:.3f}×",
         tolerance=f"<= {limit:g}×",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Measured ratio {value:.3f} (paper {paper:g})"
         + (
             "."
@@ -427,7 +423,7 @@ def b4_abs(mean: float, band=T["b4"]["abs_mean"]) -> Claim:
         paper_value="84 ms",
         reproduced_value=f"{mean:.1f} ms",
         tolerance=f"in [{lo:g}, {hi:g}] ms",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms"
         + ("." if ok else f", outside [{lo:g}, {hi:g}] ms (Section 5, light-load table)."),
         requires=REQUIRES["B4-abs"],
@@ -484,7 +480,7 @@ def b5_envelope(
         paper_value="≈ 1 (almost optimal)",
         reproduced_value=f"{value:.3f}× at λ = {at:g} req/s",
         tolerance=f"<= {limit:g}× at every λ",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"max_ratio": value, "at_rate": at, "ratios": ratios.to_dict()},
     )
@@ -518,7 +514,7 @@ def b6_vs_greedy(p90: float, p99: float, limits=None) -> Claim:
         paper_value="TOFEC better",
         reproduced_value=f"p90 {p90:.3f}×, p99 {p99:.3f}× Greedy",
         tolerance=f"p90 <= {lim90:g}×, p99 <= {lim99:g}×",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"p90_ratio": p90, "p99_ratio": p99},
     )
@@ -533,7 +529,7 @@ def b7_vs_greedy(ratio: float, limit: float = T["b7"]["vs_greedy"]) -> Claim:
         paper_value="X–Y× lower (stripped)",
         reproduced_value=f"{ratio:.3f}× Greedy's at most",
         tolerance=f"<= {limit:g}× at every λ",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Largest TOFEC/Greedy STD ratio over λ = 5–40 req/s: {ratio:.3f}"
         + ("." if ok else "; TOFEC's code choice is not steadier than Greedy's here (Fig. 9)."),
         values={"max_ratio": ratio},
@@ -569,7 +565,7 @@ def b8_modal(modal: pd.Series, c_full: float) -> Claim:
         paper_value="smooth transition to k = 1",
         reproduced_value="modal k " + " ".join(str(int(v)) for v in ks),
         tolerance="non-increasing; 5 or 6 at λ <= 10; 1 at λ >= 0.9·C_full",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason="Modal k by λ: "
         + " ".join(str(int(v)) for v in ks)
         + ("." if ok else "; " + "; ".join(problems) + " (Fig. 10)."),
@@ -610,7 +606,7 @@ def b8_greedy(share: float, limit: float = T["b8"]["greedy_1_6"]) -> Claim:
         paper_value="majority",
         reproduced_value=f"min {_pct(share)} with k ∈ {{1, 6}}",
         tolerance=f">= {limit:g} at every λ",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"At every λ at least {_pct(share)} of Greedy's requests use k = 1 or 6"
         + ("." if ok else "; Greedy spreads over middle k here (Fig. 10)."),
         values={"min_share": share},
@@ -632,7 +628,7 @@ def b3_saturated(policy: str, throughput: float, c_full: float, tol=T["b3_satura
         paper_value="= C_full",
         reproduced_value=f"{throughput:.1f} req/s ({err * 100:+.1f} % of C_full)",
         tolerance=relative_band(tol),
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"Saturated throughput {throughput:.1f} req/s against C_full = {c_full:.1f}; with "
         "a long queue (TOFEC) or no idle thread (Greedy) the rule picks (1,1), so this holds by "
         "construction"
@@ -661,7 +657,7 @@ def b3_stable(
         reproduced_value=f"|throughput/rate − 1| = {_pct(gap, 2)}, trend in {_pct(trend_frac)} of "
         "seeds",
         tolerance=f"<= {_pct(tol)} and no trend in any seed",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"rate": rate, "throughput_gap": gap, "trend_fraction": trend_frac},
     )
@@ -696,7 +692,7 @@ def b3_replication(
         reproduced_value=f"throughput {_pct(throughput_ratio, 1)} of arrivals at "
         f"{fraction:g}·C_full",
         tolerance=f"throughput < {_pct(1 - tol)} of arrivals, or an upward trend in most seeds",
-        verdict=_ok(unstable),
+        verdict=verdict_of(unstable),
         reason=reason,
         requires=REQUIRES["B3-21"],
         values={"offered": offered, "throughput_ratio": throughput_ratio, "trend": trend_frac},
@@ -745,7 +741,7 @@ def b9a_surge(switch_s: float, surge_k: float, alpha: float, tol=None) -> Claim:
         paper_value="especially responsive",
         reproduced_value=f"switch {switch_s:.2f} s, mean k {surge_k:.3f}",
         tolerance=f"switch <= {b9['switch_s']:g} s and mean k <= {b9['surge_k']:g}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"switch_s": switch_s, "surge_mean_k": surge_k},
     )
@@ -789,7 +785,7 @@ def b9b_phases(
         paper_value="comparable",
         reproduced_value=f"gap {_pct(gap13, 1)} (phases 1/3), {_pct(gap2, 1)} (phase 2)",
         tolerance=f"<= {_pct(b9['phase13'])} (phases 1, 3), <= {_pct(b9['phase2'])} (phase 2)",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"gap_phase13": gap13, "gap_phase2": gap2},
     )
@@ -810,7 +806,7 @@ def b9c_stability(kstd_ratio: float, phase2_k1: float, alpha: float, tol=None) -
         paper_value="little variation",
         reproduced_value=f"k-std {kstd_ratio:.2f}× Greedy's; {_pct(phase2_k1, 1)} k = 1 in phase 2",
         tolerance=f"< {b9['k_std']:g}× Greedy's; >= {_pct(b9['phase2_k1'])} k = 1",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"k_std_ratio": kstd_ratio, "phase2_k1": phase2_k1},
     )
@@ -947,7 +943,7 @@ def a6_semantics(requests: int, busy_vs_cost: float, tolerance: float = 1e-9) ->
         paper_value="§2.1 rules",
         reproduced_value=f"{requests} requests, busy time vs cost {busy_vs_cost:.1e}",
         tolerance=f"no violation; relative gap <= {tolerance:g}",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason=f"The A6 invariants were checked after every event of {requests} requests (a "
         f"violation raises); busy time and summed cost differ by {busy_vs_cost:.1e}"
         + ("." if ok else ": thread time is lost or double-counted."),
@@ -965,7 +961,7 @@ def kernel_identity(max_difference: float) -> Claim:
         paper_value=0.0,
         reproduced_value=f"max difference {max_difference:.2g}",
         tolerance="identical (0)",
-        verdict=_ok(ok),
+        verdict=verdict_of(ok),
         reason="Every request's code, times and cost agree exactly between the kernel and the "
         "simpy store on the same random streams"
         + ("." if ok else f"; they differ by up to {max_difference:.2g}: the kernel is wrong."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from storrepro.claims import Claim, relative_band, relative_error, verdict_within
+from storrepro.claims import Claim, relative_band, relative_error, verdict_of, verdict_within
 
 #: claim id -> (queue, statistic) of the waiting-time checks
 QUEUE_CLAIMS = {
@@ -69,7 +69,7 @@ def kernel_identity(gap: float, tolerance: float) -> Claim:
         paper_value=0.0,
         reproduced_value=f"max difference {gap:.2g} service times",
         tolerance=f"max |difference| <= {tolerance:g}",
-        verdict="reproduced" if ok else "not reproduced",
+        verdict=verdict_of(ok),
         reason=(
             f"Largest per-request latency difference between the Lindley closed form and the "
             f"simpy server on the same inputs: {gap:.2g} service times"
@@ -101,7 +101,7 @@ def _reference(id, statement, error_ms: float, tolerance: str, ok: bool, what: s
         paper_value=0.0,
         reproduced_value=f"max |error| {error_ms:.2g} ms",
         tolerance=tolerance,
-        verdict="reproduced" if ok else "not reproduced",
+        verdict=verdict_of(ok),
         reason=(
             f"Largest difference from the {what}: {error_ms:.2g} ms"
             + ("." if ok else "; the model's formula differs from the reference values.")

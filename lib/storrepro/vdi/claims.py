@@ -24,7 +24,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from storrepro.claims import Claim
+from storrepro.claims import Claim, verdict_of
 
 # ---------------------------------------------------------------- bands, fixed before any run
 
@@ -57,10 +57,6 @@ S10_AGREE_PP = 0.1  # S10: simpy vs fluid
 S10_TICK_PP = 3.0  # S10: 60 s tick vs 600 s
 
 TREND_DAYS = ("Wed", "Thu", "Fri", "Sat", "Sun", "Mon")
-
-
-def _verdict(ok: bool) -> str:
-    return "reproduced" if ok else "not reproduced"
 
 
 def _both(first: bool, second: bool) -> str:
@@ -100,7 +96,7 @@ def f1_acf(char: pd.DataFrame) -> Claim:
         f"ACF(144) {_range(char.acf144)}",
         tolerance=f"every seed: argmax in [{lo}, {hi}], ACF(144) ≥ {ACF144_MIN:g}, "
         f"ACF(144) − ACF(72) ≥ {ACF_GAP_MIN:g}",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         role="calibration",
         values={"acf_argmax": list(char.acf_argmax), "acf144": list(char.acf144),
@@ -118,7 +114,7 @@ def f2_lag_spread(char: pd.DataFrame) -> Claim:
         paper_value="strong correlation (Fig. 6)",
         reproduced_value=f"Pearson r {_range(char.lag144_r)}",
         tolerance=f"r ≥ {LAG_R_MIN:g} on every seed",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Pearson r between the intensity and its value 24 h later is "
         f"{_range(char.lag144_r)} over {len(char)} seeds"
         + ("; the generator's noise level was calibrated to it." if ok
@@ -163,7 +159,7 @@ def f3_decomposition(char: pd.DataFrame) -> Claim:
         reproduced_value=measured,
         tolerance=f"every seed: Wed/Thu/Fri within ±{WTF_SPREAD_MAX * 100:g} % of their mean, "
         f"Sat and Sun ≤ {WEEKEND_MAX:g}×, Mon ≥ {MONDAY_MIN:g}× (calendar dates)",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"wtf_spread": list(char.wtf_spread), "weekend_ratio": list(char.weekend_ratio),
                 "monday_ratio": list(char.monday_ratio), "seeds_ok": int(ok_seed.sum())},
@@ -180,7 +176,7 @@ def f4_clusters(char: pd.DataFrame) -> Claim:
         paper_value="weekday vs weekend clusters",
         reproduced_value=f"{n_ok}/{n} seeds",
         tolerance="exact split on every seed",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"K-means on the window's daily means puts Saturday and Sunday alone in one cluster "
         f"on {n_ok} of {n} seeds"
         + ("; the generator's quiet weekend was built to do so." if ok
@@ -229,7 +225,7 @@ def f5_ordering(smape: pd.DataFrame) -> Claim:
         reproduced_value=f"{measured}, ordered on {int(ordered.sum())}/{n} seeds",
         tolerance=f"proposed ≤ HW + {F5_MARGIN:g} pp and HW < ARIMA, in the mean and on "
         f"≥ {F5_SEED_SHARE:.0%} of the seeds ({need}/{n})",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         requires=("F9",),
         values={"proposed": prop.mean(), "holt_winters": hw.mean(), "arima": arima.mean(),
@@ -296,7 +292,7 @@ def f7_mpe(psyn: pd.DataFrame) -> Claim:
         paper_value="< 10 %",
         reproduced_value=f"{prop:+.1f} % ({beside})" if others else f"{prop:+.1f} %",
         tolerance=f"|MPE| < {MPE_MAX:g} % and |MPE| < SMAPE (mean over seeds)",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"mpe": prop, "smape": prop_smape, "others_mpe": others,
                 "others_passing": passing},
@@ -336,7 +332,7 @@ def f8_cumulative(cum_err: pd.Series, weekly_cum_err: pd.Series | None = None) -
         paper_value="ε small",
         reproduced_value=f"max |CumErr| {100 * worst:.1f} %, median {100 * cum.median():.1f} %",
         tolerance=f"|CumErr| ≤ {100 * CUM_ERR_MAX:g} % at the end of every forecast day",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         values={"max": worst, "median": float(cum.median()), "days_over": len(over),
                 "weekly_max": None if weekly_cum_err is None
@@ -403,7 +399,7 @@ def s1_invariants(checks: list[Mapping[str, bool]]) -> Claim:
         paper_value="(model)",
         reproduced_value=f"{n_ok}/{len(checks)} runs",
         tolerance="every bin of every run",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Checked on every tick log of the {len(checks)} runs of sections 6–8: held in "
         f"{n_ok}" + ("." if ok else "; a scheduler breaks the core split or serves too much."),
         role="invariant",
@@ -420,7 +416,7 @@ def s2_conservation(checks: list[Mapping[str, bool]]) -> Claim:
         paper_value="(model)",
         reproduced_value=f"{n_ok}/{len(checks)} runs",
         tolerance="relative error ≤ 1e-9",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Debt balance checked on the {len(checks)} runs: held in {n_ok}"
         + ("." if ok else "; the pool loses or creates debt."),
         role="invariant",
@@ -444,7 +440,7 @@ def s3_watermarks(
         reproduced_value=f"fixed max {fixed_max.max():.1f} %, smart max {smart_max:.1f} %",
         tolerance=f"fixed ≤ {100 * high:g} % + the largest hourly lump; smart ≤ "
         f"{S3_SMART_MAX:g} % (95 % cap plus one lump)",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Peak debt as % of the pool: fixed {fixed_max.max():.1f} %, smart {smart_max:.1f} %"
         + ("." if ok else "; a scheduler lets the debt past its bucket."),
         role="invariant",
@@ -464,7 +460,7 @@ def s8_consistency(fixed: tuple[float, float], smart: tuple[float, float]) -> Cl
         paper_value="21.7 < 54.6; 2.6 < 6.2",
         reproduced_value=f"{fq:.1f} < {fv:.1f}; {sq:.1f} < {sv:.1f} %",
         tolerance="strict, both schemes",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason="Holds by the queued-IO definition: a violation bin queues only its IO above the "
         f"FG capacity, so queued % ({fq:.1f}, {sq:.1f}) stays below violation % ({fv:.1f}, "
         f"{sv:.1f})" + ("." if ok else "; it failed, so the metrics are computed wrongly."),
@@ -489,7 +485,7 @@ def s10_agreement(max_diff_pp: float, tick_shift_pp: float | None) -> Claim:
         paper_value="(ours)",
         reproduced_value=f"max difference {max_diff_pp:.3g} pp; 60 s tick shift {shift}",
         tolerance=f"≤ {S10_AGREE_PP:g} pp; ≤ {S10_TICK_PP:g} pp",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=f"Largest simpy-vs-fluid difference in violation or queued % {max_diff_pp:.3g} pp "
         f"(section 5); 60 s tick shift {shift} (section 9)"
         + ("." if ok else ": the two models or the two ticks disagree."),
@@ -506,7 +502,7 @@ def s11_determinism(same: bool) -> Claim:
         paper_value="(ours)",
         reproduced_value="identical tick logs" if same else "tick logs differ",
         tolerance="identical tick logs",
-        verdict=_verdict(same),
+        verdict=verdict_of(same),
         reason="Seed 0's trace, forecasts and smart run rebuilt from scratch give "
         + ("the same tick log." if same else "another tick log: some stream is not seeded."),
         role="invariant",
@@ -687,7 +683,7 @@ def s7_ordering(idle_only: float, oracle: float, forecast: float) -> Claim:
         paper_value="(ours)",
         reproduced_value=f"{idle_only:.1f} ≤ {oracle:.1f} ≤ {forecast:.1f} %",
         tolerance=f"violation %, forecast + {S7_MARGIN:g} pp",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         values={"idle_only": idle_only, "oracle": oracle, "forecast": forecast},
@@ -743,7 +739,7 @@ def s9_dynamics(measures: Mapping) -> Claim:
         reproduced_value=measured,
         tolerance=f"≥ {S9_IN_BAND:.0%} of busy ticks in band; smart peak in "
         f"[{lo:.0%}, {hi:.0%}] of P; ≥ {S9_DRAINS} nights drain",
-        verdict=_verdict(ok),
+        verdict=verdict_of(ok),
         reason=reason,
         kind="should",
         values=dict(measures),
