@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from storrepro import bench
+from storrepro.bench_cases import Sweep, digest
 
 
 def test_every_simulator_runs_and_is_timed():
-    tiny = [bench.Simulator(s.name, s.kind, s.run, 300, s.streaming) for s in bench.SIMULATORS]
+    tiny = [bench.Simulator(s.name, s.kind, s.run, 300, s.streaming) for s in bench.simulators()]
     rows = bench.device_speeds(tiny)
     assert [(r["model"], r["kind"]) for r in rows] == [(s.name, s.kind) for s in tiny]
     assert all(r["requests"] == 300 and r["requests_per_s"] > 0 for r in rows)
@@ -28,7 +29,7 @@ def _square(task, rng):
 
 def test_sweep_speedup_runs_both_ways_and_checks_identity():
     (row,) = bench.sweep_speedups(
-        {"nb": lambda: ("squares", _square, list(range(8)), 3, bench.digest)}
+        {"nb": lambda: Sweep("squares", _square, list(range(8)), 3, digest)}
     )
     assert row["tasks"] == 8 and row["identical"] is True
     assert row["one_worker_s"] > 0 and row["two_workers_s"] > 0
@@ -142,10 +143,10 @@ def test_digest_sees_every_value_and_only_values():
 
     a = {"t": pd.DataFrame({"x": [1.0, 2.0]}), "v": np.arange(3), "s": [1, (2, "b")]}
     b = {"t": pd.DataFrame({"x": [1.0, 2.0]}), "v": np.arange(3), "s": [1, (2, "b")]}
-    assert bench.digest(a) == bench.digest(b)
+    assert digest(a) == digest(b)
     b["t"].iloc[1, 0] = 2.0000001
-    assert bench.digest(a) != bench.digest(b)
-    assert bench.digest([np.zeros(2)]) != bench.digest([np.zeros(3)])
+    assert digest(a) != digest(b)
+    assert digest([np.zeros(2)]) != digest([np.zeros(3)])
 
 
 def test_a_suite_runs_in_one_process_and_each_notebook_gets_its_time_and_memory(monkeypatch):

@@ -19,6 +19,7 @@ from storrepro.claims import (  # noqa: E402
     verdict_within,
 )
 from storrepro.config import NotebookConfig, Param, Reading  # noqa: E402
+from storrepro.site import figure_caption  # noqa: E402
 
 RESULT_KEYS = {
     "notebook",
@@ -26,6 +27,7 @@ RESULT_KEYS = {
     "profile",
     "seed",
     "parameters",
+    "input",
     "git_commit",
     "started",
     "wall_seconds",
@@ -33,6 +35,7 @@ RESULT_KEYS = {
     "readings",
     "figures",
     "captions",
+    "figure_claims",
     "claims",
 }
 CLAIM_KEYS = {
@@ -156,9 +159,7 @@ def test_a_failed_prerequisite_voids_a_claim_under_each_reading(tmp_path):
         claim("SAFE", verdict="not reproduced"),
         readings={"window=rolling": claim("SAFE", verdict="reproduced")},
     )
-    gain = run.record(
-        claim("GAIN", requires=("SAFE",)), readings={"window=rolling": claim("GAIN")}
-    )
+    gain = run.record(claim("GAIN", requires=("SAFE",)), readings={"window=rolling": claim("GAIN")})
     assert gain["verdict"] == "void"
     assert gain["reason"].startswith("Void: it requires SAFE, which is not reproduced")
     assert "would be reproduced: measured 1 ms" in gain["reason"]
@@ -192,7 +193,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     run.headline("Demo holds.", core=["C1", "C2"], cause="C2 misses its band.")
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
-    run.save_figure(fig, "line", caption="A straight line (no paper figure)")
+    run.save_figure(fig, "line", caption="A straight line", paper_figure="Fig. 2", claims=["C2"])
     plt.close(fig)
     path = run.finish()
 
@@ -205,7 +206,14 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
         {"profile": "quick", "seed": 7, "n": 1},
     )
     assert result["figures"] == ["figures/99_demo/line.png"]  # the quick profile skips the SVG
-    assert result["captions"]["figures/99_demo/line.png"] == "A straight line (no paper figure)"
+    assert result["captions"]["figures/99_demo/line.png"] == "A straight line"
+    assert result["figure_claims"]["figures/99_demo/line.png"] == {
+        "paper_figure": "Fig. 2",
+        "claims": ["C2"],
+    }
+    assert figure_caption(result, "figures/99_demo/line.png") == (
+        "Paper Fig. 2. A straight line. Our verdict: C2 not reproduced."
+    )
     assert all(set(c) == CLAIM_KEYS for c in result["claims"])
     assert result["claims"][1]["values"] == {"x": 2.5}
     assert result["headline"]["verdict"] == "partly"
@@ -226,7 +234,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
 def test_the_full_profile_also_writes_an_svg(tmp_path):
     run = Run(DemoConfig(profile="full"), out=tmp_path)
     fig, ax = plt.subplots()
-    run.save_figure(fig, "line")
+    run.save_figure(fig, "line", "A line")
     plt.close(fig)
     assert run.figures == [
         tmp_path / "figures/99_demo/line.png",
@@ -249,3 +257,16 @@ def test_load_results_skips_json_that_is_not_a_notebook_result(tmp_path):
     (folder / "bench.json").write_text('{"devices": []}')
     (folder / "x.json").write_text('{"notebook": "x", "claims": []}')
     assert load_results(tmp_path) == [{"notebook": "x", "claims": []}]
+
+
+def test_a_figure_needs_a_caption_and_known_claims(tmp_path):
+    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="caption"):
+        run.save_figure(fig, "line", " ")
+    run.save_figure(fig, "line", "A line", claims=["C9"])
+    plt.close(fig)
+    run.record(claim("C1"), not_affected_by=["window"])
+    run.headline("Demo holds.", core=["C1"], cause="none")
+    with pytest.raises(ValueError, match="C9"):
+        run.result()

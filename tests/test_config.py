@@ -1,6 +1,6 @@
 import pytest
 
-from storrepro.config import NotebookConfig, Param, ParameterError
+from storrepro.config import NotebookConfig, Param, ParameterError, trace_params
 
 
 class DemoConfig(NotebookConfig):
@@ -92,3 +92,33 @@ def test_integers_are_parsed_exactly_and_seed_none_means_the_profile_seed():
 def test_a_parameter_given_twice_is_refused():
     with pytest.raises(ParameterError, match="-p load is given twice"):
         DemoConfig.parse_overrides(["load=0.5", "load=0.6"])
+
+
+def test_from_parameters_reads_every_declared_parameter_and_nothing_else():
+    cell = {"profile": "quick", "seed": 2, "customers": None, "load": 0.7, "policy": "lifo"}
+    cell |= {"warm": None, "plt": object(), "x": 1}  # the rest of a notebook's namespace
+    cfg = DemoConfig.from_parameters(cell)
+    assert (cfg.seed, cfg.customers, cfg.load, cfg.policy, cfg.warm) == (2, 100, 0.7, "lifo", False)
+
+
+def test_from_parameters_names_a_parameter_the_cell_does_not_set():
+    with pytest.raises(ParameterError, match="does not set load, warm"):
+        DemoConfig.from_parameters({"profile": "quick", "seed": 0, "customers": 1, "policy": "x"})
+
+
+class TraceConfig(NotebookConfig):
+    notebook = "trace-demo"
+    paper = "Demo paper"
+    params = trace_params("the synthetic tenants")
+
+
+def test_trace_parameters_default_to_the_stand_in_and_check_the_file(tmp_path):
+    assert TraceConfig().input_description() == "synthetic stand-in"
+    trace = tmp_path / "t.csv"
+    trace.write_text("0,1,2\n")
+    cfg = TraceConfig(trace=str(trace), trace_format="msr")
+    assert cfg.input_description() == "trace t.csv (msr)"
+    with pytest.raises(ParameterError, match="'trace' = '.*nope.csv': no such file; path of a"):
+        TraceConfig(trace=str(tmp_path / "nope.csv"))
+    with pytest.raises(ParameterError, match="'trace_format' = 'pcap': expected one of"):
+        TraceConfig(trace_format="pcap")

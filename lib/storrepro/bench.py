@@ -24,12 +24,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 
 import numpy as np
 
-from storrepro.notebooks import NOTEBOOKS
+from storrepro.bench_cases import Simulator, Sweep
+from storrepro.notebooks import NOTEBOOKS, config_class
 from storrepro.paths import git_commit, repo_root, write_json_atomic, write_text_atomic
 
 TARGETS = {
@@ -39,133 +40,40 @@ TARGETS = {
     "speedup_2_workers": 1.7,
     "fifo_fast_requests_per_s": 1e7,
 }
-#: Each notebook's budget in seconds, quick and full, from its issue.
-BUDGETS = {
-    "00_simulator_validation": (60, 90),
-    "01_precise_period": (60, 180),
-    "02_accgecko": (60, 120),
-    "03_vdi_background": (60, 120),
-    "04_bid": (60, 120),
-    "05_tofec": (90, 300),
-}
 MIB = 2**20
 
 
 # ---- 1. device speeds ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Simulator:
-    """One way to simulate ``n`` requests of a device model; ``run(n, rng)`` returns nothing."""
-
-    name: str
-    kind: str  # "simpy" or "fast"
-    run: Callable[[int, np.random.Generator], None]
-    base: int  # requests at 1x: a second or so of work
-    streaming: bool  # keeps percentiles only (bounded memory) rather than every request
-
-
-def _mm1(rng, n, load=0.8):
-    return np.cumsum(rng.exponential(1.0, n)), rng.exponential(load, n)
+def package_bench(notebook: str):
+    """The ``bench`` module of ``notebook``'s package, or None when it declares no bench cases."""
+    package = NOTEBOOKS[notebook].partition(":")[0].rpartition(".")[0]
+    try:
+        return import_module(f"{package}.bench")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.bench":
+            raise
+        return None
 
 
-def _fifo_simpy(n, rng):
-    import simpy
-
-    from storrepro.sim.fifo import FifoServer, replay
-
-    arrivals, service = _mm1(rng, n)
-    env = simpy.Environment()
-    server = FifoServer(env, 1.0, streaming=True)
-    env.process(replay(env, server, arrivals, service))
-    env.run()
+def simulators() -> list[Simulator]:
+    """Every package's simulators, in notebook order."""
+    found = []
+    for notebook in NOTEBOOKS:
+        module = package_bench(notebook)
+        found.extend(getattr(module, "SIMULATORS", []))
+    return found
 
 
-def _fifo_fast(n, rng, chunk=2**20):
-    from storrepro.sim.fifo import fifo_stream
-    from storrepro.sim.monitor import LatencyMonitor
-
-    def chunks():
-        start = 0.0
-        for size in [chunk] * (n // chunk) + ([n % chunk] if n % chunk else []):
-            arrivals, service = _mm1(rng, size)
-            yield arrivals + start, service
-            start += arrivals[-1]
-
-    fifo_stream(chunks(), LatencyMonitor(streaming=True))
-
-
-def _tofec_setup(n, rng, rate=60.0):
-    from storrepro.tofec import experiment
-    from storrepro.tofec.delay import PURE
-
-    policy = experiment.make_policy("TOFEC", PURE.true_params())
-    arrivals, blocks = experiment.draw_workload(PURE, rng, rate, n)
-    return policy, PURE, arrivals, blocks
-
-
-def _cloud_simpy(n, rng):
-    import simpy
-
-    from storrepro.sim.cloud_store import CloudStore
-
-    policy, model, arrivals, _ = _tofec_setup(n, rng)
-    env = simpy.Environment()
-    store = CloudStore(env, rng, model, policy, n_threads=16, file_size=3.0)
-    store.replay(arrivals)
-    env.run()
-
-
-def _cloud_fast(n, rng):
-    from storrepro.tofec.kernel import simulate
-
-    policy, model, arrivals, blocks = _tofec_setup(n, rng)
-    simulate(policy, model, arrivals, blocks, 16)
-
-
-def _tenant(n, rng, rate=2000.0):
-    """One AccGecko tenant: Poisson arrivals (s) and each request's dispatch overhead (µs)."""
-    from storrepro.accgecko.replay import dispatch_overhead_us
-
-    return np.cumsum(rng.exponential(1 / rate, n)), dispatch_overhead_us(rng, n)
-
-
-def _node_simpy(n, rng, rate=3000.0):
-    from storrepro.accgecko.node import simulate_node
-    from storrepro.accgecko.replay import PROCESSING_US
-
-    arrivals, overhead = _tenant(n, rng)
-    simulate_node([(arrivals, rate)], [overhead - PROCESSING_US])
-
-
-def _node_fast(n, rng, rate=3000.0):
-    from storrepro.accgecko.replay import Replayer
-
-    arrivals, overhead = _tenant(n, rng)
-    Replayer(arrivals, overhead).latencies_us(rate)
-
-
-def _bid(engine):
-    def run(n, rng):
-        from storrepro.bid.experiment import simulate
-        from storrepro.bid.schedulers import make_scheduler
-        from storrepro.bid.workload import generate
-
-        simulate(generate("WordCount", n, rng), make_scheduler("bid-hdd"), engine=engine)
-
-    return run
-
-
-SIMULATORS = [
-    Simulator("FIFO queue (M/M/1, load 0.8)", "simpy", _fifo_simpy, 20_000, True),
-    Simulator("FIFO queue (M/M/1, load 0.8)", "fast", _fifo_fast, 2_000_000, True),
-    Simulator("cloud store (TOFEC, 60 req/s, L = 16)", "simpy", _cloud_simpy, 1_000, False),
-    Simulator("cloud store (TOFEC, 60 req/s, L = 16)", "fast", _cloud_fast, 20_000, False),
-    Simulator("AccGecko node (one tenant, load 0.67)", "simpy", _node_simpy, 20_000, False),
-    Simulator("AccGecko node (one tenant, load 0.67)", "fast", _node_fast, 1_000_000, False),
-    Simulator("BID-HDD block layer + disk (WordCount)", "simpy", _bid("simpy"), 10_000, False),
-    Simulator("BID-HDD block layer + disk (WordCount)", "fast", _bid("kernel"), 100_000, False),
-]
+def largest_sweeps() -> dict[str, Callable[[], Sweep]]:
+    """notebook -> builder of its largest sweep, for every package that declares one."""
+    builders = {}
+    for notebook in NOTEBOOKS:
+        module = package_bench(notebook)
+        if hasattr(module, "largest_sweep"):
+            builders[notebook] = module.largest_sweep
+    return builders
 
 
 def _timed(sim: Simulator, n: int, seed: int = 0) -> float:
@@ -175,10 +83,11 @@ def _timed(sim: Simulator, n: int, seed: int = 0) -> float:
     return time.perf_counter() - start
 
 
-def device_speeds(simulators=SIMULATORS) -> list[dict]:
-    """Requests per second of every simulator at its base size (after one small warm-up run)."""
+def device_speeds(sims: list[Simulator] | None = None) -> list[dict]:
+    """Requests per second of every simulator (default: every package's) at its base size,
+    after one small warm-up run."""
     rows = []
-    for sim in simulators:
+    for sim in simulators() if sims is None else sims:
         _timed(sim, max(sim.base // 100, 200))  # imports and numba compilation, not timed
         seconds = _timed(sim, sim.base)
         rows.append(
@@ -205,7 +114,7 @@ def _point(index: int, n: int, poll_s: float = 0.005) -> dict:
 
     import psutil
 
-    sim = SIMULATORS[index]
+    sim = simulators()[index]
     _timed(sim, max(sim.base // 100, 200))
     me = psutil.Process()
     before = me.memory_info().rss
@@ -226,7 +135,7 @@ def _point(index: int, n: int, poll_s: float = 0.005) -> dict:
 
 def scaling(multiples=(1, 10, 100)) -> list[dict]:
     rows = []
-    for index, sim in enumerate(SIMULATORS):
+    for index, sim in enumerate(simulators()):
         points = []
         for m in multiples:
             out = subprocess.run(
@@ -352,105 +261,7 @@ def timed_suites(data: dict) -> list[dict]:
 # ---- 3. parallel sweeps ----------------------------------------------------------------------
 
 
-def digest(value) -> str:
-    """A stable fingerprint of a sweep's results (dicts, sequences, arrays, frames, scalars)."""
-    import hashlib
-
-    import pandas as pd
-
-    h = hashlib.sha256()
-
-    def feed(v):
-        if isinstance(v, dict):
-            for key in v:
-                h.update(repr(key).encode())
-                feed(v[key])
-        elif isinstance(v, list | tuple):
-            h.update(f"[{len(v)}".encode())
-            for item in v:
-                feed(item)
-        elif isinstance(v, pd.DataFrame | pd.Series):
-            h.update(repr(v.shape).encode() + repr(list(v.index)).encode())
-            h.update(pd.util.hash_pandas_object(v, index=False).to_numpy().tobytes())
-        elif isinstance(v, np.ndarray):
-            h.update(repr(v.shape).encode() + np.ascontiguousarray(v).tobytes())
-        else:
-            h.update(repr(v).encode())
-
-    feed(value)
-    return h.hexdigest()
-
-
-def _tofec_grid():
-    from storrepro.tofec import study
-    from storrepro.tofec.config import TofecConfig
-    from storrepro.tofec.experiment import run_grid_task
-
-    cfg = TofecConfig(profile="full")
-    params, _ = study.fitted_params(cfg)
-    caps = study.capacities(cfg)
-    tasks = study.grid_tasks(cfg, params, caps, float(caps.capacity.iloc[0]))
-    return "λ grid: every policy × rate × seed", run_grid_task, tasks, cfg.seed, digest
-
-
-def _bid_cells():
-    from storrepro.bid import run
-    from storrepro.bid.config import BIDConfig
-    from storrepro.bid.workload import WORKLOADS
-
-    cfg = BIDConfig(profile="full")
-    run.warm_up()
-    tasks = run.main_cells(cfg, WORKLOADS)  # the notebook's cells: every scheme and reading
-    return "workloads × schedulers × seeds", run.run_cell, tasks, cfg.seed, digest
-
-
-def _vdi_fits():
-    from storrepro.vdi import forecast_study as fs
-    from storrepro.vdi.config import VdiConfig
-
-    cfg = VdiConfig(profile="full")
-    tasks = fs.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
-    return "Holt-Winters and ARIMA fits", fs.fit_forecast, tasks, cfg.seed, _vdi_forecasts
-
-
-def _vdi_forecasts(outs):  # the fit times differ run to run; the forecasts must not
-    return digest([(o["forecast"], o["stable"]) for o in outs])
-
-
-def _precise_period_all():
-    from storrepro.periodicity import benchmark as bm
-    from storrepro.periodicity.config import PrecisePeriodConfig
-
-    tasks = bm.notebook_tasks(PrecisePeriodConfig(profile="full"))  # the notebook's one sweep
-    return "surrogate replicates and every series", bm.run_task, tasks, 0, digest
-
-
-def _accgecko_tenants():
-    from storrepro.accgecko import experiment
-    from storrepro.accgecko.config import AccGeckoConfig
-
-    cfg = AccGeckoConfig(profile="full")
-    tasks = experiment.tenant_tasks(cfg)
-    return (
-        "tenant pool: replay, predictors, rate search",
-        experiment.evaluate_tenant,
-        tasks,
-        cfg.seed,
-        digest,
-    )
-
-
-#: notebook -> builder of its largest sweep: (what, fn, tasks, seed, comparable(results) -> str)
-SWEEPS = {
-    "01_precise_period": _precise_period_all,
-    "02_accgecko": _accgecko_tenants,
-    "03_vdi_background": _vdi_fits,
-    "04_bid": _bid_cells,
-    "05_tofec": _tofec_grid,
-}
-
-
-def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
+def sweep_speedups(sweeps: dict[str, Callable[[], Sweep]] | None = None) -> list[dict]:
     """Each sweep on a local cluster of one worker, then of two (workers started untimed).
 
     One dask worker, not a plain in-process loop, is the baseline: a worker runs one thread
@@ -460,8 +271,9 @@ def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
     from storrepro.parallel import close_clients, local_cluster, sweep
 
     rows = []
-    for notebook, build in sweeps.items():
-        what, fn, tasks, seed, comparable = build()
+    for notebook, build in (largest_sweeps() if sweeps is None else sweeps).items():
+        case = build()
+        what, fn, tasks, seed = case.what, case.fn, case.tasks, case.seed
         times, results = {}, {}
         for workers in (1, 2):
             with local_cluster(workers) as cluster:
@@ -479,7 +291,7 @@ def sweep_speedups(sweeps=SWEEPS) -> list[dict]:
                 "one_worker_s": times[1],
                 "two_workers_s": times[2],
                 "speedup": times[1] / times[2],
-                "identical": comparable(results[1]) == comparable(results[2]),
+                "identical": case.comparable(results[1]) == case.comparable(results[2]),
             }
         )
     return rows
@@ -682,7 +494,7 @@ def render(data: dict) -> str:
             "|---|---|---|---|---|---|",
         ]
         for b in (b for suite in timed_suites(data) for b in suite["notebooks"]):
-            budget = BUDGETS[b["notebook"]][b["profile"] == "full"]
+            budget = config_class(b["notebook"]).budget_s[b["profile"] == "full"]
             wall = "—" if b["wall_s"] is None else f"{b['wall_s']:.0f}"
             status = _met(b["wall_s"] <= budget) if b["ok"] else "**failed**"
             lines.append(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -161,6 +161,7 @@ class Run:
         self.claims: dict[str, dict] = {}
         self.figures: list[Path] = []
         self.captions: dict[str, str] = {}
+        self.figure_claims: dict[str, dict] = {}
         self._headline: dict | None = None
 
     @property
@@ -269,24 +270,36 @@ class Run:
         }
         return self._headline
 
-    def save_figure(self, fig, name: str, caption: str | None = None) -> list[Path]:
+    def save_figure(
+        self,
+        fig,
+        name: str,
+        caption: str,
+        paper_figure: str | None = None,
+        claims: Sequence[str] = (),
+    ) -> list[Path]:
         """Save ``fig`` under ``figures/<notebook>/<name>.png`` (and ``.svg`` in the full
         profile) and record it.
 
-        ``caption`` says what the figure shows and which paper figure it reproduces; the site
-        prints it under the image. The quick profile skips the SVG: it is a smoke run, and the
-        vector copy of every figure cost about a tenth of its time.
+        ``caption`` says what the figure shows; ``paper_figure`` names the paper's figure or
+        table it reproduces (``"Fig. 9"``; None for a figure of our own) and ``claims`` the ids
+        of the claims it bears on, whose verdicts the site prints under it. The quick profile
+        skips the SVG: it is a smoke run, and the vector copy of every figure cost about a
+        tenth of its time.
         """
         from storrepro.plotting import save_figure
 
+        if not caption or not caption.strip():
+            raise ValueError(f"figure {name!r}: give a caption saying what it shows")
         formats = ("png", "svg") if self.config.profile == "full" else ("png",)
         paths = save_figure(
             fig, self.notebook, name, out=self.out, metadata=self.provenance, formats=formats
         )
         self.figures.extend(p for p in paths if p not in self.figures)
-        if caption:
-            for path in paths:
-                self.captions[path.relative_to(self.out).as_posix()] = caption
+        for path in paths:
+            key = path.relative_to(self.out).as_posix()
+            self.captions[key] = caption
+            self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims)}
         return paths
 
     def claims_frame(self) -> pd.DataFrame:
@@ -304,12 +317,17 @@ class Run:
     def result(self) -> dict[str, Any]:
         if self._headline is None:
             raise ValueError(f"{self.notebook}: set run.headline(...) before finishing")
+        for path, meta in self.figure_claims.items():
+            unknown = [c for c in meta["claims"] if c not in self.claims]
+            if unknown:
+                raise ValueError(f"figure {path} names claims never recorded: {unknown}")
         return {
             "notebook": self.notebook,
             "paper": self.config.paper,
             "profile": self.config.profile,
             "seed": self.config.seed,
             "parameters": plain(self.config.as_dict()),
+            "input": self.config.input_description(),
             "git_commit": self.commit,
             "started": self.started,
             "wall_seconds": round(time.perf_counter() - self._t0, 2),
@@ -317,6 +335,7 @@ class Run:
             "readings": {name: asdict(r) for name, r in self.config.readings.items()},
             "figures": [p.relative_to(self.out).as_posix() for p in self.figures],
             "captions": self.captions,
+            "figure_claims": self.figure_claims,
             "claims": list(self.claims.values()),
         }
 
@@ -329,7 +348,14 @@ class Run:
 
 
 CLAIM_COLUMNS = [
-    "id", "role", "kind", "statement", "paper_value", "reproduced_value", "verdict", "reason",
+    "id",
+    "role",
+    "kind",
+    "statement",
+    "paper_value",
+    "reproduced_value",
+    "verdict",
+    "reason",
 ]
 
 
@@ -437,13 +463,31 @@ def build_scorecard(results: list[dict]) -> str:
         )
     lines.append("")
     lines += _table(
-        ["notebook", "profile", "seed", "commit", "wall (s)", "test claims", *VERDICTS,
-         "robust", "calibration met", "invariants held"],
+        [
+            "notebook",
+            "profile",
+            "seed",
+            "commit",
+            "wall (s)",
+            "test claims",
+            *VERDICTS,
+            "robust",
+            "calibration met",
+            "invariants held",
+        ],
         (
-            [r["notebook"], r["profile"], r["seed"], r["git_commit"],
-             f"{r['wall_seconds']:.1f}", sum(verdict_counts(r).values()),
-             *verdict_counts(r).values(), robust_summary(r),
-             role_summary(r, "calibration"), role_summary(r, "invariant")]
+            [
+                r["notebook"],
+                r["profile"],
+                r["seed"],
+                r["git_commit"],
+                f"{r['wall_seconds']:.1f}",
+                sum(verdict_counts(r).values()),
+                *verdict_counts(r).values(),
+                robust_summary(r),
+                role_summary(r, "calibration"),
+                role_summary(r, "invariant"),
+            ]
             for r in results
         ),
     )
@@ -454,21 +498,44 @@ def build_scorecard(results: list[dict]) -> str:
             lines += _table(
                 ["reading", "question", "primary", "alternatives", "why the primary"],
                 (
-                    [name, x["question"], x["primary"],
-                     "; ".join(f"{k}: {v}" for k, v in x["alternatives"].items()),
-                     x["argument"]]
+                    [
+                        name,
+                        x["question"],
+                        x["primary"],
+                        "; ".join(f"{k}: {v}" for k, v in x["alternatives"].items()),
+                        x["argument"],
+                    ]
                     for name, x in r["readings"].items()
                 ),
             )
             lines.append("")
         lines += ["### Claims", ""]
         lines += _table(
-            ["id", "role", "kind", "statement", "paper", "reproduced", "tolerance", "verdict",
-             "readings", "reason"],
+            [
+                "id",
+                "role",
+                "kind",
+                "statement",
+                "paper",
+                "reproduced",
+                "tolerance",
+                "verdict",
+                "readings",
+                "reason",
+            ],
             (
-                [c["id"], c["role"], c["kind"], c["statement"], c["paper_value"],
-                 c["reproduced_value"], c["tolerance"], c["verdict"], _robustness(c),
-                 c["reason"]]
+                [
+                    c["id"],
+                    c["role"],
+                    c["kind"],
+                    c["statement"],
+                    c["paper_value"],
+                    c["reproduced_value"],
+                    c["tolerance"],
+                    c["verdict"],
+                    _robustness(c),
+                    c["reason"],
+                ]
                 for c in r["claims"]
             ),
         )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 PROFILES = ("quick", "full")
@@ -38,6 +39,8 @@ class Param:
     #: "time" or "memory": the run's cost grows in proportion to this size ("memory" implies
     #: time too); see :meth:`NotebookConfig.cost_estimate`.
     grows: str = ""
+    #: A path parameter: a non-empty value must name an existing file.
+    is_file: bool = False
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -69,6 +72,8 @@ class Param:
             )
         if self.choices is not None and value not in self.choices:
             raise ParameterError(f"parameter {name!r} = {value!r}: expected {self.allowed()}")
+        if self.is_file and value and not Path(value).is_file():
+            raise ParameterError(f"parameter {name!r} = {value!r}: no such file; {self.help}")
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -118,6 +123,26 @@ COMMON = {
     ),
     "seed": Param(int, 0, 0, "base seed; every task derives its own stream from it", low=0),
 }
+
+
+def trace_params(replaces: str) -> dict[str, Param]:
+    """A notebook's optional real-trace parameters: ``trace`` replaces the synthetic stand-in
+    described by ``replaces``; ``trace_format`` names its format ('' detects it)."""
+    from storrepro.traces.formats import FORMATS
+
+    return {
+        "trace": Param(
+            str,
+            "",
+            "",
+            f"path of a block trace replacing {replaces} ('' keeps the stand-in; "
+            "`python -m storrepro trace info PATH` says what a file holds)",
+            is_file=True,
+        ),
+        "trace_format": Param(
+            str, "", "", "the trace's format ('' detects it)", choices=("", *FORMATS)
+        ),
+    }
 
 
 @dataclass(frozen=True)
@@ -171,6 +196,9 @@ class NotebookConfig:
     #: profile's wall seconds, and the peak memory (MiB, whole process tree) of the quick and the
     #: full profile; the base of :meth:`cost_estimate`.
     full_cost: ClassVar[tuple[float, float, float]] = (60.0, 900.0, 1024.0)
+    #: What the notebook may take here, quick and full profile, in seconds (``make bench``
+    #: reports each against it).
+    budget_s: ClassVar[tuple[float, float]] = (60.0, 120.0)
 
     @classmethod
     def reading_labels(cls) -> list[str]:
@@ -194,6 +222,27 @@ class NotebookConfig:
             resolved = getattr(param, self.profile) if value is None else value
             setattr(self, name, param.check(name, resolved))
         self.validate()
+
+    @classmethod
+    def from_parameters(cls, namespace: dict[str, Any]):
+        """The config of a notebook's parameters cell: ``Config.from_parameters(globals())``.
+
+        Every parameter the config declares is read from ``namespace`` by name, so none can be
+        left out of the call; a declared parameter missing from the cell is an error.
+        """
+        missing = [name for name in cls.all_params() if name not in namespace]
+        if missing:
+            raise ParameterError(
+                f"{cls.notebook}: the parameters cell does not set {', '.join(missing)}"
+            )
+        return cls(**{name: namespace[name] for name in cls.all_params()})
+
+    def input_description(self) -> str:
+        """What the paper's workload was stood in by: the user's trace or our synthetic one."""
+        trace = getattr(self, "trace", "")
+        if not trace:
+            return "synthetic stand-in"
+        return f"trace {Path(trace).name} ({getattr(self, 'trace_format', '') or 'detected'})"
 
     def validate(self) -> None:
         """Checks that involve several parameters; subclasses override."""

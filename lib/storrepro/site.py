@@ -90,8 +90,10 @@ def _readings(result: dict) -> str:
     for c in result["claims"]:
         if c["role"] != "test":
             continue
-        cells = [f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}<br>'
-                 f"<small>{_e(c['reproduced_value'])}</small></td>"]
+        cells = [
+            f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}<br>'
+            f"<small>{_e(c['reproduced_value'])}</small></td>"
+        ]
         for label in labels:
             alt = c["by_reading"].get(label)
             cells.append(
@@ -105,8 +107,14 @@ def _readings(result: dict) -> str:
     return (
         _table(
             f"readings-{result['notebook']}",
-            ["reading", "open choice", "the paper's words", "primary", "alternatives",
-             "why the primary"],
+            [
+                "reading",
+                "open choice",
+                "the paper's words",
+                "primary",
+                "alternatives",
+                "why the primary",
+            ],
             choices,
             sortable=False,
         )
@@ -145,15 +153,34 @@ def _claims(result: dict) -> str:
         f"{_e(json.dumps(c['values'], ensure_ascii=False))}</code></details></td></tr>"
         for c in result["claims"]
     ]
-    return form + _table(
-        table_id,
-        ["id", "role", "kind", "claim", "paper", "reproduced", "verdict", "reason"],
-        rows,
-    ) + "\n"
+    return (
+        form
+        + _table(
+            table_id,
+            ["id", "role", "kind", "claim", "paper", "reproduced", "verdict", "reason"],
+            rows,
+        )
+        + "\n"
+    )
+
+
+def figure_caption(result: dict, path: str) -> str:
+    """The caption printed under a figure: the paper's figure it reproduces, what it shows,
+    and the verdicts of the claims it bears on."""
+    caption = result.get("captions", {}).get(path, Path(path).stem.replace("_", " "))
+    meta = result.get("figure_claims", {}).get(path, {})
+    verdicts = {c["id"]: c["verdict"] for c in result["claims"]}
+    paper = meta.get("paper_figure")
+    if not caption.rstrip().endswith((".", "!", "?", ")")):
+        caption = caption.rstrip() + "."
+    parts = [f"Paper {paper}." if paper else "Not a paper figure.", caption]
+    if meta.get("claims"):
+        judged = "; ".join(f"{c} {verdicts[c]}" for c in meta["claims"])
+        parts.append(f"Our verdict: {judged}.")
+    return " ".join(parts)
 
 
 def _figures(result: dict) -> str:
-    captions = result.get("captions", {})
     blocks = []
     for path in result["figures"]:
         if not path.endswith(".png"):
@@ -162,7 +189,7 @@ def _figures(result: dict) -> str:
         links = f'<a href="{_e(path)}">full-size PNG</a>' + (
             f' · <a href="{_e(svg)}">SVG</a>' if svg in result["figures"] else ""
         )
-        caption = captions.get(path, Path(path).stem.replace("_", " "))
+        caption = figure_caption(result, path)
         blocks.append(
             f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
             f'alt="{_e(caption)}"></a>'
@@ -180,32 +207,34 @@ def paper_page(result: dict, has_notebook: bool) -> str:
         if has_notebook
         else "no rendered notebook in this build (`make reproduce` writes it)"
     )
-    return "\n".join([
-        f"# {notebook_title(name)}: results",
-        "",
-        f"{result['paper']}" + (f" — [the paper]({link})" if link else "") + f" · {notebook}",
-        "",
-        f"Run: profile {result['profile']}, seed {result['seed']}, commit "
-        f"`{result['git_commit']}`, {result['wall_seconds']:.0f} s.",
-        "",
-        "## Headline",
-        "",
-        _headline(result),
-        "",
-        "## Readings of the paper's open choices",
-        "",
-        _readings(result),
-        "## Claims",
-        "",
-        "Roles: *test* — a statement of the paper that could have come out false here; "
-        "*calibration* — a target a stand-in was fitted to; *invariant* — a property of this "
-        "implementation. Click a column header to sort.",
-        "",
-        _claims(result),
-        "## Figures",
-        "",
-        _figures(result),
-    ])
+    return "\n".join(
+        [
+            f"# {notebook_title(name)}: results",
+            "",
+            f"{result['paper']}" + (f" — [the paper]({link})" if link else "") + f" · {notebook}",
+            "",
+            f"Run: profile {result['profile']}, seed {result['seed']}, commit "
+            f"`{result['git_commit']}`, {result['wall_seconds']:.0f} s.",
+            "",
+            "## Headline",
+            "",
+            _headline(result),
+            "",
+            "## Readings of the paper's open choices",
+            "",
+            _readings(result),
+            "## Claims",
+            "",
+            "Roles: *test* — a statement of the paper that could have come out false here; "
+            "*calibration* — a target a stand-in was fitted to; *invariant* — a property of this "
+            "implementation. Click a column header to sort.",
+            "",
+            _claims(result),
+            "## Figures",
+            "",
+            _figures(result),
+        ]
+    )
 
 
 def index_page(results: list[dict], notebooks: list[str]) -> str:
@@ -215,7 +244,7 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
         rows.append(
             f'<tr><td><a href="{_e(r["notebook"])}.html">{_e(r["notebook"])}</a></td>'
             f'<td class="{_verdict_class(r["headline"]["verdict"])}">'
-            f"{_e(r['headline']['verdict'])}</td><td class=\"num\">{sum(counts.values())}</td>"
+            f'{_e(r["headline"]["verdict"])}</td><td class="num">{sum(counts.values())}</td>'
             + "".join(f'<td class="num">{counts[v]}</td>' for v in VERDICTS)
             + f"<td>{_e(robust_summary(r))}</td><td>{_e(role_summary(r, 'calibration'))}</td>"
             f"<td>{_e(role_summary(r, 'invariant'))}</td></tr>"
@@ -228,36 +257,46 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
     toc = lambda caption, entries: "\n".join(  # noqa: E731
         ["```{toctree}", ":hidden:", f":caption: {caption}", "", *entries, "```"]
     )
-    return "\n".join([
-        "# storrepro",
-        "",
-        "Reproductions of five cloud-storage papers — PrecisePeriod, AccGecko, forecast-driven "
-        "background scheduling for VDI, BID and TOFEC — run end to end on this suite's simulators. "
-        "Each page gives a paper's headline (its core claim, our verdict, the measured cause), "
-        "the readings of its open choices, every claim with its reason, and every figure.",
-        "",
-        "## Headlines",
-        "",
-        headlines,
-        "",
-        "## Scorecard",
-        "",
-        "The verdict columns count only *test* claims — statements of a paper that could have "
-        "come out false here. *Robust*: test claims whose verdict is the same under every "
-        "reading. Calibration targets and invariants are counted as met/total.",
-        "",
-        _table(
-            "scorecard",
-            ["notebook", "headline", "test claims", *VERDICTS, "robust", "calibration met",
-             "invariants held"],
-            rows,
-        ),
-        "",
-        toc("Results", [r["notebook"] for r in results]),
-        "",
-        toc("Rendered notebooks", [f"notebooks/{n}" for n in notebooks]),
-        "",
-    ])
+    return "\n".join(
+        [
+            "# storrepro",
+            "",
+            "Reproductions of five cloud-storage papers — PrecisePeriod, AccGecko, forecast-driven "
+            "background scheduling for VDI, BID and TOFEC — run end to end on this suite's "
+            "simulators. "
+            "Each page gives a paper's headline (its core claim, our verdict, the measured cause), "
+            "the readings of its open choices, every claim with its reason, and every figure.",
+            "",
+            "## Headlines",
+            "",
+            headlines,
+            "",
+            "## Scorecard",
+            "",
+            "The verdict columns count only *test* claims — statements of a paper that could have "
+            "come out false here. *Robust*: test claims whose verdict is the same under every "
+            "reading. Calibration targets and invariants are counted as met/total.",
+            "",
+            _table(
+                "scorecard",
+                [
+                    "notebook",
+                    "headline",
+                    "test claims",
+                    *VERDICTS,
+                    "robust",
+                    "calibration met",
+                    "invariants held",
+                ],
+                rows,
+            ),
+            "",
+            toc("Results", [r["notebook"] for r in results]),
+            "",
+            toc("Rendered notebooks", [f"notebooks/{n}" for n in notebooks]),
+            "",
+        ]
+    )
 
 
 def _write_if_changed(path: Path, text: str) -> None:

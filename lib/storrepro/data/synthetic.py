@@ -1,4 +1,5 @@
-"""The seeded synthetic benchmark of PrecisePeriod §5.1.1 (Fig. 7), as the spec's R15 fixes it.
+"""The seeded synthetic benchmark of PrecisePeriod §5.1.1 (Fig. 7), with the choices the
+paper leaves open made explicit.
 
 Each series (length ``n``) is a sine with integer period T ~ U{50..200} and a random phase whose
 amplitude drifts between per-cycle levels A_c ~ U(0.5, 1.5) (linear interpolation between cycle
@@ -6,7 +7,7 @@ centres: "no perfect periodicity"), plus single-sample outliers at round(r·n) p
 r ~ U(0, 0.05) and magnitude ±U(2, 5), Gaussian noise of variance σ² ~ U(0, 0.5), and a linear
 trend β·t with |β| ~ U(0.5, 3)/1000 and a random sign. The paper states the period range, the
 outlier proportion, the noise variance range and that the trend goes either way; amplitude
-model, outlier magnitude and slope range are the spec's choices and are parameters here.
+model, outlier magnitude and slope range are our choices and are parameters here.
 ``waveform`` (a sensitivity knob; default the paper's sine) swaps the sine for a square wave, a
 sawtooth or a pulse train of 10 % duty with the same period, phase and amplitude envelope; it
 draws nothing from the random stream, so every other part of each series stays the same.
@@ -36,7 +37,7 @@ WAVEFORMS = {
 
 @dataclass(frozen=True)
 class SyntheticSpec:
-    """Generator knobs (defaults: spec §4.2)."""
+    """Generator knobs (defaults: the paper's ranges where it states them, else ours)."""
 
     n: int = 1000
     period_range: tuple[int, int] = (50, 200)

@@ -1,4 +1,4 @@
-"""Coded access to a cloud object store over L threads (TOFEC spec ``tofec.md`` §2.1, §2.3, §4.2).
+"""Coded access to a cloud object store over L threads (the TOFEC paper's system model).
 
 Time unit **ms**. A request for a file of size J served with an (n,k) MDS code becomes n tasks
 on chunks of size B = J/k, with task delays D_1..D_n = ``sampler(rng, B, n)``. Task j started
@@ -13,8 +13,8 @@ expanded into its n tasks. At the k-th completion its queued tasks are cancelled
 start) and its running tasks are interrupted (``process.interrupt()``), freeing their threads at
 once. Dispatch is work-conserving: no thread idles while a task or request waits.
 
-The code comes from a plain ``policy(StoreState) -> (n, k)`` callable, called on arrival (the
-spec's default; the code is fixed then) or at admission (``decide_at="admission"``).
+The code comes from a plain ``policy(StoreState) -> (n, k)`` callable, called on arrival (our
+primary reading; the code is fixed then) or at admission (``decide_at="admission"``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Fluid, tick-based model of a storage controller's datapath cores (VDI spec
-``vdi_background.md`` §2.3, §2.5–2.7, §2.9 A4/A5, §6.3 S1/S10). Time unit **s**.
+"""Fluid, tick-based model of a storage controller's datapath cores (the VDI
+paper's controller: N cores shared by foreground IO and background work). Time unit **s**.
 
 Each tick of Δ seconds (default 600, configurable, e.g. 60 for the sensitivity run) with FG
 demand A (IOPS) and background debt D (blocks)::
@@ -12,7 +12,7 @@ demand A (IOPS) and background debt D (blocks)::
 
 Debt added with :meth:`CorePool.add_debt` at time s is seen by the first tick starting at or
 after s: a tick runs after every other event of its start instant, so a snapshot expiry at a
-tick boundary counts for the tick that starts there, as in the spec's per-bin replay. There
+tick boundary counts for the tick that starts there, as in a per-bin replay of the trace. There
 are no individual requests, so there is no latency monitor; the tick log is the output.
 """
 

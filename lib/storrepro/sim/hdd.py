@@ -1,4 +1,4 @@
-"""HDD device model of the BID paper (spec ``bid.md`` §4.1, §4.4), time unit **ms**.
+"""HDD device model of the BID paper (the authors' released simulator's disk), time unit **ms**.
 
 Service time of a request (lba, size) with the head at LBA h, SPC = H·S sectors per cylinder::
 
@@ -86,7 +86,7 @@ def cylinder_of(lba: int, geometry: HDDGeometry = DEFAULT_GEOMETRY) -> int:
 def hdd_service_time(
     lba: int, size: int, head: int, geometry: HDDGeometry = DEFAULT_GEOMETRY
 ) -> HDDServiceTime:
-    """Exact reconstruction of the authors' ``mapping_hdd`` (bid.md §4.1), quirks kept.
+    """Exact reconstruction of the authors' ``mapping_hdd``, quirks kept.
 
     ``lba``, ``size`` and ``head`` are in sectors; returns the service time T in ms and the seek
     distance d in cylinders, with SPC = H·S::

@@ -1,4 +1,6 @@
-"""SSD device model of the BID paper (spec ``bid.md`` §4.2, check D2), time unit **ms**.
+"""SSD device model of the BID paper (the authors' released simulator's SSD; check D2).
+
+Time unit **ms**.
 
 Service time of a request of ``size`` sectors (512 B)::
 

@@ -121,6 +121,7 @@ class TofecConfig(NotebookConfig):
         "Load Adaptive Coding and Chunking, arXiv:1403.5007 (2014)"
     )
     full_cost = (96.0, 1172.0, 1472.0)  # full s, quick and full peak MiB
+    budget_s = (90.0, 300.0)  # quick, full: what make bench holds the notebook to
     params = {
         "requests": Param(
             int,

@@ -1,0 +1,50 @@
+"""Bench cases of notebook 02: the storage node in simpy and in the fast replay; the tenant pool."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from storrepro.bench_cases import Simulator, Sweep, digest
+
+
+def _tenant(n, rng, rate=2000.0):
+    """One tenant: Poisson arrivals (s) and each request's dispatch overhead (µs)."""
+    from storrepro.accgecko.replay import dispatch_overhead_us
+
+    return np.cumsum(rng.exponential(1 / rate, n)), dispatch_overhead_us(rng, n)
+
+
+def _node_simpy(n, rng, rate=3000.0):
+    from storrepro.accgecko.node import simulate_node
+    from storrepro.accgecko.replay import PROCESSING_US
+
+    arrivals, overhead = _tenant(n, rng)
+    simulate_node([(arrivals, rate)], [overhead - PROCESSING_US])
+
+
+def _node_fast(n, rng, rate=3000.0):
+    from storrepro.accgecko.replay import Replayer
+
+    arrivals, overhead = _tenant(n, rng)
+    Replayer(arrivals, overhead).latencies_us(rate)
+
+
+SIMULATORS = [
+    Simulator("AccGecko node (one tenant, load 0.67)", "simpy", _node_simpy, 20_000, False),
+    Simulator("AccGecko node (one tenant, load 0.67)", "fast", _node_fast, 1_000_000, False),
+]
+
+
+def largest_sweep() -> Sweep:
+    from storrepro.accgecko import experiment
+    from storrepro.accgecko.config import AccGeckoConfig
+
+    cfg = AccGeckoConfig(profile="full")
+    tasks = experiment.tenant_tasks(cfg)
+    return Sweep(
+        "tenant pool: replay, predictors, rate search",
+        experiment.evaluate_tenant,
+        tasks,
+        cfg.seed,
+        digest,
+    )

@@ -1,0 +1,18 @@
+"""Bench cases of notebook 03: its largest sweep, the Holt-Winters and ARIMA fits."""
+
+from __future__ import annotations
+
+from storrepro.bench_cases import Sweep, digest
+
+
+def _forecasts(outs):  # the fit times differ run to run; the forecasts must not
+    return digest([(o["forecast"], o["stable"]) for o in outs])
+
+
+def largest_sweep() -> Sweep:
+    from storrepro.vdi import forecast_study as fs
+    from storrepro.vdi.config import VdiConfig
+
+    cfg = VdiConfig(profile="full")
+    tasks = fs.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
+    return Sweep("Holt-Winters and ARIMA fits", fs.fit_forecast, tasks, cfg.seed, _forecasts)
