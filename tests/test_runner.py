@@ -211,3 +211,14 @@ def test_sizes_beyond_memory_or_a_day_are_refused_with_the_estimate():
     events = ["04_bid"]
     with pytest.raises(ParameterError, match=r"'events' = 10000000000"):
         runner.plan("full", events, ["events=1e10"])
+
+
+def test_a_parameter_can_be_set_for_one_notebook_of_the_run():
+    names = ["04_bid", "03_vdi_background"]
+    pairs = ["seed=3", "04_bid:rq_limit=64", "03_vdi_background:seeds=2"]
+    assert runner.overrides_for("04_bid", pairs, names) == ["seed=3", "rq_limit=64"]
+    assert runner.overrides_for("03_vdi_background", pairs, names) == ["seed=3", "seeds=2"]
+    jobs = runner.plan("quick", names, pairs)
+    assert jobs[0].parameters["rq_limit"] == 64 and "rq_limit" not in jobs[1].parameters
+    with pytest.raises(ParameterError, match="'05_tofec' is not among the notebooks of this run"):
+        runner.plan("quick", names, ["05_tofec:seeds=2"])

@@ -13,7 +13,7 @@ import pytest
 
 from storrepro.claims import VERDICTS, load_results, verdict_counts
 from storrepro.paths import executed_dir, repo_root
-from storrepro.site import build_site, index_page, paper_page
+from storrepro.site import _e, build_site, figure_caption, index_page, paper_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: no background connections that would only be refused.
@@ -63,6 +63,10 @@ def test_pages_show_headline_readings_reasons_and_figures():
             f.endswith(".png") for f in result["figures"]
         )
         assert f"notebooks/{result['notebook']}.ipynb" in page
+        for path in (f for f in result["figures"] if f.endswith(".png")):
+            caption = figure_caption(result, path)
+            assert caption.startswith(("Paper ", "Not a paper figure.")), caption
+            assert _e(caption) in page
     landing = index_page(results, [r["notebook"] for r in results])
     assert all(f"]({r['notebook']}.md)" in landing for r in results)
 

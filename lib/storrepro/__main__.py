@@ -45,8 +45,9 @@ def _parser() -> argparse.ArgumentParser:
         dest="params",
         action="append",
         default=[],
-        metavar="NAME=VALUE",
-        help="set a notebook parameter; repeatable; see `python -m storrepro list`",
+        metavar="[NOTEBOOK:]NAME=VALUE",
+        help="set a parameter of every notebook run, or with NOTEBOOK: of that one only; "
+        "repeatable; see `python -m storrepro list`",
     )
     run.add_argument(
         "--jobs",

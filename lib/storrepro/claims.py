@@ -493,6 +493,7 @@ def build_scorecard(results: list[dict]) -> str:
     )
     for r in results:
         lines += ["", f"## {r['notebook']}", "", r["paper"], ""]
+        lines += [f"Input: {r.get('input', 'synthetic stand-in')}.", ""]
         if r["readings"]:
             lines += ["### Readings of the paper's open choices", ""]
             lines += _table(

@@ -113,7 +113,7 @@ def plan(
     jobs = []
     for name in dict.fromkeys(names):
         cls = config_class(name)
-        values = cls.parse_overrides(overrides)
+        values = cls.parse_overrides(overrides_for(name, overrides, names))
         check_cost(cls(profile=profile, **values), force)  # validates the resolved configuration
         jobs.append(Job(name, {"profile": profile, **values}))
     if NEEDS_CRAN & {j.name for j in jobs}:
@@ -121,6 +121,25 @@ def plan(
 
         cran_source()  # raises CranDataMissing: where it looked and how to provide the data
     return jobs
+
+
+def overrides_for(name: str, pairs: list[str], names: list[str]) -> list[str]:
+    """The ``-p`` pairs that set notebook ``name``'s parameters: every ``NAME=VALUE``, and the
+    ``NOTEBOOK:NAME=VALUE`` given for it (a pair for a notebook not in the run is an error)."""
+    chosen = []
+    for pair in pairs:
+        notebook, sep, rest = pair.partition("=")[0].partition(":")
+        if not sep:
+            chosen.append(pair)
+            continue
+        if notebook not in names:
+            raise ParameterError(
+                f"-p {pair!r}: {notebook!r} is not among the notebooks of this run "
+                f"({', '.join(names)})"
+            )
+        if notebook == name:
+            chosen.append(pair[len(notebook) + 1 :])
+    return chosen
 
 
 def default_out(profile: str, jobs: list[Job]) -> Path:

@@ -214,7 +214,8 @@ def paper_page(result: dict, has_notebook: bool) -> str:
             f"{result['paper']}" + (f" — [the paper]({link})" if link else "") + f" · {notebook}",
             "",
             f"Run: profile {result['profile']}, seed {result['seed']}, commit "
-            f"`{result['git_commit']}`, {result['wall_seconds']:.0f} s.",
+            f"`{result['git_commit']}`, {result['wall_seconds']:.0f} s; input: "
+            f"{result.get('input', 'synthetic stand-in')}.",
             "",
             "## Headline",
             "",
