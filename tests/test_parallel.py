@@ -9,7 +9,8 @@ import pytest
 
 from storrepro import parallel
 from storrepro.parallel import WORKERS_ENV, close_clients, resolve_mode, sweep, task_rng
-from storrepro.validation.experiment import QueueTask, run_queue
+from storrepro.validation.experiment import run_queue
+from storrepro.validation.workload import QueueTask
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from storrepro.bench_cases import Simulator
+from storrepro.validation.workload import QueueTask, queue_inputs
 
 
-def _mm1(rng, n, load=0.8):
-    return np.cumsum(rng.exponential(1.0, n)), rng.exponential(load, n)
+def _mm1(rng, n):
+    return queue_inputs(QueueTask("M/M/1", 0.8, n), rng)
 
 
 def _fifo_simpy(n, rng):

@@ -115,7 +115,7 @@ def hdd_reference(hdd: pd.DataFrame, id: str = "V8") -> Claim:
     """V8 (and BID's D1): the HDD service time at the nine reference points of the BID disk
     model."""
     error = float(hdd.abs_error_ms.max())
-    same_d = bool((hdd.spec_d == hdd.model_d).all())
+    same_d = bool((hdd.reference_d == hdd.model_d).all())
     return _reference(
         id,
         "HDD service time matches all nine reference values of the BID disk model",

@@ -1,11 +1,12 @@
 """Notebook 00's experiments: the shared simulators run against closed-form results.
 
-Checks (tolerances in :mod:`storrepro.validation.config`):
+Checks (tolerances in :mod:`storrepro.validation.config`, inputs in
+:mod:`storrepro.validation.workload`):
 - M/M/1, M/D/1 and M/G/1 (gamma service, shape 4) waiting times from the simpy FIFO server vs the
   exponential M/M/1 law, Crommelin's M/D/1 law and Pollaczek–Khinchine (means only for M/G/1);
 - the vectorized FIFO kernel vs the simpy server, request by request;
 - parallel requests on the cloud store: the k-th fastest of n shifted-exponential tasks;
-- the HDD and SSD service-time formulas against the BID spec's reference values.
+- the HDD and SSD service-time formulas against reference values of the BID authors' disk model.
 """
 
 from __future__ import annotations
@@ -23,40 +24,21 @@ from storrepro.sim import theory
 from storrepro.sim.block_device import DiskRequest
 from storrepro.sim.cloud_store import CloudStore, ShiftedExponential, fixed_code
 from storrepro.sim.core_pool import CorePool
-from storrepro.sim.fifo import fifo_departures, poisson_arrivals, simulate_fifo
+from storrepro.sim.fifo import fifo_departures, simulate_fifo
 from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDD, hdd_service_time
 from storrepro.sim.ssd import SSD, ssd_service_time
 from storrepro.validation.config import ValidationConfig
+from storrepro.validation.workload import (
+    GAMMA_SHAPE,
+    QUEUES,
+    QueueTask,
+    queue_inputs,
+    random_reads,
+)
 
-QUEUES = ("M/M/1", "M/D/1", "M/G/1")
-GAMMA_SHAPE = 4.0  # M/G/1 service: gamma with mean 1 and squared coefficient of variation 1/4
 CURVE_LOADS = (0.2, 0.4, 0.6, 0.8, 0.9)
-
-
-@dataclass(frozen=True)
-class QueueTask:
-    """One simulated FIFO queue: its type, load, size and replication index (its random stream)."""
-
-    queue: str
-    load: float
-    customers: int
-    replication: int = 0
-
-
-def service_times(queue: str, rng: np.random.Generator, count: int) -> np.ndarray:
-    """Service times with mean 1 for each queue type."""
-    if queue == "M/M/1":
-        return rng.exponential(1.0, count)
-    if queue == "M/D/1":
-        return np.ones(count)
-    if queue == "M/G/1":
-        return rng.gamma(GAMMA_SHAPE, 1.0 / GAMMA_SHAPE, count)
-    raise ValueError(f"queue {queue!r}: expected one of {QUEUES}")
-
-
-def queue_inputs(task: QueueTask, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    arrivals = poisson_arrivals(rng, task.load, task.customers)  # mean service is 1
-    return arrivals, service_times(task.queue, rng, task.customers)
+#: Loads at which the Pollaczek–Khinchine lines of the wait-vs-load figure are drawn.
+CURVE_GRID = np.linspace(0.05, 0.92, 100)
 
 
 def run_queue(task: QueueTask, rng: np.random.Generator) -> np.ndarray:
@@ -69,7 +51,7 @@ def theory_mean_wait(queue: str, load: float) -> float:
     """Pollaczek–Khinchine mean wait for service of mean 1 and the queue's second moment."""
     second_moment = {"M/M/1": 2.0, "M/D/1": 1.0, "M/G/1": 1.0 + 1.0 / GAMMA_SHAPE}
     if queue not in second_moment:
-        raise ValueError(f"queue {queue!r}: expected one of {QUEUES}")
+        raise ValueError(f"queue = {queue!r}: expected one of {', '.join(QUEUES)}")
     return theory.pk_mean_wait(load, 1.0, second_moment[queue])
 
 
@@ -88,7 +70,10 @@ def summarise_waits(replicas: list[np.ndarray]) -> dict[str, float]:
     means = np.array([r.mean() for r in replicas])
     p99s = np.array([np.quantile(r, 0.99) for r in replicas])
     t = stats.t.ppf(0.975, len(replicas) - 1)
-    half = lambda x: float(t * x.std(ddof=1) / np.sqrt(len(x)))  # noqa: E731
+
+    def half(x: np.ndarray) -> float:
+        return float(t * x.std(ddof=1) / np.sqrt(len(x)))
+
     return {
         "customers": int(pooled.size),
         "mean": float(pooled.mean()),
@@ -144,6 +129,43 @@ def load_curve(cfg: ValidationConfig) -> pd.DataFrame:
             }
             for t, w in zip(tasks, waits, strict=True)
         ]
+    )
+
+
+def waiting_ccdf(
+    waits: dict[str, np.ndarray], load: float, t_max: float, every: int = 50, points: int = 200
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The waiting-time CCDF P(wait > t) of each simulated queue, and in closed form.
+
+    Simulated: one row per ``every``-th sorted wait of each queue (``queue``, ``wait``,
+    ``ccdf``). Closed form: M/M/1's ρ·exp(−(1 − ρ)t) and Crommelin's M/D/1 law on ``points``
+    times from 0 to ``t_max`` (index ``t``); M/G/1 has none.
+    """
+    if every < 1:
+        raise ValueError(f"every = {every!r}: expected a step >= 1")
+    parts = []
+    for queue, w in waits.items():
+        w = np.sort(w)
+        ccdf = 1 - np.arange(1, w.size + 1) / w.size
+        parts.append(pd.DataFrame({"queue": queue, "wait": w[::every], "ccdf": ccdf[::every]}))
+    columns = ["queue", "wait", "ccdf"]
+    simulated = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+    t = np.linspace(0, t_max, points)
+    closed = pd.DataFrame(
+        {
+            "M/M/1": load * np.exp(-(1 - load) * t),
+            "M/D/1": [1 - theory.md1_wait_cdf(x, load, 1.0) for x in t],
+        },
+        index=pd.Index(t, name="t"),
+    )
+    return simulated, closed
+
+
+def pk_lines(loads: np.ndarray = CURVE_GRID) -> pd.DataFrame:
+    """Pollaczek–Khinchine mean wait of every queue type at ``loads`` (index ``load``)."""
+    return pd.DataFrame(
+        {q: [theory_mean_wait(q, rho) for rho in loads] for q in QUEUES},
+        index=pd.Index(loads, name="load"),
     )
 
 
@@ -220,9 +242,10 @@ def parallel_request_checks(cfg: ValidationConfig) -> pd.DataFrame:
     return frame
 
 
-# --- disk models against the BID spec's reference values ----------------------------------------
+# --- disk models against the reference values of the BID authors' model -------------------------
 
-#: bid.md §4.1: (case, lba, size, head, T_HDD in ms, seek distance d), for C = 484,514.
+#: Reference service times of the BID authors' HDD model (484,514 cylinders):
+#: (case, lba, size, head, T_HDD in ms, seek distance d in cylinders).
 HDD_REFERENCE = (
     ("small, same cylinder", 2000, 8, 2000, 6.200000, 0),
     ("8 sectors at a cylinder boundary (ceil quirk)", 5040, 8, 5040, 9.200000, 0),
@@ -234,7 +257,8 @@ HDD_REFERENCE = (
     ("8 sectors, full stroke", 488389204, 8, 100, 21.799981, 484513),
     ("1024 sectors, d = 100", 100900, 1024, 100, 19.001839, 100),
 )
-#: bid.md §7.2 D2 with ceil pages: (case, op, size in sectors, T_SSD in ms).
+#: Reference page costs of the BID authors' SSD model, pages rounded up (our reading of a
+#: request that does not fill its last 4 KiB page): (case, op, size in sectors, T_SSD in ms).
 SSD_REFERENCE = (
     ("8-sector write", "W", 8, 0.5),
     ("4-sector write (ceil)", "W", 4, 0.5),
@@ -253,14 +277,14 @@ def hdd_reference_checks() -> pd.DataFrame:
                 "lba": lba,
                 "size": size,
                 "head": head,
-                "spec_ms": expected,
+                "reference_ms": expected,
                 "model_ms": got.time,
-                "spec_d": d,
+                "reference_d": d,
                 "model_d": got.distance,
             }
         )
     frame = pd.DataFrame(rows).set_index("case")
-    frame["abs_error_ms"] = (frame.model_ms - frame.spec_ms).abs()
+    frame["abs_error_ms"] = (frame.model_ms - frame.reference_ms).abs()
     return frame
 
 
@@ -271,13 +295,13 @@ def ssd_reference_checks() -> pd.DataFrame:
                 "case": case,
                 "op": op,
                 "size": size,
-                "spec_ms": expected,
+                "reference_ms": expected,
                 "model_ms": ssd_service_time(op, size),
             }
             for case, op, size, expected in SSD_REFERENCE
         ]
     ).set_index("case")
-    frame["abs_error_ms"] = (frame.model_ms - frame.spec_ms).abs()
+    frame["abs_error_ms"] = (frame.model_ms - frame.reference_ms).abs()
     return frame
 
 
@@ -328,12 +352,10 @@ def measure_speeds(seed: int, requests: int = 20_000) -> pd.DataFrame:
     """Requests simulated per wall-clock second for every device model, on one fixed workload
     each (a machine-dependent measurement: it varies run to run and is not a claim)."""
     rng = np.random.default_rng(seed)
-    arrivals = poisson_arrivals(rng, 0.8, requests)
-    services = rng.exponential(1.0, requests)
-    big = poisson_arrivals(rng, 0.8, 50 * requests)
-    big_services = rng.exponential(1.0, big.size)
-    disk = [DiskRequest(int(lba), 8, "R") for lba in rng.integers(0, 488_000_000, requests)]
-    gaps = rng.exponential(25.0, requests)  # ms: about 60 % utilisation of the HDD
+    arrivals, services = queue_inputs(QueueTask("M/M/1", 0.8, requests), rng)
+    big, big_services = queue_inputs(QueueTask("M/M/1", 0.8, 50 * requests), rng)
+    lbas, gaps = random_reads(rng, requests)
+    disk = [DiskRequest(int(lba), 8, "R") for lba in lbas]
 
     def core_pool():
         env = simpy.Environment()
