@@ -1,24 +1,48 @@
-"""CRAN loader: the shared .rda files, R's frequencies, matrices, tarballs and errors."""
+"""CRAN loader: the benchmark's .rda files, R's frequencies, matrices, tarballs, the download
+from a mirror (served by the test on 127.0.0.1) with its pinned checksums, and the errors.
 
+Tests that need the benchmark itself are skipped, with the reason, where no folder holds it (a
+clone without ``../shared``): :data:`CRAN_MISSING` says so here and in ``test_notebooks``.
+"""
+
+import functools
 import io
 import tarfile
-from pathlib import Path
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
 
+from storrepro import runner
+from storrepro.__main__ import main
 from storrepro.data import cran
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "cran"
-needs_data = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/cran not present")
+
+def cran_missing() -> str | None:
+    """Why the CRAN benchmark cannot be read here, or None when it can."""
+    try:
+        cran.cran_source()
+    except cran.CranDataMissing as err:
+        return str(err)
+    return None
+
+
+CRAN_MISSING = cran_missing()
+needs_cran = pytest.mark.skipif(CRAN_MISSING is not None, reason=str(CRAN_MISSING))
 
 
 @pytest.fixture(scope="module")
-def series():
-    return cran.load_cran(SHARED)
+def source():
+    return cran.cran_source()
 
 
-@needs_data
+@pytest.fixture(scope="module")
+def series(source):
+    return cran.load_cran(source)
+
+
+@needs_cran
 def test_all_82_series_with_the_papers_length_and_period_ranges(series):
     assert len(series) == 82 == cran.N_SERIES
     assert len({s.key for s in series}) == 82
@@ -29,10 +53,10 @@ def test_all_82_series_with_the_papers_length_and_period_ranges(series):
     assert all(s.values.ndim == 1 and np.isfinite(s.values).all() for s in series)
 
 
-@needs_data
+@needs_cran
 def test_frequencies_as_r_reports_them(series):
     by_key = {s.key: s for s in series}
-    # values from the ASTD list quoted in the spec (length/frequency)
+    # length and frequency as the benchmark's own list gives them
     assert (by_key["fma::airpass"].values.size, by_key["fma::airpass"].frequency) == (144, 12)
     assert (by_key["expsmooth::utility"].values.size, by_key["expsmooth::utility"].frequency) == (
         3024,
@@ -44,7 +68,7 @@ def test_frequencies_as_r_reports_them(series):
     assert by_key["fpp2::gasoline"].values.size == 1355
 
 
-@needs_data
+@needs_cran
 def test_one_column_matrices_are_flattened(series):
     by_key = {s.key: s for s in series}
     for key in ("TSA::airmiles", "TSA::milk", "TSA::retail", "TSA::wages"):
@@ -52,31 +76,20 @@ def test_one_column_matrices_are_flattened(series):
     assert by_key["TSA::wages"].values.size == 72
 
 
-@needs_data
-def test_tarball_layout_is_read_without_unpacking(tmp_path):
-    """A source tarball the test builds from the shared files reads the same values."""
-    tarball = tmp_path / f"fpp_{cran.VERSIONS['fpp']}.tar.gz"
-    with tarfile.open(tarball, "w:gz") as tar:
-        for name in cran.SERIES["fpp"]:
-            data = (SHARED / "fpp" / f"{name}.rda").read_bytes()
-            info = tarfile.TarInfo(f"fpp/data/{name}.rda")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
+@needs_cran
+def test_tarball_layout_is_read_without_unpacking(tmp_path, source):
+    """A source tarball the test builds from the benchmark's files reads the same values."""
+    (tmp_path / f"fpp_{cran.VERSIONS['fpp']}.tar.gz").write_bytes(_package_tarball(source, "fpp"))
     from_tar = cran._read_series(tmp_path, "fpp", "euretail")
-    from_dir = cran._read_series(SHARED, "fpp", "euretail")
+    from_dir = cran._read_series(source, "fpp", "euretail")
     assert np.array_equal(from_tar.values, from_dir.values)
     assert from_tar.frequency == from_dir.frequency == 4
-
-
-def test_missing_data_names_where_to_get_it(tmp_path, monkeypatch):
-    monkeypatch.delenv(cran.CRAN_DIR_ENV, raising=False)
-    with pytest.raises(cran.CranDataMissing, match="--download"):
-        cran.load_cran(tmp_path)
 
 
 def test_environment_variable_is_searched_first(tmp_path, monkeypatch):
     monkeypatch.setenv(cran.CRAN_DIR_ENV, str(tmp_path))
     assert cran.default_sources()[0] == tmp_path
+    assert cran.default_sources()[-1] == cran.cache_dir()
 
 
 def test_download_needs_a_mirror(tmp_path, monkeypatch):
@@ -85,17 +98,141 @@ def test_download_needs_a_mirror(tmp_path, monkeypatch):
         cran.download_cran(tmp_path)
 
 
-def test_download_fetches_pinned_versions_from_the_mirror(tmp_path, monkeypatch):
-    """A local directory laid out as a mirror (archive only) stands in for the network."""
-    mirror = tmp_path / "mirror"
-    for package, version in cran.VERSIONS.items():
-        folder = mirror / "src" / "contrib" / "Archive" / package
-        folder.mkdir(parents=True)
-        with tarfile.open(folder / f"{package}_{version}.tar.gz", "w:gz") as tar:
-            info = tarfile.TarInfo(f"{package}/DESCRIPTION")
-            info.size = 0
-            tar.addfile(info, io.BytesIO(b""))
-    paths = cran.download_cran(tmp_path / "out", mirror=mirror.as_uri())
-    assert sorted(p.name for p in paths) == sorted(
+# ---- a clone without the data, and a mirror served here ----------------------------------------
+
+
+def _tarball(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _package_tarball(source, package: str, tamper: str | None = None) -> bytes:
+    """``package``'s source tarball as CRAN lays it out, its series read from ``source``;
+    the series ``tamper`` gets one byte more."""
+    members = {f"{package}/DESCRIPTION": f"Package: {package}\n".encode()}
+    for name in cran.SERIES[package]:
+        data = cran.series_bytes(source, package, name)
+        members[f"{package}/data/{name}.rda"] = data + b"\0" * (name == tamper)
+    return _tarball(members)
+
+
+def _publish(root, package: str, data: bytes, archived: bool) -> None:
+    """Put a tarball where a mirror keeps it: current release, or its archive."""
+    folder = root / "src" / "contrib" / ("Archive/" + package if archived else "")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{package}_{cran.VERSIONS[package]}.tar.gz").write_bytes(data)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def mirror(tmp_path):
+    """A CRAN mirror on 127.0.0.1: (its folder, its base address)."""
+    root = tmp_path / "mirror"
+    root.mkdir()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=root))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def clone(tmp_path, monkeypatch):
+    """A checkout with no ``../shared`` beside it and no data variables set."""
+    root = tmp_path / "clone"
+    root.mkdir()
+    monkeypatch.setattr(cran, "repo_root", lambda: root)
+    monkeypatch.delenv(cran.CRAN_DIR_ENV, raising=False)
+    monkeypatch.delenv(cran.MIRROR_ENV, raising=False)
+    return root
+
+
+@needs_cran
+def test_reproduce_fetches_the_benchmark_into_the_cache_first(
+    clone, mirror, monkeypatch, capsys, source, series
+):
+    root, address = mirror
+    for i, package in enumerate(cran.VERSIONS):  # some current, some archived
+        _publish(root, package, _package_tarball(source, package), archived=i % 2 == 1)
+    monkeypatch.setenv(cran.MIRROR_ENV, address)
+    assert runner.plan("quick", ["01_precise_period"], [])  # before any notebook starts
+    assert "CRAN tarballs" in capsys.readouterr().err  # the progress bar
+    cache = clone / "data" / "cran"
+    assert cran.cran_source() == cache == cran.cache_dir()
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
         f"{p}_{v}.tar.gz" for p, v in cran.VERSIONS.items()
     )
+    fetched = cran.load_cran()
+    assert [s.key for s in fetched] == [s.key for s in series]
+    assert all(np.array_equal(a.values, b.values) for a, b in zip(fetched, series, strict=True))
+    monkeypatch.setenv(cran.MIRROR_ENV, address + "/gone")  # read from the cache from now on
+    assert cran.ensure_cran() == cache
+
+
+def test_a_tarball_that_is_not_the_pinned_release_is_refused(clone, mirror, tmp_path):
+    root, address = mirror
+    members = {f"AER/data/{n}.rda": b"another build" for n in cran.SERIES["AER"]}
+    _publish(root, "AER", _tarball(members), archived=False)
+    with pytest.raises(cran.CranChecksumError, match="AER/data/BondYield.rda of package AER"):
+        cran.ensure_cran(address, progress=False)
+    assert not (clone / "data" / "cran" / f"AER_{cran.VERSIONS['AER']}.tar.gz").exists()
+    # a tarball already in a folder is checked when a series is read from it
+    (tmp_path / f"AER_{cran.VERSIONS['AER']}.tar.gz").write_bytes(_tarball(members))
+    with pytest.raises(cran.CranChecksumError, match=r"AER_1\.2-15\.tar\.gz: AER/data/Bond"):
+        cran.series_bytes(tmp_path, "AER", "BondYield")
+
+
+@needs_cran
+def test_one_changed_series_in_a_fetched_tarball_is_named(clone, mirror, source):
+    root, address = mirror
+    _publish(root, "AER", _package_tarball(source, "AER", tamper="DutchSales"), archived=True)
+    with pytest.raises(cran.CranChecksumError, match="DutchSales.rda of package AER.*expected"):
+        cran.download_cran(clone / "out", address, progress=False)
+
+
+def _assert_says_where_and_how(message: str, clone) -> None:
+    assert "the CRAN benchmark (82 series" in message
+    assert f"{clone.parent / 'shared' / 'data' / 'cran'} (no such folder)" in message
+    assert f"{clone / 'data' / 'cran'} (" in message  # the cache: absent, or empty
+    assert f"{cran.CRAN_DIR_ENV}=DIR" in message and f"{cran.MIRROR_ENV}=URL" in message
+
+
+def test_without_data_or_mirror_reproduce_stops_before_any_notebook(clone, capsys):
+    with pytest.raises(cran.CranDataMissing) as err:
+        runner.plan("quick", ["01_precise_period"], [])
+    _assert_says_where_and_how(str(err.value), clone)
+    assert main(["reproduce", "--profile", "quick", "--only", "01_precise_period"]) == 2
+    out = capsys.readouterr()
+    assert "[1/1]" not in out.out and "the CRAN benchmark (82 series" in out.err
+    assert runner.plan("quick", ["00_simulator_validation"], [])  # other notebooks need none
+
+
+def test_offline_the_failed_fetch_is_reported_with_both_ways(clone, free_port, monkeypatch):
+    address = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    monkeypatch.setenv(cran.MIRROR_ENV, address)
+    with pytest.raises(cran.CranDataMissing, match=f"Fetching from {address} failed") as err:
+        runner.plan("quick", ["01_precise_period"], [])
+    _assert_says_where_and_how(str(err.value), clone)
+
+
+def test_a_folder_missing_packages_is_not_taken(clone, tmp_path):
+    (tmp_path / "partial" / "fpp").mkdir(parents=True)
+    with pytest.raises(cran.CranDataMissing, match="partial \\(lacks AER, TSA, astsa"):
+        cran.cran_source(tmp_path / "partial")
+    with pytest.raises(cran.CranDataMissing, match="--download"):
+        cran.load_cran(tmp_path)
+
+
+def test_a_cran_dir_parameter_is_checked_instead_of_the_defaults(clone, tmp_path):
+    with pytest.raises(cran.CranDataMissing, match=f"looked in {tmp_path} "):
+        runner.plan("quick", ["01_precise_period"], [f"cran_dir={tmp_path}"])

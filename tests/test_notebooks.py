@@ -8,10 +8,10 @@ import nbformat
 import pytest
 
 from storrepro.__main__ import main
-from storrepro.data.cran import CranDataMissing, cran_source
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.paths import repo_root
 from test_claims import RESULT_KEYS  # the keys other tools read
+from test_data_cran import CRAN_MISSING, needs_cran  # skipped, with the reason, without it
 
 
 def _parameters_cell(name):
@@ -84,7 +84,7 @@ def quick_runs(tmp_path_factory):
     that fails leaves the run's outputs in its staging folder, where each test still finds its
     own notebook's."""
     out = tmp_path_factory.mktemp("quick")
-    names = [n for n in NOTEBOOKS if not (n in NEEDS_CRAN and _cran_missing())]
+    names = [n for n in NOTEBOOKS if not (n in NEEDS_CRAN and CRAN_MISSING)]
     code = main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out)])
     folder = out if code == 0 else out / "staging"
 
@@ -96,19 +96,11 @@ def quick_runs(tmp_path_factory):
     return get
 
 
-def _cran_missing() -> str | None:
-    try:
-        cran_source()
-    except CranDataMissing as err:
-        return str(err)
-    return None
-
-
 @pytest.mark.notebook
-@pytest.mark.parametrize("name", NOTEBOOKS)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=needs_cran) if n in NEEDS_CRAN else n for n in NOTEBOOKS]
+)
 def test_notebook_runs_in_the_quick_profile(quick_runs, name):
-    if name in NEEDS_CRAN and (missing := _cran_missing()):
-        pytest.skip(f"{name} needs the CRAN benchmark, which is not here: {missing}")
     out, result = quick_runs(name)
     assert set(result) == RESULT_KEYS and result["profile"] == "quick"
     assert result["claims"], "a notebook records its claims"

@@ -117,9 +117,15 @@ def plan(
         check_cost(cls(profile=profile, **values), force)  # validates the resolved configuration
         jobs.append(Job(name, {"profile": profile, **values}))
     if NEEDS_CRAN & {j.name for j in jobs}:
-        from storrepro.data.cran import cran_source
+        from storrepro.data.cran import cran_source, ensure_cran
 
-        cran_source()  # raises CranDataMissing: where it looked and how to provide the data
+        dirs = {j.parameters.get("cran_dir") for j in jobs if j.name in NEEDS_CRAN} - {None, ""}
+        for folder in dirs:
+            cran_source(folder)  # a folder given with -p cran_dir must hold the benchmark
+        if not dirs:
+            # fetches into the cache when a mirror is configured; otherwise raises
+            # CranDataMissing naming where it looked and both ways to provide the data
+            ensure_cran()
     return jobs
 
 
