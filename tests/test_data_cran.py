@@ -20,11 +20,14 @@ from storrepro.data import cran
 
 
 def cran_missing() -> str | None:
-    """Why the CRAN benchmark cannot be read here, or None when it can."""
+    """Why the CRAN benchmark cannot be read here (the skip reason), or None when it can."""
     try:
         cran.cran_source()
-    except cran.CranDataMissing as err:
-        return str(err)
+    except cran.CranDataMissing:
+        return (
+            f"needs the CRAN benchmark, not in {', '.join(map(str, cran.default_sources()))}; "
+            f"set {cran.CRAN_DIR_ENV}=DIR or {cran.MIRROR_ENV}=URL (README, Data)"
+        )
     return None
 
 
