@@ -119,7 +119,8 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
         pass
 
 
-def test_only_the_canonical_run_writes_into_the_repository():
+def test_only_the_canonical_run_writes_into_the_repository(monkeypatch):
+    monkeypatch.setattr("storrepro.data.cran.ensure_cran", lambda: None)  # tested in test_data_cran
     full = runner.plan("full", None, [])
     assert runner.default_out("full", full) == repo_root()
     quick = runner.default_out("quick", runner.plan("quick", None, []))

@@ -13,7 +13,7 @@ from storrepro.sim.hdd import (
     hdd_service_times,
     seek_metrics,
 )
-from storrepro.validation.experiment import HDD_REFERENCE  # bid.md §4.1, shared with notebook 00
+from storrepro.validation.experiment import HDD_REFERENCE  # shared with notebook 00
 
 # One d = 2 seek on the default disk: 12.8 ms fixed + 9 ms · (d - 1) / (C - 1).
 SEEK_2 = 12.8 + 9.0 / 484_513
