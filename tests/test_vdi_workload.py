@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from storrepro.vdi import forecast as fc
 from storrepro.vdi import workload as wl
 from storrepro.vdi.config import SystemParams
 from storrepro.vdi.experiment import a7_pool, system_series
@@ -68,12 +69,12 @@ def test_to_system_and_its_errors():
         wl.to_system([1.0], [1.0], -1.0, 100.0)
 
 
-def _alibaba_trace(path):
-    """480 requests over three 10-minute intervals of two volumes, in the Alibaba format
+def _alibaba_trace(path, counts=(120, 60, 300)):
+    """Requests over 10-minute intervals of two volumes, in the Alibaba format
     (``device_id,opcode,offset,length,timestamp`` in µs), unsorted, with a trailing blank line:
-    120, 60 and 300 requests, 120 of them writes."""
+    by default 120, 60 and 300 requests, 120 of them writes."""
     rows = []
-    for interval, count in enumerate((120, 60, 300)):
+    for interval, count in enumerate(counts):
         for k in range(count):
             time_us = 1_000_000 * (interval * 600 + k * 600 // count)
             op = "W" if k % 4 == 0 else "R"
@@ -98,6 +99,15 @@ def test_a_real_trace_replaces_the_stand_in(tmp_path):
     np.testing.assert_allclose(st.window()[:4], [0.2, 0.1, 0.5, 0.2])
     assert set(st.labels) == {0}  # every day has the same mean: one cluster
     assert wl.trace_input("") is None
+
+
+def test_an_idle_interval_of_a_real_trace_has_no_writes_and_no_mpe(tmp_path):
+    source = wl.trace_input(str(_alibaba_trace(tmp_path / "idle.csv", (120, 0, 300))))
+    _, st = seed_trace(0, 0, source)
+    demand, writes, _ = system_series(st, "offset", 600.0)
+    idle = st.window() == 0
+    assert idle.sum() == 288 and np.isfinite(writes).all() and (writes[idle] == 0).all()
+    assert np.isnan(fc.scores([0.0, 1.0], [1.0, 1.0])["mpe"])
 
 
 def test_an_iops_series_takes_the_stand_in_write_share(tmp_path):

@@ -330,11 +330,17 @@ class RunTask:
             raise ValueError("the smart policy needs a forecast book")
 
 
+def _scaled_share(scale, part, whole):
+    """``scale · part / whole`` per bin, 0 where ``whole`` is 0 (an idle interval of a real
+    trace)."""
+    return np.divide(scale * part, whole, out=np.zeros_like(whole, dtype=float), where=whole > 0)
+
+
 def system_series(st: SeedTrace, scaling: str, tick_s: float):
     """Window demand (IOPS), writes (IOPS) and snapshot-debt lumps at the given tick."""
     total, write = st.window("total"), st.window("write")
     demand = wl.to_system(total, total, *SCALINGS[scaling])
-    writes = demand * write / total
+    writes = _scaled_share(demand, write, total)
     reps = int(round(600.0 / tick_s))
     demand, writes = np.repeat(demand, reps), np.repeat(writes, reps)
     return demand, writes, snapshot_debt(writes, tick_s, int(round(3600.0 / tick_s)))
@@ -656,7 +662,7 @@ def idle_only_balance(st: SeedTrace, system: SystemParams, book: Book | None = N
     q_win = float(np.quantile(st.window("total"), 0.99))
     base, amp = SCALINGS["offset"]
     d2 = base + amp * st.window("total") / q_all
-    l2 = snapshot_debt(d2 * st.window("write") / st.window("total"), 600.0, 6)
+    l2 = snapshot_debt(_scaled_share(d2, st.window("write"), st.window("total")), 600.0, 6)
     row["trace q99 over 35 days"] = peak(
         (n - fg_need(d2, n, system.fg_iops_per_core)) * per_core, l2
     )

@@ -85,14 +85,18 @@ def mpe(actual, forecast) -> float:
 def cumulative_error(actual, forecast) -> np.ndarray:
     """``Σ_{τ≤t} (A−F) / Σ_{τ≤t} A`` for every t (the paper's 'ε small' over a period)."""
     a, f = _pair(actual, forecast)
-    return np.cumsum(a - f) / np.cumsum(a)
+    with np.errstate(divide="ignore", invalid="ignore"):  # leading idle bins of a real trace
+        return np.cumsum(a - f) / np.cumsum(a)
 
 
 def scores(actual, forecast) -> dict[str, float]:
+    """SMAPE (both variants), MPE and the final cumulative error; the MPE is NaN where it is
+    undefined: a divergent forecast, or an idle bin (actual 0) of a real trace."""
+    defined = np.all(np.isfinite(forecast)) and np.all(np.asarray(actual) > 0)
     return {
         "smape": smape(actual, forecast),
         "smape100": smape(actual, forecast, 100),
-        "mpe": mpe(actual, forecast) if np.all(np.isfinite(forecast)) else float("nan"),
+        "mpe": mpe(actual, forecast) if defined else float("nan"),
         "cum_err": float(cumulative_error(actual, forecast)[-1]),
     }
 

@@ -23,7 +23,6 @@ from storrepro.traces.summary import trace_info
 
 BIN_S = 600
 BINS_PER_DAY = 144
-BINS_PER_HOUR = 6
 #: The paper's replay window: 6 days from Wednesday 2016-02-24 07:00 (864 bins).
 WINDOW_START = pd.Timestamp("2016-02-24 07:00")
 WINDOW_BINS = 6 * BINS_PER_DAY
