@@ -13,8 +13,9 @@ from storrepro.claims import Run
 from storrepro.parallel import sweep
 from storrepro.vdi import claims as vc
 from storrepro.vdi import experiment as ex
-from storrepro.vdi import metrics, plots
+from storrepro.vdi import metrics, plots, tables
 from storrepro.vdi.config import SystemParams, VdiConfig
+from storrepro.vdi.seeds import TREND_DAYS
 
 matplotlib.use("Agg")
 WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
@@ -31,7 +32,7 @@ def test_comparison_table_means_sd_and_paper_columns():
     runs = [result("fixed", 0, 50.0, 20.0), result("fixed", 1, 60.0, 24.0),
             result("smart", 0, 6.0, 2.0, "proposed"), result("smart", 1, 8.0, 4.0, "proposed"),
             result("inline", 0, 90.0, 40.0)]
-    table = ex.comparison_table(runs)
+    table = tables.comparison_table(runs)
     assert list(table.index) == ["fixed", "smart (proposed)", "inline"]
     assert table.loc["fixed", "viol"] == 55.0 and table.loc["smart (proposed)", "queued"] == 3.0
     assert table.loc["fixed", "viol_sd"] == pytest.approx(np.std([50, 60], ddof=1))
@@ -53,24 +54,24 @@ def _seed_result(seed, smape_by_model, cum=0.01):
 
 
 def test_forecast_tables_from_the_seed_results():
-    models = dict.fromkeys(ex.ACCURACY_ORDER, 10.0) | {"proposed": 14.0}
+    models = dict.fromkeys(tables.ACCURACY_ORDER, 10.0) | {"proposed": 14.0}
     results = [_seed_result(0, models), _seed_result(1, models | {"proposed": 16.0}, cum=0.07)]
-    acc, psyn = ex.accuracy_rows(results)
+    acc, psyn = tables.accuracy_rows(results)
     assert len(acc) == 2 * 6 * len(models) and set(psyn.day) == {2}
-    table = ex.accuracy_table(results)
-    assert list(table.index) == list(ex.ACCURACY_ORDER)
+    table = tables.accuracy_table(results)
+    assert list(table.index) == list(tables.ACCURACY_ORDER)
     assert table.loc["proposed", "P-syn SMAPE %"] == 17.0  # (14 + 2 + 16 + 2) / 2
     assert table.loc["proposed", "all days SMAPE %"] == 17.5  # 15 + mean(day 0..5)
     assert table.loc["proposed", "paper SMAPE %"] == 14.8
-    alpha = ex.alpha_table(results)
+    alpha = tables.alpha_table(results)
     assert alpha.iloc[0, 0] == 10.5 and alpha.iloc[1, 1] == 8.0
-    cum, weekly = ex.cumulative_errors(acc)
+    cum, weekly = tables.cumulative_errors(acc)
     assert cum.loc[(1, "Mon")] == 0.07 and len(weekly) == 12
-    char = ex.characterization_table(results)
-    assert list(char.columns) == list(ex.CHARACTERIZATION_COLUMNS)
+    char = tables.characterization_table(results)
+    assert list(char.columns) == list(tables.CHARACTERIZATION_COLUMNS)
     assert list(char.index) == [0, 1] and char.index.name == "seed"
-    trend = ex.trend_table(results)
-    assert list(trend.loc[0, list(ex.TREND_DAYS)]) == [0, 1, 2, 3, 4, 5]
+    trend = tables.trend_table(results)
+    assert list(trend.loc[0, list(TREND_DAYS)]) == [0, 1, 2, 3, 4, 5]
     assert trend.loc[1, "K-means labels (Wed..Mon)"] == "000110"
 
 
@@ -83,7 +84,7 @@ def test_sensitivity_frame_latency_and_tick_shift():
     runs = {"tick 60 s": {"fixed": [result("fixed", 0, 12.0, 1.0, log=log)],
                           "smart": [result("smart", 0, 3.0, 1.0, log=log)]}}
     base = [result("fixed", 0, 10.0, 1.0, log=log), result("smart", 0, 2.5, 1.0, log=log)]
-    frame = ex.sensitivity_frame(runs, base, 50.0)
+    frame = tables.sensitivity_frame(runs, base, 50.0)
     assert list(frame.variant) == ["tick 60 s", "tick 60 s", "baseline", "baseline"]
     assert (frame.latency_violation_pct == 50.0).all()
     assert metrics.tick_shift_pp(frame) == 2.0
@@ -121,7 +122,7 @@ def test_judge_reading_and_the_reading_table():
     assert judged["S6"].values["ratio_violation"] == pytest.approx(8.0)
     assert judged["S9"].values["drains"] == 6 and judged["S9"].verdict == "reproduced"
     causes = {"primary": judged["S5"].values["causes_pp"]}
-    table = ex.reading_table({"primary": runs}, causes)
+    table = tables.reading_table({"primary": runs}, causes)
     assert table.loc["primary", "fixed viol %"] == 50.0
     assert table.loc["primary", "oracle viol %"] == pytest.approx(100 * 36 / 864)
     # demand under the FG capacity, no stolen core, no emergency burn: every violation "other"
@@ -144,7 +145,7 @@ def test_recorder_names_a_users_trace_in_the_reasons(tmp_path):
 def test_fixed_day_table():
     day = {"pool_blocks": 200.0, "low": 0.4, "high": 0.5, "violation_pct": 3.0, "queued_pct": 1.0,
            "max_debt": 100.0, "final_debt": 50.0}
-    row = ex.fixed_day_table(day).loc["40% -> 50%"]
+    row = tables.fixed_day_table(day).loc["40% -> 50%"]
     assert row["peak debt % of pool"] == 50.0 and row["debt left at 07:00 % of pool"] == 25.0
 
 

@@ -9,8 +9,8 @@ from storrepro.claims import Run
 from storrepro.vdi import claims as vc
 from storrepro.vdi import metrics
 from storrepro.vdi.config import VdiConfig
-from storrepro.vdi.experiment import TREND_DAYS, calendar_day_means
-from storrepro.vdi.seeds import WINDOW_DAY, seed_trace
+from storrepro.vdi.experiment import calendar_day_means
+from storrepro.vdi.seeds import TREND_DAYS, WINDOW_DAY, seed_trace
 
 WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
 

@@ -6,6 +6,8 @@ days and their clusters), ``forecast`` (the paper's EWMA trend + season model, H
 ARIMA(144,0,2) by two-stage least squares, seasonal-naive, error metrics), ``books`` (the forecast
 protocol and the day-ahead books the scheduler replays), ``scheduler`` (snapshot debt, fixed and
 dynamic watermarks, references; plain objects, no simpy), ``reference`` (the replay on the simpy
-core pool), ``kernel`` (its fast path), ``experiment`` (the sweeps and analyses of the notebook),
-``claims`` (the claim rules), ``plots`` (the figures) and ``bench`` (the bench cases).
+core pool), ``kernel`` (its fast path), ``experiment`` (the sweeps the notebook runs),
+``metrics`` (measures of a run: invariants, latency SLO, S9 dynamics), ``tables`` (the notebook's
+tables from the sweeps' results), ``claims`` (the claim rules), ``plots`` (the figures) and
+``bench`` (the bench cases).
 """

@@ -58,7 +58,6 @@ S9_DRAINS = 3  # S9: ≥ 3 of the 6 nights drain
 S10_AGREE_PP = 0.1  # S10: simpy vs fluid
 S10_TICK_PP = 3.0  # S10: 60 s tick vs 600 s
 
-TREND_DAYS = ("Wed", "Thu", "Fri", "Sat", "Sun", "Mon")
 
 
 def _both(first: bool, second: bool) -> str:

@@ -27,6 +27,8 @@ WINDOW_DAY = 28  # index of Wed 2016-02-24 07:00
 WINDOW_DAYS = 6
 WINDOW_RANGE = range(WINDOW_DAY, WINDOW_DAY + WINDOW_DAYS)
 PSYN_DAY = WINDOW_DAY + 2  # Friday 2016-02-26
+#: The calendar days of the window whose trend F3 compares (Tuesday has only 7 hours in it).
+TREND_DAYS = ("Wed", "Thu", "Fri", "Sat", "Sun", "Mon")
 
 
 @cache
