@@ -7,9 +7,10 @@ import pytest
 
 from storrepro.claims import Run
 from storrepro.vdi import claims as vc
+from storrepro.vdi import metrics
 from storrepro.vdi.config import VdiConfig
-from storrepro.vdi.forecast_study import TREND_DAYS, calendar_day_means
-from storrepro.vdi.seeds import WINDOW_DAY, seed_trace
+from storrepro.vdi.experiment import calendar_day_means
+from storrepro.vdi.seeds import TREND_DAYS, WINDOW_DAY, seed_trace
 
 WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
 
@@ -35,7 +36,7 @@ def test_trend_is_grouped_by_calendar_date_not_by_the_windows_07_00_days():
 def test_characterize_uses_calendar_dates():
     from storrepro.parallel import task_rng
     from storrepro.vdi import forecast as fc
-    from storrepro.vdi.forecast_study import characterize
+    from storrepro.vdi.experiment import characterize
 
     _, st = seed_trace(0, 0)
     char = characterize(st, task_rng(0, ("t", 0)))
@@ -210,11 +211,11 @@ def test_s9_dynamics_fails_when_the_smart_debt_never_nears_the_cap():
     # smart debt: up to 90 % in the day, down to 20 % by the morning
     day = (hours >= 8) & (hours <= 19)
     smart_up = {"log": tick_log(np.where(day, 0.9, 0.2), 100.0), "pool_blocks": 100.0}
-    measures = vc.dynamics(fixed, smart_up, WINDOW, 0.40, 0.50)
+    measures = metrics.dynamics(fixed, smart_up, WINDOW, 0.40, 0.50)
     assert measures["band_share"] == 1.0 and measures["drains"] == 6
     assert vc.s9_dynamics(measures).verdict == "reproduced"
     smart_low = {"log": tick_log(np.where(day, 0.5, 0.2), 100.0), "pool_blocks": 100.0}
-    claim = vc.s9_dynamics(vc.dynamics(fixed, smart_low, WINDOW, 0.40, 0.50))
+    claim = vc.s9_dynamics(metrics.dynamics(fixed, smart_low, WINDOW, 0.40, 0.50))
     assert claim.verdict == "not reproduced" and "never nears the cap" in claim.reason
 
 

@@ -9,11 +9,11 @@ import pytest
 
 from storrepro.config import ParameterError
 from storrepro.parallel import sweep, task_rng
+from storrepro.vdi import books, metrics
 from storrepro.vdi import experiment as ex
-from storrepro.vdi import forecast_study as fs
-from storrepro.vdi.config import VdiConfig
+from storrepro.vdi.config import SystemParams, VdiConfig
 from storrepro.vdi.forecast import smape
-from storrepro.vdi.seeds import seed_trace, single_threaded
+from storrepro.vdi.seeds import PSYN_DAY, WINDOW_RANGE, seed_trace, single_threaded
 
 
 def test_config_profiles_and_bad_values():
@@ -39,10 +39,10 @@ def test_calibration_score_is_zero_at_the_paper_and_weighs_by_the_s4_bands():
 
 def test_erlang_c_response_time_by_hand():
     # M/M/1 (c = 1): response 1/(μ − λ) = 1/(50 − 25) = 0.04 s
-    assert ex.erlang_c_response([25.0], [1], 50.0)[0] == pytest.approx(0.04)
+    assert metrics.erlang_c_response([25.0], [1], 50.0)[0] == pytest.approx(0.04)
     # M/M/2, λ = 50, μ = 50: a = 1, ρ = 0.5, Erlang C = 1/3, W = C/(cμ − λ) + 1/μ = 1/150 + 1/50
-    assert ex.erlang_c_response([50.0], [2], 50.0)[0] == pytest.approx(1 / 150 + 1 / 50)
-    assert math.isinf(ex.erlang_c_response([100.0], [2], 50.0)[0])  # overloaded
+    assert metrics.erlang_c_response([50.0], [2], 50.0)[0] == pytest.approx(1 / 150 + 1 / 50)
+    assert math.isinf(metrics.erlang_c_response([100.0], [2], 50.0)[0])  # overloaded
 
 
 def test_run_task_rejects_bad_input():
@@ -58,15 +58,15 @@ def test_smart_run_is_deterministic_and_keeps_its_invariants():
     """S11 on a full replay: the trace, the forecasts and the run rebuilt from scratch."""
 
     def once():
-        ex.seed_trace.cache_clear()
-        _, st = ex.seed_trace(3, 1)
-        book = fs.forecast_books(st, 0.5, models=("proposed",))["proposed"]
+        seed_trace.cache_clear()
+        _, st = seed_trace(3, 1)
+        book = books.forecast_books(st, 0.5, models=("proposed",))["proposed"]
         return ex.run_policy(ex.RunTask(3, 1, "smart", book=book), None)
 
     first, second = once(), once()
     assert first["log"].equals(second["log"])
     assert np.array_equal(first["cff"], second["cff"])
-    assert ex.invariants(first, ex.SystemParams()) == {"S1": True, "S2": True}
+    assert metrics.invariants(first, SystemParams()) == {"S1": True, "S2": True}
     assert first["max_debt_pct"] <= 97.0  # S3: the 95 % cap plus at most one hourly lump
 
 
@@ -81,13 +81,13 @@ def test_timeline_figures_have_the_papers_panels():
     matplotlib.use("Agg")
     from storrepro.vdi.plots import timeline
 
-    _, st = ex.seed_trace(0, 0)
+    _, st = seed_trace(0, 0)
     fixed = ex.run_policy(ex.RunTask(0, 0, "fixed"), None)
-    fig = timeline(fixed, st.times, ex.SystemParams(), "fixed")
+    fig = timeline(fixed, st.times, SystemParams(), "fixed")
     assert len(fig.axes) == 4 and "violations" in fig.axes[0].get_title()
-    book = fs.forecast_books(st, 0.5, models=("oracle",))["oracle"]
+    book = books.forecast_books(st, 0.5, models=("oracle",))["oracle"]
     smart = ex.run_policy(ex.RunTask(0, 0, "smart", "oracle", book=book), None)
-    fig = timeline(smart, st.times, ex.SystemParams(), "smart", smart=True)
+    fig = timeline(smart, st.times, SystemParams(), "smart", smart=True)
     assert len(fig.axes) == 5 and fig.axes[4].get_ylabel().startswith("CFF")
 
 
@@ -108,12 +108,12 @@ def test_erlang_c_for_all_ticks_at_once_equals_the_per_tick_recursion():
         return wait_prob / (servers * per_core - rate) + 1 / per_core
 
     expected = [one(r, int(c)) for r, c in zip(demand, cores, strict=True)]
-    np.testing.assert_array_equal(ex.erlang_c_response(demand, cores, 50.0), expected)
+    np.testing.assert_array_equal(metrics.erlang_c_response(demand, cores, 50.0), expected)
 
 
 def test_calibration_runs_each_ramp_once_and_keeps_the_row_order():
     serial = partial(sweep, seed=0, workers=1, progress=False)
-    table = ex.calibrate_fixed(0, 1, ex.SystemParams(), serial)
+    table = ex.calibrate_fixed(0, 1, SystemParams(), serial)
     grid = set(ex.RAMP_GRID)
     assert set(table.index) == grid and len(table) == len(grid)
     assert table.score.is_monotonic_increasing
@@ -126,27 +126,27 @@ def test_calibration_runs_each_ramp_once_and_keeps_the_row_order():
 def test_each_history_is_fitted_once_and_the_seed_task_uses_the_shared_fits():
     _, st = seed_trace(0, 1)
     # Sat, Sun and Mon of the window all see the same last 9 weekday-cluster days
-    keys = {fs.forecast_key("arima", st, "total", 33, cutoff) for cutoff in (31, 32, 33)}
+    keys = {books.forecast_key("arima", st, "total", 33, cutoff) for cutoff in (31, 32, 33)}
     assert len(keys) == 1
-    tasks = fs.fit_tasks(0, [1], figure_seed=1)
+    tasks = ex.fit_tasks(0, [1], figure_seed=1)
     assert len(tasks) == len(set(tasks)) and tasks[0].model == "holt-winters"
     # a swept fit is the fit the seed task would have made in place
     for model in ("holt-winters", "arima-ridge"):
         task = next(t for t in tasks if t.model == model and t.column == "write")
-        swept = fs.fit_forecast(task, None)
+        swept = ex.fit_forecast(task, None)
         with single_threaded():  # the fit depends on the BLAS thread count, as every sweep task
-            made, stable = fs.model_forecast(model, st, "write", fs.PSYN_DAY, fs.PSYN_DAY)
-        assert task.days == fs.cluster_days(
-            st, fs.PSYN_DAY, fs.PSYN_DAY, 9 if "arima" in model else 3
+            made, stable = books.model_forecast(model, st, "write", PSYN_DAY, PSYN_DAY)
+        assert task.days == books.cluster_days(
+            st, PSYN_DAY, PSYN_DAY, 9 if "arima" in model else 3
         )
         np.testing.assert_array_equal(swept["forecast"], made)
         assert swept["stable"] == stable
     # the seed task scores the forecasts it is given (here: a flat 1000 IOPS for every fit)
     flat = {(t.model, t.column, t.days): (np.full(144, 1000.0), True, 0.0) for t in tasks}
-    task = fs.SeedTask(0, 1, 0.5, fits=flat)
-    result = fs.seed_forecasts(task, task_rng(0, task))
+    task = ex.SeedTask(0, 1, 0.5, fits=flat)
+    result = ex.seed_forecasts(task, task_rng(0, task))
     hw = result["accuracy"].query("model == 'holt-winters'")
-    expected = [smape(st.total[d], np.full(144, 1000.0)) for d in fs.WINDOW_RANGE]
+    expected = [smape(st.total[d], np.full(144, 1000.0)) for d in WINDOW_RANGE]
     expected = [200.0 if e > 150 else e for e in expected]  # F9: a divergent day counts 200 %
     assert hw.smape.tolist() == expected
     assert np.all(result["books"]["arima-ridge"].total == 1000.0)
@@ -165,8 +165,8 @@ def test_one_fixed_day_is_the_first_day_of_the_window_run():
 
 
 def test_write_forecasts_only_for_the_seed_the_figures_show():
-    plotted = {(t.model, t.column) for t in fs.fit_tasks(0, [1], figure_seed=1)}
-    other = {(t.model, t.column) for t in fs.fit_tasks(0, [1], figure_seed=0)}
+    plotted = {(t.model, t.column) for t in ex.fit_tasks(0, [1], figure_seed=1)}
+    other = {(t.model, t.column) for t in ex.fit_tasks(0, [1], figure_seed=0)}
     assert ("holt-winters", "write") in plotted and ("holt-winters", "write") not in other
     assert ("arima-ridge", "write") in other  # the scheduler's ARIMA book still needs writes
 

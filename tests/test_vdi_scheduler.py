@@ -1,13 +1,15 @@
 """VDI schedulers on hand-built cases: snapshot debt, the Lindley replay, the fixed ramp, inline,
-the smart planner, and S1–S3 on the simpy core pool against the numpy fluid reference."""
+the smart planner, and S1–S3 on the simpy core pool against its fast path."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from storrepro.sim.core_pool import CorePoolConfig, PoolState, demand_cores
-from storrepro.vdi.experiment import SystemParams, invariants, simulate
-from storrepro.vdi.fluid import fluid_replay, summarize
+from storrepro.vdi.config import SystemParams
+from storrepro.vdi.kernel import fluid_replay, summarize
+from storrepro.vdi.metrics import invariants
+from storrepro.vdi.reference import simulate
 from storrepro.vdi.scheduler import (
     FixedWatermark,
     ForecastView,

@@ -20,47 +20,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import simpy
 
 from storrepro.checks import finite
+from storrepro.sim.core_state import LOG_COLUMNS, Allocator, CorePoolConfig, PoolState
 from storrepro.sim.monitor import EventLog
-
-
-@dataclass(frozen=True)
-class CorePoolConfig:
-    """Cores, per-core rates and tick length (§2.1, §4.3)."""
-
-    n_cores: int = 64
-    fg_iops_per_core: float = 50.0
-    bg_blocks_per_core_s: float = 20.0
-    tick_s: float = 600.0
-
-    def __post_init__(self):
-        if isinstance(self.n_cores, bool) or not isinstance(self.n_cores, numbers.Integral):
-            raise ValueError(f"n_cores must be an integer >= 1, got {self.n_cores!r}")
-        if self.n_cores < 1:
-            raise ValueError(f"n_cores must be an integer >= 1, got {self.n_cores!r}")
-        for name in ("fg_iops_per_core", "bg_blocks_per_core_s", "tick_s"):
-            finite(name, getattr(self, name), strict=True)
-
-
-class PoolState(NamedTuple):
-    """What an allocator sees at the start of a tick (a named tuple: built once per tick, so
-    cheap to make)."""
-
-    tick: int
-    time: float  # s
-    demand_iops: float
-    debt: float  # blocks, including debt added up to this instant
-    n_cores: int
-    tick_s: float
-    fg_iops_per_core: float
 
 
 class _TickStart(simpy.events.Event):
@@ -73,10 +40,6 @@ class _TickStart(simpy.events.Event):
         self._ok = True  # pre-triggered, exactly as simpy's own Timeout
         self._value = None
         env.schedule(self, priority=simpy.events.NORMAL + 1, delay=delay)
-
-
-#: ``allocator(state) -> C_FG``.
-Allocator = Callable[[PoolState], float]
 
 
 def demand_cores(state: PoolState) -> int:
@@ -93,21 +56,6 @@ def _valid_cores(c_fg, n_cores: int) -> bool:
         and math.isfinite(c_fg)
         and 0 <= c_fg <= n_cores
     )
-
-
-LOG_COLUMNS = (
-    "tick",
-    "t",
-    "demand_iops",
-    "c_fg",
-    "c_bg",
-    "fg_served_iops",
-    "queued_iops",
-    "violation",
-    "debt_added",
-    "bg_served",
-    "debt",  # after this tick's BG service; later additions count for the next tick
-)
 
 
 class CorePool:

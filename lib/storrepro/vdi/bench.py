@@ -10,9 +10,9 @@ def _forecasts(outs):  # the fit times differ run to run; the forecasts must not
 
 
 def largest_sweep() -> Sweep:
-    from storrepro.vdi import forecast_study as fs
+    from storrepro.vdi import experiment as ex
     from storrepro.vdi.config import VdiConfig
 
     cfg = VdiConfig(profile="full")
-    tasks = fs.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
-    return Sweep("Holt-Winters and ARIMA fits", fs.fit_forecast, tasks, cfg.seed, _forecasts)
+    tasks = ex.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
+    return Sweep("Holt-Winters and ARIMA fits", ex.fit_forecast, tasks, cfg.seed, _forecasts)

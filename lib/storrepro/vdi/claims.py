@@ -18,13 +18,15 @@ against a baseline at the paper's numbers).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from storrepro.claims import Claim, verdict_of
+from storrepro.vdi.metrics import dynamics, mean_violation, per_seed_frame
 
 # ---------------------------------------------------------------- bands, fixed before any run
 
@@ -56,7 +58,6 @@ S9_DRAINS = 3  # S9: ≥ 3 of the 6 nights drain
 S10_AGREE_PP = 0.1  # S10: simpy vs fluid
 S10_TICK_PP = 3.0  # S10: 60 s tick vs 600 s
 
-TREND_DAYS = ("Wed", "Thu", "Fri", "Sat", "Sun", "Mon")
 
 
 def _both(first: bool, second: bool) -> str:
@@ -690,28 +691,9 @@ def s7_ordering(idle_only: float, oracle: float, forecast: float) -> Claim:
     )
 
 
-def dynamics(fixed: Mapping, smart: Mapping, times: pd.DatetimeIndex, low: float, high: float):
-    """S9's measures on one seed's fixed and smart tick logs: the share of busy weekday ticks
-    (09–17 h, after the fixed debt first reached ``low``) with the fixed debt in its band, the
-    smart peak debt / P, and the nights (19:00 → 06:50) on which the smart debt drains."""
-    log_f, log_s = fixed["log"], smart["log"]
-    busy = np.asarray((times.day_of_week < 5) & (times.hour >= 9) & (times.hour < 17))
-    frac_f = ((log_f.debt + log_f.bg_served) / fixed["pool_blocks"]).to_numpy()
-    started = np.arange(len(frac_f)) >= np.argmax(frac_f >= low)
-    in_band = (frac_f >= low - 0.01) & (frac_f <= high + fixed["max_lump_pct"] / 100)
-    sel = busy & started
-    band_share = float(in_band[sel].mean()) if sel.any() else 0.0
-    frac_s = ((log_s.debt + log_s.bg_served) / smart["pool_blocks"]).to_numpy()
-    night = np.asarray((times.hour == 6) & (times.minute == 50))
-    evening = np.asarray((times.hour == 19) & (times.minute == 0))
-    drains = int(np.sum(frac_s[night] < frac_s[evening]))
-    return {"band_share": band_share, "smart_peak": float(frac_s.max()), "drains": drains,
-            "nights": int(night.sum())}
-
-
 def s9_dynamics(measures: Mapping) -> Claim:
     """S9 (test, should): fixed debt in its band in busy hours; smart debt rises toward (not
-    above) 95 % and drains at night. ``measures``: :func:`dynamics`."""
+    above) 95 % and drains at night. ``measures``: :func:`storrepro.vdi.experiment.dynamics`."""
     band, peak, drains = measures["band_share"], measures["smart_peak"], measures["drains"]
     lo, hi = S9_SMART_PEAK
     parts = {
@@ -744,6 +726,47 @@ def s9_dynamics(measures: Mapping) -> Claim:
         kind="should",
         values=dict(measures),
     )
+
+
+def judge_reading(runs: Mapping, idle_only: list, times: pd.DatetimeIndex, system) -> dict:
+    """S5, S6, S7 and S9 on one reading's runs (``{"fixed": {pool factor: results}, "smart":
+    {...}, "oracle": results}``, see :func:`storrepro.vdi.experiment.reading_sets`), with the
+    idle-only runs and the window's tick times; ``system``: the simulated array."""
+    fixed, smart = per_seed_frame(runs["fixed"][1.0]), per_seed_frame(runs["smart"][1.0])
+    causes = _mean_causes(
+        [violation_causes(r, system.n_cores, system.fg_iops_per_core) for r in runs["smart"][1.0]]
+    )
+    oracle = mean_violation(runs["oracle"])
+    pools = {
+        f"×{k:g}": (
+            per_seed_frame(runs["fixed"][k]).violation_pct,
+            per_seed_frame(runs["smart"][k]).violation_pct,
+        )
+        for k in runs["smart"]
+        if k != 1.0
+    }
+    first_fixed, first_smart = runs["fixed"][1.0][0], runs["smart"][1.0][0]
+    measures = dynamics(first_fixed, first_smart, times, system.low, system.high)
+    return {
+        "S5": s5_smart(smart.violation_pct.mean(), smart.queued_pct.mean(), causes, oracle),
+        "S6": s6_improvement(fixed, smart, pools),
+        "S7": s7_ordering(mean_violation(idle_only), oracle, smart.violation_pct.mean()),
+        "S9": s9_dynamics(measures),
+    }
+
+
+def recorder(run, trace_words: str | None) -> Callable[..., dict]:
+    """``run.record`` for this notebook: with a user's trace in place of the synthetic stand-in
+    (``trace_words``, e.g. ``cfg.input_description()``), every claim that rests on the workload
+    (all but the invariants) says in its reason that it was checked on that trace."""
+
+    def record(claim: Claim, **kwargs) -> dict:
+        if trace_words and claim.role != "invariant":
+            note = f" Checked on the user's {trace_words}, not on the paper's SNIA VDI traces."
+            claim = dataclasses.replace(claim, reason=claim.reason + note)
+        return run.record(claim, **kwargs)
+
+    return record
 
 
 # ---------------------------------------------------------------- headline

@@ -1,14 +1,15 @@
-"""Parameters of notebook 03 (smart background scheduling for VDI) and the readings of the
-paper's open choices that move its verdicts."""
+"""Parameters of notebook 03 (smart background scheduling for VDI), the readings of the
+paper's open choices that move its verdicts, and the simulated system they describe."""
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import ClassVar
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading
+from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
 
-#: Pool size the spec's scratch prototype reported for the same generator: 75–81 M blocks over
+#: Pool size an earlier scratch prototype of the same generator reported: 75–81 M blocks over
 #: its seeds 0–4; the ``pool=prototype`` reading uses the middle on every seed.
 PROTOTYPE_POOL = 78e6
 
@@ -31,6 +32,33 @@ SPREADS = {
 
 #: reading name -> the SystemParams field it sets
 READING_FIELDS = {"pool": "pool_rule", "spread": "spread"}
+
+
+@dataclass(frozen=True)
+class SystemParams:
+    """The simulated array (cores, per-core rates, the fixed bucket's 40–50 % band) and the
+    smart planner (cap, horizon, window, replan period); times in s."""
+
+    n_cores: int = 64
+    fg_iops_per_core: float = 50.0
+    bg_blocks_per_core_s: float = 20.0
+    cap: float = 0.95
+    low: float = 0.40
+    high: float = 0.50
+    horizon_s: float = 86_400.0
+    window_s: float = 43_200.0
+    replan_s: float = 3_600.0
+    alpha: float = 0.5
+    spread: str = "bg-floor"
+    pool_rule: str = "a7"
+
+    def __post_init__(self):
+        if self.spread not in SPREADS:
+            raise ValueError(f"spread must be one of {tuple(SPREADS)}, got {self.spread!r}")
+        if self.pool_rule not in POOL_RULES:
+            raise ValueError(
+                f"pool_rule must be one of {tuple(POOL_RULES)}, got {self.pool_rule!r}"
+            )
 
 
 class VdiConfig(NotebookConfig):
@@ -60,6 +88,7 @@ class VdiConfig(NotebookConfig):
         "window_h": Param(float, 12.0, 12.0, "planner: window before a breach (h)", low=1, high=24),
         "horizon_h": Param(float, 24.0, 24.0, "planner: look-ahead (h)", low=1, high=24),
         "sensitivity": Param(bool, True, True, "run the sensitivity section"),
+        **trace_params("the synthetic VDI foreground IOPS"),
     }
     readings: ClassVar[dict[str, Reading]] = {
         "pool": Reading(
@@ -118,10 +147,8 @@ class VdiConfig(NotebookConfig):
             )
 
     @property
-    def system(self):
-        """The :class:`~storrepro.vdi.experiment.SystemParams` of this run (primary readings)."""
-        from storrepro.vdi.experiment import SystemParams  # heavy imports only when running
-
+    def system(self) -> SystemParams:
+        """The simulated system of this run, under the primary readings."""
         return SystemParams(
             n_cores=self.n_cores,
             fg_iops_per_core=self.fg_iops_per_core,

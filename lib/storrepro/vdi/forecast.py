@@ -1,12 +1,12 @@
-"""Forecasters of VDI IO intensity and their error metrics (paper §V-A, §VI-A; spec §2.4).
+"""Forecasters of VDI IO intensity and their error metrics (paper §V-A, §VI-A).
 
 Every forecaster is a small object with ``forecast(history, steps) -> array``: ``history`` is a
-1-D series whose length is a whole number of seasons (for the cluster protocols of spec §2.10,
-the most recent days of one day cluster, concatenated, oldest first).
+1-D series whose length is a whole number of seasons (for the cluster protocols of
+:mod:`storrepro.vdi.books`, the most recent days of one day cluster, concatenated, oldest first).
 
 - :class:`ProposedEWMA` — the paper's model: additive trend (day level) + season (intra-day
   deviation), an EWMA of the trend across weeks (same weekday; across same-cluster days when
-  fewer than two weeks are available, A13) and an EWMA of the season across same-cluster days.
+  fewer than two weeks are available) and an EWMA of the season across same-cluster days.
 - :class:`HoltWinters` — statsmodels triple exponential smoothing, additive, damped trend.
 - :class:`ArimaCSS` — ARIMA(p, 0, q) fitted by two-stage least squares (Hannan–Rissanen): the
   statsmodels state-space MLE takes about 12 s per likelihood evaluation at p = 144, which makes
@@ -46,7 +46,7 @@ def _check_steps(steps: int) -> int:
     return int(steps)
 
 
-# ---------------------------------------------------------------- error metrics (spec §2.4)
+# ---------------------------------------------------------------- error metrics
 
 
 def _pair(actual, forecast) -> tuple[np.ndarray, np.ndarray]:
@@ -85,14 +85,18 @@ def mpe(actual, forecast) -> float:
 def cumulative_error(actual, forecast) -> np.ndarray:
     """``Σ_{τ≤t} (A−F) / Σ_{τ≤t} A`` for every t (the paper's 'ε small' over a period)."""
     a, f = _pair(actual, forecast)
-    return np.cumsum(a - f) / np.cumsum(a)
+    with np.errstate(divide="ignore", invalid="ignore"):  # leading idle bins of a real trace
+        return np.cumsum(a - f) / np.cumsum(a)
 
 
 def scores(actual, forecast) -> dict[str, float]:
+    """SMAPE (both variants), MPE and the final cumulative error; the MPE is NaN where it is
+    undefined: a divergent forecast, or an idle bin (actual 0) of a real trace."""
+    defined = np.all(np.isfinite(forecast)) and np.all(np.asarray(actual) > 0)
     return {
         "smape": smape(actual, forecast),
         "smape100": smape(actual, forecast, 100),
-        "mpe": mpe(actual, forecast) if np.all(np.isfinite(forecast)) else float("nan"),
+        "mpe": mpe(actual, forecast) if defined else float("nan"),
         "cum_err": float(cumulative_error(actual, forecast)[-1]),
     }
 
@@ -120,7 +124,8 @@ def decompose(y: np.ndarray, period: int = PERIOD) -> tuple[np.ndarray, np.ndarr
 
 @dataclass(frozen=True)
 class ProposedEWMA:
-    """EWMA trend + EWMA season (paper eq. for S_t, spec §2.4 resolution)."""
+    """EWMA trend + EWMA season (the paper's equation for S_t; trend and season as we read
+    them in :meth:`forecast_calendar`)."""
 
     alpha: float = 0.5
     period: int = PERIOD
@@ -131,7 +136,8 @@ class ProposedEWMA:
             raise ValueError(f"alpha must be in (0, 1), got {self.alpha!r}")
 
     def forecast(self, history, steps: int) -> np.ndarray:
-        """History = same-cluster days only, so the trend EWMA runs across those days (A13)."""
+        """History = same-cluster days only, so the trend EWMA runs across those days (our
+        reading when there are no two weeks of the same weekday)."""
         y = _check_series("history", history, self.period)
         if y.size % self.period:
             raise ValueError(f"history length {y.size} must be a multiple of {self.period}")
@@ -267,18 +273,21 @@ def _least_squares(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
     xc = x - xm
     gram = xc.T @ xc
     penalty = ridge * np.trace(gram) / x.shape[1]
+    if penalty == 0:  # no regressor varies (a constant history): the shrunk slopes are 0
+        return np.concatenate([[ym], np.zeros(x.shape[1])])
     slopes = np.linalg.solve(gram + penalty * np.eye(x.shape[1]), xc.T @ (y - ym))
     return np.concatenate([[ym - xm @ slopes], slopes])
 
 
 @dataclass(frozen=True)
 class ArimaCSS:
-    """ARIMA(p, 0, q) by Hannan–Rissanen two-stage least squares (spec §2.4 resolution).
+    """ARIMA(p, 0, q) by Hannan–Rissanen two-stage least squares (the state-space fit is far
+    too slow at p = 144).
 
     Stage 1: OLS AR(p) with a constant, giving residuals e. Stage 2: OLS of y_t on p lags, q
     lagged residuals and a constant. Forecast recursively with future shocks at zero. Needs
     at least 3p points so that stage 2 has more rows than regressors. ``ridge`` > 0 shrinks the
-    slopes in both stages (the spec's allowed, labelled fix for explosive fits).
+    slopes in both stages: our labelled fix for explosive fits, reported beside the plain one.
     """
 
     p: int = PERIOD

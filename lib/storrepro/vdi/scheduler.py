@@ -1,16 +1,16 @@
-"""Background-debt schedulers for the core pool (paper §V-B, §VI-B; spec §2.3, §2.5–2.7, §3).
+"""Background-debt schedulers for the core pool (paper §V-B, §VI-B).
 
 Each scheduler is a plain object called once per tick as ``allocator(state) -> C_FG`` with a
-:class:`storrepro.sim.core_pool.PoolState`; BG gets the other ``N − C_FG`` cores. Returning
+:class:`storrepro.sim.core_state.PoolState`; BG gets the other ``N − C_FG`` cores. Returning
 ``C_FG = N`` keeps BG idle even when FG leaves cores unused (the non-harvesting fixed bucket).
 
 - :func:`snapshot_debt` — hourly snapshots with 1 h retention: at each hour boundary the blocks
-  written in the previous hour become deletable debt (one lump, A17).
+  written in the previous hour become deletable debt (one lump at the hour boundary).
 - :class:`FixedWatermark` — the paper's baseline: BG starts at 40 % of the pool and grows to
-  ``n_agg`` reserved cores at 50 % (A9); optionally work-conserving.
+  ``n_agg`` reserved cores at 50 %; optionally work-conserving.
 - :class:`SmartScheduler` — the dynamic bucket: hourly, replay the forecast over the horizon
   and, while it breaches 95 % of the pool, steal one more core (CFF) in the window before the
-  first breach (§2.7); per tick ``C_FG = ⌈max(A, Â)/50⌉ − CFF``, emergency burn at 95 %. How
+  first breach; per tick ``C_FG = ⌈max(A, Â)/50⌉ − CFF``, emergency burn at 95 %. How
   the planner spreads the extra BG work over that window is a reading (``SPREADS``).
 - :class:`Inline` — no deferral: BG takes the cores needed to clear all debt now.
 - :func:`storrepro.sim.core_pool.demand_cores` — idle-only, unlimited debt.
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from storrepro.checks import finite
-from storrepro.sim.core_pool import PoolState
+from storrepro.sim.core_state import PoolState
 from storrepro.vdi.config import SPREADS
 
 
@@ -39,7 +39,7 @@ def _fraction(name: str, value: float) -> float:
 
 
 def fg_need(demand_iops, n_cores: int, fg_iops_per_core: float):
-    """Cores FG needs: ⌈A / CIOPS_FG⌉ clipped to [0, N] (A2); works on scalars and arrays."""
+    """Cores FG needs: ⌈A / CIOPS_FG⌉ clipped to [0, N]; works on scalars and arrays."""
     return np.minimum(n_cores, np.ceil(np.asarray(demand_iops) / fg_iops_per_core))
 
 
@@ -74,9 +74,10 @@ def lindley(initial: float, arrivals: np.ndarray, capacity: np.ndarray) -> np.nd
 
 @dataclass
 class FixedWatermark:
-    """Fixed 40–50 % debt bucket (A9). Below ``low`` BG does nothing (unless ``harvest``);
-    from ``low`` to ``high`` the reserved BG cores ramp from ``n_min`` to ``n_agg`` (rounded
-    up) and stay at ``n_agg`` above; FG gets ``min(need, N − reserved)`` and BG all the rest."""
+    """Fixed 40–50 % debt bucket, the paper's baseline. Below ``low`` BG does nothing (unless
+    ``harvest``); from ``low`` to ``high`` the reserved BG cores ramp from ``n_min`` to
+    ``n_agg`` (rounded up) and stay at ``n_agg`` above; FG gets ``min(need, N − reserved)`` and
+    BG all the rest."""
 
     pool_blocks: float
     n_min: int = 8
@@ -117,6 +118,9 @@ class Inline:
 
     bg_blocks_per_core_s: float = 20.0
 
+    def __post_init__(self):
+        _positive("bg_blocks_per_core_s", self.bg_blocks_per_core_s)
+
     def __call__(self, state: PoolState) -> int:
         per_core = self.bg_blocks_per_core_s * state.tick_s
         return state.n_cores - min(state.n_cores, math.ceil(state.debt / per_core - 1e-9))
@@ -126,7 +130,7 @@ class Inline:
 class ForecastView:
     """Forecasts as known when planning: ``demand[d]`` and ``lumps[d]`` cover the ticks from
     the start of day ``d`` for at least ``horizon`` ticks past the day's end, made with data up
-    to the start of day ``d`` (A18). ``lumps`` are forecast snapshot-debt lumps (blocks)."""
+    to the start of day ``d`` (day-ahead). ``lumps`` are forecast snapshot-debt lumps (blocks)."""
 
     demand: np.ndarray  # (days, ticks) FG demand forecast, IOPS
     lumps: np.ndarray  # (days, ticks) debt lumps forecast, blocks
@@ -150,7 +154,7 @@ class ForecastView:
 
 @dataclass
 class SmartScheduler:
-    """Dynamic debt bucket with the forecast-replay planner (spec §2.7, A1, A10).
+    """Dynamic debt bucket with the forecast-replay planner (paper §VI-B), as we read its words.
 
     Every ``replan`` ticks: replay the forecast ``horizon`` ticks ahead from the actual debt;
     while the debt after service would exceed ``cap`` of the pool, raise the BG work in the

@@ -1,27 +1,28 @@
-"""The VDI workload: a seeded generator calibrated to the paper's description (spec §4.2) and a
-loader for a real trace of the same shape (spec §4.1).
+"""The VDI workload: a seeded generator calibrated to the paper's description of its traces, or
+the user's own block trace in their place.
 
 The SNIA VDI traces the paper replays are not reachable offline, so the generator stands in for
 them: 10-minute bins, 3 LUNs, weekday boot and login storms, a workday plateau with a lunch dip,
 a nightly write-heavy maintenance burst, quiet weekends and a heavier Monday, with AR(1)-smoothed
-lognormal noise and random spikes. Both functions return the same long frame
-``[time, lun, total_iops, write_iops]``; :func:`aggregate` sums the LUNs.
+lognormal noise and random spikes. :func:`trace_frame` turns a real trace into the same input
+instead. Both return the long frame ``[time, lun, total_iops, write_iops]``; :func:`aggregate`
+sums the LUNs.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from storrepro.checks import finite
+from storrepro.traces.convert import vdi_foreground
+from storrepro.traces.summary import trace_info
 
 BIN_S = 600
 BINS_PER_DAY = 144
-BINS_PER_HOUR = 6
 #: The paper's replay window: 6 days from Wednesday 2016-02-24 07:00 (864 bins).
 WINDOW_START = pd.Timestamp("2016-02-24 07:00")
 WINDOW_BINS = 6 * BINS_PER_DAY
@@ -30,7 +31,9 @@ COLUMNS = ["time", "lun", "total_iops", "write_iops"]
 
 @dataclass(frozen=True)
 class TraceConfig:
-    """Generator knobs (spec §4.2); ``iops_per_unit`` turns the relative shape into trace IOPS."""
+    """Generator knobs and the calendar both inputs are laid on (35 days from Wednesday
+    2016-01-27, so the forecasters have four weeks of history before the paper's window);
+    ``iops_per_unit`` turns the relative shape into trace IOPS."""
 
     start: str = "2016-01-27 00:00"
     days: int = 35
@@ -158,9 +161,10 @@ def generate_trace(config: TraceConfig, rng: np.random.Generator) -> pd.DataFram
 def to_system(
     intensity, reference, base_iops: float = 1500.0, amplitude_iops: float = 1700.0
 ) -> np.ndarray:
-    """Trace intensity -> FG demand of the simulated array (A8): ``base + amplitude · y / q99``
-    with q99 the 99th percentile of ``reference`` (the window's aggregate). ``base = 0,
-    amplitude = 3200`` is the peak-only scaling with idle nights (§6.4 lesson 3)."""
+    """Trace intensity -> FG demand of the simulated array: ``base + amplitude · y / q99`` with
+    q99 the 99th percentile of ``reference`` (the window's aggregate), so the mean load is about
+    60 % of the FG capacity. ``base = 0, amplitude = 3200`` is the peak-only scaling, with idle
+    nights."""
     y = np.asarray(intensity, dtype=float)
     for name, value in (("base_iops", base_iops), ("amplitude_iops", amplitude_iops)):
         finite(name, value, unit="IOPS")
@@ -170,43 +174,50 @@ def to_system(
     return base_iops + amplitude_iops * y / q99
 
 
-def load_trace(path: str | Path) -> pd.DataFrame:
-    """A real trace as ``[time, lun, total_iops, write_iops]`` from a CSV with those columns.
+#: The write share of an ``iops`` trace, which has no reads and writes: the stand-in's mean (its
+#: read ratio averages 0.7).
+IOPS_WRITE_SHARE = 0.3
 
-    Bins must be 10 minutes apart and every LUN must cover the same times; IOPS must be finite
-    and >= 0 with writes <= total. At least one season (144 bins) per LUN is required.
+
+@dataclass(frozen=True)
+class TraceInput:
+    """A user's block trace in place of the generator: its path and format ('' detects it)."""
+
+    path: str
+    format: str = ""
+
+
+def trace_input(path: str, format: str = "") -> TraceInput | None:
+    """The notebook's ``trace`` and ``trace_format`` parameters as a :class:`TraceInput`, or
+    None when ``path`` is '' (the synthetic stand-in)."""
+    return TraceInput(str(path), format) if path else None
+
+
+def trace_frame(source: TraceInput, config: TraceConfig) -> pd.DataFrame:
+    """A real trace as the long frame ``[time, lun, total_iops, write_iops]`` on ``config``'s
+    calendar, one LUN (all volumes together).
+
+    The foreground series is the trace's I/O per second of all volumes together per 10-minute
+    interval from its first request (:func:`storrepro.traces.convert.vdi_foreground`), as the
+    paper binned its VDI traces. Its first bin is laid at ``config.start``; a trace shorter than
+    ``config.days`` is repeated end to end and a longer one cut, so the forecasters get the same
+    history as on the stand-in. The write IOPS are the foreground IOPS times the trace's share of
+    writes among its requests (:data:`IOPS_WRITE_SHARE` for an ``iops`` series).
     """
-    frame = pd.read_csv(path, parse_dates=["time"])
-    missing = sorted(set(COLUMNS) - set(frame.columns))
-    if missing:
-        raise ValueError(f"trace {path}: missing columns {missing}; expected {COLUMNS}")
-    return check_trace(frame[COLUMNS])
-
-
-def check_trace(frame: pd.DataFrame) -> pd.DataFrame:
-    """Validate a long trace frame (see :func:`load_trace`) and return it sorted."""
-    frame = frame.sort_values(["lun", "time"]).reset_index(drop=True)
-    for column in ("total_iops", "write_iops"):
-        values = frame[column].to_numpy(dtype=float)
-        bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
-        if bad.size:
-            raise ValueError(
-                f"{column} must be finite IOPS >= 0, got {values[bad[0]]!r} at row {bad[0]}"
-            )
-    if (frame["write_iops"] > frame["total_iops"] + 1e-9).any():
-        raise ValueError("write_iops must not exceed total_iops")
-    per_lun = frame.groupby("lun")["time"]
-    if per_lun.size().nunique() != 1:
-        raise ValueError("every LUN must cover the same bins")
-    length = int(per_lun.size().iloc[0])
-    if length < BINS_PER_DAY:
-        raise ValueError(
-            f"trace has {length} bins per LUN; at least one season ({BINS_PER_DAY} bins) is needed"
-        )
-    steps = per_lun.diff().dropna().unique()
-    if len(steps) != 1 or steps[0] != pd.Timedelta(seconds=BIN_S):
-        raise ValueError(f"bins must be {BIN_S} s apart, got steps {list(steps)[:3]}")
-    return frame
+    fmt = source.format or None
+    iops = vdi_foreground(source.path, format=fmt, bin_s=BIN_S, progress=False).to_numpy()
+    info = trace_info(source.path, fmt, progress=False)
+    write_share = IOPS_WRITE_SHARE if info.read_share is None else 1.0 - info.read_share
+    n = config.days * BINS_PER_DAY
+    total = np.resize(iops, n)  # repeats a short series end to end, cuts a long one
+    return pd.DataFrame(
+        {
+            "time": pd.date_range(config.start, periods=n, freq=f"{BIN_S}s"),
+            "lun": 0,
+            "total_iops": total,
+            "write_iops": total * write_share,
+        }
+    )
 
 
 def aggregate(trace: pd.DataFrame) -> pd.DataFrame:

@@ -1,14 +1,14 @@
-"""Numpy fluid reference of the core pool (spec §6.1 item 5, S10): the same per-tick rules as
-:class:`storrepro.sim.core_pool.CorePool`, written as a plain loop over arrays with the debt
-lumps of a tick added before its allocation. A test and the notebook check that it gives the
-simpy model's numbers tick by tick."""
+"""The fast path of the core pool: the same per-tick rules as the simpy model
+(:mod:`storrepro.vdi.reference`), written as a plain loop over arrays with the debt lumps of a
+tick added before its allocation. A test and the notebook (S10) check that it gives the simpy
+model's numbers tick by tick."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from storrepro.sim.core_pool import LOG_COLUMNS, Allocator, CorePoolConfig, PoolState
+from storrepro.sim.core_state import LOG_COLUMNS, Allocator, CorePoolConfig, PoolState
 
 
 def fluid_replay(demand_iops, lumps, allocator: Allocator, config: CorePoolConfig) -> pd.DataFrame:
@@ -51,7 +51,7 @@ def fluid_replay(demand_iops, lumps, allocator: Allocator, config: CorePoolConfi
 
 
 def summarize(log: pd.DataFrame) -> dict[str, float]:
-    """Violation % of ticks (A4) and queued % of FG IO (A5), as ``CorePool.summary``."""
+    """Violation % of ticks and queued % of FG IO, as ``CorePool.summary``."""
     return {
         "violation_pct": 100.0 * log["violation"].mean(),
         "queued_pct": 100.0 * log["queued_iops"].sum() / log["demand_iops"].sum(),
