@@ -117,6 +117,9 @@ def _parents(name: str) -> list[str]:
 
 
 def _role(module: str) -> str:
+    parts = module.split(".")[2:]
+    if len(parts) > 1 and parts[0] in LAYERS:
+        return parts[0]  # a role grown into a subpackage: vdi/experiment/runs.py is "experiment"
     leaf = module.rsplit(".", 1)[-1]
     if leaf.endswith("_kernel"):
         return "kernel"
