@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from storrepro.accgecko.acctail import AccTail, percentile_from_top, smallest_rate, stages
-from storrepro.accgecko.replay import pacer_waits
+from storrepro.accgecko.pacer import pacer_waits
 
 
 def one_burst_counts(burst, total_ms=100, base=2):

@@ -8,7 +8,7 @@ import pytest
 
 from storrepro.accgecko import experiment as ex
 from storrepro.accgecko.config import AccGeckoConfig
-from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.pacer import Replayer
 from storrepro.accgecko.workload import G1
 from storrepro.config import ParameterError
 
@@ -77,7 +77,7 @@ def test_replay_predictors_search_as_plain_replays_do():
     from storrepro.accgecko.acctail import smallest_rate
     from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister
     from storrepro.accgecko.features import period_counts
-    from storrepro.accgecko.replay import Replayer
+    from storrepro.accgecko.pacer import Replayer
 
     rng = np.random.default_rng(4)
     gaps = rng.exponential(1 / 2000, 30_000)

@@ -20,7 +20,7 @@ from scipy import optimize, stats
 
 from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import DELTA
-from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.pacer import Replayer
 from storrepro.accgecko.workload import uniform_in_periods
 from storrepro.checks import finite_array
 

@@ -20,11 +20,12 @@ from scipy import stats
 from storrepro.accgecko.acctail import AccTail, smallest_rate
 from storrepro.accgecko.admission import admit, admitted_counts
 from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister, SncMeister
+from storrepro.accgecko.burst_queue import BurstQueue
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
-from storrepro.accgecko.node import simulate_node
-from storrepro.accgecko.reference import BurstQueue
-from storrepro.accgecko.replay import Replayer, dispatch_overhead_us, rank_from_top
+from storrepro.accgecko.kernel import dispatch_overhead_us, node_latencies
+from storrepro.accgecko.pacer import Replayer, rank_from_top
+from storrepro.accgecko.reference import simulate_node
 from storrepro.accgecko.workload import (
     G1,
     G2,
@@ -54,7 +55,7 @@ FEATURE_LABELS = {
 @dataclass(frozen=True)
 class Method:
     """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp/queue; ``k=0`` means BEST_K.
-    ``queue`` is this reproduction's reference predictor (:mod:`~storrepro.accgecko.reference`),
+    ``queue`` is this reproduction's reference predictor (:mod:`~storrepro.accgecko.burst_queue`),
     not the paper's."""
 
     name: str
@@ -536,7 +537,7 @@ def simulator_check(
     dispatch = [rng.uniform(0, 16, t.size) for t in traces]
     tenants = [(t, rate) for t in traces]
     simpy_lat = simulate_node(tenants, dispatch)
-    fast = [Replayer(t, w + 17.0).latencies_us(rate) for t, w in zip(traces, dispatch, strict=True)]
+    fast = node_latencies(tenants, dispatch)
     diff = max(float(np.max(np.abs(s - f))) for s, f in zip(simpy_lat, fast, strict=True))
     p999 = max(
         abs(np.quantile(s, 0.999) - np.quantile(f, 0.999))
