@@ -522,13 +522,6 @@ def a6s(err, explain=None) -> Claim:
     )  # fmt: skip
 
 
-def total_errors(errors: pd.DataFrame) -> pd.DataFrame:
-    """Mean and max total error (%) — positive plus negative — per (p, method)."""
-    tot = errors.copy()
-    tot["error"] = 100 * (tot.positive + tot.negative)
-    return tot.groupby(["p", "method"]).error.agg(["mean", "max"])
-
-
 def a7(f11: pd.DataFrame, explain=None) -> Claim:
     g = lambda p, m, s="mean": float(f11.loc[(p, m), s])  # noqa: E731
     names = ("PM", "SNCM", "AccTail")
@@ -703,15 +696,6 @@ def t3(adm: pd.DataFrame) -> Claim:
     )  # fmt: skip
 
 
-def sensitivity_row(adm: pd.DataFrame) -> dict:
-    """T1's order and the gain order for one (capacity, SLO mode) admission summary."""
-    return {
-        "T1 holds": all(_separated(adm, p) for p in P),
-        "gain p99 %": 100 * _gain(adm, 99.0, "AccTail", "SNCM"),
-        "gain p99.9 %": 100 * _gain(adm, 99.9, "AccTail", "SNCM"),
-    }
-
-
 def t5(sens: pd.DataFrame) -> Claim:
     held = int(sens["T1 holds"].sum())
     order = int((sens["gain p99 %"] > sens["gain p99.9 %"]).sum())
@@ -835,3 +819,13 @@ def headline_text(run, explain: pd.DataFrame) -> dict:
                  f"{n['queue_error'] * 100:.0f} %); every admission gain is void.")  # fmt: skip
     return {"statement": statement, "core": CORE, "cause": cause}
 
+
+
+def record_readings(run, rule, inputs: dict[str, tuple], **extra) -> dict:
+    """Record ``rule`` on the primary reading's ``inputs`` and on each alternative's (``inputs``
+    maps every reading label, ``"primary"`` included, to the rule's arguments)."""
+    others = {label: args for label, args in inputs.items() if label != "primary"}
+    return run.record(
+        rule(*inputs["primary"], **extra),
+        readings={label: rule(*args, **extra) for label, args in others.items()},
+    )

@@ -19,7 +19,14 @@ from scipy import stats
 
 from storrepro.accgecko.acctail import AccTail, smallest_rate
 from storrepro.accgecko.admission import admit, admitted_counts
-from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister, SncMeister
+from storrepro.accgecko.baselines import (
+    MarkovCounts,
+    PriorityMeister,
+    SncMeister,
+    lambda_states,
+    mmpp_count_pmf,
+)
+from storrepro.accgecko.baselines import fold_errors as count_folds
 from storrepro.accgecko.burst_queue import BurstQueue
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
@@ -44,12 +51,8 @@ HEADLINE_SLO = {99.0: 300.0, 99.9: 500.0}
 MMP_LENGTH = 2  # MMP's Monte-Carlo sample, in modelled segments (the spec asks for >= 100)
 BEST_K = {99.0: 3, 99.9: 5}  # the paper's best k per percentile (Fig. 10); spec A8
 FEATURES = ("intensity", "total_burst_ms", "mean_duration_ms", "max_duration_ms")
-FEATURE_LABELS = {
-    "intensity": "mean burst intensity",
-    "total_burst_ms": "total burst time",
-    "mean_duration_ms": "mean continuous-burst duration",
-    "max_duration_ms": "max continuous-burst duration",
-}
+HAND_RATES = np.linspace(1.6 * MEAN_RATE, 4 * MEAN_RATE, 25)  # section 7b's example, IOPS
+LIVE_RATES = np.linspace(2500.0, 12_000.0, 39)  # the live AccTail control's rates, IOPS
 
 
 @dataclass(frozen=True)
@@ -356,6 +359,13 @@ def fold_errors(allocations: pd.DataFrame) -> pd.DataFrame:
     return ok
 
 
+def total_errors(errors: pd.DataFrame) -> pd.DataFrame:
+    """Mean and max total error (%) — positive plus negative — per (p, method)."""
+    tot = errors.copy()
+    tot["error"] = 100 * (tot.positive + tot.negative)
+    return tot.groupby(["p", "method"]).error.agg(["mean", "max"])
+
+
 def error_summary(allocations: pd.DataFrame, methods) -> pd.DataFrame:
     """Mean and max positive and negative error (%) per method and percentile (zeros counted),
     and how many (trace, SLO) pairs had no feasible rate."""
@@ -603,6 +613,15 @@ class LiveTrace:
         values = self.replayer.percentiles_at(rates, [p])
         return np.array([values[float(r), p] for r in rates])
 
+    def acctail_curve(self, m: float, k: int, rates, truth) -> dict:
+        """AccTail's predicted p99 (M = ``m``, ``k`` stages) at the ``rates`` it can model
+        (``>= m`` × the mean), with the replay's ``truth`` at every rate, for the live figure."""
+        model = AccTail(m, k, 25.0).fit(self.counts, MEAN_RATE * DELTA)
+        rates = np.asarray(rates, dtype=float)
+        usable = rates[rates >= m * MEAN_RATE]
+        predicted = [model.predict(99.0, float(r)) for r in usable]
+        return {"rates": rates, "truth": truth, "model_rates": usable, "predicted": predicted}
+
     def acctail(self, m: float, k: int, p: float = 99.0) -> pd.DataFrame:
         """AccTail (M = ``m``, ``k`` stages, c = 25 µs) on this segment: for every SLO of the grid
         the rate it allocates, its predicted and the true p-th percentile there."""
@@ -630,3 +649,156 @@ class LiveTrace:
 def one_segment_counts(params, segment: float, rng: np.random.Generator) -> np.ndarray:
     """Per-ms counts of one segment of a tenant (the Fig. 5 trace)."""
     return period_counts(generate(params, segment, rng, segment), segment)
+
+
+# --- the notebook's analyses, one call per cell ---------------------------------------------------
+
+
+def procedure_checks(cases) -> dict:
+    """U1 and U2's inputs: LAMBDA on the paper's Fig. 5 example (its rates, edges and which
+    counts 1..14 fall in the top state or below), and the DBSCAN scan (N = 2, M = 2) on each of
+    the hand-made ``cases``."""
+    rates, edges, _ = lambda_states(np.array([14, 2, 1, 3, 5, 1]))
+    covers = [sorted({n for n in range(1, 15) if (n > edges[0]) == top}) for top in (True, False)]
+    found = {c: continuous_bursts(np.array(c), 2.0, mean_count=2.0).tolist() for c in cases}
+    return {"rates": rates, "edges": edges, "covers": covers, "found": found}
+
+
+def reading_table(readings: dict) -> pd.DataFrame:
+    """The open choices: each one's primary and what every value means."""
+    return pd.DataFrame(
+        {
+            name: {"primary": r.primary, **{f"= {v}": m for v, m in r.alternatives.items()}}
+            for name, r in readings.items()
+        }
+    ).T
+
+
+def pool_summary(segs: pd.DataFrame) -> pd.DataFrame:
+    """Each generator's burst features and p99 / p99.9 at 3000 IOPS, described."""
+    return segs.groupby("generator")[[*FEATURES, "p99", "p99.9"]].describe().T
+
+
+def calibration_inputs(segs: pd.DataFrame, replicas: pd.DataFrame, segment_s: float) -> dict:
+    """Per generator, the segments the G1 / G2 calibration claims judge (G1 with the T1–T3
+    replicas, whose segments are 300 s), each with its length ``segment_ms``."""
+    pool = segs.assign(segment_ms=segment_s * 1e3)
+    g1 = pd.concat(
+        [pool[pool.generator == "G1"], replicas.assign(segment_ms=300e3, generator="G1")],
+        ignore_index=True,
+    )
+    out = {"G1": g1, "G2": pool[pool.generator == "G2"]}
+    return {gen: feats for gen, feats in out.items() if len(feats)}
+
+
+def snc_folds(curves: dict) -> np.ndarray:
+    """Fig. 4's MMPP + SNC bound over the replayed latency at every CCDF point of T1–T3."""
+    return np.concatenate([c["bound"] / c["actual"] for c in curves.values()])
+
+
+def count_distribution_study(params, segment_s: float, rng: np.random.Generator) -> dict:
+    """Fig. 5: one segment's per-ms count distribution against the MMPP of its LAMBDA states,
+    and the fold error per count value."""
+    counts = one_segment_counts(params, segment_s, rng)
+    values = np.arange(1, counts.max() + 1)
+    actual = np.bincount(counts, minlength=values.max() + 1)[1:] / counts.size
+    model = mmpp_count_pmf(counts, values)
+    return {
+        "values": values,
+        "actual_pmf": actual,
+        "model_pmf": model,
+        "lambda_rates": lambda_states(counts)[0],
+        "folds": count_folds(model, actual),
+    }
+
+
+def accuracy_errors(allocations: pd.DataFrame, labels) -> tuple[dict, dict]:
+    """Per reading, on the accuracy tenants (those that ran MMP): the error summary of every
+    accuracy method (Fig. 8–10) and the total errors per method (Fig. 11)."""
+    accuracy = allocations[allocations.method == "MMP"].tenant.unique()
+    names = [m.name for m in ACCURACY_METHODS]
+    err, totals = {}, {}
+    for label in labels:
+        part = under_reading(allocations, label)
+        part = part[part.tenant.isin(accuracy)]
+        err[label] = error_summary(part, names).set_index(["method", "p"])
+        totals[label] = total_errors(fold_errors(part))
+    return err, totals
+
+
+def explain_summary(explain: pd.DataFrame) -> pd.DataFrame:
+    """Section 7b's medians per percentile: AccTail's and the queue model's predictions against
+    the segment's replay, the share of the top 1 % inside bursts, the bursts' rates."""
+    ratios = explain.assign(
+        **{
+            "replay / AccTail": explain.replay_us / explain.acctail_us,
+            "queue model / replay": explain.queue_us / explain.replay_us,
+            "top-1 % in bursts": explain.top1_in_bursts / explain.top1_requests,
+        }
+    )
+    columns = ["rate", "replay_us", "acctail_us", "queue_us", "replay / AccTail",
+               "queue model / replay", "top-1 % in bursts", "burst_rate_over_threshold",
+               "median_peak_ms_count"]  # fmt: skip
+    return ratios.groupby("p")[columns].median()
+
+
+def admission_by_reading(allocations, labels, capacity, seeds, seed) -> dict[str, pd.DataFrame]:
+    """Fig. 12's admission summary under every reading (the same orders for each)."""
+    return {
+        label: admission_summary(
+            admission_runs(under_reading(allocations, label), capacity, seeds, "grid",
+                           task_rng(seed, "admission"))  # fmt: skip
+        )
+        for label in labels
+    }
+
+
+def safety_by_reading(allocations, labels, capacity, seeds, seed) -> dict[str, pd.DataFrame]:
+    """The SLO-safety table under every reading (the same orders for each)."""
+    return {
+        label: safety_table(
+            under_reading(allocations, label), capacity, seeds, task_rng(seed, "safety")
+        )
+        for label in labels
+    }
+
+
+def sensitivity_row(summary: pd.DataFrame) -> dict:
+    """T1's order and the gain order for one (capacity, SLO mode) admission summary."""
+    return {
+        "T1 holds": all(separated(summary, p) for p in SLO_GRID),
+        "gain p99 %": 100 * gain(summary, 99.0, "AccTail", "SNCM"),
+        "gain p99.9 %": 100 * gain(summary, 99.9, "AccTail", "SNCM"),
+    }
+
+
+def sensitivity(allocations: pd.DataFrame, capacities, seeds: int, seed: int) -> pd.DataFrame:
+    """T5: T1's order and the gain order, with each method's admissions, for every node
+    capacity and SLO assignment (grid or headline)."""
+    rows = []
+    for cap in capacities:
+        for mode in ("grid", "headline"):
+            rng = task_rng(seed, ("sensitivity", cap, mode))
+            s = admission_summary(admission_runs(allocations, cap, seeds, mode, rng))
+            admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
+                        for p in SLO_GRID for m in ("PM", "SNCM", "AccTail")}  # fmt: skip
+            rows.append({"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted})
+    return pd.DataFrame(rows)
+
+
+def hand_example(live: LiveTrace, rates, m: float = 1.5) -> dict:
+    """Section 7b by hand on one segment: its longest continuous burst (M = ``m``) per ms, and
+    its replayed p99 at each rate against AccTail's (k = 1) and the queue model's predictions."""
+    n_mean = MEAN_RATE * DELTA
+    spans = continuous_bursts(live.counts, m, mean_count=n_mean)
+    a, e = spans[np.argmax(spans[:, 1] - spans[:, 0])]
+    acctail = AccTail(m, 1, 25.0).fit(live.counts, n_mean)
+    queue = BurstQueue(m, 25.0).fit(live.counts, n_mean)
+    return {
+        "burst": live.counts[a : e + 1],
+        "threshold": m * n_mean,
+        "rates": np.asarray(rates, dtype=float),
+        "truth": live.true_us(99.0, rates),
+        "queue": np.array([queue.predict(99.0, r) for r in rates]),
+        "acctail": np.array([acctail.predict(99.0, r) for r in rates]),
+    }
