@@ -46,12 +46,17 @@ def test_reading_choices_change_one_reading_at_a_time():
     choices = ex.reading_choices()
     primary = choices.pop("primary")
     assert primary == ex.Choice()
-    assert set(choices) == {"normaliser=segment", "segment=longest", "line9=mean_of_rates"}
+    assert set(choices) == {
+        "normaliser=segment",
+        "segment=longest",
+        "line9=mean_of_rates",
+        "pm=original",
+    }
     for label, choice in choices.items():
         name, value = label.split("=")
         assert getattr(choice, name) == value
-        assert sum(getattr(choice, f) != getattr(primary, f) for f in ("normaliser", "segment",
-                                                                        "line9")) == 1
+        fields = ("normaliser", "segment", "line9", "pm")
+        assert sum(getattr(choice, f) != getattr(primary, f) for f in fields) == 1
 
 
 def test_predict_reads_out_as_percentile_from_top():

@@ -44,7 +44,6 @@ LAYERS = {
 PENDING = {
     "00_simulator_validation",
     "01_precise_period",
-    "02_accgecko",
     "03_vdi_background",
     "04_bid",
     "05_tofec",

@@ -14,7 +14,7 @@ admitting more tenants is no gain if they miss their SLOs; the rankings by posit
 A6) require A0, bounded negative error — a predictor that under-predicts has small positive
 error for the wrong reason.
 
-Every band is a module constant, fixed before any run (the spec's §7 bands; A0's is T4's 10 %
+Every band is a module constant, fixed before any run (A0's is T4's 10 %
 margin, see :data:`NEGATIVE_BOUND_PCT`); tolerance texts are built from the same constants.
 """
 
@@ -536,8 +536,8 @@ def a7(f11: pd.DataFrame, explain=None) -> Claim:
             reason += (" AccTail's under-prediction makes its total error no smaller."
                        + _under_reason(explain))  # fmt: skip
         else:
-            reason += (" PM, here the exact maximum wait of the modelled segment (the tightest "
-                       "deterministic bound), is not looser than SNC-Meister's bound.")
+            reason += (" PM's deterministic bound on the modelled segment (the simplified one: "
+                       "its exact maximum wait) is not looser than SNC-Meister's bound.")
     return Claim(
         "A7", "error(PM) > error(SNCM) > error(AccTail), avg and max, at p99 and p99.9",
         paper_value="PM > SNCM > AccTail",
@@ -637,9 +637,9 @@ def _t1_cause(vals: dict) -> str:
     """Which pair of T1's order fails, and why where it is known."""
     pm_wins = [k for k, v in vals.items() if v["PM"] >= v["SNCM"]]
     if pm_wins:
-        return (f": PM admits at least as many as SNCM at {', '.join(pm_wins)} — PM here is the "
-                "exact maximum wait of the modelled segment, the tightest deterministic bound, "
-                "and SNC-Meister's stochastic bound is looser.")
+        return (f": PM admits at least as many as SNCM at {', '.join(pm_wins)} — PM's "
+                "deterministic bound on the modelled segment (the simplified one: its exact "
+                "maximum wait) is tighter here than SNC-Meister's stochastic bound.")
     return ": AccGecko's and SNC-Meister's admissions overlap within their CIs."
 
 
