@@ -79,3 +79,15 @@ def test_rate_limiters_hold_back_what_exceeds_the_envelope():
     rng = np.random.default_rng(3)
     arrivals = np.sort(rng.uniform(0, 1.0, 3000))
     assert np.all(shaper_waits(arrivals, fit_envelope(arrivals, 1.0)) <= 1e-12)  # it fits itself
+
+
+def test_envelope_depths_are_the_pacers_largest_waits():
+    from storrepro.accgecko.pacer import Replayer
+
+    rng = np.random.default_rng(4)
+    arrivals = np.sort(rng.uniform(0, 1.0, 4000))
+    env = fit_envelope(arrivals, 1.0)
+    replayer = Replayer(arrivals)
+    for rate, burst in zip(env.rates, env.bursts, strict=True):
+        expected = 1 + rate * replayer.max_wait_us(float(rate)) * 1e-6
+        assert burst == pytest.approx(expected, rel=1e-12)

@@ -37,7 +37,6 @@ import numpy as np
 
 from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import DELTA, check_arrivals
-from storrepro.accgecko.pacer import Replayer
 
 PAIRS = 8  # (r, b) pairs per tenant
 
@@ -87,10 +86,21 @@ def fit_envelope(arrivals, duration_s: float, pairs: int = PAIRS) -> Envelope:
     mean = arrivals.size / duration_s
     peak = np.bincount((arrivals / DELTA).astype(np.int64)).max() / DELTA
     rates = np.geomspace(max(peak, mean), mean, pairs)
-    replayer = Replayer(arrivals, checked=True)
-    bursts = np.array([1.0 + r * replayer.max_wait_us(float(r), use="search") * 1e-6
-                       for r in rates])  # fmt: skip
-    return Envelope(rates, bursts)
+    return Envelope(rates, 1.0 + rates * _max_waits(arrivals, 1.0 / rates))
+
+
+@numba.njit(cache=True)
+def _max_waits(arrivals, spacings):
+    """The largest pacer wait (s) at each spacing, in one pass: the closed form of ``pacer``,
+    ``max_{i<=j}(a_i − i/sr) − (a_j − j/sr)``, with the same arithmetic."""
+    best = np.full(spacings.size, -np.inf)
+    longest = np.zeros(spacings.size)
+    for j in range(arrivals.size):
+        for r in range(spacings.size):
+            shifted = arrivals[j] - j * spacings[r]
+            best[r] = max(best[r], shifted)
+            longest[r] = max(longest[r], best[r] - shifted)
+    return longest
 
 
 class PriorityMeisterOriginal:
@@ -264,22 +274,22 @@ def admit_by_priority(rates, bursts, order, slos_us, capacity: float, c_us: floa
 
 
 @numba.njit(cache=True)
-def _shape(times, rate, burst):
-    """A greedy token-bucket shaper (rate, depth ``burst``): request j leaves at
-    ``max(t_j, max_{i<=j} t_i + (j + 1 − i − burst) / rate)``."""
-    out = np.empty(times.size)
-    best = -np.inf
-    for j in range(times.size):
-        best = max(best, times[j] - j / rate)
-        out[j] = max(times[j], best + (j + 1 - burst) / rate)
-    return out
+def _shape(arrivals, rates, bursts):
+    """Greedy token-bucket shapers (rate, depth) in tandem, in one pass: at each, request j
+    leaves at ``max(t_j, max_{i<=j} t_i + (j + 1 − i − depth) / rate)``, ``t`` the times it
+    reaches that shaper. Returns each request's wait (s)."""
+    best = np.full(rates.size, -np.inf)
+    waits = np.empty(arrivals.size)
+    for j in range(arrivals.size):
+        t = arrivals[j]
+        for r in range(rates.size):
+            best[r] = max(best[r], t - j / rates[r])
+            t = max(t, best[r] + (j + 1 - bursts[r]) / rates[r])
+        waits[j] = t - arrivals[j]
+    return waits
 
 
 def shaper_waits(arrivals, envelope: Envelope) -> np.ndarray:
     """Each request's wait (s) at the client's rate limiters: the token buckets of every pair in
     tandem (a tandem of greedy shapers shapes to the minimum of their curves)."""
-    arrivals = check_arrivals(arrivals)
-    times = arrivals.copy()
-    for rate, burst in zip(envelope.rates, envelope.bursts, strict=True):
-        times = _shape(times, float(rate), float(burst))
-    return times - arrivals
+    return _shape(check_arrivals(arrivals), envelope.rates, envelope.bursts)
