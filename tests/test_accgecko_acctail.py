@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from storrepro.accgecko.acctail import AccTail, percentile_from_top, smallest_rate, stages
-from storrepro.accgecko.replay import pacer_waits
+from storrepro.accgecko.pacer import pacer_waits
 
 
 def one_burst_counts(burst, total_ms=100, base=2):
@@ -34,7 +34,7 @@ def test_no_queueing_when_the_rate_exceeds_the_burst_rate():
 
 
 def test_too_few_burst_requests_returns_c():
-    # spec A2: 10 burst requests < trn (1 - p/100) = 206 * 0.1 -> the percentile is elsewhere
+    # 10 burst requests < trn (1 - p/100) = 206 * 0.1: the percentile is elsewhere
     model = AccTail(m=2.0, k=1, c_us=17.0).fit(one_burst_counts([5, 5]), mean_count=2.0)
     assert model.predict(90, 2000.0) == 17.0
 

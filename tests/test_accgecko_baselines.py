@@ -1,4 +1,4 @@
-"""PriorityMeister, SNC-Meister and MMP in their simplified fixed-rate forms (spec §3)."""
+"""PriorityMeister, SNC-Meister and MMP in their simplified fixed-rate forms."""
 
 import math
 

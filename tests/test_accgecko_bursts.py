@@ -1,4 +1,4 @@
-"""The one-directional truncated DBSCAN (spec §2.2) on worked examples, vs the spec's sequential
+"""The one-directional truncated DBSCAN on worked examples, vs its literal sequential
 procedure, and vs what a standard DBSCAN finds on the same states."""
 
 import numpy as np
@@ -17,12 +17,12 @@ from storrepro.accgecko.bursts import continuous_bursts
         ([6, 0, 0, 0, 6], []),  # two isolated bursts
     ],
 )
-def test_spec_u2_examples(counts, expected):
+def test_u2_examples(counts, expected):
     assert continuous_bursts(np.array(counts), 2.0, mean_count=2.0).tolist() == expected
 
 
-def spec_procedure(n, m, mean):
-    """The spec's pseudo-code, literally (O(T^2) sums); a mean equal to the level is a tie."""
+def literal_procedure(n, m, mean):
+    """The procedure's pseudo-code, literally (O(T^2) sums); a mean equal to the level is a tie."""
     level, out, t, size = m * mean, [], 0, len(n)
     above = lambda a, x: n[a : x + 1].sum() - level * (x - a + 1) > 1e-9  # noqa: E731
     d = lambda a, b: np.inf if np.mean(n[a : b + 1]) == 0 else 1 / np.mean(n[a : b + 1])  # noqa: E731
@@ -45,12 +45,12 @@ def spec_procedure(n, m, mean):
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_scan_equals_the_spec_procedure(seed):
+def test_scan_equals_the_literal_procedure(seed):
     rng = np.random.default_rng(seed)
     n = rng.poisson(2, 400)
     n[rng.integers(0, 400, 15)] += rng.integers(3, 12, 15)  # some bursts
     for m in (1.3, 1.5, 2.0):
-        assert continuous_bursts(n, m, mean_count=2.0).tolist() == spec_procedure(n, m, 2.0)
+        assert continuous_bursts(n, m, mean_count=2.0).tolist() == literal_procedure(n, m, 2.0)
 
 
 def test_core_threshold_above_the_neighbourhood_level():

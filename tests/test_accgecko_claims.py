@@ -132,7 +132,7 @@ def test_a7_a8_fail_and_pass():
     assert c.a8(f11_frame()).verdict == "reproduced"
     pm_tight = f11_frame(pm=(500.0, 90.0))
     assert c.a7(pm_tight).verdict == "not reproduced"
-    assert "tightest deterministic bound" in c.a7(pm_tight).reason
+    assert "is not looser than SNC-Meister" in c.a7(pm_tight).reason
     acc_high = f11_frame(acc=(700.0, 150.0))
     assert c.a7(acc_high).verdict == "not reproduced"
     assert c.a8(acc_high).verdict == "not reproduced"
@@ -235,3 +235,16 @@ def test_x3_reference_model_safety():
     ok = safe_frame()
     ok.loc[ok.method == "BurstQueue", ["violating_%", "worst actual/SLO"]] = [0.0, 0.9]
     assert c.x3(ok, alloc).verdict == "reproduced"
+
+
+def test_note_input_names_a_real_trace_in_test_reasons(tmp_path):
+    trace = tmp_path / "t.csv"
+    trace.write_text("x\n")
+    run = Run(AccGeckoConfig(profile="quick", trace=str(trace)), out=tmp_path)
+    run.record(c.s2({"max_rel_error": 0.0, "last_wait_us": 1.0}))
+    run.record(c.m3(pd.DataFrame({"p": [99.0], "feature": ["intensity"], "rho": [0.1]})),
+               not_affected_by=list(AccGeckoConfig.readings))  # fmt: skip
+    c.note_input(run)
+    assert run.claims["M3"]["reason"].endswith("not on the paper's SNIA traces.")
+    assert "t.csv" in run.claims["M3"]["reason"]
+    assert "trace" not in run.claims["S2"]["reason"]  # an invariant of this implementation

@@ -8,7 +8,7 @@ import pytest
 
 from storrepro.accgecko import experiment as ex
 from storrepro.accgecko.config import AccGeckoConfig
-from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.pacer import Replayer
 from storrepro.accgecko.workload import G1
 from storrepro.config import ParameterError
 
@@ -77,7 +77,7 @@ def test_replay_predictors_search_as_plain_replays_do():
     from storrepro.accgecko.acctail import smallest_rate
     from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister
     from storrepro.accgecko.features import period_counts
-    from storrepro.accgecko.replay import Replayer
+    from storrepro.accgecko.pacer import Replayer
 
     rng = np.random.default_rng(4)
     gaps = rng.exponential(1 / 2000, 30_000)
@@ -189,3 +189,33 @@ def test_explain_replay_is_the_replayers_percentile(tenant):
         lo, hi = np.searchsorted(arrivals, [seg * 20.0, (seg + 1) * 20.0])
         replayer = Replayer(arrivals[lo:hi] - seg * 20.0, overhead[lo:hi])
         assert row["replay_us"] == replayer.percentile_us(row["p"], row["rate"])
+
+
+def test_original_pm_rows_and_the_shared_queue_admission(tenant):
+    """The reading pm=original changes PM's rows only; the tenant carries its envelope and the
+    rate limiters' lower bounds, which the safety table counts for PM under that reading."""
+    every = pd.DataFrame(tenant["allocations"])
+    pm = every[every.method == "PM"]
+    orig = pm[pm.reading == ex.PM_ORIGINAL].rate.to_numpy()
+    simple = pm[pm.reading == "primary"].rate.to_numpy()
+    assert (orig >= simple).all()  # the original's bound is never tighter
+    others = every[(every.method != "PM") & (every.reading == ex.PM_ORIGINAL)]
+    primary = every[(every.method != "PM") & (every.reading == "primary")]
+    assert others.rate.tolist() == primary.rate.tolist()
+    row = tenant["pm_original"]
+    assert len(row["rates"]) == 8 and row["lower_p99"] >= row["limiter_p99"]
+    pmo = pd.DataFrame([row, {**row, "tenant": 1}]).set_index("tenant")
+    priority = ex.priority_inputs(pmo)
+    assert priority["rates"].shape == (2, 8)
+    alloc = tiny_allocations()
+    alloc = alloc[alloc.tenant < 2]
+    runs = ex.admission_runs(alloc, 1e9, 3, "grid", np.random.default_rng(0), priority)
+    assert set(runs) == set(ex.SLO_GRID)
+    safe = ex.safety_table(alloc, 1e9, 3, np.random.default_rng(0), priority).set_index(
+        ["p", "method"]
+    )
+    for p in ex.SLO_GRID:  # PM's tenants are judged by their rate limiters' lower bound
+        lower = row[f"lower_p{p:g}"]
+        worst = safe.loc[(p, "PM"), "worst actual/SLO"]
+        assert lower / max(ex.SLO_GRID[p]) <= worst <= lower / min(ex.SLO_GRID[p])
+        assert np.isnan(safe.loc[(p, "PM"), "mean rate / mean arrival rate"])

@@ -1,4 +1,4 @@
-"""Per-ms states and the three burst dimensions (spec E1–E6) on hand-worked traces."""
+"""Per-ms states and the three burst dimensions on hand-worked traces."""
 
 import numpy as np
 import pytest

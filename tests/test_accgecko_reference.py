@@ -1,68 +1,101 @@
-"""The reference queue model (ours, not the paper's), line 9's two readings and the readings'
-wiring."""
+"""The storage node: the simpy model (``reference``) against its fast path (``kernel``) request
+by request (S1), a constant-rate burst against its closed form (S2), and the simpy model against
+the same node written plainly with a simpy Store and Resource."""
 
 import numpy as np
 import pytest
 
-from storrepro.accgecko import experiment as ex
-from storrepro.accgecko.acctail import AccTail, stages
-from storrepro.accgecko.reference import BurstQueue, burst_arrivals
-from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.kernel import node_latencies
+from storrepro.accgecko.reference import simulate_node
 
 
-def test_burst_arrivals_spread_each_period_evenly():
-    counts = np.array([0, 4, 2, 0, 1])
-    out = burst_arrivals(counts, np.array([[1, 2]]))
-    assert out * 1e3 == pytest.approx([1.125, 1.375, 1.625, 1.875, 2.25, 2.75])
+def bursty(rng, n):
+    gaps = rng.exponential(1 / 2000, n)
+    gaps[rng.random(n) < 0.05] /= 20  # clumps
+    return np.cumsum(gaps)
 
 
-def test_front_loaded_burst_queues_where_acctail_sees_none():
-    """One continuous burst of 52 requests in 7 ms, 30 of them in its first ms: its average rate
-    is 7.4 per ms, so at 8 per ms line 9 predicts no queueing; the per-ms queue model and the
-    replay of the same per-ms arrivals agree that its requests wait ~2.6 ms."""
-    counts = np.array([2] * 20 + [30, 2, 2, 2, 2, 2, 12] + [2] * 20)
-    arrivals = burst_arrivals(counts, np.array([[0, counts.size - 1]]))
-    acc = AccTail(1.5, 1, 0.0).fit(counts, 2.0)
-    queue = BurstQueue(1.5, 0.0).fit(counts, 2.0)
-    assert queue.spans.tolist() == [[20, 26]]
-    truth = Replayer(arrivals).percentile_us(99.0, 8000.0)
-    assert acc.predict(99.0, 8000.0) < 50.0
-    assert queue.predict(99.0, 8000.0) == pytest.approx(truth, rel=0.05)
-    assert truth > 2000.0
+def test_s1_fast_path_equals_the_simpy_node_per_request():
+    rng = np.random.default_rng(1)
+    traces = [bursty(rng, 4000), bursty(rng, 3000)]
+    dispatch = [rng.uniform(0, 16, t.size) for t in traces]
+    rates = [3000.0, 4500.0]
+    simpy_lat = simulate_node(list(zip(traces, rates, strict=True)), dispatch)
+    fast_lat = node_latencies(list(zip(traces, rates, strict=True)), dispatch)
+    for fast, s in zip(fast_lat, simpy_lat, strict=True):
+        assert np.max(np.abs(fast - s)) < 1e-3  # µs
+        assert abs(np.quantile(fast, 0.999) - np.quantile(s, 0.999)) <= 1.0
 
 
-def test_line9_readings():
-    sizes = np.array([10, 40])
-    durations = np.array([2000.0, 4000.0])  # µs: rates 5 and 10 per ms
-    _, ratio = stages(sizes, durations, 1, "stage_ratio")
-    _, mean = stages(sizes, durations, 1, "mean_of_rates")
-    assert ratio[0] == pytest.approx(6000 / 50)  # Σ L / Σ n
-    assert mean[0] == pytest.approx(1 / ((10 / 2000 + 40 / 4000) / 2))  # 1 / mean(λ_b)
-    with pytest.raises(ValueError, match="interval"):
-        AccTail(interval="rate")
+def test_a_saturated_pool_adds_waits_the_fast_path_does_not_model():
+    a = np.arange(50) * 1e-6  # 50 requests in 50 µs, paced at 1 M IOPS, one thread of 17 µs
+    lat = simulate_node([(a, 1e6)], [np.zeros(50)], threads=1)[0]
+    fast = node_latencies([(a, 1e6)], [np.zeros(50)])[0]
+    assert lat[-1] > fast[-1] + 100
 
 
-def test_reading_choices_change_one_reading_at_a_time():
-    choices = ex.reading_choices()
-    primary = choices.pop("primary")
-    assert primary == ex.Choice()
-    assert set(choices) == {"normaliser=segment", "segment=longest", "line9=mean_of_rates"}
-    for label, choice in choices.items():
-        name, value = label.split("=")
-        assert getattr(choice, name) == value
-        assert sum(getattr(choice, f) != getattr(primary, f) for f in ("normaliser", "segment",
-                                                                        "line9")) == 1
+def test_s2_constant_rate_burst():
+    lam, sr = 8000.0, 3000.0
+    a = np.arange(100) / lam
+    lat = simulate_node([(a, sr)], [np.zeros(100)], processing_us=0.0)[0]
+    assert lat == pytest.approx(np.arange(100) * (1 / sr - 1 / lam) * 1e6, rel=1e-9, abs=1e-6)
 
 
-def test_predict_reads_out_as_percentile_from_top():
-    from storrepro.accgecko.acctail import percentile_from_top
+def resource_node(tenants, dispatch_us, processing_us, threads):
+    """The node written plainly with a simpy Store per tenant and a simpy Resource pool."""
+    import simpy
 
-    rng = np.random.default_rng(3)
-    counts = rng.poisson(2.0, 5000)
-    counts[3000:3004] = [20, 2, 2, 9]
-    counts[1000:1010] = [25, 3, 3, 8, 2, 9, 12, 1, 1, 0]
-    queue = BurstQueue(1.5, 25.0).fit(counts, 2.0)
-    for p in (99.0, 99.9, 99.99):
-        for sr in (3100.0, 4000.0, 9000.0):
-            plain = percentile_from_top(queue.latencies_us(sr), queue.total_requests, p, 25.0)
-            assert queue.predict(p, sr) == plain
+    env = simpy.Environment()
+    pool = simpy.Resource(env, capacity=threads)
+    out = []
+
+    def arrive(queue, arrivals):
+        for j, a in enumerate(arrivals):
+            yield env.timeout(a - env.now)
+            queue.put(j)
+
+    def serve(arrival, dispatch, process, j, latency):
+        yield env.timeout(dispatch * 1e-6)
+        with pool.request() as thread:
+            yield thread
+            yield env.timeout(process * 1e-6)
+        latency[j] = (env.now - arrival) * 1e6
+
+    def pace(queue, spacing, arrivals, dispatch, process, latency):
+        last = -np.inf
+        while True:
+            j = yield queue.get()
+            gap = last + spacing - env.now
+            if gap > 0:
+                yield env.timeout(gap)
+            last = env.now
+            env.process(serve(arrivals[j], dispatch[j], process[j], j, latency))
+
+    for t, (arrivals, sr) in enumerate(tenants):
+        latency = np.full(arrivals.size, np.nan)
+        queue = simpy.Store(env)
+        env.process(arrive(queue, arrivals))
+        env.process(pace(queue, 1 / sr, arrivals, dispatch_us[t], processing_us[t], latency))
+        out.append(latency)
+    env.run()
+    return out
+
+
+@pytest.mark.parametrize("threads", [1, 2, 10])
+def test_node_equals_a_plain_store_and_resource_model(threads):
+    rng = np.random.default_rng(threads)
+    traces = [bursty(rng, 3000), bursty(rng, 2000)]
+    dispatch = [rng.uniform(0, 16, t.size) for t in traces]
+    process = [rng.uniform(5, 60, t.size) for t in traces]
+    tenants = list(zip(traces, [40_000.0, 60_000.0], strict=True))  # fast: the pool saturates
+    ours = simulate_node(tenants, dispatch, process, threads=threads)
+    plain = resource_node(tenants, dispatch, process, threads)
+    for a, b in zip(ours, plain, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_kernel_rejects_mismatched_inputs():
+    with pytest.raises(ValueError, match="dispatch_us"):
+        node_latencies([(np.arange(3) * 1e-3, 1000.0)], [])
+    with pytest.raises(ValueError, match="processing_us"):
+        node_latencies([(np.arange(3) * 1e-3, 1000.0)], [np.zeros(3)], processing_us=-1.0)

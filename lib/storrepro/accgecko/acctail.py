@@ -1,14 +1,14 @@
-"""AccTail, Algorithm 1 of AccGecko (spec §2.3, E12–E19), and the smallest-rate search (E20).
+"""AccTail, Algorithm 1 of AccGecko (§3.3), and the controller's smallest-rate search.
 
 A model is fitted once on a trace segment's per-period counts: its continuous bursts (``bursts``)
 are grouped into ``k`` equal-width stages of average rate ``λ_b = n_b / L_b``; stage ``i`` has the
 mean inter-arrival time ``τ_i = Σ L_b / Σ n_b``. At a fixed service rate ``sr`` request ``j``
 (from 0) of a continuous burst in stage ``i`` is predicted to wait ``max(0, j (1/sr − τ_i))`` and
-to take ``c`` more (IO-thread hand-off and processing): E14, with the dimension typo of the
-printed line 9 fixed as spec A1 says. The latencies fill 1 µs buckets; the p-th percentile is the
-bucket where the count from the top first reaches ``trn (1 − p/100)``, ``trn`` being every request
-of the segment (E17–E18). When the continuous bursts hold fewer requests than that, the
-percentile falls among unmodelled requests and the prediction is ``c`` (spec A2).
+to take ``c`` more (IO-thread hand-off and processing): line 9, with its dimension typo fixed
+(our reading of line 7's interval). The latencies fill 1 µs buckets; the p-th percentile is the
+bucket where the count from the top first reaches ``trn (1 − p/100)``, ``trn`` being every
+request of the segment (lines 12–20). When the continuous bursts hold fewer requests than that,
+the percentile falls among unmodelled requests and the prediction is ``c`` (our reading).
 
 Line 9's ``1/bs_i.avg_interval`` has two readings (``interval``): ``"stage_ratio"`` takes line 7
 as printed, ``τ_i = Σ L_b / Σ n_b`` (the stage's total burst time over its requests);
@@ -59,7 +59,7 @@ def percentile_from_top(latencies_us: np.ndarray, total: int, p: float, floor_us
 class AccTail:
     """AccTail fitted to one segment: ``AccTail(m, k, c_us).fit(counts).predict(p, sr)`` (µs).
 
-    ``m``: service-rate multiple of the mean behind both the burst threshold and ε (spec E8);
+    ``m``: service-rate multiple of the mean behind both the burst threshold and ε;
     ``k``: number of intensity stages; ``c_us``: the constant c in µs (25 in the paper);
     ``interval``: the reading of line 9's stage interval (see the module docstring).
     """

@@ -1,4 +1,4 @@
-"""Admission control (spec §2.5, E21): admit a tenant iff its fixed rate fits on every node.
+"""Admission control (§3.4): admit a tenant iff its fixed rate fits on every node.
 
 Fixed-rate queues isolate tenants, so admitting one never changes the others' predictions and no
 re-check is needed: a tenant is admitted when, on every node that holds its data, the rates
@@ -41,15 +41,3 @@ def admit(rates, capacity) -> np.ndarray:
             used += need
             admitted[i] = True
     return admitted
-
-
-def admitted_counts(rates, capacity: float, seeds: int, rng: np.random.Generator) -> np.ndarray:
-    """Tenants admitted for ``seeds`` random arrival orders; ``rates`` is ``(tenants, methods)``,
-    every method seeing the same orders. Returns ``(seeds, methods)`` counts."""
-    rates = np.asarray(rates, dtype=float)
-    counts = np.empty((seeds, rates.shape[1]), dtype=np.int64)
-    for s in range(seeds):
-        order = rng.permutation(rates.shape[0])
-        for m in range(rates.shape[1]):
-            counts[s, m] = admit(rates[order, m], capacity).sum()
-    return counts

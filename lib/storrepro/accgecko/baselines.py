@@ -1,12 +1,13 @@
-"""The paper's baselines in the simplified fixed-rate forms of spec §3.
+"""The paper's baselines in simplified fixed-rate forms (the original PriorityMeister is in
+``priority_meister``).
 
 - PriorityMeister (PM, E22): deterministic network calculus; at rate ``r`` the latency bound is
   the worst backlog drained at ``r`` — the maximum wait of the segment at ``r`` — plus ``c``,
   whatever the percentile.
 - SNC-Meister (SNCM, E23–E24): the LAMBDA state algorithm of the SNC-Meister code (Poisson ±2σ
-  states, with the residual state of spec A4), a Markov chain over 10 µs steps, and the Chernoff
-  bound of stochastic network calculus for a constant-rate server, minimised over θ.
-- MMP (Fig. 8 ablation, spec §3.3): a first-order Markov chain on the per-period counts themselves
+  states, with a residual state for the counts below them), a Markov chain over 10 µs steps, and
+  the Chernoff bound of stochastic network calculus for a constant-rate server, minimised over θ.
+- MMP (Fig. 8 ablation): a first-order Markov chain on the per-period counts themselves
   (no Poisson lumping, no SNC), replayed by Monte Carlo through the pacer.
 """
 
@@ -20,7 +21,7 @@ from scipy import optimize, stats
 
 from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import DELTA
-from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.pacer import Replayer
 from storrepro.accgecko.workload import uniform_in_periods
 from storrepro.checks import finite_array
 
@@ -103,7 +104,7 @@ def fold_errors(model: np.ndarray, actual: np.ndarray) -> np.ndarray:
 class SncMeister:
     """``SncMeister(c_us).fit(counts).predict(p, sr)``: Chernoff latency bound + c (µs).
 
-    ``rates="lambda"`` gives each state LAMBDA's rate (the SNC-Meister code, spec §3.2);
+    ``rates="lambda"`` gives each state LAMBDA's rate (as the SNC-Meister code does);
     ``"empirical"`` the mean count of the periods in it (a fitted MMPP; used only where the
     LAMBDA rates put the model's mean above the service rate, see the notebook).
     """
@@ -194,6 +195,8 @@ class MarkovCounts:
 
     def fit(self, counts, rng: np.random.Generator) -> MarkovCounts:
         counts = finite_array("counts", counts).astype(np.int64)
+        if counts.size == 0:
+            raise ValueError("counts: expected a non-empty array of per-period counts")
         values, state = np.unique(counts, return_inverse=True)
         k = values.size
         moves = transitions(state, k)

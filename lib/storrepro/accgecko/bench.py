@@ -1,4 +1,4 @@
-"""Bench cases of notebook 02: the storage node in simpy and in the fast replay; the tenant pool."""
+"""Bench cases of notebook 02: the storage node in simpy and on its fast path; the tenant pool."""
 
 from __future__ import annotations
 
@@ -9,24 +9,24 @@ from storrepro.bench_cases import Simulator, Sweep, digest
 
 def _tenant(n, rng, rate=2000.0):
     """One tenant: Poisson arrivals (s) and each request's dispatch overhead (µs)."""
-    from storrepro.accgecko.replay import dispatch_overhead_us
+    from storrepro.accgecko.kernel import dispatch_overhead_us
 
     return np.cumsum(rng.exponential(1 / rate, n)), dispatch_overhead_us(rng, n)
 
 
 def _node_simpy(n, rng, rate=3000.0):
-    from storrepro.accgecko.node import simulate_node
-    from storrepro.accgecko.replay import PROCESSING_US
+    from storrepro.accgecko.kernel import PROCESSING_US
+    from storrepro.accgecko.reference import simulate_node
 
     arrivals, overhead = _tenant(n, rng)
     simulate_node([(arrivals, rate)], [overhead - PROCESSING_US])
 
 
 def _node_fast(n, rng, rate=3000.0):
-    from storrepro.accgecko.replay import Replayer
+    from storrepro.accgecko.kernel import PROCESSING_US, node_latencies
 
     arrivals, overhead = _tenant(n, rng)
-    Replayer(arrivals, overhead).latencies_us(rate)
+    node_latencies([(arrivals, rate)], [overhead - PROCESSING_US])
 
 
 SIMULATORS = [

@@ -1,4 +1,4 @@
-"""Continuous bursts: the one-directional, truncated DBSCAN of AccGecko §3.2 (spec §2.2, E7–E11).
+"""Continuous bursts: the one-directional, truncated DBSCAN of AccGecko §3.2.
 
 Distance between states a < b is ``d(a, b) = 1 / mean(n_a..n_b)`` (both ends included); the
 neighbourhood threshold is ε = 1/(M·N), so ``d(a, x) < ε`` exactly when ``mean(n_a..n_x) > M·N``:
@@ -8,7 +8,7 @@ state) — queueing never delays earlier requests — and it is truncated: the t
 distance to the core rises monotonically (a decaying tail) are dropped. A cluster needs
 MinPts = 2 states; a single burst state alone is *isolated* and is not modelled.
 
-The spec's procedure runs as written, in one numba-compiled forward scan: growth and truncation
+The procedure runs as described, in one numba-compiled forward scan: growth and truncation
 use exact integer prefix sums, so a mean equal to the level (up to rounding) is a tie, not a
 neighbour.
 """
@@ -34,7 +34,7 @@ def continuous_bursts(
     """Continuous bursts ``[a, e]`` (inclusive state indices), shape ``(B, 2)``, in time order.
 
     ``m`` sets ε = 1/(m·N); cores are states with ``n_t > core_m·N`` (``core_m`` defaults to
-    ``m``, the spec's single-M reading; ``core_m`` must be >= ``m`` so a core is its own
+    ``m``, our single-M reading of §3.2; ``core_m`` must be >= ``m`` so a core is its own
     neighbour). ``N`` is ``mean_count``, by default the mean of ``counts``.
     """
     counts = finite_array("counts", counts)
@@ -54,7 +54,7 @@ def continuous_bursts(
 
 @numba.njit(cache=True)
 def _scan(counts, prefix, core_level, level, min_pts):
-    """Spec §2.2's loop: from each core ``a`` grow while ``mean(n_a..n_x) > level``, drop the
+    """The scan: from each core ``a`` grow while ``mean(n_a..n_x) > level``, drop the
     tail while ``n_e < mean(n_a..n_{e-1})``, keep spans of >= ``min_pts`` states."""
     size = counts.size
     spans = np.empty((size // max(min_pts, 1) + 1, 2), dtype=np.int64)

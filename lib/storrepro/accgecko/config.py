@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading
+from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
 
 READINGS = {
     "normaliser": Reading(
@@ -59,6 +59,30 @@ READINGS = {
         argument="Line 7 gives the formula explicitly and names the variable an interval; the "
         "prose only names it. With line 7's τ_i, line 9 is 'j service times minus j "
         "inter-arrival times', the queueing meaning the text describes.",
+    ),
+    "pm": Reading(
+        question="Which PriorityMeister is the baseline: one (r, b) pair at the tenant's own "
+        "fixed rate, or the original's several (r, b) pairs with per-tenant priorities on a "
+        "node's shared queue?",
+        paper_words="§4.3: PriorityMeister 采用 rb 对负载建模方法和 NetworkCalculus "
+        "最大延迟预测方法 "
+        "(PriorityMeister models the load with the (r, b) pair and predicts the maximum latency "
+        "by network calculus); §1: 当服务速率为 r 时, b 为排队请求数量的最大值 (at service rate r, "
+        "b is the largest number of queued requests); §4.2: 通过为租户分配固定的服务速率 (by "
+        "allocating each tenant a fixed service rate).",
+        primary="simplified",
+        alternatives={
+            "simplified": "one (r, b) pair at the allocated fixed rate: the segment's largest "
+            "wait at that rate, plus c; admitted by rate like every other method",
+            "original": "eight (r, b) pairs from the mean to the peak rate; errors at a fixed "
+            "rate from that envelope; admission on the node's shared queue by per-tenant "
+            "priority with greedy priority assignment",
+        },
+        argument="The paper describes PriorityMeister only by its (r, b) model and its "
+        "network-calculus maximum-latency prediction, speaks of the pair in the singular (b is "
+        "the largest queue at the service rate r), evaluates every method by allocating a fixed "
+        "service rate, and never mentions priorities in its evaluation. The original's several "
+        "pairs and priority queue are read from the PriorityMeister paper, not from this one.",
     ),
 }
 
@@ -126,6 +150,7 @@ class AccGeckoConfig(NotebookConfig):
             low=1_000,
             grows="memory",
         ),
+        **trace_params("the synthetic tenant pool"),
     }
 
     def validate(self) -> None:

@@ -4,7 +4,7 @@ One :class:`TenantTask` per tenant goes through ``parallel.sweep``; :func:`evalu
 regenerates the tenant's trace from its own random stream and returns small tables only:
 - per 5-min segment: burst features (E4–E6) and latency percentiles at 3000 IOPS (Fig. 2–3);
 - per (percentile, SLO, method): the allocated rate (the smallest rate whose prediction meets the
-  SLO on the modelled segment, the segment with the most requests in continuous bursts, spec A3),
+  SLO on the modelled segment, the segment with the most requests in continuous bursts),
   the prediction there, and the actual percentile on the full-trace replay (Fig. 8–12).
 """
 
@@ -18,20 +18,36 @@ import pandas as pd
 from scipy import stats
 
 from storrepro.accgecko.acctail import AccTail, smallest_rate
-from storrepro.accgecko.admission import admit, admitted_counts
-from storrepro.accgecko.baselines import MarkovCounts, PriorityMeister, SncMeister
+from storrepro.accgecko.admission import admit
+from storrepro.accgecko.baselines import (
+    MarkovCounts,
+    PriorityMeister,
+    SncMeister,
+    lambda_states,
+    mmpp_count_pmf,
+)
+from storrepro.accgecko.baselines import fold_errors as count_folds
+from storrepro.accgecko.burst_queue import BurstQueue
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
-from storrepro.accgecko.node import simulate_node
-from storrepro.accgecko.reference import BurstQueue
-from storrepro.accgecko.replay import Replayer, dispatch_overhead_us, rank_from_top
+from storrepro.accgecko.kernel import dispatch_overhead_us, node_latencies
+from storrepro.accgecko.pacer import Replayer, rank_from_top
+from storrepro.accgecko.priority_meister import (
+    PriorityMeisterOriginal,
+    admit_by_priority,
+    fit_envelope,
+    shaper_waits,
+)
+from storrepro.accgecko.reference import simulate_node
 from storrepro.accgecko.workload import (
     G1,
     G2,
     MEAN_RATE,
+    TraceTenant,
     generate,
     table1_trace,
     tenant_pool,
+    trace_tenants,
 )
 from storrepro.config import reading_label
 from storrepro.parallel import sweep, task_rng
@@ -40,21 +56,17 @@ PERCENTILES = (95.0, 99.0, 99.9, 99.99)
 MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
 SLO_GRID = {99.0: (150.0, 300.0, 500.0, 1000.0), 99.9: (300.0, 500.0, 1000.0, 2000.0)}  # µs
 HEADLINE_SLO = {99.0: 300.0, 99.9: 500.0}
-MMP_LENGTH = 2  # MMP's Monte-Carlo sample, in modelled segments (the spec asks for >= 100)
-BEST_K = {99.0: 3, 99.9: 5}  # the paper's best k per percentile (Fig. 10); spec A8
+MMP_LENGTH = 2  # MMP's Monte-Carlo sample, in modelled segments (a longer one: not yet)
+BEST_K = {99.0: 3, 99.9: 5}  # the paper's best k per percentile (Fig. 10)
 FEATURES = ("intensity", "total_burst_ms", "mean_duration_ms", "max_duration_ms")
-FEATURE_LABELS = {
-    "intensity": "mean burst intensity",
-    "total_burst_ms": "total burst time",
-    "mean_duration_ms": "mean continuous-burst duration",
-    "max_duration_ms": "max continuous-burst duration",
-}
+HAND_RATES = np.linspace(1.6 * MEAN_RATE, 4 * MEAN_RATE, 25)  # section 7b's example, IOPS
+LIVE_RATES = np.linspace(2500.0, 12_000.0, 39)  # the live AccTail control's rates, IOPS
 
 
 @dataclass(frozen=True)
 class Method:
     """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp/queue; ``k=0`` means BEST_K.
-    ``queue`` is this reproduction's reference predictor (:mod:`~storrepro.accgecko.reference`),
+    ``queue`` is this reproduction's reference predictor (:mod:`~storrepro.accgecko.burst_queue`),
     not the paper's."""
 
     name: str
@@ -84,12 +96,13 @@ EXPLAIN_SLO = HEADLINE_SLO  # the allocations the under-prediction experiment lo
 
 @dataclass(frozen=True)
 class Choice:
-    """One reading of each open choice (see ``config.READINGS``): N, the modelled segment and
-    Algorithm 1's line 9."""
+    """One reading of each open choice (see ``config.READINGS``): N, the modelled segment,
+    Algorithm 1's line 9 and which PriorityMeister."""
 
     normaliser: str = "tenant"
     segment: str = "burst_requests"
     line9: str = "stage_ratio"
+    pm: str = "simplified"
 
 
 def reading_choices() -> dict[str, Choice]:
@@ -107,11 +120,16 @@ def reading_choices() -> dict[str, Choice]:
 @dataclass(frozen=True)
 class TenantTask:
     tenant: int
-    params: G1 | G2
+    params: G1 | G2 | TraceTenant
     duration: float  # seconds
     segment: float  # seconds
     accuracy: bool  # also run the ablation predictors (Fig. 8–10)
     readings: bool = True  # also allocate under every alternative reading
+
+
+def generator_name(params) -> str:
+    """G1, G2, or "trace" for a real trace's tenant."""
+    return "trace" if isinstance(params, TraceTenant) else type(params).__name__
 
 
 def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: float) -> list[dict]:
@@ -132,7 +150,7 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
         rows.append(
             {
                 "tenant": task.tenant,
-                "generator": type(task.params).__name__,
+                "generator": generator_name(task.params),
                 "segment": s,
                 **burst_features(seg_counts, 2.0, 2.0, mean_count=mean_count, spans=spans),
                 **{f"segN_{k}": v for k, v in own.items()},
@@ -143,14 +161,17 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
     return rows
 
 
-def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng, line9):
-    """The method's predictor fitted to the modelled segment."""
+def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng, line9,
+              pm: str = "simplified"):  # fmt: skip
+    """The method's predictor fitted to the modelled segment (``pm``: which PriorityMeister)."""
     if method.kind == "acctail":
         return AccTail(method.m, k, method.c_us, line9).fit(seg_counts, mean_count)
     if method.kind == "queue":
         return BurstQueue(method.m, method.c_us).fit(seg_counts, mean_count)
     if method.kind == "sncm":
         return SncMeister(method.c_us).fit(seg_counts)
+    if method.kind == "pm" and pm == "original":
+        return PriorityMeisterOriginal(method.c_us).fit(seg_arrivals, seg_counts.size * DELTA)
     if method.kind == "pm":
         return PriorityMeister(method.c_us).fit(seg_arrivals)
     if method.kind == "mmp":
@@ -209,31 +230,51 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
                 index,
                 mean_count if uses_n else None,
                 choice.line9 if method.kind == "acctail" else None,
+                choice.pm if method.kind == "pm" else None,
                 method,
             )
             if key not in made:
-                made[key] = _allocate(method, seg, mean_count, choice.line9, fitted, key, rng)
+                made[key] = _allocate(method, seg, mean_count, choice, fitted, key, rng)
             rows += [{**r, "tenant": task.tenant, "reading": label, "segment": index}
                      for r in made[key]]  # fmt: skip
     actual_percentiles(rows, Replayer(arrivals, overhead, checked=True))
     explain = explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean)
+    model_segment = chosen_segment(segments, Choice().segment)
     return {
         "segments": segments,
         "allocations": rows,
-        "model_segment": chosen_segment(segments, Choice().segment),
+        "model_segment": model_segment,
         "explain": explain,
+        "pm_original": pm_original_row(task, cut[model_segment], arrivals, overhead),
     }
 
 
-def _allocate(method, seg, mean_count, line9, fitted, key, rng) -> list[dict]:
+def pm_original_row(task: TenantTask, seg, arrivals, overhead) -> dict:
+    """The original PriorityMeister's envelope of the modelled segment, and what its client-side
+    rate limiters do to the full trace: per percentile, the replayed percentile of the limiters'
+    wait alone and with the overheads (a lower bound on the latency at any priority)."""
+    envelope = fit_envelope(seg.arrivals, task.segment)
+    waits_us = shaper_waits(arrivals, envelope) * 1e6
+    row = {"tenant": task.tenant, "rates": envelope.rates.tolist(),
+           "bursts": envelope.bursts.tolist()}  # fmt: skip
+    for p in SLO_GRID:
+        rank = rank_from_top(arrivals.size, p)
+        row[f"limiter_p{p:g}"] = float(-np.partition(-waits_us, rank - 1)[rank - 1])
+        lower = waits_us + overhead
+        row[f"lower_p{p:g}"] = float(-np.partition(-lower, rank - 1)[rank - 1])
+    return row
+
+
+def _allocate(method, seg, mean_count, choice, fitted, key, rng) -> list[dict]:
     """The method's allocated rate and prediction for every SLO of the grid."""
     low, high = MEAN_RATE, 2.0 * seg.counts.max() / DELTA
     out = []
     for p, grid in SLO_GRID.items():
         k = BEST_K[p] if method.k == 0 else method.k
-        mkey = (*key[:3], method.kind, method.m, k, method.c_us)
+        mkey = (*key[:4], method.kind, method.m, k, method.c_us)
         if mkey not in fitted:
-            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, rng, line9)
+            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, rng, choice.line9,
+                              choice.pm)  # fmt: skip
             fitted[mkey] = (model, {})
         model, memo = fitted[mkey]
 
@@ -314,27 +355,36 @@ def actual_percentiles(rows: list[dict], full: Replayer) -> None:
 
 
 def tenant_tasks(cfg) -> list[TenantTask]:
-    """The pool of ``cfg.tenants`` tenants; ``cfg.accuracy_tenants`` of them, spread evenly over
-    the pool (G1 and G2), also run the ablation predictors."""
-    pool = tenant_pool(cfg.tenants, cfg.g2_share, task_rng(cfg.seed, "tenant pool"))
-    accuracy = set(np.linspace(0, cfg.tenants - 1, cfg.accuracy_tenants).round().astype(int))
+    """The pool of ``cfg.tenants`` tenants — the synthetic stand-in, or with ``cfg.trace`` the
+    trace's first volumes — of which ``cfg.accuracy_tenants``, spread evenly over the pool, also
+    run the ablation predictors."""
+    if cfg.trace:
+        pool = trace_tenants(cfg.trace, cfg.trace_format, cfg.segment_seconds, cfg.tenants,
+                             cfg.segments)  # fmt: skip
+        durations = [tenant.duration for tenant in pool]
+    else:
+        pool = tenant_pool(cfg.tenants, cfg.g2_share, task_rng(cfg.seed, "tenant pool"))
+        durations = [cfg.duration] * len(pool)
+    picks = min(cfg.accuracy_tenants, len(pool))
+    accuracy = set(np.linspace(0, len(pool) - 1, picks).round().astype(int))
     return [
-        TenantTask(i, params, cfg.duration, cfg.segment_seconds, i in accuracy)
-        for i, params in enumerate(pool)
+        TenantTask(i, params, duration, cfg.segment_seconds, i in accuracy)
+        for i, (params, duration) in enumerate(zip(pool, durations, strict=True))
     ]
 
 
-def run_pool(cfg) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Evaluate every tenant (in parallel); returns the segment, allocation (every reading) and
-    under-prediction-experiment tables."""
+def run_pool(cfg) -> tuple[pd.DataFrame, ...]:
+    """Evaluate every tenant (in parallel); returns the segment, allocation (every reading),
+    under-prediction-experiment and original-PriorityMeister tables."""
     return collect(sweep(evaluate_tenant, tenant_tasks(cfg), seed=cfg.seed, desc="tenants"))
 
 
-def collect(results: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def collect(results: list[dict]) -> tuple[pd.DataFrame, ...]:
     segments = pd.DataFrame([row for r in results for row in r["segments"]])
     allocations = pd.DataFrame([row for r in results for row in r["allocations"]])
     explain = pd.DataFrame([row for r in results for row in r["explain"]])
-    return segments, allocations, explain
+    pm_original = pd.DataFrame([r["pm_original"] for r in results]).set_index("tenant")
+    return segments, allocations, explain, pm_original.sort_index()
 
 
 def under_reading(allocations: pd.DataFrame, label: str = "primary") -> pd.DataFrame:
@@ -342,17 +392,24 @@ def under_reading(allocations: pd.DataFrame, label: str = "primary") -> pd.DataF
     return allocations[allocations.reading == label]
 
 
-# --- prediction errors (spec §6) ---------------------------------------------------------------
+# --- prediction errors -------------------------------------------------------------------------
 
 
 def fold_errors(allocations: pd.DataFrame) -> pd.DataFrame:
-    """Positive error P/A − 1 when P >= A, negative error A/P − 1 when A > P (spec A7), per row
+    """Positive error P/A − 1 when P >= A, negative error A/P − 1 when A > P (fold errors), per row
     with a feasible rate."""
     ok = allocations[np.isfinite(allocations.rate)].copy()
     ratio = ok.predicted_us / ok.actual_us
     ok["positive"] = np.where(ratio >= 1, ratio - 1, 0.0)
     ok["negative"] = np.where(ratio < 1, 1 / ratio - 1, 0.0)
     return ok
+
+
+def total_errors(errors: pd.DataFrame) -> pd.DataFrame:
+    """Mean and max total error (%) — positive plus negative — per (p, method)."""
+    tot = errors.copy()
+    tot["error"] = 100 * (tot.positive + tot.negative)
+    return tot.groupby(["p", "method"]).error.agg(["mean", "max"])
 
 
 def error_summary(allocations: pd.DataFrame, methods) -> pd.DataFrame:
@@ -431,11 +488,41 @@ def draw_slos(p: float, tenants: int, mode: str, rng: np.random.Generator) -> np
     raise ValueError(f"mode = {mode!r}: expected 'grid' or 'headline'")
 
 
+def admitted_by_method(rates, slos, order, capacity, p, priority=None) -> list[np.ndarray]:
+    """Per admission method, the tenants admitted (in ``order``) with SLO indices ``slos``:
+    by allocated rate, or PM on the shared priority queue when ``priority`` (the original
+    PriorityMeister's envelopes, :func:`priority_inputs`) is given."""
+    out = []
+    for j, method in enumerate(ADMISSION_METHODS):
+        if priority is not None and method is PM:
+            slo_us = np.asarray(SLO_GRID[p])[slos]
+            mask = admit_by_priority(priority["rates"], priority["bursts"], order, slo_us,
+                                     capacity)  # fmt: skip
+        else:
+            mask = admit(rates[order, j, slos[order]], capacity)
+        out.append(order[mask])
+    return out
+
+
+def priority_inputs(pm_original: pd.DataFrame) -> dict:
+    """The original PriorityMeister's envelopes ``(tenants, pairs)`` in tenant order, and each
+    tenant's lower-bound percentile under its rate limiters (``lower_p99`` ...)."""
+    table = pm_original.sort_index()
+    out = {"rates": np.stack(table.rates.to_numpy()), "bursts": np.stack(table.bursts.to_numpy())}
+    return out | {f"lower_p{p:g}": table[f"lower_p{p:g}"].to_numpy() for p in SLO_GRID}
+
+
 def admission_runs(
-    allocations: pd.DataFrame, capacity: float, seeds: int, mode: str, rng: np.random.Generator
+    allocations: pd.DataFrame,
+    capacity: float,
+    seeds: int,
+    mode: str,
+    rng: np.random.Generator,
+    priority: dict | None = None,
 ) -> dict[float, np.ndarray]:
     """Tenants admitted per seed and method, per percentile. ``mode``: "grid" draws each tenant's
-    SLO uniformly from the grid (per seed), "headline" gives everyone the headline SLO."""
+    SLO uniformly from the grid (per seed), "headline" gives everyone the headline SLO;
+    ``priority``: admit PM on the shared priority queue (see :func:`admitted_by_method`)."""
     if mode not in ("grid", "headline"):
         raise ValueError(f"mode = {mode!r}: expected 'grid' or 'headline'")
     tenants = allocations.tenant.nunique()
@@ -444,8 +531,10 @@ def admission_runs(
         rates = allocation_table(allocations, p)
         runs = []
         for _ in range(seeds):
-            chosen = rates[np.arange(tenants), :, draw_slos(p, tenants, mode, rng)]
-            runs.append(admitted_counts(chosen, capacity, 1, rng)[0])
+            slos = draw_slos(p, tenants, mode, rng)
+            order = rng.permutation(tenants)
+            taken = admitted_by_method(rates, slos, order, capacity, p, priority)
+            runs.append([t.size for t in taken])
         out[p] = np.array(runs)
     return out
 
@@ -458,23 +547,33 @@ def mean_ci(values: np.ndarray) -> tuple[float, float]:
 
 
 def safety_table(
-    allocations: pd.DataFrame, capacity: float, seeds: int, rng: np.random.Generator
+    allocations: pd.DataFrame,
+    capacity: float,
+    seeds: int,
+    rng: np.random.Generator,
+    priority: dict | None = None,
 ) -> pd.DataFrame:
     """SLO safety of the tenants each method admits (grid SLOs, random orders): share violating
-    their SLO on the full-trace replay, worst violation, utilisation and over-provisioning."""
+    their SLO on the full-trace replay, worst violation, utilisation and over-provisioning.
+    With ``priority`` PM admits on the shared priority queue; its tenants' latency is then at
+    least their rate limiters' wait plus the overheads (``lower_p..``), which is what is
+    counted: a violation there is certain, the priority queue can only add to it."""
     tenants = allocations.tenant.nunique()
     rows = []
     for p in SLO_GRID:
         rates = allocation_table(allocations, p)
         actual = allocation_table(allocations, p, "actual_us")
+        if priority is not None:
+            actual = actual.copy()
+            actual[:, ADMISSION_METHODS.index(PM), :] = priority[f"lower_p{p:g}"][:, None]
         grid = np.array(SLO_GRID[p])
         admitted = {m.name: [] for m in ADMISSION_METHODS}  # (tenant, SLO index) per admission
         for _ in range(seeds):
             slos = draw_slos(p, tenants, "grid", rng)
             order = rng.permutation(tenants)
-            for j, m in enumerate(ADMISSION_METHODS):
-                taken = order[admit(rates[order, j, slos[order]], capacity)]
-                admitted[m.name].append(np.stack([taken, slos[taken]]))
+            taken = admitted_by_method(rates, slos, order, capacity, p, priority)
+            for m, t in zip(ADMISSION_METHODS, taken, strict=True):
+                admitted[m.name].append(np.stack([t, slos[t]]))
         for j, m in enumerate(ADMISSION_METHODS):
             taken, slo = np.concatenate(admitted[m.name], axis=1)
             ratio = actual[taken, j, slo] / grid[slo]
@@ -485,9 +584,9 @@ def safety_table(
                     "admitted (all seeds)": taken.size,
                     "violating_%": 100 * float(np.mean(ratio > 1)),
                     "worst actual/SLO": float(ratio.max()),
-                    "mean rate / mean arrival rate": float(
-                        np.mean(rates[taken, j, slo] / MEAN_RATE)
-                    ),
+                    "mean rate / mean arrival rate": math.nan
+                    if priority is not None and m is PM  # a shared queue allocates no rate
+                    else float(np.mean(rates[taken, j, slo] / MEAN_RATE)),
                 }
             )
     return pd.DataFrame(rows)
@@ -536,7 +635,7 @@ def simulator_check(
     dispatch = [rng.uniform(0, 16, t.size) for t in traces]
     tenants = [(t, rate) for t in traces]
     simpy_lat = simulate_node(tenants, dispatch)
-    fast = [Replayer(t, w + 17.0).latencies_us(rate) for t, w in zip(traces, dispatch, strict=True)]
+    fast = node_latencies(tenants, dispatch)
     diff = max(float(np.max(np.abs(s - f))) for s, f in zip(simpy_lat, fast, strict=True))
     p999 = max(
         abs(np.quantile(s, 0.999) - np.quantile(f, 0.999))
@@ -602,6 +701,15 @@ class LiveTrace:
         values = self.replayer.percentiles_at(rates, [p])
         return np.array([values[float(r), p] for r in rates])
 
+    def acctail_curve(self, m: float, k: int, rates, truth) -> dict:
+        """AccTail's predicted p99 (M = ``m``, ``k`` stages) at the ``rates`` it can model
+        (``>= m`` × the mean), with the replay's ``truth`` at every rate, for the live figure."""
+        model = AccTail(m, k, 25.0).fit(self.counts, MEAN_RATE * DELTA)
+        rates = np.asarray(rates, dtype=float)
+        usable = rates[rates >= m * MEAN_RATE]
+        predicted = [model.predict(99.0, float(r)) for r in usable]
+        return {"rates": rates, "truth": truth, "model_rates": usable, "predicted": predicted}
+
     def acctail(self, m: float, k: int, p: float = 99.0) -> pd.DataFrame:
         """AccTail (M = ``m``, ``k`` stages, c = 25 µs) on this segment: for every SLO of the grid
         the rate it allocates, its predicted and the true p-th percentile there."""
@@ -629,3 +737,182 @@ class LiveTrace:
 def one_segment_counts(params, segment: float, rng: np.random.Generator) -> np.ndarray:
     """Per-ms counts of one segment of a tenant (the Fig. 5 trace)."""
     return period_counts(generate(params, segment, rng, segment), segment)
+
+
+# --- the notebook's analyses, one call per cell ---------------------------------------------------
+
+
+def procedure_checks(cases) -> dict:
+    """U1 and U2's inputs: LAMBDA on the paper's Fig. 5 example (its rates, edges and which
+    counts 1..14 fall in the top state or below), and the DBSCAN scan (N = 2, M = 2) on each of
+    the hand-made ``cases``."""
+    rates, edges, _ = lambda_states(np.array([14, 2, 1, 3, 5, 1]))
+    covers = [sorted({n for n in range(1, 15) if (n > edges[0]) == top}) for top in (True, False)]
+    found = {c: continuous_bursts(np.array(c), 2.0, mean_count=2.0).tolist() for c in cases}
+    return {"rates": rates, "edges": edges, "covers": covers, "found": found}
+
+
+def reading_table(readings: dict) -> pd.DataFrame:
+    """The open choices: each one's primary and what every value means."""
+    return pd.DataFrame(
+        {
+            name: {"primary": r.primary, **{f"= {v}": m for v, m in r.alternatives.items()}}
+            for name, r in readings.items()
+        }
+    ).T
+
+
+def pool_summary(segs: pd.DataFrame) -> pd.DataFrame:
+    """Each generator's burst features and p99 / p99.9 at 3000 IOPS, described."""
+    return segs.groupby("generator")[[*FEATURES, "p99", "p99.9"]].describe().T
+
+
+def calibration_inputs(segs: pd.DataFrame, replicas: pd.DataFrame, segment_s: float) -> dict:
+    """Per generator, the segments the G1 / G2 calibration claims judge (G1 with the T1–T3
+    replicas, whose segments are 300 s), each with its length ``segment_ms``."""
+    pool = segs.assign(segment_ms=segment_s * 1e3)
+    g1 = pd.concat(
+        [pool[pool.generator == "G1"], replicas.assign(segment_ms=300e3, generator="G1")],
+        ignore_index=True,
+    )
+    out = {"G1": g1, "G2": pool[pool.generator == "G2"]}
+    return {gen: feats for gen, feats in out.items() if len(feats)}
+
+
+def snc_folds(curves: dict) -> np.ndarray:
+    """Fig. 4's MMPP + SNC bound over the replayed latency at every CCDF point of T1–T3."""
+    return np.concatenate([c["bound"] / c["actual"] for c in curves.values()])
+
+
+def count_distribution_study(params, segment_s: float, rng: np.random.Generator) -> dict:
+    """Fig. 5: one segment's per-ms count distribution against the MMPP of its LAMBDA states,
+    and the fold error per count value."""
+    counts = one_segment_counts(params, segment_s, rng)
+    values = np.arange(1, counts.max() + 1)
+    actual = np.bincount(counts, minlength=values.max() + 1)[1:] / counts.size
+    model = mmpp_count_pmf(counts, values)
+    return {
+        "values": values,
+        "actual_pmf": actual,
+        "model_pmf": model,
+        "lambda_rates": lambda_states(counts)[0],
+        "folds": count_folds(model, actual),
+    }
+
+
+def accuracy_errors(allocations: pd.DataFrame, labels) -> tuple[dict, dict]:
+    """Per reading, on the accuracy tenants (those that ran MMP): the error summary of every
+    accuracy method (Fig. 8–10) and the total errors per method (Fig. 11)."""
+    accuracy = allocations[allocations.method == "MMP"].tenant.unique()
+    names = [m.name for m in ACCURACY_METHODS]
+    err, totals = {}, {}
+    for label in labels:
+        part = under_reading(allocations, label)
+        part = part[part.tenant.isin(accuracy)]
+        err[label] = error_summary(part, names).set_index(["method", "p"])
+        totals[label] = total_errors(fold_errors(part))
+    return err, totals
+
+
+def explain_summary(explain: pd.DataFrame) -> pd.DataFrame:
+    """Section 7b's medians per percentile: AccTail's and the queue model's predictions against
+    the segment's replay, the share of the top 1 % inside bursts, the bursts' rates."""
+    ratios = explain.assign(
+        **{
+            "replay / AccTail": explain.replay_us / explain.acctail_us,
+            "queue model / replay": explain.queue_us / explain.replay_us,
+            "top-1 % in bursts": explain.top1_in_bursts / explain.top1_requests,
+        }
+    )
+    columns = ["rate", "replay_us", "acctail_us", "queue_us", "replay / AccTail",
+               "queue model / replay", "top-1 % in bursts", "burst_rate_over_threshold",
+               "median_peak_ms_count"]  # fmt: skip
+    return ratios.groupby("p")[columns].median()
+
+
+PM_ORIGINAL = reading_label("pm", "original")
+
+
+def priority_for(label: str, pm_original: pd.DataFrame) -> dict | None:
+    """The shared-queue inputs under the reading that takes the original PriorityMeister."""
+    return priority_inputs(pm_original) if label == PM_ORIGINAL else None
+
+
+def admission_by_reading(allocations, pm_original, labels, capacity, seeds, seed) -> dict:
+    """Fig. 12's admission summary under every reading (the same orders for each)."""
+    return {
+        label: admission_summary(
+            admission_runs(under_reading(allocations, label), capacity, seeds, "grid",
+                           task_rng(seed, "admission"), priority_for(label, pm_original))
+        )
+        for label in labels
+    }  # fmt: skip
+
+
+def safety_by_reading(allocations, pm_original, labels, capacity, seeds, seed) -> dict:
+    """The SLO-safety table under every reading (the same orders for each)."""
+    return {
+        label: safety_table(under_reading(allocations, label), capacity, seeds,
+                            task_rng(seed, "safety"), priority_for(label, pm_original))
+        for label in labels
+    }  # fmt: skip
+
+
+def pm_comparison(adm: dict, safe: dict) -> pd.DataFrame:
+    """Both PriorityMeisters side by side: tenants admitted (and against SNC-Meister) and the
+    SLO safety of those admitted, per percentile."""
+    rows = []
+    for label, form in (("primary", "simplified"), (PM_ORIGINAL, "original")):
+        if label not in adm:
+            continue
+        a = adm[label].set_index(["p", "method"])
+        s = safe[label].set_index(["p", "method"])
+        for p in SLO_GRID:
+            rows.append({"PriorityMeister": form, "p": p,
+                         "admitted": a.loc[(p, "PM"), "admitted"],
+                         "vs SNCM": a.loc[(p, "PM"), "vs SNCM"],
+                         "violating_%": s.loc[(p, "PM"), "violating_%"],
+                         "worst actual/SLO": s.loc[(p, "PM"), "worst actual/SLO"]})  # fmt: skip
+    return pd.DataFrame(rows).set_index(["PriorityMeister", "p"])
+
+
+def sensitivity_row(summary: pd.DataFrame) -> dict:
+    """T1's order and the gain order for one (capacity, SLO mode) admission summary."""
+    return {
+        "T1 holds": all(separated(summary, p) for p in SLO_GRID),
+        "gain p99 %": 100 * gain(summary, 99.0, "AccTail", "SNCM"),
+        "gain p99.9 %": 100 * gain(summary, 99.9, "AccTail", "SNCM"),
+    }
+
+
+def sensitivity(allocations, pm_original, label, capacities, seeds, seed) -> pd.DataFrame:
+    """T5 under reading ``label``: T1's order and the gain order, with each method's admissions,
+    for every node capacity and SLO assignment (grid or headline)."""
+    rows = []
+    part, priority = under_reading(allocations, label), priority_for(label, pm_original)
+    for cap in capacities:
+        for mode in ("grid", "headline"):
+            rng = task_rng(seed, ("sensitivity", cap, mode))
+            s = admission_summary(admission_runs(part, cap, seeds, mode, rng, priority))
+            admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
+                        for p in SLO_GRID for m in ("PM", "SNCM", "AccTail")}  # fmt: skip
+            rows.append({"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted})
+    return pd.DataFrame(rows)
+
+
+def hand_example(live: LiveTrace, rates, m: float = 1.5) -> dict:
+    """Section 7b by hand on one segment: its longest continuous burst (M = ``m``) per ms, and
+    its replayed p99 at each rate against AccTail's (k = 1) and the queue model's predictions."""
+    n_mean = MEAN_RATE * DELTA
+    spans = continuous_bursts(live.counts, m, mean_count=n_mean)
+    a, e = spans[np.argmax(spans[:, 1] - spans[:, 0])]
+    acctail = AccTail(m, 1, 25.0).fit(live.counts, n_mean)
+    queue = BurstQueue(m, 25.0).fit(live.counts, n_mean)
+    return {
+        "burst": live.counts[a : e + 1],
+        "threshold": m * n_mean,
+        "rates": np.asarray(rates, dtype=float),
+        "truth": live.true_us(99.0, rates),
+        "queue": np.array([queue.predict(99.0, r) for r in rates]),
+        "acctail": np.array([acctail.predict(99.0, r) for r in rates]),
+    }

@@ -1,8 +1,8 @@
-"""Per-period states of a trace and the three burst dimensions of AccGecko §2.1 (spec E1–E6).
+"""Per-period states of a trace and the three burst dimensions of AccGecko §2.1.
 
 A trace is a sorted array of arrival times in seconds. It is cut into periods of ``delta`` seconds
 (1 ms in the paper); each period's request count ``n_t`` is one *state*. With ``N`` the mean count
-per period, a state is a *burst state* when ``n_t > M_b * N`` (strict, spec A10).
+per period, a state is a *burst state* when ``n_t > M_b * N`` (strict: our reading).
 """
 
 from __future__ import annotations

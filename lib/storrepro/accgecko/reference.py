@@ -1,73 +1,135 @@
-"""A reference predictor of this reproduction — **not the paper's**: a per-millisecond queue model
-on the same continuous-burst counts AccTail sees.
+"""The storage node in simpy: per-tenant fixed-rate pacers feeding a shared IO-thread pool.
 
-AccTail (Algorithm 1, E13–E14) keeps only each intensity stage's *average* rate: the requests of a
-continuous burst are spread evenly over its whole duration. A continuous burst is a busy period
-of a queue drained at M × the mean rate, so its average rate is barely above that threshold, and
-at any rate a few % above it E14 predicts almost no queueing. :class:`BurstQueue` keeps the
-bursts' shape instead: every 1 ms period of every continuous burst keeps its own count ``n_t``,
-its requests spread evenly over that period only, and the requests go through the same
-fixed-rate pacer as the replay (:class:`~storrepro.accgecko.replay.Replayer`). The percentile is
-read out as in E17–E18 (over every request of the segment, the others assumed faster), plus c.
-The gap between the two predictors is what AccTail's averaging discards.
+This is the reference of the fast path ``kernel.node_latencies`` (check S1). Each tenant has its
+own FIFO queue and a pacer that releases the head request no sooner than ``1/sr`` after the
+previous release; a released request waits ``W`` to be dispatched, takes one of ``threads`` IO
+threads (Ceph Jewel's default 5 shards × 2) for ``X``, and completes. With the pool never full,
+latency is ``s_j − a_j + W + X`` exactly as in the fast path; a saturated pool adds thread waits.
+
+Arrivals and pacers are simpy processes; a queue is a deque with one wake-up event, and the
+dispatch and processing steps are timeouts with callbacks, the pool a FIFO of requests waiting
+for a thread — the same event times as a ``simpy.Store`` and a ``simpy.Resource``, with fewer
+events per request (the S1 check replays 120 000 requests).
 """
 
 from __future__ import annotations
 
-import math
+from collections import deque
 
 import numpy as np
+import simpy
 
-from storrepro.accgecko.acctail import check_percentile, check_rate, needed_from_top
-from storrepro.accgecko.bursts import continuous_bursts
-from storrepro.accgecko.features import DELTA
-from storrepro.accgecko.replay import Replayer
+from storrepro.accgecko.acctail import check_rate
+from storrepro.accgecko.features import check_arrivals
 
-
-def burst_arrivals(counts: np.ndarray, spans: np.ndarray, delta: float = DELTA) -> np.ndarray:
-    """Arrival times (s) of the requests in ``spans`` (inclusive period ranges): the ``n_t``
-    requests of period ``t`` at ``(t + (i + 0.5)/n_t) Δ``, ``i = 0..n_t − 1``."""
-    counts = np.asarray(counts, dtype=np.int64)
-    inside = np.zeros(counts.size, dtype=bool)
-    for a, e in spans:
-        inside[a : e + 1] = True
-    periods = np.flatnonzero(inside & (counts > 0))
-    n = counts[periods]
-    starts = np.cumsum(n) - n
-    rank = np.arange(n.sum()) - np.repeat(starts, n)
-    return (np.repeat(periods, n) + (rank + 0.5) / np.repeat(n, n)) * delta
+IO_THREADS = 10
 
 
-class BurstQueue:
-    """``BurstQueue(m, c_us).fit(counts, mean_count).predict(p, sr)`` (µs); see the module."""
+def simulate_node(
+    tenants: list[tuple[np.ndarray, float]],
+    dispatch_us: list[np.ndarray],
+    processing_us: float | list[np.ndarray] = 17.0,
+    threads: int = IO_THREADS,
+) -> list[np.ndarray]:
+    """Latency (µs) of every request of every tenant, in arrival order.
 
-    def __init__(self, m: float = 1.5, c_us: float = 25.0):
-        self.m, self.c_us = m, c_us
-
-    def __repr__(self) -> str:
-        return f"BurstQueue(m={self.m!r}, c_us={self.c_us!r})"
-
-    def fit(self, counts, mean_count: float | None = None) -> BurstQueue:
-        counts = np.asarray(counts)
-        self.spans = continuous_bursts(counts, self.m, mean_count=mean_count)
-        self.total_requests = int(counts.sum())
-        arrivals = burst_arrivals(counts, self.spans)
-        self.burst_requests = arrivals.size
-        self.replayer = Replayer(arrivals) if arrivals.size else None
-        return self
-
-    def latencies_us(self, sr: float) -> np.ndarray:
+    ``tenants``: ``(arrivals in s, fixed rate in IOPS)`` each; ``dispatch_us``: the dispatch wait
+    of each request; ``processing_us``: a constant or per-request processing times.
+    """
+    if threads < 1:
+        raise ValueError(f"threads = {threads!r}: expected >= 1")
+    if len(dispatch_us) != len(tenants):
+        raise ValueError("dispatch_us: expected one array per tenant")
+    env = simpy.Environment()
+    pool = ThreadPool(env, threads)
+    results = []
+    for t, (arrivals, sr) in enumerate(tenants):
+        arrivals = check_arrivals(arrivals)
         sr = check_rate(sr)
-        if self.replayer is None:
-            return np.empty(0)
-        return self.replayer.latencies_us(sr) + self.c_us
+        process = (
+            np.full(arrivals.size, float(processing_us))
+            if np.isscalar(processing_us)
+            else np.asarray(processing_us[t], dtype=float)
+        )
+        latency = np.full(arrivals.size, np.nan)
+        queue = Queue(env)
+        env.process(_arrive(env, queue, arrivals))
+        served = Served(arrivals.tolist(), process.tolist(), latency)
+        env.process(_pace(env, queue, 1.0 / sr, pool, dispatch_us[t].tolist(), served))
+        results.append(latency)
+    env.run()
+    return results
 
-    def predict(self, p: float, sr: float) -> float:
-        """E17–E18 on the queue model's latencies: the bucket (1 µs) of the
-        ``trn (1 − p/100)``-th largest, or c when the bursts hold fewer requests (the same as
-        ``percentile_from_top(self.latencies_us(sr), ...)``, without sorting every latency)."""
-        needed = needed_from_top(self.total_requests, check_percentile(p))
-        if self.burst_requests < needed or needed <= 0:
-            return float(self.c_us)
-        wait = self.replayer.largest_us(needed, check_rate(sr), use="search")
-        return float(math.floor(wait + self.c_us))
+
+class Queue:
+    """A tenant's FIFO: a deque and the pacer's wake-up event while it waits on an empty one."""
+
+    def __init__(self, env: simpy.Environment):
+        self.env, self.items, self.wake = env, deque(), None
+
+    def put(self, item) -> None:
+        self.items.append(item)
+        if self.wake is not None:
+            self.wake.succeed()
+            self.wake = None
+
+    def take(self):
+        """An event to wait on until the queue is not empty (None if it already is not)."""
+        if self.items:
+            return None
+        self.wake = self.env.event()
+        return self.wake
+
+
+class Served:
+    """One tenant's requests as the pool sees them: arrival times, processing times, and where
+    each completed request's latency goes."""
+
+    def __init__(self, arrivals: list, process_us: list, latency: np.ndarray):
+        self.arrivals, self.process_us, self.latency = arrivals, process_us, latency
+
+
+class ThreadPool:
+    """``threads`` IO threads taking dispatched requests first come, first served."""
+
+    def __init__(self, env: simpy.Environment, threads: int):
+        self.env, self.free, self.waiting = env, threads, deque()
+
+    def enter(self, served: Served, j: int) -> None:
+        if self.free:
+            self.free -= 1
+            self._start(served, j)
+        else:
+            self.waiting.append((served, j))
+
+    def _start(self, served: Served, j: int) -> None:
+        done = self.env.timeout(served.process_us[j] * 1e-6)
+        done.callbacks.append(lambda _: self._finish(served, j))
+
+    def _finish(self, served: Served, j: int) -> None:
+        served.latency[j] = (self.env.now - served.arrivals[j]) * 1e6
+        if self.waiting:
+            self._start(*self.waiting.popleft())  # the thread goes to the next in line
+        else:
+            self.free += 1
+
+
+def _arrive(env, queue, arrivals):
+    for j, a in enumerate(arrivals.tolist()):
+        yield env.timeout(a - env.now)
+        queue.put(j)
+
+
+def _pace(env, queue, spacing, pool, dispatch, served):
+    last = -np.inf
+    while True:
+        wake = queue.take()
+        if wake is not None:
+            yield wake
+        j = queue.items.popleft()
+        gap = last + spacing - env.now
+        if gap > 0:
+            yield env.timeout(gap)
+        last = env.now
+        dispatched = env.timeout(dispatch[j] * 1e-6)
+        dispatched.callbacks.append(lambda _, j=j: pool.enter(served, j))

@@ -1,4 +1,4 @@
-"""Synthetic tenants (spec §4.4): the SNIA Microsoft traces the paper used are not available.
+"""Synthetic tenants: the SNIA Microsoft traces the paper used are not available here.
 
 - **G1** (default): a low-variability Gamma renewal base plus clusters of micro-bursts, with
   separate knobs for intensity (micro-burst rate), probability (cluster rate) and density
@@ -11,6 +11,12 @@
 
 Every trace is a sorted array of arrival times in seconds with mean rate ``mean_rate`` over its
 duration (the base rate is set so the total matches, the paper's "rescale to 2000 IOPS").
+
+A real block trace replaces the pool with its own volumes or disks (:func:`trace_tenants`): each
+one's inter-arrival times are stretched so its mean is 2000 IOPS, as the paper rescaled its
+traces, its requests are counted per 1 ms, and it is cut into whole segments. The replay needs
+arrival times, so each ms's requests are placed uniformly at random inside it
+(:func:`uniform_in_periods`): the trace's own sub-ms timing is not kept.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from scipy.stats import qmc
 
 MEAN_RATE = 2000.0  # IOPS, every trace of the paper's motivation study
 SEGMENT_S = 300.0  # the paper's 5-min segments
+PERIOD_S = 1e-3  # a real trace's counts are per 1 ms
 SEGMENT_SIGMA = 0.5  # lognormal spread of the cluster rate between segments
 G2_KAPPA = 3.0  # Gamma shape of G2's arrivals within its states (G1's base: κ in [1.5, 4])
 
@@ -249,12 +256,53 @@ def tenant_pool(count: int, g2_share: float, rng: np.random.Generator) -> list[G
     return pool
 
 
+@dataclass(frozen=True, eq=False)
+class TraceTenant:
+    """A real trace's volume or disk: its requests per 1 ms, rescaled to the mean rate, over
+    whole segments."""
+
+    name: str
+    counts: np.ndarray
+
+    @property
+    def duration(self) -> float:
+        return self.counts.size * PERIOD_S
+
+
+def trace_tenants(
+    path: str, format: str, segment: float, limit: int, segments: int
+) -> list[TraceTenant]:
+    """The first ``limit`` volumes of a block trace (by name), each its first ``segments`` whole
+    segments of ``segment`` seconds after rescaling to 2000 IOPS (``format`` '' detects it)."""
+    from storrepro.traces.convert import accgecko_tenants
+
+    found = accgecko_tenants(
+        path, format=format or None, mean_iops=MEAN_RATE, segment_s=segment, progress=False
+    )
+    return [
+        TraceTenant(str(name), found[name][:segments].reshape(-1).astype(np.int64))
+        for name in sorted(found)[:limit]
+    ]
+
+
 def generate(
-    params: G1 | G2, duration: float, rng: np.random.Generator, segment: float = SEGMENT_S
+    params: G1 | G2 | TraceTenant,
+    duration: float,
+    rng: np.random.Generator,
+    segment: float = SEGMENT_S,
 ) -> np.ndarray:
-    """A trace of ``duration`` seconds from either generator (G1 varies per ``segment``)."""
+    """A trace of ``duration`` seconds from either generator (G1 varies per ``segment``), or the
+    first ``duration`` seconds of a real trace's tenant."""
+    if isinstance(params, TraceTenant):
+        periods = int(round(duration / PERIOD_S))
+        if periods > params.counts.size:
+            raise ValueError(
+                f"duration = {duration!r} s: tenant {params.name!r} of the trace spans only "
+                f"{params.duration:g} s"
+            )
+        return uniform_in_periods(params.counts[:periods], rng, PERIOD_S)
     if isinstance(params, G1):
         return generate_g1(params, duration, rng, segment=segment)
     if isinstance(params, G2):
         return generate_g2(params, duration, rng)
-    raise ValueError(f"params = {params!r}: expected a G1 or G2 setting")
+    raise ValueError(f"params = {params!r}: expected a G1 or G2 setting or a TraceTenant")

@@ -1,12 +1,13 @@
-"""Ground truth: a tenant's trace replayed through its fixed-rate queue (spec §2.4, §4.3).
+"""The fixed-rate pacer of one tenant, replayed at any rate: the queueing at the heart of the
+ground truth and of the predictors that replay arrivals (PriorityMeister, MMP, the burst-queue
+reference predictor).
 
 The pacer starts request ``j`` at ``s_j = max(a_j, s_{j-1} + 1/sr)`` (one FIFO per tenant, minimum
-spacing ``1/sr``, no slot alignment); the request is then handed to an IO thread after a dispatch
-wait ``W ~ U(0, 16 µs)`` and processed for ``X = 17 µs``, so its server-side latency is
-``s_j − a_j + W + X`` (E[W + X] = 25 µs = the paper's c). ``node.simulate_node`` is the simpy
-reference of this model; :class:`Replayer` is its fast path for one uncontended tenant, a numba
-loop over the closed form ``s_j − a_j = max_{i<=j}(a_i − i/sr) − (a_j − j/sr)`` — a test shows
-both give the same latency for every request.
+spacing ``1/sr``, no slot alignment), so request ``j`` waits ``s_j − a_j``, plus the per-request
+overhead when one is given (``kernel`` adds the node's dispatch wait and processing time).
+:class:`Replayer` is a numba loop over the closed form
+``s_j − a_j = max_{i<=j}(a_i − i/sr) − (a_j − j/sr)``; a test shows it equals the recursion and
+the simpy FIFO server, and the node it is part of equals the simpy node (``reference``).
 
 Three devices make the many replays of a rate search, or of a sweep over allocated rates, cheap
 without changing any result:
@@ -38,8 +39,6 @@ import numpy as np
 from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import check_arrivals
 
-PROCESSING_US = 17.0  # IO-thread processing time X, measured in the paper
-DISPATCH_MAX_US = 16.0  # dispatch wait W ~ U(0, 16 µs), so E[W + X] = 25 µs
 # a non-negative float's bit pattern grows with its value: its top 19 bits (exponent and 7
 # mantissa bits, buckets under 1 % wide) index the selection histogram
 BUCKET_SHIFT = 45
@@ -49,11 +48,6 @@ BUCKETS = (0x7FF << 52 >> BUCKET_SHIFT) + 1  # up to +inf
 SEARCH_SNAPSHOT_SHARE = 0.5
 SWEEP_BLOCK = 1.5  # a sweep's rates within this factor of each other form one block
 BOUND_MARGIN = 1e-9  # relative slack on a lower bound taken from another rate's percentile
-
-
-def dispatch_overhead_us(rng: np.random.Generator, count: int) -> np.ndarray:
-    """``W + X`` in µs for ``count`` requests."""
-    return PROCESSING_US + rng.uniform(0.0, DISPATCH_MAX_US, count)
 
 
 def pacer_waits(arrivals, sr: float) -> np.ndarray:

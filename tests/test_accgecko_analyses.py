@@ -1,0 +1,110 @@
+"""The analyses the notebook calls, one per cell, and its figures: each on a small hand-made
+input where the answer is known."""
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro.accgecko import claims, plots
+from storrepro.accgecko import experiment as ex
+from storrepro.accgecko.config import READINGS
+from storrepro.accgecko.workload import G1
+
+matplotlib.use("Agg")
+
+
+def test_procedure_checks_give_the_hand_worked_lambda_and_dbscan():
+    proc = ex.procedure_checks(claims.U2_CASES)
+    assert proc["rates"][0] == pytest.approx(claims.U1_TOP, abs=1e-3)
+    assert proc["covers"] == [list(range(3, 15)), [1, 2]]
+    assert proc["found"] == claims.U2_CASES
+    assert claims.u1(proc["rates"], proc["edges"], proc["covers"]).verdict == "reproduced"
+
+
+def test_reading_table_lists_every_reading_and_its_primary():
+    table = ex.reading_table(READINGS)
+    assert list(table.index) == list(READINGS)
+    assert table.loc["line9", "primary"] == "stage_ratio"
+
+
+def test_calibration_inputs_add_the_replicas_to_g1():
+    segs = pd.DataFrame({"generator": ["G1", "G2", "G1"], "total_burst_ms": [1.0, 2.0, 3.0]})
+    replicas = pd.DataFrame({"total_burst_ms": [4.0]}, index=["T1"])
+    out = ex.calibration_inputs(segs, replicas, 60.0)
+    assert out["G1"].total_burst_ms.tolist() == [1.0, 3.0, 4.0]
+    assert out["G1"].segment_ms.tolist() == [60e3, 60e3, 300e3]
+    assert out["G2"].segment_ms.tolist() == [60e3]
+    assert list(ex.calibration_inputs(segs[segs.generator == "G1"], replicas, 60.0)) == ["G1"]
+
+
+def test_snc_folds_divide_bound_by_actual():
+    curves = {"T1": {"bound": np.array([4.0, 9.0]), "actual": np.array([2.0, 3.0])}}
+    assert ex.snc_folds(curves).tolist() == [2.0, 3.0]
+
+
+def test_count_distribution_study_is_a_distribution():
+    study = ex.count_distribution_study(
+        G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0), 10.0, np.random.default_rng(0)
+    )
+    assert study["values"][0] == 1 and study["values"].size == study["actual_pmf"].size
+    assert study["actual_pmf"].sum() <= 1.0 and (study["model_pmf"] >= 0).all()
+    assert (study["folds"] >= 1).all()
+
+
+def test_explain_summary_takes_medians_per_percentile():
+    explain = pd.DataFrame(
+        {
+            "p": [99.0, 99.0, 99.9],
+            "rate": [3000.0, 5000.0, 4000.0],
+            "replay_us": [100.0, 300.0, 50.0],
+            "acctail_us": [10.0, 10.0, 25.0],
+            "queue_us": [110.0, 330.0, 50.0],
+            "top1_in_bursts": [9, 8, 1],
+            "top1_requests": [10, 10, 2],
+            "burst_rate_over_threshold": [1.1, 1.2, 1.3],
+            "median_peak_ms_count": [10.0, 20.0, 30.0],
+        }
+    )
+    summary = ex.explain_summary(explain)
+    assert summary.loc[99.0, "replay / AccTail"] == 20.0
+    assert summary.loc[99.0, "queue model / replay"] == pytest.approx(1.1)
+    assert summary.loc[99.9, "top-1 % in bursts"] == 0.5
+
+
+def test_sensitivity_row_reads_the_order_and_the_gains():
+    runs = {99.0: np.array([[5, 10, 21, 30]] * 3), 99.9: np.array([[5, 10, 12, 30]] * 3)}
+    row = ex.sensitivity_row(ex.admission_summary(runs))
+    assert row["T1 holds"] and row["gain p99 %"] == pytest.approx(110.0)
+    assert row["gain p99.9 %"] == pytest.approx(20.0)
+
+
+def test_total_errors_add_positive_and_negative():
+    errors = pd.DataFrame(
+        {"p": [99.0, 99.0], "method": ["PM", "PM"], "positive": [1.0, 0.0], "negative": [0.0, 3.0]}
+    )
+    tot = ex.total_errors(errors)
+    assert tot.loc[(99.0, "PM"), "mean"] == 200.0 and tot.loc[(99.0, "PM"), "max"] == 300.0
+
+
+def test_hand_example_and_its_figures():
+    live = ex.LiveTrace.generate(
+        G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0), 20.0, np.random.default_rng(6)
+    )
+    hand = ex.hand_example(live, ex.HAND_RATES[:5])
+    assert hand["burst"].size >= 2 and hand["threshold"] == 3.0
+    assert (np.diff(hand["truth"]) <= 0).all()  # no latency grows with the rate
+    assert plots.why_underpredicts(hand).axes
+    curve = live.acctail_curve(1.5, 2, ex.LIVE_RATES[:6], live.true_us(99.0, ex.LIVE_RATES[:6]))
+    assert (curve["model_rates"] >= 3000).all()
+    assert plots.acctail_live(curve, live.acctail(1.5, 2), 1.5, 2).axes
+
+
+def test_error_figures_draw_infinite_zero_and_missing_values():
+    index = pd.MultiIndex.from_product([["A", "B"], [99.0, 99.9]], names=["method", "p"])
+    err = pd.DataFrame(
+        {col: [np.inf, 0.0, np.nan, 50.0] for col, _ in plots.ERROR_SERIES}, index=index
+    )
+    fig = plots.error_bars(err, ["A", "B"], "t")
+    labels = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert "unbounded" in labels and "0" in labels and "n/a" in labels
