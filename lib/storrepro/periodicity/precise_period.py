@@ -57,7 +57,7 @@ import numpy as np
 import pywt
 
 from storrepro.checks import finite
-from storrepro.periodicity import _kernels as kernels
+from storrepro.periodicity import _fast_steps as fast
 from storrepro.periodicity._input import as_series, is_constant
 
 TUKEY_K = 1.5
@@ -91,7 +91,7 @@ class Outliers:
 
 def tukey_flags(d: np.ndarray, k: float = TUKEY_K) -> np.ndarray:
     """-1 below ``Q1 - k·IQR``, +1 above ``Q3 + k·IQR``, 0 inside (quartiles as np.percentile)."""
-    return kernels.tukey_flags(np.ascontiguousarray(d, dtype=float), float(k))
+    return fast.tukey_flags(np.ascontiguousarray(d, dtype=float), float(k))
 
 
 def preprocess(
@@ -105,10 +105,10 @@ def preprocess(
     side. Type B: runs of the remaining flagged differences (gaps of one merged); a run of one
     difference is a level shift and kept; otherwise the samples from the run's start to its
     extreme become a uniform rise (``np.linspace``) and from the extreme to its end a uniform
-    fall. The loops run in :func:`storrepro.periodicity._kernels.preprocess`.
+    fall. The loops run in :func:`storrepro.periodicity._fast_steps.preprocess`.
     """
     x = np.ascontiguousarray(x, dtype=float)
-    y, dips, bursts = kernels.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
+    y, dips, bursts = fast.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
     return y, Outliers(_ranges(dips), _ranges(bursts))
 
 
@@ -147,7 +147,7 @@ def dwt_lowpass_levels(x: np.ndarray, levels, wavelet: str = "db4") -> np.ndarra
     zeroed; level 0 is ``x``). Equal, bit for bit, to pywt ``waverec`` of ``wavedec(x padded
     symmetrically to a multiple of 2^j, mode='periodization')`` with zeroed details, trimmed."""
     x = np.ascontiguousarray(x, dtype=float)
-    return kernels.lowpass_levels(x, np.asarray(levels, dtype=np.int64), *_filters(wavelet))
+    return fast.lowpass_levels(x, np.asarray(levels, dtype=np.int64), *_filters(wavelet))
 
 
 def dwt_lowpass(x: np.ndarray, level: int, wavelet: str = "db4") -> np.ndarray:
@@ -175,14 +175,14 @@ def acf_unbiased(x: np.ndarray, max_lag: int) -> np.ndarray:
 def acf_lagged_pearson(x: np.ndarray, max_lag: int) -> np.ndarray:
     """Pearson correlation of ``x[:-k]`` with ``x[k:]`` (each side its own mean and variance),
     k = 0..max_lag; ``x`` may hold one series per row. The lagged cross products come from one
-    FFT; means and variances from prefix sums (:func:`~storrepro.periodicity._kernels.
+    FFT; means and variances from prefix sums (:func:`~storrepro.periodicity._fast_steps.
     lagged_pearson`); a side without variance gives 0."""
     rows = np.atleast_2d(np.asarray(x, dtype=float))
     n = rows.shape[1]
     size = 1 << int(np.ceil(np.log2(2 * n)))
     f = np.fft.rfft(rows, size, axis=-1)
     cross = np.fft.irfft(f.real**2 + f.imag**2, size, axis=-1)[:, : max_lag + 1]
-    r = kernels.lagged_pearson(np.ascontiguousarray(rows), np.ascontiguousarray(cross))
+    r = fast.lagged_pearson(np.ascontiguousarray(rows), np.ascontiguousarray(cross))
     return r if np.ndim(x) == 2 else r[0]
 
 
@@ -204,7 +204,7 @@ def acf_peaks(rows: np.ndarray, kmax: int, acf: str = "eq5") -> list[int | None]
                 for row, ok in zip(rows, valid, strict=True)
             ]
         )
-    return [int(k) if k >= 0 else None for k in kernels.peak_lags(r, kmax, valid)]
+    return [int(k) if k >= 0 else None for k in fast.peak_lags(r, kmax, valid)]
 
 
 def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
@@ -341,7 +341,7 @@ class PrecisePeriod:
         if not self.preprocess:
             return x
         k, dip_max, neighbours = float(self.tukey_k), int(self.dip_max), int(self.dip_neighbours)
-        y = kernels.preprocess(x, k, dip_max, neighbours)[0]
+        y = fast.preprocess(x, k, dip_max, neighbours)[0]
         return remove_spikes(y, k) if self.spikes == "remove" else y
 
     def level_of(self, period: int, n: int) -> int:

@@ -78,7 +78,7 @@ def hash_placement(segments: int, ssds: int) -> np.ndarray:
     return np.arange(segments) % ssds
 
 
-def _trains(t, period, start, length, height) -> np.ndarray:
+def burst_trains(t, period, start, length, height) -> np.ndarray:
     """Burst trains, one row per segment: ``height`` while ``(t - start) mod period < length``."""
     on = (t[None, :] - start[:, None]) % period[:, None] < length[:, None]
     return on * height[:, None]
@@ -98,10 +98,10 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
     switched_p = rng.random(k) < spec.switch_share
     where = rng.integers(0, 3, size=k)  # 0 read, 1 write, 2 both
-    trains = _trains(t, np.where(switched_p, 120, period), start, length, height)
+    trains = burst_trains(t, np.where(switched_p, 120, period), start, length, height)
     if switched_p.any():  # 1 h before the middle of the history, 2 h after it
         half = spec.history_minutes // 2
-        early = _trains(t[:half], np.full(k, 60), start, length, height)
+        early = burst_trains(t[:half], np.full(k, 60), start, length, height)
         trains[switched_p, :half] = early[switched_p]
     period = np.where(switched_p, 120, period)
     # in-place arithmetic on four reused (segments × minutes) arrays: the same operations in
