@@ -22,15 +22,17 @@ import pandas as pd
 
 from storrepro.data import synthetic
 from storrepro.data.cran import load_cran
-from storrepro.periodicity import scheduling
+from storrepro.periodicity import examples, scheduling
 from storrepro.periodicity.findfrequency import findfrequency
 from storrepro.periodicity.kernel import latency_stats
-from storrepro.periodicity.metrics import scores
+from storrepro.periodicity.metrics import scores, scores_macro
 from storrepro.periodicity.precise_period import (
     VERIFICATIONS,
     PrecisePeriod,
     decide,
+    forecast,
     pcc,
+    precise_period,
     single_verification_best,
 )
 from storrepro.periodicity.sazed import sazed
@@ -40,6 +42,7 @@ from storrepro.periodicity.workload import (
     SurrogateSpec,
     Workload,
     bin_sum,
+    from_trace,
     generate,
 )
 
@@ -62,7 +65,7 @@ READING_COLUMNS = (
 #: Sensitivity only (not a reading: the paper keeps instantaneous peaks).
 SPIKES_REMOVED = "PrecisePeriod, isolated spikes removed"
 
-#: Sensitivity variants of PrecisePeriod (spec §6.1 item 9): name -> PrecisePeriod fields.
+#: Sensitivity variants of PrecisePeriod (its open constants): name -> PrecisePeriod fields.
 VARIANTS = {
     "wavelet db2": {"wavelet": "db2"},
     "wavelet sym4": {"wavelet": "sym4"},
@@ -279,6 +282,8 @@ def notebook_tasks(cfg) -> list:
             r, spec, OVERHEADS, MOVE_COUNTS,
             verifications=(reading.primary, *reading.others()),
             target_tail_ms=cfg.sched_target_tail_ms,
+            trace=cfg.trace,
+            trace_format=cfg.trace_format,
         )
         for r in range(cfg.sched_replicates)
     ]
@@ -325,6 +330,10 @@ class SchedulingTask:
     #: latency (ms) in the first interval (the paper's regime: ≈ 10 ms on a single SSD); out
     #: of the repr too, so the calibrated workload is the same workload, scaled.
     target_tail_ms: float = field(default=0.0, repr=False)
+    #: A block trace replacing the surrogate (``''``: the surrogate) and its format (``''``:
+    #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
+    trace: str = field(default="", repr=False)
+    trace_format: str = field(default="", repr=False)
 
 
 def detection_check(
@@ -405,7 +414,9 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
     """
-    w = generate(rng, task.spec)
+    w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
+        rng, task.spec
+    )
     calibration = None
     if task.target_tail_ms > 0:
         scale, calibration = calibrate_load(w, task.target_tail_ms)
@@ -483,6 +494,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
     detection = {v: detection_check(w, ids, v, caches) for v in readings}
     return {
         "replicate": task.replicate,
+        "segments": w.spec.segments,
         "rows": rows,
         "mean_bytes_per_s": mean_bps,
         "aggregate_pcc": agg_corr[readings[0]],
@@ -547,3 +559,213 @@ def latency_table(results: list[dict]) -> pd.DataFrame:
                     }
                 )
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- the notebook's analyses
+#: Check A1's noiseless sines: periods 50, 55, …, 200 over 1000 samples.
+A1_PERIODS = tuple(range(50, 201, 5))
+#: Check A2: the ports on their documented examples, and what the documentation says they give.
+A2_EXPECTED = {
+    "SAZED_maj(sin 26)": 26,
+    "SAZED_opt(sin 26)": 26,
+    "findFrequency(USAccDeaths)": 12,
+    "seasonLength(sin 24)": 24,
+    "seasonLength(sin 50)": 50,
+    "seasonLength(sin 100)": 100,
+}
+
+
+def a1_sines(n: int = 1000) -> tuple[float, int, float]:
+    """PrecisePeriod on the noiseless sines of :data:`A1_PERIODS`: the share found exactly, how
+    many got a wrong period, and the share found exactly with the literal Eq. (5) ACF."""
+    sines = {t: np.sin(2 * np.pi * np.arange(n) / t) for t in A1_PERIODS}
+    found = {t: precise_period(y) for t, y in sines.items()}
+    found_eq5 = {t: precise_period(y, acf="eq5") for t, y in sines.items()}
+    exact = sum(found[t] == t for t in A1_PERIODS) / len(A1_PERIODS)
+    wrong = sum(found[t] is not None and found[t] != t for t in A1_PERIODS)
+    exact_eq5 = sum(found_eq5[t] == t for t in A1_PERIODS) / len(A1_PERIODS)
+    return exact, wrong, exact_eq5
+
+
+def a2_examples() -> dict:
+    """Each port on its documented example, keyed as :data:`A2_EXPECTED`."""
+    doc = examples.sazed_doc_sine()
+    out = {
+        "SAZED_maj(sin 26)": sazed(doc, "maj"),
+        "SAZED_opt(sin 26)": sazed(doc, "opt"),
+        "findFrequency(USAccDeaths)": findfrequency(examples.USACCDEATHS),
+    }
+    for t in (24, 50, 100):
+        out[f"seasonLength(sin {t})"] = seasonlength(np.sin(2 * np.pi * np.arange(1000) / t))
+    return out
+
+
+def verified_forecast(clean: np.ndarray, trace: list, theta: float, n: int) -> dict:
+    """The first window of ``trace`` that verifies at ``theta``: its length, the period decided
+    and the 3-period-mean forecast from the preprocessed history up to the end (``n`` samples)."""
+    period = decide(trace, theta)
+    length = next(w for w in trace if w.verified(theta)).length
+    return {"length": length, "period": period, "forecast": forecast(clean[:length], period,
+                                                                      n - length)}
+
+
+def trace_table(trace: list) -> pd.DataFrame:
+    """One row per window of a verification trace: length, candidates, best, both PCCs."""
+    return pd.DataFrame(
+        [
+            {
+                "L": w.length,
+                "candidates": w.candidates,
+                "best": w.best,
+                "accuracy_pcc": round(w.accuracy, 3),
+                "stability_pcc": round(w.stability, 3),
+            }
+            for w in trace
+        ]
+    )
+
+
+def theta_demo(series: list, traces: list, theta: float) -> pd.DataFrame:
+    """PrecisePeriod at ``theta`` on each synthetic series (with its verification trace): true
+    period, the period found, whether it is right and the window it verified at."""
+    rows = []
+    for s, trace in zip(series, traces, strict=True):
+        found = precise_period(s.values, theta=theta)
+        first = next((w for w in trace if w.verified(theta)), None)
+        rows.append({"true T": s.period, "found": "none" if found is None else found,
+                     "correct": found == s.period,
+                     "verified at L": "never" if first is None else first.length})
+    return pd.DataFrame(rows)
+
+
+def split_sweep(done: list, replicates: int) -> tuple[list, pd.DataFrame, pd.DataFrame]:
+    """The notebook sweep's output as (scheduling replicates, benchmark rows, generator rows)."""
+    rows = pd.DataFrame([row for part in done[replicates:] for row in part])
+    is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
+    return done[:replicates], rows[~is_generator], rows[is_generator]
+
+
+def abstentions(scored: pd.DataFrame) -> pd.DataFrame:
+    """How many series each method answered "no period" on, per data set (±0 %)."""
+    part = scored[(scored.tolerance == 0) & scored.method.isin(METHODS)]
+    table = part.pivot(index="method", columns="dataset", values="abstentions").loc[list(METHODS)]
+    table.columns = [f"abstentions {c}" for c in table.columns]
+    return table
+
+
+def reading_scores(scored_by: dict, results: pd.DataFrame, primary: str) -> pd.DataFrame:
+    """PrecisePeriod's accuracy and F1 under each verification reading, and with isolated
+    spikes removed (sensitivity only), per data set and tolerance."""
+    rows = []
+    for v, scored in scored_by.items():
+        mine = scored[scored.method == "PrecisePeriod"]
+        label = v + (" (primary)" if v == primary else "")
+        rows += [{"reading": label, **_reading_row(r)} for _, r in mine.iterrows()]
+    spikes = score_table(results, [SPIKES_REMOVED])
+    label = f"{primary}, isolated spikes removed (sensitivity only)"
+    rows += [{"reading": label, **_reading_row(r)} for _, r in spikes.iterrows()]
+    return pd.DataFrame(rows).pivot_table(
+        index="reading", columns=["dataset", "tolerance"], values=["accuracy", "F1"], sort=False
+    )
+
+
+def _reading_row(r) -> dict:
+    return {"dataset": r.dataset, "tolerance": f"±{r.tolerance:.0%}", "accuracy": r.accuracy,
+            "F1": r.f1, "precision": r.precision}
+
+
+def best_baseline(scored: pd.DataFrame) -> pd.DataFrame:
+    """The best baseline's accuracy and F1 per data set and tolerance."""
+    part = scored[scored.method.isin(BASELINES)]
+    return part.groupby(["dataset", "tolerance"])[["accuracy", "f1"]].max()
+
+
+def _estimates(column: pd.Series) -> list:
+    return [None if pd.isna(e) else int(e) for e in column]
+
+
+def theta_table(results: pd.DataFrame, tol: float = 0.02) -> pd.DataFrame:
+    """Definition-A scores of PrecisePeriod at each θ of :data:`THETAS`, per data set."""
+    rows = []
+    for theta in THETAS:
+        col = f"theta={theta:g}"
+        for dataset, part in results.groupby("dataset", sort=False):
+            truths = part.truth.tolist()
+            rows.append({"dataset": dataset, "theta": theta,
+                         **scores(_estimates(part[col]), truths, tol)})
+    return pd.DataFrame(rows)
+
+
+def macro_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Definition B (macro precision, recall and F1, ±0 %) of every method per data set."""
+    rows = []
+    for dataset, part in results.groupby("dataset", sort=False):
+        for method in METHODS:
+            macro = scores_macro(_estimates(part[method]), part.truth.tolist(), 0.0)
+            rows.append({"dataset": dataset, "method": method, **macro})
+    return pd.DataFrame(rows).pivot(index="method", columns="dataset")
+
+
+def rounded_truth_accuracy(results: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (±0 %) on CRAN with the true frequencies as they are and rounded (gasoline's
+    52.18 can never be hit exactly)."""
+    part = results[results.dataset == "cran"]
+    truths = part.truth.tolist()
+    rounded = [round(t) for t in truths]
+    return pd.DataFrame({
+        m: {"truth as is": scores(_estimates(part[m]), truths, 0.0)["accuracy"],
+            "truth rounded": scores(_estimates(part[m]), rounded, 0.0)["accuracy"]}
+        for m in METHODS
+    })
+
+
+def sensitivity_table(results: pd.DataFrame) -> pd.DataFrame:
+    """PrecisePeriod and its :data:`VARIANTS` on CRAN: accuracy, precision and F1 per
+    tolerance."""
+    variants = ["PrecisePeriod", *VARIANTS]
+    scored = score_table(results[results.dataset == "cran"], variants)
+    return scored.pivot_table(index="method", columns="tolerance",
+                              values=["accuracy", "precision", "f1"], sort=False).loc[variants]
+
+
+def generator_table(results: pd.DataFrame, generator_rows: pd.DataFrame, count: int):
+    """Accuracy and F1 (±2 %) of every method on each generator variant, beside the first
+    ``count`` series of the paper's generator (the same draws, one knob changed)."""
+    paper = "sine, as in the paper"
+    base = results[results.dataset == "synthetic"].head(count).assign(
+        dataset=GENERATOR_PREFIX + paper)
+    scored = score_table(pd.concat([base, generator_rows]), METHODS, (0.02,))
+    scored["variant"] = scored.dataset.str.removeprefix(GENERATOR_PREFIX)
+    table = scored.pivot_table(index="variant", columns="method", values=["accuracy", "f1"],
+                               sort=False)
+    return table.reindex([paper, *GENERATOR_VARIANTS]).reindex(columns=list(METHODS), level=1)
+
+
+#: The period switch of the re-detection demo: period 60, then 120 from sample 1200.
+SWITCH_AT, NEW_PERIOD = 1200, 120
+
+
+def switch_series(rng: np.random.Generator, n: int = 3000) -> np.ndarray:
+    """A noisy sine whose period switches from 60 to :data:`NEW_PERIOD` at :data:`SWITCH_AT`."""
+    t = np.arange(n)
+    clean = np.where(t < SWITCH_AT, np.sin(2 * np.pi * t / 60),
+                     np.sin(2 * np.pi * (t - SWITCH_AT) / NEW_PERIOD))
+    return clean + 0.2 * rng.normal(size=t.size)
+
+
+def tail_flow_means(flows: pd.DataFrame) -> pd.DataFrame:
+    """Mean tail-flow decline per method and number of moves (Fig. 12's points)."""
+    part = flows[flows.kind == "moves"]
+    return part.groupby(["method", "value"])[["decline_p99", "decline_p999"]].mean()
+
+
+def per_ssd_latency(result: dict, panels: dict) -> dict:
+    """``{label: (99.99 % latency ms, mean latency ms)}`` per SSD in the first interval of one
+    replicate, for each ``label: (method, overhead)`` of ``panels``."""
+    rows = pd.DataFrame(result["rows"])
+    rows = rows[(rows.interval == 0) & rows.kind.isin(["none", "overhead"])]
+    out = {}
+    for label, (method, overhead) in panels.items():
+        row = rows[(rows.method == method) & np.isclose(rows.value, overhead)].iloc[0]
+        out[label] = (1e3 * row.tail_latency, 1e3 * row.mean_latency)
+    return out

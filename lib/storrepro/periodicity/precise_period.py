@@ -1,29 +1,29 @@
 """PrecisePeriod (Han et al. 2022, §3): outlier preprocessing, DWT denoising, ACF candidates and
 periodicity verification by forecasting, inside a growing history window.
 
-The paper's Algorithm 1 listing is missing; this follows the reproduction spec's resolutions
-(``precise_period.md`` §2, tags R1–R13), every constant exposed in :class:`PrecisePeriod`:
+The paper's Algorithm 1 listing is missing; this is our reconstruction from its text, every
+constant exposed in :class:`PrecisePeriod`:
 
-1. **Preprocessing** (§3.2, R1–R2). Tukey fences (k = 1.5) on the first differences mark each
+1. **Preprocessing** (§3.2). Tukey fences (k = 1.5) on the first differences mark each
    difference -1/0/+1. An isolated "-1, 0…, +1" pattern (no flagged difference right before or
    after it) spanning at most ``dip_max`` samples is a log-loss dip (type A): its samples
    become the mean of ``dip_neighbours`` samples on each side. Every other run of flagged
    differences (gaps of one merged) is a burst (type B): its interior is replaced by a
    uniform rise to the run's extreme and a uniform fall, which keeps the peak height and the
    net change, so a clean single spike (an instantaneous peak) is unchanged.
-2. **DWT denoise** (§3.3, R4–R6). Daubechies ``wavelet`` with periodic boundary; for each level
+2. **DWT denoise** (§3.3). Daubechies ``wavelet`` with periodic boundary; for each level
    j in ``levels`` every detail coefficient is zeroed and the series rebuilt from the
    approximation. Level 0 is the preprocessed series itself (short CRAN periods need it).
-3. **ACF candidates** (§3.4, R7–R8). Per level, the highest local maximum with ACF > 0 over
+3. **ACF candidates** (§3.4). Per level, the highest local maximum with ACF > 0 over
    lags 2..``kmax_fraction``·L. Default ``acf='pearson'``: at each lag k the correlation of
    x[:-k] with x[k:], each side with its own mean and variance. Eq. (5) literally
    (``acf='eq5'``: the window's mean and variance at every lag) puts the peak of a noiseless
    sine one or two lags late whenever the window holds a non-integer number of cycles (15 of
-   31 periods right in the spec's check A1 against 31 of 31), so it is kept as a sensitivity
+   31 periods right in check A1 against 31 of 31), so it is kept as a sensitivity
    variant and the deviation is listed in the notebook. Per-level periods are aggregated:
    repeated values → the modes; a polarized set (a gap ratio >= 1.5) → one median per group;
    otherwise the mean after dropping Tukey outliers (``aggregation='all'``: every value).
-4. **Verification** (§3.5, R9–R13). A candidate T is verifiable when 3T <= L and
+4. **Verification** (§3.5). A candidate T is verifiable when 3T <= L and
    max(T, ``min_horizon``) future samples remain. The forecast is the mean of the last three
    observed periods; the best candidate's PCC against the next max(T, ``min_horizon``)
    samples must reach ``theta``, then the PCC over a horizon of min(N - L, max(3T,
@@ -213,7 +213,7 @@ def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
 
 
 def aggregate(periods: list[int], how: str = "rules") -> list[int]:
-    """Combine per-level periods into the candidate queue (R8; ``how='all'``: every value).
+    """Combine per-level periods into the candidate queue (``how='all'``: every value).
 
     Repeated values give the modes; else a gap ratio >= 1.5 between sorted neighbours splits
     the values into a low and a high group, one rounded median each; else the rounded mean
@@ -253,7 +253,7 @@ def _quartile(ordered: list[int], q: float) -> float:
 
 # ---------------------------------------------------------------- step 4: verification
 def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
-    """Mean of the last three observed periods, phase-aligned, for ``horizon`` steps (R11)."""
+    """Mean of the last three observed periods, phase-aligned, for ``horizon`` steps."""
     n = history.size
     if 3 * period > n:
         raise ValueError(f"period {period} needs {3 * period} samples of history, have {n}")
@@ -287,7 +287,7 @@ class Window:
 
 @dataclass(frozen=True)
 class PrecisePeriod:
-    """PrecisePeriod with every constant of the spec's reconstruction (see the module doc)."""
+    """PrecisePeriod with every constant of our reconstruction (see the module doc)."""
 
     theta: float = 0.7
     preprocess: bool = True
@@ -502,7 +502,7 @@ def single_verification_best(x, **config) -> tuple[int | None, float]:
 
 
 def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) -> list[tuple]:
-    """Streaming detection with re-detection (R14); returns ``(time, period)`` per (re)detection.
+    """Streaming detection with re-detection; returns ``(time, period)`` per (re)detection.
 
     A period found on ``x[:start]`` is checked on each new block of T samples (PCC of the
     3-period forecast against the next max(T, ``min_horizon``) samples, threshold theta: never

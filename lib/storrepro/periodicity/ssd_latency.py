@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-REQUEST_BYTES = 64 * 512
+from storrepro.periodicity.workload import REQUEST_BYTES
+
 S_OPS = 12_000 / 0.9
 MEAN_OPS = 2.5e9 / 96 / REQUEST_BYTES
 BASE_S = 127e-6 - 1 / (S_OPS - MEAN_OPS)
