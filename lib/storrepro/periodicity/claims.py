@@ -631,7 +631,8 @@ def e1(results: list[dict]) -> Claim:
     correct = sum(d["correct"] for d in det)
     planted_n = sum(d.get("planted_sampled", 0) for d in det)
     unverifiable = sum(d.get("unverifiable", 0) for d in det)
-    share, prec = found / sampled, (correct / found if found else math.nan)
+    share = found / sampled if sampled else math.nan
+    prec = correct / found if found else math.nan
     planted = float(np.mean([d["planted_share"] for d in det]))
     unv = unverifiable / planted_n if planted_n else math.nan
     lo, hi = E1_SHARE
