@@ -43,7 +43,6 @@ LAYERS = {
 #: Packages still being moved into this shape; each is taken off with its move.
 PENDING = {
     "00_simulator_validation",
-    "01_precise_period",
     "02_accgecko",
     "03_vdi_background",
     "04_bid",
