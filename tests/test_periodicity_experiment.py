@@ -9,25 +9,24 @@ import pandas as pd
 import pytest
 
 from storrepro.config import ParameterError
-from storrepro.periodicity import ssd_latency as lat
-from storrepro.periodicity.benchmark import (
+from storrepro.periodicity import reference
+from storrepro.periodicity.config import PrecisePeriodConfig
+from storrepro.periodicity.experiment import (
     METHODS,
     SERIES_PER_TASK,
+    SchedulingTask,
     SeriesTask,
+    flows_table,
+    latency_table,
+    reading_results,
     run_series,
     run_task,
     score_table,
     tasks_for,
 )
-from storrepro.periodicity.cloud_surrogate import SurrogateSpec
-from storrepro.periodicity.config import PrecisePeriodConfig
 from storrepro.periodicity.precise_period import track_period
-from storrepro.periodicity.scheduling import (
-    SchedulingTask,
-    flows_table,
-    latency_table,
-    reading_results,
-)
+from storrepro.periodicity.ssd_latency import S_OPS
+from storrepro.periodicity.workload import SurrogateSpec
 
 
 def test_config_profiles_and_bad_values():
@@ -81,7 +80,7 @@ def test_track_period_redetects_after_a_switch():
 
 def test_knee_curve_rejects_unstable_rates():
     with pytest.raises(ValueError, match="rate"):
-        lat.knee_curve([lat.S_OPS], np.random.default_rng(0), requests=10)
+        reference.knee_curve([S_OPS], np.random.default_rng(0), requests=10)
 
 
 def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
@@ -119,7 +118,7 @@ def test_replicate_runs_precise_scheduling_under_each_reading_and_shares_the_res
 
 def test_generator_variants_change_one_knob_and_keep_the_draws():
     from storrepro.data.synthetic import SyntheticSpec, generate
-    from storrepro.periodicity.benchmark import GENERATOR_VARIANTS, generator_tasks
+    from storrepro.periodicity.experiment import GENERATOR_VARIANTS, generator_tasks
 
     base = generate(3, seed=0)
     for name, fields in GENERATOR_VARIANTS.items():

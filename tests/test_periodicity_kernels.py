@@ -1,22 +1,23 @@
 """The fast paths of notebook 01 give, bit for bit, what the plain numpy/pywt/scipy code gives.
 
-Each reference below is the straightforward formulation the fast path replaced (numba kernels,
-cached designs, shared intermediate results); the comparisons are exact (``array_equal`` on
-floats, ``==`` on periods), on random input of many shapes and on real benchmark series.
+The plain twins are :mod:`storrepro.periodicity.reference` (and, for cached designs and shared
+intermediate results, the plain calls written out below); the comparisons are exact
+(``array_equal`` on floats, ``==`` on periods), on random input of many shapes and on real
+benchmark series.
 """
 
 from importlib import import_module
 
 import numpy as np
 import pytest
-import pywt
 from scipy import signal
 
-from storrepro.periodicity import _kernels as kernels
-from storrepro.periodicity import cloud_surrogate
+from storrepro.periodicity import _fast_steps as fast
+from storrepro.periodicity import kernel, workload
+from storrepro.periodicity import reference as ref
 from storrepro.periodicity import ssd_latency as lat
-from storrepro.periodicity.benchmark import SeriesTask, run_series, series_row
-from storrepro.periodicity.precise_period import Outliers, PrecisePeriod
+from storrepro.periodicity.experiment import SeriesTask, run_series, series_row
+from storrepro.periodicity.precise_period import PrecisePeriod
 
 # the package exports functions of the same names as these modules
 pp = import_module("storrepro.periodicity.precise_period")
@@ -34,112 +35,6 @@ def random_series(rng, n):
     return x
 
 
-# ---- references: the numpy / pywt formulation
-
-
-def ref_preprocess(x, k=1.5, dip_max=3, dip_neighbours=2):
-    x = np.asarray(x, dtype=float)
-    y = x.copy()
-    if x.size < 4:
-        return y, Outliers((), ())
-    d = np.diff(x)
-    q1, q3 = np.percentile(d, [25, 75])
-    iqr = q3 - q1
-    flags = np.where(d < q1 - k * iqr, -1, np.where(d > q3 + k * iqr, 1, 0))
-    used = np.zeros(flags.size, dtype=bool)
-    dips = []
-    for t in np.flatnonzero(flags == -1):
-        for m in range(1, dip_max + 1):
-            end = t + m
-            if end >= flags.size or flags[end] == -1:
-                break
-            if flags[end] == 1:
-                isolated = (t == 0 or flags[t - 1] == 0) and (
-                    end + 1 >= flags.size or flags[end + 1] == 0
-                )
-                if isolated and not used[t] and not flags[t + 1 : end].any():
-                    lo, hi = t + 1, end
-                    left = x[max(0, lo - dip_neighbours) : lo]
-                    right = x[hi + 1 : hi + 1 + dip_neighbours]
-                    y[lo : hi + 1] = np.concatenate([left, right]).mean()
-                    used[t], used[end] = True, True
-                    dips.append((int(lo), int(hi)))
-                break
-    rest = np.flatnonzero((flags != 0) & ~used)
-    bursts = []
-    if rest.size:
-        for run in np.split(rest, np.flatnonzero(np.diff(rest) > 2) + 1):
-            first, last = int(run[0]), int(run[-1])
-            s, e = first + 1, last
-            if s > e:
-                continue
-            seg = y[s : e + 1]
-            p = s + int(np.argmin(seg) if flags[first] < 0 else np.argmax(seg))
-            y[first : p + 1] = np.linspace(y[first], y[p], p - first + 1)
-            y[p : last + 2] = np.linspace(y[p], y[last + 1], last + 2 - p)
-            bursts.append((s, e))
-    return y, Outliers(tuple(dips), tuple(bursts))
-
-
-def ref_lowpass(x, level, wavelet):
-    if level == 0:
-        return x
-    pad = (-x.size) % 2**level
-    padded = np.pad(x, (0, pad), mode="symmetric") if pad else x
-    coeffs = pywt.wavedec(padded, wavelet, mode="periodization", level=level)
-    coeffs = [coeffs[0]] + [np.zeros_like(c) for c in coeffs[1:]]
-    return pywt.waverec(coeffs, wavelet, mode="periodization")[: x.size]
-
-
-def ref_lagged_pearson(x, max_lag):
-    n = x.size
-    lags = np.arange(max_lag + 1)
-    c = np.concatenate([[0.0], np.cumsum(x)])
-    c2 = np.concatenate([[0.0], np.cumsum(x * x)])
-    size = 1 << int(np.ceil(np.log2(2 * n)))
-    f = np.fft.rfft(x, size)
-    cross = np.fft.irfft(f.real**2 + f.imag**2, size)[: max_lag + 1]
-    m = n - lags
-    s_head, s_tail = c[m], c[n] - c[lags]
-    q_head, q_tail = c2[m], c2[n] - c2[lags]
-    cov = cross - s_head * s_tail / m
-    var_head = np.maximum(q_head - s_head**2 / m, 0.0)
-    var_tail = np.maximum(q_tail - s_tail**2 / m, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = cov / np.sqrt(var_head * var_tail)
-    return np.nan_to_num(r, nan=0.0)
-
-
-def ref_acf_peak(x, kmax, acf):
-    if kmax < 3 or x.size < 4 or np.ptp(x) == 0:
-        return None
-    r = ref_lagged_pearson(x, kmax + 1) if acf == "pearson" else pp.acf_unbiased(x, kmax + 1)
-    k = np.arange(2, kmax + 1)
-    peaks = k[(r[k] > r[k - 1]) & (r[k] >= r[k + 1]) & (r[k] > 0)]
-    return None if peaks.size == 0 else int(peaks[np.argmax(r[peaks])])
-
-
-def ref_aggregate(periods, how="rules"):
-    if not periods:
-        return []
-    values = np.array(sorted(periods))
-    if how == "all":
-        return sorted(set(values.tolist()))
-    uniq, counts = np.unique(values, return_counts=True)
-    if counts.max() >= 2:
-        return uniq[counts == counts.max()].tolist()
-    if values.size >= 2:
-        ratios = values[1:] / values[:-1]
-        i = int(np.argmax(ratios))
-        if ratios[i] >= 1.5:
-            low, high = values[: i + 1], values[i + 1 :]
-            return sorted({int(np.round(np.median(low))), int(np.round(np.median(high)))})
-    q1, q3 = np.percentile(values, [25, 75])
-    iqr = q3 - q1
-    kept = values[(values >= q1 - 1.5 * iqr) & (values <= q3 + 1.5 * iqr)]
-    return [int(np.round(kept.mean()))]
-
-
 # ---- step kernels
 
 
@@ -148,11 +43,11 @@ def test_pairwise_sum_and_percentile_are_numpys():
     for n in [*range(1, 300), 1000, 8191, 8193, 21600, 100_003]:
         a = rng.normal(size=n) * 10 ** rng.uniform(-3, 3, size=n)
         lo = n // 3
-        assert kernels.pairwise_sum(a, 0, n) == np.sum(a)
-        assert kernels.pairwise_sum(a, lo, n) == np.sum(a[lo:])
+        assert fast.pairwise_sum(a, 0, n) == np.sum(a)
+        assert fast.pairwise_sum(a, lo, n) == np.sum(a[lo:])
         s = np.sort(a)
         for q in (0.0, 0.25, 0.5, 0.75, 1.0):
-            assert kernels.percentile_linear(s, q) == np.percentile(a, 100 * q)
+            assert fast.percentile_linear(s, q) == np.percentile(a, 100 * q)
 
 
 @pytest.mark.parametrize("dip_max, dip_neighbours", [(3, 2), (1, 1), (2, 5)])
@@ -160,7 +55,7 @@ def test_preprocess_kernel_equals_the_numpy_loops(dip_max, dip_neighbours):
     rng = np.random.default_rng(dip_max * 10 + dip_neighbours)
     for _ in range(400):
         x = random_series(rng, int(rng.integers(4, 400)))
-        want = ref_preprocess(x, 1.5, dip_max, dip_neighbours)
+        want = ref.preprocess(x, 1.5, dip_max, dip_neighbours)
         got = pp.preprocess(x, 1.5, dip_max, dip_neighbours)
         assert np.array_equal(got[0], want[0]) and got[1] == want[1]
 
@@ -169,10 +64,7 @@ def test_tukey_flags_kernel_equals_numpy():
     rng = np.random.default_rng(5)
     for _ in range(300):
         d = np.diff(random_series(rng, int(rng.integers(2, 300))))
-        q1, q3 = np.percentile(d, [25, 75])
-        iqr = q3 - q1
-        want = np.where(d < q1 - 1.5 * iqr, -1, np.where(d > q3 + 1.5 * iqr, 1, 0))
-        assert np.array_equal(pp.tukey_flags(d), want)
+        assert np.array_equal(pp.tukey_flags(d), ref.tukey_flags(d))
 
 
 @pytest.mark.parametrize("wavelet", ["db4", "db2", "sym4", "db3", "db1"])
@@ -183,7 +75,7 @@ def test_lowpass_kernel_equals_pywt(wavelet):
         levels = pp.level_set(n, 6, True, wavelet)
         got = pp.dwt_lowpass_levels(x, levels, wavelet)
         for row, level in zip(got, levels, strict=True):
-            assert np.array_equal(row, ref_lowpass(x, level, wavelet))
+            assert np.array_equal(row, ref.lowpass(x, level, wavelet))
 
 
 def test_lagged_pearson_and_peaks_equal_numpy():
@@ -194,14 +86,14 @@ def test_lagged_pearson_and_peaks_equal_numpy():
         if trial % 5 == 0:
             x[: n // 2] = 3.0  # lags where one side has no variance
         max_lag = int(rng.integers(1, n))
-        assert np.array_equal(pp.acf_lagged_pearson(x, max_lag), ref_lagged_pearson(x, max_lag))
+        assert np.array_equal(pp.acf_lagged_pearson(x, max_lag), ref.lagged_pearson(x, max_lag))
         kmax = max(3, n // 2 - 1)
         for acf in ("pearson", "eq5"):
             if n >= 8:
-                assert pp.acf_peak(x, kmax, acf) == ref_acf_peak(x, kmax, acf)
+                assert pp.acf_peak(x, kmax, acf) == ref.acf_peak(x, kmax, acf)
     rows = np.array([random_series(rng, 500) for _ in range(6)])
     assert np.array_equal(
-        pp.acf_lagged_pearson(rows, 200), [ref_lagged_pearson(r, 200) for r in rows]
+        pp.acf_lagged_pearson(rows, 200), [ref.lagged_pearson(r, 200) for r in rows]
     )
 
 
@@ -210,7 +102,7 @@ def test_aggregate_and_forecast_equal_numpy():
     for _ in range(5000):
         periods = rng.integers(2, int(rng.choice([5, 20, 200, 3000])), size=rng.integers(1, 8))
         for how in ("rules", "all"):
-            assert pp.aggregate(periods.tolist(), how) == ref_aggregate(periods.tolist(), how)
+            assert pp.aggregate(periods.tolist(), how) == ref.aggregate(periods.tolist(), how)
     for _ in range(2000):
         history = rng.normal(size=int(rng.integers(10, 300)))
         period = int(rng.integers(1, history.size // 3 + 1))
@@ -312,10 +204,10 @@ def test_surrogate_filters_equal_scipy_lfilter():
     rng = np.random.default_rng(8)
     noise = rng.normal(0, 0.3, size=(20, 3000))
     want = signal.lfilter([1.0], [1.0, -0.9], noise, axis=1)
-    assert np.array_equal(cloud_surrogate.ar1(noise, 0.9), want)
+    assert np.array_equal(workload.ar1(noise, 0.9), want)
     hits = rng.random((20, 3000)) < 1 / 50
     assert np.array_equal(
-        cloud_surrogate.trailing_count(hits, 10, np.empty(hits.shape)),
+        workload.trailing_count(hits, 10, np.empty(hits.shape)),
         signal.lfilter(np.ones(10), [1.0], hits, axis=1),
     )
 
@@ -331,23 +223,7 @@ def test_latency_mixture_cdf_equals_the_numpy_expression():
     for at in np.linspace(1e-6, 2e-2, 40):
         point = at * rng.uniform(0.5, 1.5, 8)
         want = (counts * (1 - np.exp(-mu * np.maximum(point[:, None] - wait, 0)))).sum(axis=1)
-        assert np.array_equal(lat.mixture_cdf(counts, mu, wait, point), want)
-
-
-def ref_latency_stats(x, rng, quantile=0.9999, service=lat.S_OPS, base=lat.BASE_S):
-    counts, rate = lat.sub_bin_arrivals(x, rng)
-    q = lat.backlog(counts, service)
-    wait = np.concatenate([np.zeros((x.shape[0], 1)), q[:, :-1]], axis=1) / service
-    mu = np.maximum(service - rate, 0.05 * service)
-    total = counts.sum(axis=1)
-    mean = base + (counts * (wait + 1 / mu)).sum(axis=1) / np.maximum(total, 1)
-    lo, hi = np.zeros(x.shape[0]), wait.max(axis=1) + 50 / mu.min(axis=1)
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        cdf = (counts * (1 - np.exp(-mu * np.maximum(mid[:, None] - wait, 0)))).sum(axis=1)
-        below = cdf < quantile * np.maximum(total, 1)
-        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-    return mean, base + hi
+        assert np.array_equal(kernel.mixture_cdf(counts, mu, wait, point), want)
 
 
 def test_latency_stats_equal_the_plain_bisection():
@@ -356,8 +232,8 @@ def test_latency_stats_equal_the_plain_bisection():
         x = rng.lognormal(0, 0.5, size=(6, 90)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(6, 1))
         x[trial % 6, 30:45] *= 4 + trial  # overload: a backlog on one SSD
         x[(trial + 1) % 6, :] = 0.0  # an idle SSD
-        got = lat.latency_stats(x, np.random.default_rng(trial))
-        want = ref_latency_stats(x, np.random.default_rng(trial))
+        got = kernel.latency_stats(x, np.random.default_rng(trial))
+        want = ref.latency_stats(x, np.random.default_rng(trial))
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
@@ -369,11 +245,11 @@ def test_collapsed_cdf_is_within_its_error_bound():
     q = lat.backlog(counts)
     wait = np.concatenate([np.zeros((6, 1)), q[:, :-1]], axis=1) / lat.S_OPS
     mu = np.maximum(lat.S_OPS - rate, 0.05 * lat.S_OPS)
-    runs = lat._Runs(counts, mu, wait)
+    runs = kernel._Runs(counts, mu, wait)
     assert np.bincount(runs.row).max() < counts.shape[1]  # runs really collapse sub-bins
     for at in np.geomspace(1e-6, 1e-1, 60):
         point = np.full(6, at)
-        gap = np.abs(runs.cdf(point) - lat.mixture_cdf(counts, mu, wait, point))
+        gap = np.abs(runs.cdf(point) - kernel.mixture_cdf(counts, mu, wait, point))
         assert np.all(gap <= runs.error_bound / 10)  # a worst-case bound: far from reached
 
 
@@ -389,51 +265,8 @@ def test_epanechnikov_density_equals_numpy():
         assert np.array_equal(sazed.epanechnikov_density(grid, data, a), want)
 
 
-def ref_generate(rng, spec):
-    """The surrogate generator written with plain expressions and scipy's lfilter."""
-    n, m = spec.segments, spec.minutes
-    t = np.arange(m)
-    volume = rng.lognormal(0.0, 1.8, size=n)
-    periodic = rng.random(n) < spec.periodic_share
-    idx = np.flatnonzero(periodic)
-    k = idx.size
-    period = rng.choice(cloud_surrogate.PERIODS_MIN, size=k)
-    length = rng.integers(5, 21, size=k)
-    height = volume[idx] * rng.uniform(5, 50, size=k)
-    aligned = rng.random(k) < spec.aligned_share
-    start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
-    switched_p = rng.random(k) < spec.switch_share
-    where = rng.integers(0, 3, size=k)
-    trains = cloud_surrogate._trains(t, np.where(switched_p, 120, period), start, length, height)
-    if switched_p.any():
-        half = spec.history_minutes // 2
-        early = cloud_surrogate._trains(t[:half], np.full(k, 60), start, length, height)
-        trains[switched_p, :half] = early[switched_p]
-    out = []
-    for side in (0, 1):
-        noise = rng.normal(0, 0.3, size=(n, m))
-        ar = signal.lfilter([1.0], [1.0, -0.9], noise, axis=1)
-        drift = 1 + 0.3 * np.sin(2 * np.pi * t[None, :] / m + rng.uniform(0, 2 * np.pi, (n, 1)))
-        share = rng.uniform(0.3, 0.7, size=(n, 1))
-        x = volume[:, None] * share * np.exp(0.25 * ar) * drift
-        mine = (where == side) | (where == 2)
-        x[idx[mine]] += trains[mine]
-        hits = (rng.random((n, m)) < 1 / 600) & ~periodic[:, None]
-        x += signal.lfilter(np.ones(10), [1.0], hits, axis=1) * volume[:, None] * 5
-        x[rng.random((n, m)) < spec.dropout_prob] = 0.0
-        out.append(x.astype(np.float32))
-    read, write = out
-    factor = (
-        cloud_surrogate.SSD_MEAN_BYTES_PER_S
-        * 60
-        * spec.ssds
-        / float((read.sum() + write.sum()) / m)
-    )
-    return read * factor, write * factor
-
-
 def test_in_place_surrogate_generator_equals_the_plain_expressions():
-    spec = cloud_surrogate.SurrogateSpec(ssds=4, segments=300, history_days=1, intervals=1)
-    got = cloud_surrogate.generate(np.random.default_rng(5), spec)
-    read, write = ref_generate(np.random.default_rng(5), spec)
+    spec = workload.SurrogateSpec(ssds=4, segments=300, history_days=1, intervals=1)
+    got = workload.generate(np.random.default_rng(5), spec)
+    read, write = ref.generate_surrogate(np.random.default_rng(5), spec)
     assert np.array_equal(got.read, read) and np.array_equal(got.write, write)

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from storrepro.periodicity import ssd_latency as lat
-from storrepro.periodicity.cloud_surrogate import SurrogateSpec, bin_sum, generate, hash_placement
+from storrepro.periodicity.kernel import latency_stats
 from storrepro.periodicity.scheduling import move_budget, schedule, ssd_load
+from storrepro.periodicity.workload import SurrogateSpec, bin_sum, generate, hash_placement
 from storrepro.sim.fifo import fifo_departures
 
 
@@ -72,7 +73,7 @@ def test_backlog_is_the_lindley_recursion():
 
 def test_constant_load_matches_the_mm1_quantile():
     rate = 6000.0  # ops/s, stable: no backlog, so the mixture is one exponential
-    mean, tail = lat.latency_stats(
+    mean, tail = latency_stats(
         np.full((1, 30), rate * 60 * lat.REQUEST_BYTES), np.random.default_rng(0), base=0.0
     )
     mu = lat.S_OPS - rate
@@ -85,7 +86,7 @@ def test_fluid_model_matches_the_exact_fifo_des_within_10_percent():
     rng = np.random.default_rng(1)
     ops = np.concatenate([np.full(4, 3000.0), np.full(2, 14_000.0), np.full(4, 3000.0)])
     per_min = ops * 60 * lat.REQUEST_BYTES
-    _, tail = lat.latency_stats(per_min[None, :], np.random.default_rng(2), base=0.0)
+    _, tail = latency_stats(per_min[None, :], np.random.default_rng(2), base=0.0)
     # exact DES: piecewise-Poisson arrivals, exponential service at S_OPS
     arrivals = []
     for minute, r in enumerate(ops):
@@ -129,8 +130,8 @@ def test_schedule_counts_the_unforecast_load_of_each_ssd():
 
 
 def test_calibrate_load_reaches_the_target_tail():
-    from storrepro.periodicity.cloud_surrogate import SurrogateSpec, generate
-    from storrepro.periodicity.scheduling import calibrate_load
+    from storrepro.periodicity.experiment import calibrate_load
+    from storrepro.periodicity.workload import SurrogateSpec, generate
 
     w = generate(np.random.default_rng(0), SurrogateSpec(ssds=3, segments=60, history_days=1,
                                                          intervals=1))

@@ -2,8 +2,10 @@
 
 Every detector takes a 1-D series and returns an integer period, or ``None`` when it finds no
 period (the baselines' own "no period" values — findFrequency 1, seasonLength 0, SAZED 1 — and
-their R-level errors are mapped to ``None``). Bad input (not 1-D, non-finite values) raises
-``ValueError`` naming the problem; too-short or constant series give ``None``.
+their R-level errors are mapped to ``None``). Bad input raises an error naming ``x``:
+``TypeError`` when it is not numbers, ``ValueError`` when it is not 1-D, has fewer than two
+values or has NaN/inf values; a series too short for a method's own minimum, or constant,
+gives ``None``. ``tests/test_periodicity_contract.py`` holds every detector to this.
 """
 
 from storrepro.periodicity.findfrequency import findfrequency

@@ -6,8 +6,8 @@ from storrepro.bench_cases import Sweep, digest
 
 
 def largest_sweep() -> Sweep:
-    from storrepro.periodicity import benchmark as bm
+    from storrepro.periodicity import experiment as ex
     from storrepro.periodicity.config import PrecisePeriodConfig
 
-    tasks = bm.notebook_tasks(PrecisePeriodConfig(profile="full"))  # the notebook's one sweep
-    return Sweep("surrogate replicates and every series", bm.run_task, tasks, 0, digest)
+    tasks = ex.notebook_tasks(PrecisePeriodConfig(profile="full"))  # the notebook's one sweep
+    return Sweep("surrogate replicates and every series", ex.run_task, tasks, 0, digest)

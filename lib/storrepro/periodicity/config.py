@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading
+from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
 from storrepro.data.cran import N_SERIES
 
 
@@ -110,6 +110,7 @@ class PrecisePeriodConfig(NotebookConfig):
             "",
             "directory of the CRAN data ('': $STORREPRO_CRAN_DIR, then ../shared/data/cran)",
         ),
+        **trace_params("the synthetic per-segment traffic of the SSD scheduling study"),
     }
 
     def validate(self) -> None:

@@ -1,6 +1,6 @@
 """findFrequency: a port of R ``forecast::findfrequency`` (Hyndman & Athanasopoulos 2018).
 
-R source, step by step (spec §3.1)::
+R source, step by step::
 
     x    <- residuals(tslm(x ~ trend))                # OLS on 1 + t
     spec <- spec.ar(c(na.contiguous(x)), n.freq=500)  # ar(x, aic=TRUE, method="yule-walker")

@@ -1,4 +1,4 @@
-"""Detection metrics of PrecisePeriod §5.1.2 with the spec's definitions (§2.6).
+"""Detection metrics of PrecisePeriod §5.1.2, as we define them (the paper names them only).
 
 A hit at tolerance ``tol`` means ``truth·(1 − tol) <= estimate <= truth·(1 + tol)`` (SAZED's
 ``determineTolerance``). Definition A (primary): with N series, D answered (not ``None``) and C

@@ -1,29 +1,29 @@
 """PrecisePeriod (Han et al. 2022, §3): outlier preprocessing, DWT denoising, ACF candidates and
 periodicity verification by forecasting, inside a growing history window.
 
-The paper's Algorithm 1 listing is missing; this follows the reproduction spec's resolutions
-(``precise_period.md`` §2, tags R1–R13), every constant exposed in :class:`PrecisePeriod`:
+The paper's Algorithm 1 listing is missing; this is our reconstruction from its text, every
+constant exposed in :class:`PrecisePeriod`:
 
-1. **Preprocessing** (§3.2, R1–R2). Tukey fences (k = 1.5) on the first differences mark each
+1. **Preprocessing** (§3.2). Tukey fences (k = 1.5) on the first differences mark each
    difference -1/0/+1. An isolated "-1, 0…, +1" pattern (no flagged difference right before or
    after it) spanning at most ``dip_max`` samples is a log-loss dip (type A): its samples
    become the mean of ``dip_neighbours`` samples on each side. Every other run of flagged
    differences (gaps of one merged) is a burst (type B): its interior is replaced by a
    uniform rise to the run's extreme and a uniform fall, which keeps the peak height and the
    net change, so a clean single spike (an instantaneous peak) is unchanged.
-2. **DWT denoise** (§3.3, R4–R6). Daubechies ``wavelet`` with periodic boundary; for each level
+2. **DWT denoise** (§3.3). Daubechies ``wavelet`` with periodic boundary; for each level
    j in ``levels`` every detail coefficient is zeroed and the series rebuilt from the
    approximation. Level 0 is the preprocessed series itself (short CRAN periods need it).
-3. **ACF candidates** (§3.4, R7–R8). Per level, the highest local maximum with ACF > 0 over
+3. **ACF candidates** (§3.4). Per level, the highest local maximum with ACF > 0 over
    lags 2..``kmax_fraction``·L. Default ``acf='pearson'``: at each lag k the correlation of
    x[:-k] with x[k:], each side with its own mean and variance. Eq. (5) literally
    (``acf='eq5'``: the window's mean and variance at every lag) puts the peak of a noiseless
    sine one or two lags late whenever the window holds a non-integer number of cycles (15 of
-   31 periods right in the spec's check A1 against 31 of 31), so it is kept as a sensitivity
+   31 periods right in check A1 against 31 of 31), so it is kept as a sensitivity
    variant and the deviation is listed in the notebook. Per-level periods are aggregated:
    repeated values → the modes; a polarized set (a gap ratio >= 1.5) → one median per group;
    otherwise the mean after dropping Tukey outliers (``aggregation='all'``: every value).
-4. **Verification** (§3.5, R9–R13). A candidate T is verifiable when 3T <= L and
+4. **Verification** (§3.5). A candidate T is verifiable when 3T <= L and
    max(T, ``min_horizon``) future samples remain. The forecast is the mean of the last three
    observed periods; the best candidate's PCC against the next max(T, ``min_horizon``)
    samples must reach ``theta``, then the PCC over a horizon of min(N - L, max(3T,
@@ -57,7 +57,7 @@ import numpy as np
 import pywt
 
 from storrepro.checks import finite
-from storrepro.periodicity import _kernels as kernels
+from storrepro.periodicity import _fast_steps as fast
 from storrepro.periodicity._input import as_series, is_constant
 
 TUKEY_K = 1.5
@@ -91,7 +91,7 @@ class Outliers:
 
 def tukey_flags(d: np.ndarray, k: float = TUKEY_K) -> np.ndarray:
     """-1 below ``Q1 - k·IQR``, +1 above ``Q3 + k·IQR``, 0 inside (quartiles as np.percentile)."""
-    return kernels.tukey_flags(np.ascontiguousarray(d, dtype=float), float(k))
+    return fast.tukey_flags(np.ascontiguousarray(d, dtype=float), float(k))
 
 
 def preprocess(
@@ -105,10 +105,10 @@ def preprocess(
     side. Type B: runs of the remaining flagged differences (gaps of one merged); a run of one
     difference is a level shift and kept; otherwise the samples from the run's start to its
     extreme become a uniform rise (``np.linspace``) and from the extreme to its end a uniform
-    fall. The loops run in :func:`storrepro.periodicity._kernels.preprocess`.
+    fall. The loops run in :func:`storrepro.periodicity._fast_steps.preprocess`.
     """
     x = np.ascontiguousarray(x, dtype=float)
-    y, dips, bursts = kernels.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
+    y, dips, bursts = fast.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
     return y, Outliers(_ranges(dips), _ranges(bursts))
 
 
@@ -147,7 +147,7 @@ def dwt_lowpass_levels(x: np.ndarray, levels, wavelet: str = "db4") -> np.ndarra
     zeroed; level 0 is ``x``). Equal, bit for bit, to pywt ``waverec`` of ``wavedec(x padded
     symmetrically to a multiple of 2^j, mode='periodization')`` with zeroed details, trimmed."""
     x = np.ascontiguousarray(x, dtype=float)
-    return kernels.lowpass_levels(x, np.asarray(levels, dtype=np.int64), *_filters(wavelet))
+    return fast.lowpass_levels(x, np.asarray(levels, dtype=np.int64), *_filters(wavelet))
 
 
 def dwt_lowpass(x: np.ndarray, level: int, wavelet: str = "db4") -> np.ndarray:
@@ -175,14 +175,14 @@ def acf_unbiased(x: np.ndarray, max_lag: int) -> np.ndarray:
 def acf_lagged_pearson(x: np.ndarray, max_lag: int) -> np.ndarray:
     """Pearson correlation of ``x[:-k]`` with ``x[k:]`` (each side its own mean and variance),
     k = 0..max_lag; ``x`` may hold one series per row. The lagged cross products come from one
-    FFT; means and variances from prefix sums (:func:`~storrepro.periodicity._kernels.
+    FFT; means and variances from prefix sums (:func:`~storrepro.periodicity._fast_steps.
     lagged_pearson`); a side without variance gives 0."""
     rows = np.atleast_2d(np.asarray(x, dtype=float))
     n = rows.shape[1]
     size = 1 << int(np.ceil(np.log2(2 * n)))
     f = np.fft.rfft(rows, size, axis=-1)
     cross = np.fft.irfft(f.real**2 + f.imag**2, size, axis=-1)[:, : max_lag + 1]
-    r = kernels.lagged_pearson(np.ascontiguousarray(rows), np.ascontiguousarray(cross))
+    r = fast.lagged_pearson(np.ascontiguousarray(rows), np.ascontiguousarray(cross))
     return r if np.ndim(x) == 2 else r[0]
 
 
@@ -204,7 +204,7 @@ def acf_peaks(rows: np.ndarray, kmax: int, acf: str = "eq5") -> list[int | None]
                 for row, ok in zip(rows, valid, strict=True)
             ]
         )
-    return [int(k) if k >= 0 else None for k in kernels.peak_lags(r, kmax, valid)]
+    return [int(k) if k >= 0 else None for k in fast.peak_lags(r, kmax, valid)]
 
 
 def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
@@ -213,7 +213,7 @@ def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
 
 
 def aggregate(periods: list[int], how: str = "rules") -> list[int]:
-    """Combine per-level periods into the candidate queue (R8; ``how='all'``: every value).
+    """Combine per-level periods into the candidate queue (``how='all'``: every value).
 
     Repeated values give the modes; else a gap ratio >= 1.5 between sorted neighbours splits
     the values into a low and a high group, one rounded median each; else the rounded mean
@@ -253,7 +253,7 @@ def _quartile(ordered: list[int], q: float) -> float:
 
 # ---------------------------------------------------------------- step 4: verification
 def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
-    """Mean of the last three observed periods, phase-aligned, for ``horizon`` steps (R11)."""
+    """Mean of the last three observed periods, phase-aligned, for ``horizon`` steps."""
     n = history.size
     if 3 * period > n:
         raise ValueError(f"period {period} needs {3 * period} samples of history, have {n}")
@@ -287,7 +287,7 @@ class Window:
 
 @dataclass(frozen=True)
 class PrecisePeriod:
-    """PrecisePeriod with every constant of the spec's reconstruction (see the module doc)."""
+    """PrecisePeriod with every constant of our reconstruction (see the module doc)."""
 
     theta: float = 0.7
     preprocess: bool = True
@@ -341,7 +341,7 @@ class PrecisePeriod:
         if not self.preprocess:
             return x
         k, dip_max, neighbours = float(self.tukey_k), int(self.dip_max), int(self.dip_neighbours)
-        y = kernels.preprocess(x, k, dip_max, neighbours)[0]
+        y = fast.preprocess(x, k, dip_max, neighbours)[0]
         return remove_spikes(y, k) if self.spikes == "remove" else y
 
     def level_of(self, period: int, n: int) -> int:
@@ -502,7 +502,7 @@ def single_verification_best(x, **config) -> tuple[int | None, float]:
 
 
 def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) -> list[tuple]:
-    """Streaming detection with re-detection (R14); returns ``(time, period)`` per (re)detection.
+    """Streaming detection with re-detection; returns ``(time, period)`` per (re)detection.
 
     A period found on ``x[:start]`` is checked on each new block of T samples (PCC of the
     3-period forecast against the next max(T, ``min_horizon``) samples, threshold theta: never

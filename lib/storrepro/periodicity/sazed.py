@@ -23,8 +23,8 @@ from functools import cache
 import numba
 import numpy as np
 
+from storrepro.periodicity._fast_steps import pairwise_sum
 from storrepro.periodicity._input import as_series, is_constant
-from storrepro.periodicity._kernels import pairwise_sum
 
 
 def detrend(y: np.ndarray) -> np.ndarray:

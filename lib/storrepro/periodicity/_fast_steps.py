@@ -1,10 +1,13 @@
-"""Numba kernels of PrecisePeriod's steps 1–3, bit-identical to the numpy/pywt formulation.
+"""Numba versions of PrecisePeriod's steps 1–3, and of numpy's summation (which SAZED and the
+SSD latency kernel share), bit-identical to the numpy/pywt formulation.
 
-PrecisePeriod runs its preprocessing and its DWT low-pass reconstructions thousands of times per
-benchmark on short windows, where numpy's and pywt's per-call overhead dominates. These kernels
-do the same floating-point operations in the same order, so their outputs are equal to the last
-bit (``tests/test_periodicity_kernels.py`` checks them against numpy's ``percentile``, ``mean``
-and ``linspace`` and pywt's ``wavedec``/``waverec`` on random input):
+They sit below the detectors that call them, not in :mod:`.kernel` (the layer above the
+algorithms): they are the detectors' own arithmetic. PrecisePeriod runs its preprocessing and
+its DWT low-pass reconstructions thousands of times per benchmark on short windows, where
+numpy's and pywt's per-call overhead dominates. These functions do the same floating-point
+operations in the same order, so their outputs are equal to the last bit to the plain twins in
+:mod:`.reference` (numpy's ``percentile``, ``mean`` and ``linspace``, pywt's
+``wavedec``/``waverec``; ``tests/test_periodicity_kernels.py`` checks them on random input):
 
 * :func:`pairwise_sum` is numpy's pairwise summation (8 accumulators, blocks of 128);
 * :func:`percentile_linear` is ``np.percentile``'s default linear interpolation;

@@ -1,4 +1,5 @@
-"""A surrogate of the paper's private Alibaba block-storage traces (spec §6.3, R16).
+"""The scheduling study's input: a surrogate of the paper's private Alibaba block-storage traces,
+or a real block trace converted to per-segment traffic (:func:`from_trace`).
 
 ``segments`` segments are hashed onto ``ssds`` SSDs. Traffic is in bytes per 1-minute bin, read
 and write separately, over ``history_days`` of history plus ``intervals`` evaluation intervals of
@@ -17,11 +18,17 @@ scaled so that the mean per-SSD traffic is 2.5 GB/s / 96 SSDs ≈ 26 MB/s, as in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
 
+from storrepro.traces.convert import precise_period_segments
+
 MINUTES_PER_INTERVAL = 360
+#: The size of every request of the SSD model (64 sectors of 512 B): the bytes a trace's
+#: request counts stand for.
+REQUEST_BYTES = 64 * 512
 PERIODS_MIN = (30, 60, 120, 360, 720, 1440)
 SSD_MEAN_BYTES_PER_S = 2.5e9 / 96
 
@@ -78,7 +85,7 @@ def hash_placement(segments: int, ssds: int) -> np.ndarray:
     return np.arange(segments) % ssds
 
 
-def _trains(t, period, start, length, height) -> np.ndarray:
+def burst_trains(t, period, start, length, height) -> np.ndarray:
     """Burst trains, one row per segment: ``height`` while ``(t - start) mod period < length``."""
     on = (t[None, :] - start[:, None]) % period[:, None] < length[:, None]
     return on * height[:, None]
@@ -98,10 +105,10 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
     switched_p = rng.random(k) < spec.switch_share
     where = rng.integers(0, 3, size=k)  # 0 read, 1 write, 2 both
-    trains = _trains(t, np.where(switched_p, 120, period), start, length, height)
+    trains = burst_trains(t, np.where(switched_p, 120, period), start, length, height)
     if switched_p.any():  # 1 h before the middle of the history, 2 h after it
         half = spec.history_minutes // 2
-        early = _trains(t[:half], np.full(k, 60), start, length, height)
+        early = burst_trains(t[:half], np.full(k, 60), start, length, height)
         trains[switched_p, :half] = early[switched_p]
     period = np.where(switched_p, 120, period)
     # in-place arithmetic on four reused (segments × minutes) arrays: the same operations in
@@ -180,3 +187,36 @@ def bin_sum(x: np.ndarray, width: int) -> np.ndarray:
     """Sum consecutive ``width``-minute bins along the last axis (trailing minutes dropped)."""
     k = x.shape[-1] // width
     return x[..., : k * width].reshape(*x.shape[:-1], k, width).sum(axis=-1)
+
+
+def from_trace(path: str | Path, spec: SurrogateSpec, format: str = "") -> Workload:
+    """The study's input from a real block trace: each volume (or disk) is a segment, its
+    requests per minute (:func:`storrepro.traces.convert.precise_period_segments`) times
+    :data:`REQUEST_BYTES` its traffic in bytes per minute, hashed onto ``spec.ssds`` SSDs.
+
+    The converter counts requests without telling reads from writes, so all traffic is read
+    traffic and the write side is empty (PreciseScheduling then forecasts the write side with
+    the read side's period, adding zero). The first ``spec.history_days`` days are the history,
+    then ``spec.intervals`` 6-h intervals; later minutes are not used. Nothing is planted, so
+    ``period_min`` is 0 for every segment.
+    """
+    counts = precise_period_segments(path, format=format or None, bin_s=60.0, progress=False)
+    minutes = spec.history_minutes + spec.intervals * MINUTES_PER_INTERVAL
+    volumes, span = counts.shape[1], counts.shape[0]
+    if volumes < spec.ssds:
+        raise ValueError(
+            f"trace {path}: {volumes} volumes, expected at least sched_ssds = {spec.ssds} (one "
+            "segment per volume); choose fewer SSDs"
+        )
+    if span < minutes:
+        raise ValueError(
+            f"trace {path}: spans {span} minutes, expected at least {minutes} (sched_history_days"
+            f" = {spec.history_days} days of history and sched_intervals = {spec.intervals} "
+            "6-h intervals); choose fewer days or intervals"
+        )
+    read = counts.to_numpy()[:minutes].T.astype(np.float32) * np.float32(REQUEST_BYTES)
+    spec = SurrogateSpec(ssds=spec.ssds, segments=volumes, history_days=spec.history_days,
+                         intervals=spec.intervals)
+    none = np.zeros(volumes, dtype=int)
+    return Workload(read, np.zeros_like(read), none, none.astype(bool),
+                    hash_placement(volumes, spec.ssds), spec)
