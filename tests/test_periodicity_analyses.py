@@ -154,6 +154,7 @@ def test_every_plot_draws_a_figure(results, scored):
         plots.grouped_bars(scored, ex.METHODS, ["cran", "synthetic"], "title"),
         plots.theta_sweep(ex.theta_table(results)),
         plots.switch_and_aggregates(x, [(100, 20)], 200, example, "surrogate"),
+        plots.switch_and_aggregates(x, [(100, 20)], 200, [], "a trace without a period"),
         plots.tail_flow_decline(mean, "title"),
         plots.latency_panels({"a": (np.ones(3), np.ones(3))}, "title", "surrogate"),
     ]

@@ -108,7 +108,8 @@ class PrecisePeriodConfig(NotebookConfig):
             str,
             "",
             "",
-            "directory of the CRAN data ('': $STORREPRO_CRAN_DIR, then ../shared/data/cran)",
+            "directory of the CRAN data ('': $STORREPRO_CRAN_DIR, ../shared/data/cran, then the "
+            "data/cran cache)",
         ),
         **trace_params("the synthetic per-segment traffic of the SSD scheduling study"),
     }

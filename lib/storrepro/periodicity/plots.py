@@ -205,16 +205,20 @@ def switch_and_aggregates(demo_x, events, switch_at: int, example: list, source:
     axes[0].axvline(switch_at, color="k", lw=1, label="period switch")
     axes[0].set(xlabel="time (samples)", ylabel="value", title="Re-detection after a period switch")
     axes[0].legend(loc="lower left")
-    pred = np.concatenate([p for p, _ in example])
-    actual = np.concatenate([a for _, a in example])
-    axes[1].plot(actual / 600 / 1e6, label="actual (predictable segments)")
-    axes[1].plot(pred / 600 / 1e6, label="predicted")
+    if example:
+        pred = np.concatenate([p for p, _ in example])
+        actual = np.concatenate([a for _, a in example])
+        axes[1].plot(actual / 600 / 1e6, label="actual (predictable segments)")
+        axes[1].plot(pred / 600 / 1e6, label="predicted")
+        axes[1].legend()
+    else:  # e.g. a short real trace: no segment had a period to forecast from
+        axes[1].text(0.5, 0.5, "no predictable segment in this input", ha="center",
+                     va="center", transform=axes[1].transAxes)
     for k in range(1, len(example)):
         axes[1].axvline(k * scheduling.BINS, color="C3", lw=0.8)
     axes[1].set(xlabel="10-min bins, SSD after SSD (red lines separate SSDs)",
                 ylabel="traffic (MB/s)",
                 title=f"Fig. 11 analogue ({source}): SSD aggregates, next 6 h")
-    axes[1].legend()
     return fig
 
 

@@ -1,0 +1,54 @@
+"""Small block traces in the public formats, written by the tests themselves (seeded), for
+running the notebooks end to end on a real-format trace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from storrepro.traces.formats import FILETIME_UNIX_EPOCH
+
+T0 = 1_700_000_000.0  # the traces' first second (Unix time)
+
+
+def daily_arrivals(rng, volumes: int, hours: float, per_hour: float) -> tuple:
+    """Seconds from T0 and volume of Poisson arrivals whose rate follows a day's sine (peak at
+    noon, a fifth at midnight), so the per-interval series have a daily period."""
+    times, vols = [], []
+    grid = np.arange(0.0, hours * 3600, 60.0)
+    shape = 0.6 - 0.4 * np.cos(2 * np.pi * grid / 86_400)
+    for v in range(volumes):
+        counts = rng.poisson(per_hour / 60 * shape * (1 + 0.2 * v))
+        starts = np.repeat(grid, counts)
+        times.append(starts + rng.uniform(0, 60, starts.size))
+        vols.append(np.full(starts.size, v))
+    return np.concatenate(times), np.concatenate(vols)
+
+
+def bursty_arrivals(rng, volumes: int, seconds: float, iops: float) -> tuple:
+    """Seconds from T0 and volume of on/off bursts: 5 % of the time at 10x the mean rate."""
+    times, vols = [], []
+    for v in range(volumes):
+        ms = np.arange(int(seconds * 1000))
+        burst = rng.random(ms.size // 20 + 1) < 0.05
+        rate = np.where(np.repeat(burst, 20)[: ms.size], 10.0, 0.53) * iops / 1000
+        counts = rng.poisson(rate)
+        starts = np.repeat(ms, counts) / 1000
+        times.append(starts + rng.uniform(0, 1e-3, starts.size))
+        vols.append(np.full(starts.size, v))
+    return np.concatenate(times), np.concatenate(vols)
+
+
+def write_msr(path: Path, times, volumes, rng) -> Path:
+    """MSR Cambridge CSV lines, in time order, 4-64 KB requests, 30 % writes."""
+    order = np.argsort(times, kind="stable")
+    times, volumes = times[order], volumes[order]
+    ticks = FILETIME_UNIX_EPOCH + np.round((T0 + times) * 1e7).astype(np.int64)
+    ops = np.where(rng.random(times.size) < 0.3, "Write", "Read")
+    sizes = 4096 * rng.integers(1, 17, times.size)
+    offsets = 4096 * rng.integers(0, 2**20, times.size)
+    with open(path, "w") as f:
+        for t, v, op, off, size in zip(ticks, volumes, ops, offsets, sizes, strict=True):
+            f.write(f"{t},src,{v},{op},{off},{size},100\n")
+    return path
