@@ -12,6 +12,7 @@ from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_pa
 from storrepro.paths import repo_root
 from test_claims import RESULT_KEYS  # the keys other tools read
 from test_data_cran import CRAN_MISSING, needs_cran  # skipped, with the reason, without it
+from trace_samples import TRACE_RUNS, trace_arguments
 
 
 def _parameters_cell(name):
@@ -80,12 +81,14 @@ def _run(out, name, *extra):
 @pytest.fixture(scope="module")
 def quick_runs(tmp_path_factory):
     """Every notebook executed once in the quick profile, in one run as `make reproduce
-    PROFILE=quick` does it (two notebooks side by side), shared by the tests below. A notebook
-    that fails leaves the run's outputs in its staging folder, where each test still finds its
-    own notebook's."""
+    PROFILE=quick` does it (two notebooks side by side), shared by the tests below; each
+    notebook that takes a real trace runs on a small one in a public format (the synthetic
+    stand-ins run in every `make reproduce`). A notebook that fails leaves the run's outputs
+    in its staging folder, where each test still finds its own notebook's."""
     out = tmp_path_factory.mktemp("quick")
     names = [n for n in NOTEBOOKS if not (n in NEEDS_CRAN and CRAN_MISSING)]
-    code = main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out)])
+    traces = trace_arguments(tmp_path_factory.mktemp("traces"), names)
+    code = main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out), *traces])
     folder = out if code == 0 else out / "staging"
 
     def get(name):
@@ -103,6 +106,9 @@ def quick_runs(tmp_path_factory):
 def test_notebook_runs_in_the_quick_profile(quick_runs, name):
     out, result = quick_runs(name)
     assert set(result) == RESULT_KEYS and result["profile"] == "quick"
+    on_trace = name in TRACE_RUNS
+    assert result["input"].startswith("trace ") == on_trace, result["input"]
+    assert on_trace == ("trace" in config_class(name).all_params()), "every trace is run here"
     assert result["claims"], "a notebook records its claims"
     for figure in result["figures"]:
         assert (out / figure).stat().st_size > 0

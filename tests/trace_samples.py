@@ -52,3 +52,36 @@ def write_msr(path: Path, times, volumes, rng) -> Path:
         for t, v, op, off, size in zip(ticks, volumes, ops, offsets, sizes, strict=True):
             f.write(f"{t},src,{v},{op},{off},{size},100\n")
     return path
+
+
+def _precise_period(path, rng):  # six volumes over 31 h: a day of history and 6-h intervals
+    return write_msr(path, *daily_arrivals(rng, 6, 31, 6), rng)
+
+
+def _accgecko(path, rng):  # two tenants, each two 10-s segments once rescaled to 2000 IOPS
+    return write_msr(path, *bursty_arrivals(rng, 2, 45, 1000), rng)
+
+
+def _vdi(path, rng):  # eight hours of two volumes, repeated over the stand-in's calendar
+    return write_msr(path, *daily_arrivals(rng, 2, 8, 50), rng)
+
+
+#: notebook -> (writer of its trace, the other parameters a trace that small needs)
+TRACE_RUNS = {
+    "01_precise_period": (_precise_period, []),
+    "02_accgecko": (_accgecko, ["segment_seconds=10", "segments=2"]),
+    "03_vdi_background": (_vdi, []),
+}
+
+
+def trace_arguments(folder: Path, notebooks, seed: int = 0) -> list[str]:
+    """``-p NOTEBOOK:trace=PATH`` (and its other parameters) for every notebook in
+    ``notebooks`` that takes a trace, each trace written into ``folder``."""
+    args = []
+    for name in notebooks:
+        if name in TRACE_RUNS:
+            writer, extra = TRACE_RUNS[name]
+            path = writer(folder / f"{name}.trace", np.random.default_rng(seed))
+            for pair in [f"trace={path}", *extra]:
+                args += ["-p", f"{name}:{pair}"]
+    return args
