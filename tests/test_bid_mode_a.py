@@ -7,7 +7,7 @@ import pytest
 from storrepro.bid import claims, workload
 from storrepro.bid.mode_a import ModeAOptions, simulate_mode_a, structures
 from storrepro.bid.workload import WORKLOADS
-from storrepro.sim.hdd import hdd_service_times
+from storrepro.sim.disk_model import hdd_service_times
 
 
 def rows(events):

@@ -46,7 +46,6 @@ PENDING = {
     "01_precise_period",
     "02_accgecko",
     "03_vdi_background",
-    "04_bid",
     "05_tofec",
 }
 

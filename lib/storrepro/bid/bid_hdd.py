@@ -1,4 +1,4 @@
-"""BID-HDD: per-process staging queues flushed whole by adaptive timers (spec bid.md §2.1).
+"""BID-HDD: per-process staging queues flushed whole by adaptive timers (the paper's §2.1).
 
 Every arrival of process p joins its open staging queue SQ_p (merging with contiguous requests
 of p). SQ_p is *marked* when its wait timer (idle timer: ``TS_new + wait``, re-armed on every

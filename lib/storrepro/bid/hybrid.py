@@ -1,4 +1,4 @@
-"""BID-Hybrid: BID-HDD plus initial tier placement of non-bulky queues on an SSD (bid.md §2.2).
+"""BID-Hybrid: BID-HDD plus initial tier placement of non-bulky queues on an SSD.
 
 When a staging queue is marked, a queue holding writes is classified by its *packing fraction*
 PF = mean write-request size in sectors (E2). PF <= ``pf_threshold`` (20 % of a 1024-sector

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from storrepro.sim.hdd import HDDGeometry
+from storrepro.sim.disk_model import HDDGeometry
 
 NOOP, CFQ_KIND, BID, HYBRID = 0, 1, 2, 3
 READ, WRITE = 0, 1

@@ -1,4 +1,4 @@
-"""Mode A: the authors' released window simulator (spec bid.md §2.3, steps M1–M5).
+"""Mode A: the authors' released window simulator (steps M1–M5 below).
 
 Not an event-driven simulation. Trace events are packed into request *structures* (M1: maximal
 runs of one process and one direction, cut greedily at 1024 sectors, served as one access at the
@@ -35,8 +35,7 @@ from storrepro.bid.bid_hdd import weighted_wait
 from storrepro.bid.hybrid import DEFAULT_PF_THRESHOLD, VfsSsdTable
 from storrepro.bid.metrics import CYLINDERS
 from storrepro.bid.request import MAX_SECTORS
-from storrepro.sim.hdd import hdd_service_times
-from storrepro.sim.ssd import DEFAULT_SSD, SSDParams
+from storrepro.sim.disk_model import DEFAULT_SSD, SSDParams, hdd_service_times
 
 SCHEMES = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
 WINDOW = 128  # request structures per window (the code's nr_requests)
