@@ -104,6 +104,12 @@ def _seed0(cfg, workload: str, events: int, scheduler: str = "noop") -> Cell:
                 trace_format=cfg.trace_format)  # fmt: skip
 
 
+def process_kinds(cfg, workload: str) -> dict:
+    """Process -> kind (its archetype, or "trace") in a workload's first trace."""
+    trace = cell_trace(_seed0(cfg, workload, cfg.events))
+    return trace.groupby("pid").kind.first().to_dict()
+
+
 def live_trace(cfg, workload: str = "WordStdev", events: int = 4000) -> pd.DataFrame:
     """A short trace for the notebook's interactive cell (the user's trace when given)."""
     return cell_trace(_seed0(cfg, workload, events, "live"))
@@ -239,14 +245,26 @@ class SensitivityCell:
     trace_format: str = ""
 
 
+def _options(config: str, scheduler: str) -> dict:
+    """The options a sensitivity configuration gives a scheduler: only the BID schedulers take
+    options, and only BID-Hybrid its packing-fraction threshold."""
+    options = dict(SENSITIVITY[config][1])
+    if scheduler != "bid-hybrid":
+        options.pop("pf_threshold", None)
+    return options if is_bid(scheduler) else {}
+
+
+def _runs_as_default(config: str, scheduler: str) -> bool:
+    """Whether ``config`` leaves the scheduler's run the default one (same request slots, disk
+    and options): the baselines outside the queue-size and disk rows, BID-HDD under the
+    packing-fraction threshold. Such runs are taken from the default configuration."""
+    return config != MODERN and SENSITIVITY[config][0] == 128 and not _options(config, scheduler)
+
+
 def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
     """Cumulative device time (s) of one scheduler under one sensitivity configuration."""
-    rq_limit, options = SENSITIVITY[cell.config]
-    options = dict(options)
-    if cell.scheduler != "bid-hybrid":
-        options.pop("pf_threshold", None)
-    if not is_bid(cell.scheduler):
-        options = {}
+    rq_limit = SENSITIVITY[cell.config][0]
+    options = _options(cell.config, cell.scheduler)
     trace = cell_trace(
         Cell(cell.workload, cell.scheduler, 0, cell.events, cell.base_seed,
              trace=cell.trace, trace_format=cell.trace_format)
@@ -274,10 +292,9 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     cells = [
         SensitivityCell(c, w, s, cfg.sensitivity_events, cfg.seed, cfg.trace, cfg.trace_format)
         for w in workloads
-        for c, (rq, _) in SENSITIVITY.items()
+        for c in SENSITIVITY
         for s in MAIN
-        # baselines only change with the request-queue size and the disk
-        if (is_bid(s) or rq != 128 or c in ("default", MODERN)) and not (reuse and c == "default")
+        if (c == "default" or not _runs_as_default(c, s)) and not (reuse and c == "default")
     ]
     times = sweep(run_sensitivity_cell, cells, seed=cfg.seed, desc="sensitivity")
     t = pd.DataFrame([{**c.__dict__, "time_s": x} for c, x in zip(cells, times, strict=True)])
@@ -297,6 +314,14 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
             ],
             ignore_index=True,
         )
+    default = t[t.config == "default"]
+    same = [
+        default[default.scheduler == s].assign(config=c)
+        for c in SENSITIVITY
+        for s in MAIN
+        if c != "default" and is_bid(s) and _runs_as_default(c, s)
+    ]
+    t = pd.concat([t, *same], ignore_index=True)
     oracles = {}
     for w in workloads:
         trace = cell_trace(_seed0(cfg, w, cfg.sensitivity_events))

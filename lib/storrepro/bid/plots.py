@@ -9,7 +9,7 @@ import pandas as pd
 
 from storrepro.bid.metrics import CYLINDERS
 from storrepro.bid.schedulers import MAIN
-from storrepro.bid.workload import PROFILES, WORKLOADS
+from storrepro.bid.workload import WORKLOADS
 from storrepro.plotting import PALETTE
 
 LABEL = {
@@ -201,13 +201,11 @@ def latency(lat: dict):
     return fig
 
 
-def _wait_group(pid: int) -> str:
-    """The kind of WordStdev process ``pid`` (the first eight are the first group)."""
-    return PROFILES["WordStdev"].groups[0 if pid <= 8 else 1].kind
-
-
-def bid_internals(waits: pd.DataFrame, locked_waits: pd.DataFrame, flushes: pd.DataFrame):
-    """BID-HDD's wait timers under two history rules and the staging queues' size at flush."""
+def bid_internals(
+    waits: pd.DataFrame, locked_waits: pd.DataFrame, flushes: pd.DataFrame, kinds: dict
+):
+    """BID-HDD's wait timers under two history rules and the staging queues' size at flush;
+    ``kinds``: process -> its kind (archetype, or "trace"), for the legend."""
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.2))
     pids = sorted(waits.pid.unique())
     shown = pids[:3] + pids[-1:]
@@ -219,7 +217,7 @@ def bid_internals(waits: pd.DataFrame, locked_waits: pd.DataFrame, flushes: pd.D
         for pid in shown:
             part = log[log.pid == pid]
             ax.step(part.t / 1000, part.wait, where="post", lw=0.8, rasterized=True,
-                    label=f"pid {pid} ({_wait_group(pid)})")  # fmt: skip
+                    label=f"pid {pid} ({kinds[pid]})")  # fmt: skip
         ax.set(yscale="log", xlabel="trace clock (s)", ylabel="wait timer (ms)",
                title=f"Wait timer, WordStdev: {title}")  # fmt: skip
     axes[0].legend(fontsize=7)
