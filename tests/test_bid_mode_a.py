@@ -1,4 +1,4 @@
-"""Mode A, the authors' window simulator (spec bid.md §2.3), and the mode-consistency check C12."""
+"""Mode A, the authors' window simulator, and the mode-consistency check C12."""
 
 import numpy as np
 import pandas as pd

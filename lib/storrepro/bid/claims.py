@@ -10,7 +10,7 @@
   if it passes under either, which the statement names. Strict bands are the paper's range
   ± 10 pp, weak (partly) the direction.
 - E (C1 and C4 keep their direction over the sensitivity sweep) is an ``invariant`` of this
-  reproduction: how robust its verdicts are to its own [R] parameter choices.
+  reproduction: how robust its verdicts are to its own parameter choices.
 
 The reasons of C1, C2 and C5 cite the oracle bound (:mod:`storrepro.bid.oracle`): what any
 dispatch order could save under the authors' disk model.

@@ -23,8 +23,8 @@ from storrepro.config import (
 #: queue holds 32 commands (the testbed disk is a 250 GB SATA HDD).
 DQ_DEPTH = 32
 
-#: The sensitivity row with a modern disk model: not one of this reproduction's [R] parameters,
-#: so E does not count it (the notebook reports it beside E).
+#: The sensitivity row with a modern disk model: not one of this reproduction's own parameter
+#: choices, so E does not count it (the notebook reports it beside E).
 MODERN_CONFIG = "modern disk"
 
 #: reading -> value -> the BID scheduler options that implement it.

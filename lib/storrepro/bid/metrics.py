@@ -10,7 +10,7 @@ from storrepro.bid.results import SimResult
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, seek_metrics
 
 CYLINDERS = DEFAULT_GEOMETRY.cylinders
-SHORT_MOVE = CYLINDERS // 100  # short: 2 <= d < 1 % of the cylinders (must-show 5)
+SHORT_MOVE = CYLINDERS // 100  # short: 2 <= d < 1 % of the cylinders
 LONG_MOVE = CYLINDERS // 10  # long: d >= 10 % of the cylinders
 
 

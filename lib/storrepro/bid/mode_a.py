@@ -4,7 +4,7 @@ Not an event-driven simulation. Trace events are packed into request *structures
 runs of one process and one direction, cut greedily at 1024 sectors, served as one access at the
 first event's sector), taken 128 at a time as request-queue windows (M2) and scheduled window by
 window (M3); the device times of the dispatched structures are summed (M4, the HDD model of
-§4.1 from the previous structure's head position; the SSD's page costs).
+:mod:`storrepro.sim.hdd` from the previous structure's head position; the SSD's page costs).
 
 Schemes: Noop serves structures in trace order; CFQ applies its rounds (``quantum`` structures
 per process, lowest sector first, each round sorted by sector) within each window; BID-HDD stages
@@ -19,7 +19,7 @@ in ascending process number (not marking order), absorption that deletes from th
 dispatched, the head left at the *start* of the structure's last event, SSD pages rounded down,
 and the code's hybrid rule (more than half the staged structures <= 20 % full, reads included,
 the always-true size clause, reads charged to the SSD). The unit mix of the code's anticipation
-term is not reproduced: the cumulative time here is device time only (A12); the staging
+term is not reproduced: the cumulative time here is device time only; the staging
 anticipation is reported separately, in ms.
 """
 

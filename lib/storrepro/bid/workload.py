@@ -240,7 +240,7 @@ def stream_fraction(trace: pd.DataFrame) -> float:
 
 
 def characterise(trace: pd.DataFrame) -> dict:
-    """The quantities of must-show 3: mix, sizes, interrupter share, run lengths, re-reads."""
+    """What a trace holds: mix, sizes, interrupter share, run lengths, re-reads."""
     sectors = trace["size"]
     reads = trace.op == "R"
     # a real trace has no archetypes: its interrupter shares are undefined
