@@ -6,7 +6,9 @@ import pandas as pd
 import pytest
 
 from storrepro.bid import claims
-from storrepro.bid.run import SENSITIVITY, SensitivityCell, mean_ci, run_sensitivity_cell
+from storrepro.bid.config import MODERN_CONFIG
+from storrepro.bid.experiment import SENSITIVITY, SensitivityCell, mean_ci, run_sensitivity_cell
+from storrepro.bid.metrics import means
 from storrepro.bid.workload import WORKLOADS
 
 # Grep, RandomTextWriter, Sort, TeraSort, WordCount, WordStdev
@@ -200,7 +202,7 @@ def test_e_sensitivity():
         }
     )
     assert claims.e_sensitivity(sens).verdict == "reproduced"  # 80 % and 100 %
-    modern = sens.iloc[:1].assign(config=claims.MODERN_CONFIG, **{"C4 Hybrid vs BID-HDD %": -1})
+    modern = sens.iloc[:1].assign(config=MODERN_CONFIG, **{"C4 Hybrid vs BID-HDD %": -1})
     assert claims.e_sensitivity(pd.concat([sens, modern] * 3)).verdict == "reproduced"
     sens.loc[3, "C1 reduction vs best (q=8) %"] = -1
     c = claims.e_sensitivity(sens)
@@ -250,7 +252,7 @@ def test_every_test_claim_under_a_variant_and_the_headline():
         {"short moves": [9, 9, 9, 3, 1], "moves per s": [5.0, 6.0, 4.0, 2.0, 1.0]},
         index=["cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid"],
     )
-    t = claims.means(summary, "device_time_s")
+    t = means(summary, "device_time_s")
     x = claims.variant_inputs(summary, "primary", moves, t[["cfq-q8", "noop", "bid-hdd"]])
     judged = claims.test_claims(x)
     assert tuple(judged) == claims.TEST_IDS
@@ -276,9 +278,9 @@ def test_means_takes_bid_columns_from_the_variant():
             "x": [1.0, 2.0, 3.0],
         }
     )
-    alt = claims.means(s, "x", "wait_history=reset")
+    alt = means(s, "x", "wait_history=reset")
     assert alt.loc["Grep", "noop"] == 1.0 and alt.loc["Grep", "bid-hdd"] == 3.0
-    assert claims.means(s, "x").loc["Grep", "bid-hdd"] == 2.0
+    assert means(s, "x").loc["Grep", "bid-hdd"] == 2.0
 
 
 def test_mean_ci_is_the_t_interval():

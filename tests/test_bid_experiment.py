@@ -6,11 +6,10 @@ import pytest
 
 from storrepro.bid import make_scheduler, workload
 from storrepro.bid.config import BIDConfig
-from storrepro.bid.experiment import simulate
+from storrepro.bid.experiment import Cell, cell_trace, run_cell, simulate
 from storrepro.bid.metrics import summarise
-from storrepro.bid.run import Cell, cell_trace, run_cell
 from storrepro.config import ParameterError
-from storrepro.sim.hdd import hdd_service_time
+from storrepro.sim.disk_model import hdd_service_time
 
 
 def small_trace(rows):

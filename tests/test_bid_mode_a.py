@@ -1,4 +1,4 @@
-"""Mode A, the authors' window simulator (spec bid.md §2.3), and the mode-consistency check C12."""
+"""Mode A, the authors' window simulator, and the mode-consistency check C12."""
 
 import numpy as np
 import pandas as pd
@@ -7,7 +7,7 @@ import pytest
 from storrepro.bid import claims, workload
 from storrepro.bid.mode_a import ModeAOptions, simulate_mode_a, structures
 from storrepro.bid.workload import WORKLOADS
-from storrepro.sim.hdd import hdd_service_times
+from storrepro.sim.disk_model import hdd_service_times
 
 
 def rows(events):

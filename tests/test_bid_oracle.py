@@ -7,7 +7,7 @@ import pytest
 from storrepro.bid import make_scheduler, workload
 from storrepro.bid.experiment import simulate
 from storrepro.bid.oracle import merged_requests, oracle_bound
-from storrepro.sim.hdd import hdd_service_time
+from storrepro.sim.disk_model import hdd_service_time
 
 
 def events(rows):
@@ -61,8 +61,8 @@ def test_no_scheduler_beats_the_oracle(name):
 
 
 def test_the_modern_disk_charges_rotation_only_off_the_head_and_a_transfer_term():
-    from storrepro.bid.kernel import _geometry_arrays, hdd_time
-    from storrepro.sim.hdd import DEFAULT_GEOMETRY
+    from storrepro.bid.kernel_core import _geometry_arrays, hdd_time
+    from storrepro.sim.disk_model import DEFAULT_GEOMETRY
 
     gi, gf = _geometry_arrays(DEFAULT_GEOMETRY)
     gi, modern = _geometry_arrays(DEFAULT_GEOMETRY, modern=True)

@@ -1,4 +1,4 @@
-"""BID schedulers against the paper's toy example and the spec's hand-worked checks D3–D8."""
+"""BID schedulers against the paper's toy example and our hand-worked checks D3–D8."""
 
 import pytest
 
@@ -62,7 +62,7 @@ def test_d4_toy_noop_is_submission_order_and_deadline_the_paper_batches():
 
 def test_toy_bid_and_ideal_group_each_process():
     orders = toy.toy_orders()
-    # spec §3.5: 3, 3, 3, 4, 4, 4, 16, 16, 71, 71→72, 72, 72 (TMD = 69)
+    # the ideal order by hand: 3, 3, 3, 4, 4, 4, 16, 16, 71, 71→72, 72, 72 (TMD = 69)
     assert toy.track_sequence(orders["Ideal"]) == [3, 3, 3, 4, 4, 4, 16, 16, 71, 71, 72, 72, 72]
     assert toy.toy_metrics(orders["Ideal"])["TMD"] == 69
     # BID-HDD: each process's queue is flushed whole, in LBA order

@@ -42,7 +42,6 @@ LAYERS = {
 
 #: Packages still being moved into this shape; each is taken off with its move.
 PENDING = {
-    "04_bid",
     "05_tofec",
 }
 

@@ -5,14 +5,14 @@ import pytest
 import simpy
 
 from storrepro.sim.block_device import DiskRequest
-from storrepro.sim.hdd import (
-    HDD,
+from storrepro.sim.disk_model import (
     HDDGeometry,
     cylinder_of,
     hdd_service_time,
     hdd_service_times,
     seek_metrics,
 )
+from storrepro.sim.hdd import HDD
 from storrepro.validation.experiment import HDD_REFERENCE  # shared with notebook 00
 
 # One d = 2 seek on the default disk: 12.8 ms fixed + 9 ms · (d - 1) / (C - 1).

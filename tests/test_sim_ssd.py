@@ -5,7 +5,8 @@ import pytest
 import simpy
 
 from storrepro.sim.block_device import DiskRequest
-from storrepro.sim.ssd import SSD, SSDParams, ssd_pages, ssd_service_time
+from storrepro.sim.disk_model import SSDParams, ssd_pages, ssd_service_time
+from storrepro.sim.ssd import SSD
 
 FLOOR = SSDParams(rounding="floor")
 

@@ -3,12 +3,15 @@
 Schedulers are plain objects over :class:`~storrepro.bid.request.BlockRequest` with the block
 device protocol ``add(request, now)`` / ``next(now)`` / ``next_wakeup(now)`` (time in ms):
 :class:`Noop`, :class:`Deadline`, :class:`CFQ`, :class:`BIDHDD` and :class:`BIDHybrid` (whose
-``ssd`` attribute is the SSD's block layer). :mod:`~storrepro.bid.workload` makes the synthetic
-MapReduce traces; :mod:`~storrepro.bid.experiment` wires trace → scheduler → HDD/SSD (the simpy
-reference model on the shared ``sim`` devices, and :mod:`~storrepro.bid.kernel`, its numba twin);
-:mod:`~storrepro.bid.mode_a` is the authors' window simulator; :mod:`~storrepro.bid.metrics` turns
-a run into the paper's quantities and :mod:`~storrepro.bid.verdicts` judges the claims with the
-spec's pre-declared bands.
+``ssd`` attribute is the SSD's block layer), each with its numba twin beside it
+(``*_kernel.py``). :mod:`~storrepro.bid.config` holds the parameters and readings;
+:mod:`~storrepro.bid.workload` makes the synthetic MapReduce traces (or reads a blkparse trace);
+:mod:`~storrepro.bid.reference` wires trace → scheduler → HDD/SSD in simpy and
+:mod:`~storrepro.bid.kernel` is its fast twin; :mod:`~storrepro.bid.mode_a` is the authors' window
+simulator, :mod:`~storrepro.bid.oracle` the bound of any dispatch order and
+:mod:`~storrepro.bid.metrics` turns a run into the paper's quantities;
+:mod:`~storrepro.bid.experiment` runs the sweeps, :mod:`~storrepro.bid.claims` judges the claims
+with bands fixed before any run and :mod:`~storrepro.bid.plots` draws the figures.
 """
 
 from storrepro.bid.bid_hdd import BIDHDD, weighted_wait

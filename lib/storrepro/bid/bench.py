@@ -24,11 +24,11 @@ SIMULATORS = [
 
 
 def largest_sweep() -> Sweep:
-    from storrepro.bid import run
+    from storrepro.bid import experiment
     from storrepro.bid.config import BIDConfig
     from storrepro.bid.workload import WORKLOADS
 
     cfg = BIDConfig(profile="full")
-    run.warm_up()
-    tasks = run.main_cells(cfg, WORKLOADS)  # the notebook's cells: every scheme and reading
-    return Sweep("workloads × schedulers × seeds", run.run_cell, tasks, cfg.seed, digest)
+    experiment.warm_up()
+    tasks = experiment.main_cells(cfg, WORKLOADS)  # the notebook's cells: every scheme, reading
+    return Sweep("workloads × schedulers × seeds", experiment.run_cell, tasks, cfg.seed, digest)

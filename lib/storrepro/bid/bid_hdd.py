@@ -1,17 +1,17 @@
-"""BID-HDD: per-process staging queues flushed whole by adaptive timers (spec bid.md §2.1).
+"""BID-HDD: per-process staging queues flushed whole by adaptive timers.
 
 Every arrival of process p joins its open staging queue SQ_p (merging with contiguous requests
 of p). SQ_p is *marked* when its wait timer (idle timer: ``TS_new + wait``, re-armed on every
-enqueue, ambiguity A4) or its deadline timer (``TS_old`` + 500 ms once it holds a read, else
-``TS_old`` + 5000 ms, A5) expires. A marked queue is closed (A11): later arrivals of p open a
+enqueue: our reading) or its deadline timer (``TS_old`` + 500 ms once it holds a read, else
+``TS_old`` + 5000 ms) expires. A marked queue is closed: later arrivals of p open a
 new SQ_p. Marked queues are flushed whole, in marking order and in ascending LBA (equal LBAs
 in arrival order), into the dispatch queue DQ, which the disk serves in C-LOOK order (the
 lowest LBA at or after the head, else the lowest): "sorted according to LBAs", 32 deep by
-default (a SATA drive's command queue); at depth 1 it is a plain FIFO of the flushed queues (A6).
+default (a SATA drive's command queue); at depth 1 it is a plain FIFO of the flushed queues.
 
 The wait timer is the weighted mean of the last ``history`` inter-batch gaps of p, newest
-weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k`` (A2). A *batch*
-is a maximal run of p's arrivals with no other process arriving in between (A1); its gap Δ is
+weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k``. A *batch*
+is a maximal run of p's arrivals with no other process arriving in between; its gap Δ is
 its first arrival minus p's previous arrival. Which gaps enter the history is ``wait_history``:
 
 - ``"every_gap"`` (default): every batch's gap, whether or not SQ_p is still open — also the

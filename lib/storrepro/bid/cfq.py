@@ -1,4 +1,4 @@
-"""CFQ in the paper's semantics (spec bid.md §3.4, "CFQ-sim, primary").
+"""CFQ in the paper's semantics.
 
 One queue per process (reads and writes together, as in the paper's Fig. 6), served round-robin
 in order of queue creation. Each round takes up to ``quantum`` requests from every non-empty

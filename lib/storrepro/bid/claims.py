@@ -10,7 +10,7 @@
   if it passes under either, which the statement names. Strict bands are the paper's range
   ± 10 pp, weak (partly) the direction.
 - E (C1 and C4 keep their direction over the sensitivity sweep) is an ``invariant`` of this
-  reproduction: how robust its verdicts are to its own [R] parameter choices.
+  reproduction: how robust its verdicts are to its own parameter choices.
 
 The reasons of C1, C2 and C5 cite the oracle bound (:mod:`storrepro.bid.oracle`): what any
 dispatch order could save under the authors' disk model.
@@ -18,9 +18,13 @@ dispatch order could save under the authors' disk model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
+from storrepro.bid.config import MODERN_CONFIG, VARIANTS
+from storrepro.bid.metrics import means, ranking, reduction, workload_means
 from storrepro.claims import Claim, verdict_of
 from storrepro.validation.claims import hdd_reference, ssd_reference
 
@@ -50,34 +54,6 @@ SCHEMES = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
 
 
 # -- tables ----------------------------------------------------------------------------------
-def means(summary: pd.DataFrame, column: str, variant: str = "primary") -> pd.DataFrame:
-    """workload x scheduler table of the mean of ``column`` over replicates; the BID columns
-    from ``variant`` (a reading label), the others from the primary runs they share."""
-    if "variant" not in summary:
-        return summary.groupby(["workload", "scheduler"])[column].mean().unstack()
-    primary = summary[summary.variant == "primary"]
-    table = primary.groupby(["workload", "scheduler"])[column].mean().unstack()
-    if variant != "primary":
-        alt = summary[summary.variant == variant]
-        alt = alt.groupby(["workload", "scheduler"])[column].mean().unstack()
-        for col in alt.columns:
-            table[col] = alt[col]
-    return table
-
-
-def workload_means(summary: pd.DataFrame, column: str) -> pd.Series:
-    """Per workload, the mean over seeds of a per-trace column (the oracle, on the Noop rows)."""
-    rows = summary[summary.scheduler == "noop"]
-    if "variant" in rows:
-        rows = rows[rows.variant == "primary"]
-    return rows.groupby("workload")[column].mean()
-
-
-def reduction(table: pd.DataFrame, scheme: str, against) -> pd.Series:
-    """``1 - scheme / min(against)`` per workload (a fraction)."""
-    return 1 - table[scheme] / table[list(against)].min(axis=1)
-
-
 def oracle_gain(table: pd.DataFrame, oracle: pd.Series, q: str) -> pd.Series:
     """What the oracle saves against best(CFQ q, Noop), per workload (a fraction)."""
     return 1 - oracle / table[[q, "noop"]].min(axis=1)
@@ -730,11 +706,6 @@ def c11_offload(hybrid: pd.DataFrame, threshold: float = PF_THRESHOLD) -> Claim:
 
 
 # -- C12: Mode A and Mode B rank alike ---------------------------------------------------------
-def ranking(table: pd.DataFrame) -> pd.Series:
-    """Per workload, the schemes from fastest to slowest (cumulative time), as one string."""
-    return table.apply(lambda row: " < ".join(row.sort_values(kind="stable").index), axis=1)
-
-
 def c12_mode_consistency(mode_b: pd.DataFrame, mode_a: pd.DataFrame) -> Claim:
     schemes = list(mode_a.columns)
     b, a = ranking(mode_b[schemes]), ranking(mode_a[schemes])
@@ -774,9 +745,6 @@ def c12_mode_consistency(mode_b: pd.DataFrame, mode_a: pd.DataFrame) -> Claim:
 
 
 # -- E: sensitivity ----------------------------------------------------------------------------
-#: The sensitivity row with a modern disk model: not one of this reproduction's [R] parameters,
-#: so E does not count it (the notebook reports it beside E).
-MODERN_CONFIG = "modern disk"
 
 
 def e_sensitivity(sens: pd.DataFrame) -> Claim:
@@ -895,3 +863,26 @@ def headline_text(run, t: pd.DataFrame, oracle: pd.Series) -> dict:
             "oracle's saving against q=8 on average."
         )
     return {"statement": HEADLINE, "core": list(CORE), "cause": cause}
+
+
+def record_all(run, summary: pd.DataFrame, moves: dict, sens: pd.DataFrame) -> None:
+    """Record C3, every test claim under the primary readings with its verdict under each
+    alternative (one reading changed at a time), conservation and E, then the headline.
+    ``moves``: variant -> the detail run's arm moves; ``sens``: the sensitivity table. On a
+    user's trace every test claim's reason says so: the paper judged its own traces."""
+    t = means(summary, "device_time_s")
+    mode_a = means(summary, "modeA_time_s")[list(SCHEMES)]
+    judged = {v: test_claims(variant_inputs(summary, v, moves[v], mode_a)) for v in VARIANTS}
+    if getattr(run.config, "trace", ""):
+        note = f" Checked on {run.config.input_description()}, not on the paper's traces."
+        judged = {
+            v: {cid: replace(c, reason=c.reason + note) for cid, c in claims.items()}
+            for v, claims in judged.items()
+        }
+    run.record(c3_noop_vs_cfq(t))
+    for cid in TEST_IDS:
+        others = {v: judged[v][cid] for v in VARIANTS if v != "primary"}
+        run.record(judged["primary"][cid], readings=others)
+    run.record(conservation(summary))
+    run.record(e_sensitivity(sens))
+    run.headline(**headline_text(run, t, workload_means(summary, "oracle_floor_s")))

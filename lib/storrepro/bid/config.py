@@ -10,11 +10,22 @@ from __future__ import annotations
 from typing import ClassVar
 
 from storrepro.bid.results import MODES
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading, reading_label
+from storrepro.config import (
+    NotebookConfig,
+    Param,
+    ParameterError,
+    Reading,
+    reading_label,
+    trace_params,
+)
 
 #: The driver queue depth of the primary dispatch-queue reading: a SATA drive's native command
 #: queue holds 32 commands (the testbed disk is a 250 GB SATA HDD).
 DQ_DEPTH = 32
+
+#: The sensitivity row with a modern disk model: not one of this reproduction's own parameter
+#: choices, so E does not count it (the notebook reports it beside E).
+MODERN_CONFIG = "modern disk"
 
 #: reading -> value -> the BID scheduler options that implement it.
 READING_OPTIONS: dict[str, dict[str, dict]] = {
@@ -128,6 +139,7 @@ class BIDConfig(NotebookConfig):
             "replay mode: 'backlogged' (trace clock, primary) or 'open' (trace times)",
             choices=MODES,
         ),
+        **trace_params("the synthetic Hadoop request streams"),
     }
     readings: ClassVar[dict[str, Reading]] = READINGS
 

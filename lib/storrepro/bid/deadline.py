@@ -1,4 +1,4 @@
-"""Deadline in the paper's illustrative semantics (spec bid.md §3.3), for the toy example.
+"""Deadline in the paper's illustrative semantics, for the toy example.
 
 Reads and writes each have a FIFO (by expiry) and a sorted queue. At every dispatch: if a FIFO
 head has expired, serve the earliest-expired head ("FIFO" batches); otherwise serve reads before

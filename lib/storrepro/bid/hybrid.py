@@ -1,10 +1,10 @@
-"""BID-Hybrid: BID-HDD plus initial tier placement of non-bulky queues on an SSD (bid.md §2.2).
+"""BID-Hybrid: BID-HDD plus initial tier placement of non-bulky queues on an SSD.
 
 When a staging queue is marked, a queue holding writes is classified by its *packing fraction*
 PF = mean write-request size in sectors (E2). PF <= ``pf_threshold`` (20 % of a 1024-sector
 request = 204.8 sectors, the authors' code) marks the queue non-bulky: its writes go to the SSD,
-into one FIFO per process served round-robin (blk-mq with a FIFO per software queue, A10), and
-their LBA ranges enter the VFS-SSD table. Its reads stay on the HDD (A9). Read-only queues are
+into one FIFO per process served round-robin (blk-mq with a FIFO per software queue), and
+their LBA ranges enter the VFS-SSD table. Its reads stay on the HDD. Read-only queues are
 never classified. Before staging, every arrival is looked up in the VFS-SSD table: the parts
 that overlap offloaded ranges (reads or updates) go straight to the SSD, the rest to BID-HDD.
 
@@ -79,7 +79,7 @@ class VfsSsdTable:
 
 
 class SsdQueues:
-    """The SSD's block layer: one FIFO per process, served round-robin (blk-mq, A10).
+    """The SSD's block layer: one FIFO per process, served round-robin (blk-mq).
 
     A process joins the end of the round when its FIFO becomes non-empty; each :meth:`next`
     serves the head of the first process's FIFO and sends that process to the end of the round.

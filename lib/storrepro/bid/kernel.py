@@ -1,7 +1,7 @@
-"""Fast kernel: the experiment of :mod:`storrepro.bid.experiment` as one numba-compiled loop.
+"""Fast kernel: the simpy reference model (:mod:`storrepro.bid.reference`) as one numba loop.
 
-Same system, same semantics, same float operations in the same order as the simpy reference
-model with the Python schedulers (Noop, CFQ, BID-HDD, BID-Hybrid), so ``tests/test_bid_kernel.py``
+Same system, same semantics, same float operations in the same order as the reference model
+with the Python schedulers (Noop, CFQ, BID-HDD, BID-Hybrid), so ``tests/test_bid_kernel.py``
 finds every request's device, position, size, start and end time identical. The schedulers'
 structures become arrays indexed by request, staging queue and dense process number; each
 scheduler's numba code sits beside its Python twin: :mod:`~storrepro.bid.noop_kernel`,
@@ -91,8 +91,7 @@ from storrepro.bid.results import (
     SimResult,
     check_options,
 )
-from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDDGeometry
-from storrepro.sim.ssd import DEFAULT_SSD, SSDParams
+from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
 
 
 # -- the replay --------------------------------------------------------------------------------

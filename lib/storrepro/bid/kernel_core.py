@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from storrepro.sim.hdd import HDDGeometry
+from storrepro.sim.disk_model import HDDGeometry
 
 NOOP, CFQ_KIND, BID, HYBRID = 0, 1, 2, 3
 READ, WRITE = 0, 1
@@ -67,7 +67,7 @@ _SEEN = 31
 # -- HDD model ---------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def hdd_time(lba, size, head, gi, gf):
-    """:func:`storrepro.sim.hdd.hdd_service_time` (same operations): (T, d, start cylinder).
+    """:func:`storrepro.sim.disk_model.hdd_service_time` (same operations): (T, d, start cylinder).
 
     With ``gf[8]`` set (the modern-disk sensitivity model, :data:`MODERN_DISK`) the rotational
     latency is charged only when the request does not start where the head is, and a transfer

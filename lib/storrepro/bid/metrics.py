@@ -1,4 +1,5 @@
-"""From one simulated run to the paper's quantities (Figs 12, 15–19 and the hybrid diagnostics)."""
+"""From one simulated run to the paper's quantities (Figs 12, 15–19 and the hybrid diagnostics),
+and the workload x scheme tables of those quantities over runs."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import numpy as np
 import pandas as pd
 
 from storrepro.bid.results import SimResult
-from storrepro.sim.hdd import DEFAULT_GEOMETRY, seek_metrics
+from storrepro.sim.disk_model import DEFAULT_GEOMETRY, seek_metrics
 
 CYLINDERS = DEFAULT_GEOMETRY.cylinders
-SHORT_MOVE = CYLINDERS // 100  # short: 2 <= d < 1 % of the cylinders (must-show 5)
+SHORT_MOVE = CYLINDERS // 100  # short: 2 <= d < 1 % of the cylinders
 LONG_MOVE = CYLINDERS // 10  # long: d >= 10 % of the cylinders
 
 
@@ -82,3 +83,36 @@ def arm_moves(arms: dict) -> pd.DataFrame:
             for s, a in arms.items()
         }
     ).T
+
+
+def means(summary: pd.DataFrame, column: str, variant: str = "primary") -> pd.DataFrame:
+    """workload x scheduler table of the mean of ``column`` over replicates; the BID columns
+    from ``variant`` (a reading label), the others from the primary runs they share."""
+    if "variant" not in summary:
+        return summary.groupby(["workload", "scheduler"])[column].mean().unstack()
+    primary = summary[summary.variant == "primary"]
+    table = primary.groupby(["workload", "scheduler"])[column].mean().unstack()
+    if variant != "primary":
+        alt = summary[summary.variant == variant]
+        alt = alt.groupby(["workload", "scheduler"])[column].mean().unstack()
+        for col in alt.columns:
+            table[col] = alt[col]
+    return table
+
+
+def workload_means(summary: pd.DataFrame, column: str) -> pd.Series:
+    """Per workload, the mean over seeds of a per-trace column (the oracle, on the Noop rows)."""
+    rows = summary[summary.scheduler == "noop"]
+    if "variant" in rows:
+        rows = rows[rows.variant == "primary"]
+    return rows.groupby("workload")[column].mean()
+
+
+def reduction(table: pd.DataFrame, scheme: str, against) -> pd.Series:
+    """``1 - scheme / min(against)`` per workload (a fraction)."""
+    return 1 - table[scheme] / table[list(against)].min(axis=1)
+
+
+def ranking(table: pd.DataFrame) -> pd.Series:
+    """Per workload, the schemes from fastest to slowest (cumulative time), as one string."""
+    return table.apply(lambda row: " < ".join(row.sort_values(kind="stable").index), axis=1)

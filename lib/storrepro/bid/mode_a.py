@@ -1,10 +1,10 @@
-"""Mode A: the authors' released window simulator (spec bid.md §2.3, steps M1–M5).
+"""Mode A: the authors' released window simulator (steps M1–M5 below).
 
 Not an event-driven simulation. Trace events are packed into request *structures* (M1: maximal
 runs of one process and one direction, cut greedily at 1024 sectors, served as one access at the
 first event's sector), taken 128 at a time as request-queue windows (M2) and scheduled window by
 window (M3); the device times of the dispatched structures are summed (M4, the HDD model of
-§4.1 from the previous structure's head position; the SSD's page costs).
+:mod:`storrepro.sim.hdd` from the previous structure's head position; the SSD's page costs).
 
 Schemes: Noop serves structures in trace order; CFQ applies its rounds (``quantum`` structures
 per process, lowest sector first, each round sorted by sector) within each window; BID-HDD stages
@@ -19,7 +19,7 @@ in ascending process number (not marking order), absorption that deletes from th
 dispatched, the head left at the *start* of the structure's last event, SSD pages rounded down,
 and the code's hybrid rule (more than half the staged structures <= 20 % full, reads included,
 the always-true size clause, reads charged to the SSD). The unit mix of the code's anticipation
-term is not reproduced: the cumulative time here is device time only (A12); the staging
+term is not reproduced: the cumulative time here is device time only; the staging
 anticipation is reported separately, in ms.
 """
 
@@ -35,8 +35,7 @@ from storrepro.bid.bid_hdd import weighted_wait
 from storrepro.bid.hybrid import DEFAULT_PF_THRESHOLD, VfsSsdTable
 from storrepro.bid.metrics import CYLINDERS
 from storrepro.bid.request import MAX_SECTORS
-from storrepro.sim.hdd import hdd_service_times
-from storrepro.sim.ssd import DEFAULT_SSD, SSDParams
+from storrepro.sim.disk_model import DEFAULT_SSD, SSDParams, hdd_service_times
 
 SCHEMES = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
 WINDOW = 128  # request structures per window (the code's nr_requests)
@@ -108,14 +107,22 @@ def _cfq_order(s: pd.DataFrame, window: int, quantum: int) -> np.ndarray:
     return frame.sort_values(["w", "round", "lba", "i"]).i.to_numpy()
 
 
+def _mean(sizes: list[int]) -> float:
+    """The mean of integer sizes as numpy takes it: their exact sum over their number."""
+    return sum(sizes) / len(sizes)
+
+
 class _Bid:
     """M3 for one trace: the staged groups, the wait histories and the dispatch lists."""
 
     def __init__(self, s: pd.DataFrame, options: ModeAOptions, hybrid: bool):
         self.o, self.hybrid = options, hybrid
-        self.pid, self.op = s.pid.to_numpy(), s.op.to_numpy()
-        self.lba, self.size = s.lba.to_numpy(), s["size"].to_numpy()
-        self.first, self.last = s.first_ts.to_numpy(), s.last_ts.to_numpy()
+        # Python scalars for the per-structure steps (the same float operations, without
+        # numpy's per-scalar overhead); the array of first times for dispatch's sum
+        self.pid, self.op = s.pid.tolist(), s.op.tolist()
+        self.lba, self.size = s.lba.tolist(), s["size"].tolist()
+        self.first, self.last = s.first_ts.tolist(), s.last_ts.tolist()
+        self.first_array = s.first_ts.to_numpy()
         self.hdd: list[int] = []
         self.ssd: list[int] = []
         self.anticipation = 0.0
@@ -126,13 +133,13 @@ class _Bid:
 
     def dispatch(self, group: list[int]) -> None:
         end = self.last[group[-1]]
-        self.anticipation += float(end * len(group) - self.first[group].sum())
+        self.anticipation += float(end * len(group) - self.first_array[group].sum())
         self.hdd.extend(group)
 
     def to_ssd(self, group) -> None:
         for i in group:
             if self.op[i] == "W":
-                self.table.add(int(self.lba[i]), int(self.size[i]))
+                self.table.add(self.lba[i], self.size[i])
         self.ssd.extend(group)
 
     def classify(self, staged: dict, rq: dict) -> None:
@@ -147,14 +154,14 @@ class _Bid:
                     if not any(self.size[i] < 204 for i in rq[p]):
                         continue
                     group = group + rq.pop(p)
-                self.decisions.append((p, float(np.mean(self.size[group])), "ssd"))
+                self.decisions.append((p, _mean([self.size[i] for i in group]), "ssd"))
                 self.to_ssd(group)  # reads too (charged to the SSD)
                 del staged[p]
                 continue
             writes = [i for i in group if self.op[i] == "W"]
             if not writes:
                 continue  # read-only groups are never classified
-            pf = float(np.mean(self.size[writes]))
+            pf = _mean([self.size[i] for i in writes])
             tier = "ssd" if pf <= self.o.pf_threshold else "hdd"
             self.decisions.append((p, pf, tier))
             if tier == "ssd":
@@ -182,10 +189,11 @@ class _Bid:
     def window(self, staged: dict, rq: dict) -> None:
         o = self.o
         if self.hybrid and len(self.table):
+            holds, lba = self.table.holds, self.lba
             for p in list(rq):
                 kept = []
                 for i in rq[p]:
-                    (self.ssd if self.table.holds(int(self.lba[i])) else kept).append(i)
+                    (self.ssd if holds(lba[i]) else kept).append(i)
                 if kept:
                     rq[p] = kept
                 else:
@@ -224,7 +232,7 @@ class _Bid:
         for start in range(0, n, self.o.window):
             rq: dict[int, list[int]] = {}
             for i in range(start, min(start + self.o.window, n)):
-                rq.setdefault(int(self.pid[i]), []).append(i)
+                rq.setdefault(self.pid[i], []).append(i)
             self.window(staged, rq)
         if not self.o.defects:  # the code never dispatches what is left staged
             for p in sorted(staged, key=lambda q: self.first[staged[q][0]]):

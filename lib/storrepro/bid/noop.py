@@ -1,4 +1,4 @@
-"""Noop: one FIFO with back/front merging into any queued request (spec bid.md §3.2)."""
+"""Noop: one FIFO with back/front merging into any queued request."""
 
 from __future__ import annotations
 

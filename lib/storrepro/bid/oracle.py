@@ -22,10 +22,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from storrepro.bid.kernel import _geometry_arrays, hdd_time
+from storrepro.bid.kernel_core import _geometry_arrays, hdd_time
 from storrepro.bid.request import MAX_SECTORS
-from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDDGeometry
-from storrepro.sim.ssd import DEFAULT_SSD, SSDParams
+from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
 
 
 @numba.njit(cache=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from storrepro.sim.block_device import OPS
+from storrepro.sim.disk_model import OPS
 
 #: The largest request the block layer builds (``max_sectors_kb`` = 512 KB), in sectors.
 MAX_SECTORS = 1024

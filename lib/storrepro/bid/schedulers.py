@@ -16,7 +16,7 @@ SCHEDULERS = {
     "noop": (Noop, {}),
     "bid-hdd": (BIDHDD, {}),
     "bid-hybrid": (BIDHybrid, {}),
-    # the paper's reading of ambiguity A3: the wait history is deleted with its staging queue
+    # the paper's literal words: the wait history is deleted with its staging queue
     "bid-hdd-reset": (BIDHDD, {"wait_history": "reset"}),
     "deadline": (Deadline, {}),
 }

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.bid.request import BlockRequest
-from storrepro.sim.hdd import seek_metrics
+from storrepro.sim.disk_model import seek_metrics
 
 SECTORS_PER_TRACK = 100
 TRACKS = 100
@@ -189,3 +189,17 @@ def toy_orders() -> dict[str, list[BlockRequest]]:
         "Ideal": ideal_order(toy_requests()),
         "BID-Hybrid (HDD part)": hybrid,
     }
+
+
+def hybrid_offloads() -> dict[str, str]:
+    """The toy requests BID-Hybrid sends to the SSD (C1 and C2 as writes), with the toy-scaled
+    threshold and with the authors' code's (204.8 sectors, under which B's 40-sector writes are
+    'small' too): threshold label -> request names in order."""
+    from storrepro.bid.hybrid import DEFAULT_PF_THRESHOLD, BIDHybrid
+
+    out = {}
+    for threshold in (TOY_PF_THRESHOLD, DEFAULT_PF_THRESHOLD):
+        scheduler = BIDHybrid(pf_threshold=threshold, sq_merge=False, dq_depth=1)
+        _, on_ssd = replay(scheduler, toy_requests(c_writes=True, arrival=every_ms))
+        out[f"{threshold:g} sectors"] = " ".join(request_name(r) for r in on_ssd)
+    return out

@@ -1,4 +1,4 @@
-"""Synthetic blktrace-``Q``-like traces for the paper's six MapReduce workloads (bid.md §5.3).
+"""Synthetic blktrace-``Q``-like traces for the paper's six MapReduce workloads.
 
 The authors' traces are not public. A trace here is a set of processes of four archetypes:
 
@@ -15,20 +15,23 @@ interrupters' share of events. Times are in ms, sizes and LBAs in 512-B sectors.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from storrepro.sim.hdd import DEFAULT_GEOMETRY
+from storrepro.sim.disk_model import DEFAULT_GEOMETRY
+from storrepro.traces.convert import bid_trace
 
 DISK_SECTORS = DEFAULT_GEOMETRY.cylinders * DEFAULT_GEOMETRY.sectors_per_cylinder
 CHUNK = 262_144  # 128 MB HDFS chunk, sectors
 ZONE = 8_388_608  # 4 GB intermediate-data zone, sectors
 SEQ_EVENT = 256  # 128 KB readahead / writeback event, sectors
 #: Mean events per run of one bulky process. Calibrated once, before the claims were run, to
-#: the spec's anchor Noop/CFQ(q=2) ≈ 0.88 on Grep and WordStdev (candidates 16, 64, 256 gave
+#: the anchor Noop/CFQ(q=2) ≈ 0.88 on Grep and WordStdev (candidates 16, 64, 256 gave
 #: 0.96, 0.88, 0.83 on a 15,000-event trace of each); see the notebook's calibration section.
 RUN_LENGTH = 64
 RUN_GAP = (0.02, 0.1)  # ms between events of one run (back-to-back submissions)
@@ -156,11 +159,11 @@ def generate(
 ) -> pd.DataFrame:
     """A trace of ``events`` events: columns ts (ms), pid, op ("R"/"W"), lba, size, kind.
 
-    Run-length form of spec §5.3: the bulky processes active at a point of the trace submit in
-    runs of 1 + Poisson(``run_length`` - 1) contiguous events, the process of each run drawn at
-    random; interrupter events fall at random points of their group's active span. Events of one
-    run are 0.02–0.1 ms apart; a change of process costs 0.5–2 ms. Sorted by time; pids number
-    the processes from 1 in the profile's group order.
+    Our run-length form of the paper's Table 2 workloads: the bulky processes active at a point
+    of the trace submit in runs of 1 + Poisson(``run_length`` - 1) contiguous events, the process
+    of each run drawn at random; interrupter events fall at random points of their group's active
+    span. Events of one run are 0.02–0.1 ms apart; a change of process costs 0.5–2 ms. Sorted by
+    time; pids number the processes from 1 in the profile's group order.
     """
     if workload not in PROFILES:
         raise ValueError(f"unknown workload {workload!r}; expected one of {', '.join(WORKLOADS)}")
@@ -228,7 +231,8 @@ def generate(
 
 
 def stream_fraction(trace: pd.DataFrame) -> float:
-    """Share of events within ±2 128-MB bins of their process's previous event (bid.md §2.2b)."""
+    """Share of events within ±2 128-MB bins of their process's previous event (the paper's
+    stream test)."""
     bins = ((trace.lba + trace["size"]) * 512) // 2**27
     previous = bins.groupby(trace.pid).shift()
     near = (bins - previous).abs() <= 2
@@ -236,10 +240,11 @@ def stream_fraction(trace: pd.DataFrame) -> float:
 
 
 def characterise(trace: pd.DataFrame) -> dict:
-    """The quantities of must-show 3: mix, sizes, interrupter share, run lengths, re-reads."""
+    """What a trace holds: mix, sizes, interrupter share, run lengths, re-reads."""
     sectors = trace["size"]
     reads = trace.op == "R"
-    interrupter = ~trace.kind.isin(BULKY)
+    # a real trace has no archetypes: its interrupter shares are undefined
+    interrupter = ~trace.kind.isin(BULKY) if (trace.kind != TRACE_KIND).any() else None
     run_id = (trace.pid != trace.pid.shift()).cumsum()
     runs = trace.groupby(run_id).size()
     writes = trace[~reads]
@@ -252,9 +257,44 @@ def characterise(trace: pd.DataFrame) -> dict:
         "duration_s": trace.ts.max() / 1000,
         "read_bytes_pct": 100 * sectors[reads].sum() / sectors.sum(),
         "mean_size_sectors": sectors.mean(),
-        "interrupter_events_pct": 100 * interrupter.mean(),
-        "interrupter_bytes_pct": 100 * sectors[interrupter].sum() / sectors.sum(),
+        "interrupter_events_pct": np.nan if interrupter is None else 100 * interrupter.mean(),
+        "interrupter_bytes_pct": np.nan
+        if interrupter is None
+        else 100 * sectors[interrupter].sum() / sectors.sum(),
         "mean_run_length_events": runs.mean(),
         "stream_fraction_pct": 100 * stream_fraction(trace),
         "reread_events_pct": 100 * reread / max(int(reads.sum()), 1),
     }
+
+
+# -- a real trace in place of the synthetic ones ------------------------------------------------
+#: The ``kind`` of every event read from a trace (it has no archetypes).
+TRACE_KIND = "trace"
+
+
+@functools.lru_cache(maxsize=2)
+def _streams(path: str, format: str) -> pd.DataFrame:
+    table = bid_trace(path, format=format or None, progress=False)
+    table = table[table["size"] > 0]  # a request of no data moves no head and fills no queue
+    if table.empty:
+        raise ValueError(f"trace {path!r} holds no read or write request with data")
+    return table.reset_index(drop=True)
+
+
+def trace_window(
+    path: str | Path, format: str, workload: str, replicate: int, events: int
+) -> pd.DataFrame:
+    """The per-process request streams of a blkparse (or other block) trace standing in for the
+    synthetic trace of (``workload``, ``replicate``): a window of ``events`` consecutive requests
+    in time order, its clock restarted at 0 (columns as :func:`generate`, ``kind`` "trace").
+
+    As the authors read their blktrace files in chunks, the cells take consecutive windows: the
+    six workloads' first replicates windows 0–5, their second 6–11, and so on, wrapping around
+    a trace too short for them all; a trace shorter than ``events`` is one window."""
+    if workload not in PROFILES:
+        raise ValueError(f"unknown workload {workload!r}; expected one of {', '.join(WORKLOADS)}")
+    table = _streams(str(path), format)
+    windows = max(1, len(table) // events)
+    k = (WORKLOADS.index(workload) + len(WORKLOADS) * replicate) % windows
+    window = table.iloc[k * events : (k + 1) * events].reset_index(drop=True)
+    return window.assign(ts=window.ts - window.ts.iloc[0])[list(TRACE_COLUMNS) + ["kind"]]

@@ -24,15 +24,8 @@ from typing import Protocol
 
 import simpy
 
+from storrepro.sim.disk_model import OPS, check_int
 from storrepro.sim.monitor import EventLog, LatencyMonitor
-
-#: Allowed request operations: read and write.
-OPS = ("R", "W")
-
-
-def check_int(name: str, value, minimum: int, unit: str = "sectors") -> None:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum} ({unit}), got {value!r}")
 
 
 @dataclass(frozen=True)

@@ -13,62 +13,10 @@ independent servers pulling from one scheduler (FIFO by default, as for the HDD)
 
 from __future__ import annotations
 
-import math
-import numbers
-from dataclasses import dataclass
-
 import simpy
 
 from storrepro.sim.block_device import DiskRequest, IOScheduler, PullDevice
-
-ROUNDINGS = ("ceil", "floor")
-
-
-@dataclass(frozen=True)
-class SSDParams:
-    """Page size and per-page costs (ms) of ``disk_config.txt`` row 2."""
-
-    read_ms_per_page: float = 0.025
-    write_ms_per_page: float = 0.5
-    page_bytes: int = 4096
-    sector_bytes: int = 512
-    rounding: str = "ceil"
-
-    def __post_init__(self):
-        for name in ("read_ms_per_page", "write_ms_per_page"):
-            value = getattr(self, name)
-            if not (isinstance(value, numbers.Real) and math.isfinite(value) and value >= 0):
-                raise ValueError(f"{name} must be a finite time >= 0 ms, got {value!r}")
-        for name in ("page_bytes", "sector_bytes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1 (bytes), got {value!r}")
-        if self.rounding not in ROUNDINGS:
-            raise ValueError(f"rounding must be one of {ROUNDINGS}, got {self.rounding!r}")
-
-
-DEFAULT_SSD = SSDParams()
-
-
-def ssd_pages(size: int, params: SSDParams = DEFAULT_SSD) -> int:
-    """Pages touched by ``size`` sectors, rounded as ``params.rounding`` says."""
-    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 0:
-        raise ValueError(f"size must be an integer >= 0 (sectors), got {size!r}")
-    nbytes = size * params.sector_bytes
-    if params.rounding == "ceil":
-        return -(-nbytes // params.page_bytes)
-    return nbytes // params.page_bytes
-
-
-def ssd_service_time(op: str, size: int, params: SSDParams = DEFAULT_SSD) -> float:
-    """``pages(size) · per-page cost of op`` in ms; ``op`` is ``"R"`` or ``"W"``."""
-    if op == "R":
-        per_page = params.read_ms_per_page
-    elif op == "W":
-        per_page = params.write_ms_per_page
-    else:
-        raise ValueError(f"op must be one of ('R', 'W'), got {op!r}")
-    return ssd_pages(size, params) * per_page
+from storrepro.sim.disk_model import DEFAULT_SSD, SSDParams, ssd_pages, ssd_service_time
 
 
 class SSD(PullDevice):

@@ -24,9 +24,10 @@ from storrepro.sim import theory
 from storrepro.sim.block_device import DiskRequest
 from storrepro.sim.cloud_store import CloudStore, ShiftedExponential, fixed_code
 from storrepro.sim.core_pool import CorePool
+from storrepro.sim.disk_model import DEFAULT_GEOMETRY, hdd_service_time, ssd_service_time
 from storrepro.sim.fifo import fifo_departures, simulate_fifo
-from storrepro.sim.hdd import DEFAULT_GEOMETRY, HDD, hdd_service_time
-from storrepro.sim.ssd import SSD, ssd_service_time
+from storrepro.sim.hdd import HDD
+from storrepro.sim.ssd import SSD
 from storrepro.validation.config import ValidationConfig
 from storrepro.validation.workload import (
     GAMMA_SHAPE,
