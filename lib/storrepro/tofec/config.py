@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading
+from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
 
 #: λ grid of spec §4.2 (req/s); the runs at 0.90/0.95/0.98·C_full are added once C_full is known.
 FULL_RATES = (2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75)
@@ -160,6 +160,7 @@ class TofecConfig(NotebookConfig):
             low=5_000,
             grows="memory",
         ),
+        **trace_params("the synthetic request arrivals of the changing-workload experiment"),
     }
 
     def validate(self) -> None:
