@@ -47,7 +47,6 @@ PENDING = {
     "02_accgecko",
     "03_vdi_background",
     "04_bid",
-    "05_tofec",
 }
 
 

@@ -7,6 +7,7 @@ from storrepro.config import ParameterError
 from storrepro.tofec import experiment as ex
 from storrepro.tofec.config import TofecConfig
 from storrepro.tofec.delay import SUR, ModelParams
+from storrepro.tofec.model_checks import mc_capacities
 
 PARAMS = ModelParams(26.0, 48.9, 8.44, 10.7)
 
@@ -22,7 +23,7 @@ def test_grid_task_runs_stable_codes_and_adaptive_policies():
 
 def test_saturated_throughput_is_the_capacity():
     # (1,1) offered 1.2x its MC capacity: the throughput is that capacity (A1 in small).
-    cap = ex.mc_capacities(SUR, np.random.default_rng(0), 100_000, codes=[(1, 1)]).capacity.iloc[0]
+    cap = mc_capacities(SUR, np.random.default_rng(0), 100_000, codes=[(1, 1)]).capacity.iloc[0]
     res = ex.run_saturation_task(
         ex.SaturationTask("(1,1)", 1.2 * cap, 0, 20_000, PARAMS), np.random.default_rng(1)
     )

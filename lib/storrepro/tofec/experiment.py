@@ -17,10 +17,20 @@ import pandas as pd
 from storrepro.parallel import sweep, task_rng
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB, K_MAX, static_codes
-from storrepro.tofec.config import HIGH_LOAD, TofecConfig
-from storrepro.tofec.delay import PURE, SUR, ModelParams, TaskDelayModel, fit_params, sample_chunks
+from storrepro.tofec.config import HIGH_LOAD, TOLERANCES, TofecConfig
+from storrepro.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import simulate
-from storrepro.tofec.metrics import phase_metrics, run_metrics, summarize
+from storrepro.tofec.metrics import (
+    GridResults,
+    ideal_name,
+    phase_metrics,
+    ratio_to_envelope,
+    run_metrics,
+    summarize,
+    tofec_name,
+    top2_fraction,
+)
+from storrepro.tofec.model_checks import mc_capacities
 from storrepro.tofec.policies import IDEAL_DECISION_POINTS as IDEALS
 from storrepro.tofec.policies import Greedy, Ideal, Static, Tofec
 from storrepro.tofec.workload import (
@@ -36,73 +46,6 @@ MODELS = {"SUR": SUR, "PURE": PURE}
 STABLE_LOAD = 0.98
 ALPHAS = (0.0, 0.5, 0.9, 0.95, 0.99)
 SATURATION = 1.2  # saturation runs offer 1.2x the capacity
-
-
-def tofec_name(alpha: float, rule: str = "midpoint") -> str:
-    return f"TOFEC a={alpha:g}" + ("" if rule == "midpoint" else f" {rule}")
-
-
-def ideal_name(decision_point: str) -> str:
-    """``"Ideal"`` for the head-of-line oracle, ``"Ideal (arrival)"`` for the other reading."""
-    return "Ideal" if decision_point == "head_of_line" else f"Ideal ({decision_point})"
-
-
-# ---- light-load statistics with simultaneous start (Eqs. (2), (3); Figs. 4, 5) ---------------
-
-
-def simultaneous_start(
-    model: TaskDelayModel,
-    rng: np.random.Generator,
-    n: int,
-    k: int,
-    count: int,
-    file_mb: float = FILE_MB,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Service delay and cost of ``count`` requests whose n tasks all start together.
-
-    Service delay = k-th smallest task delay; cost = Σ_j min(D_j, D_(k)) (the others are
-    interrupted when the k-th finishes).
-    """
-    return order_statistics(model, model.draw(rng, count), n, k, file_mb)
-
-
-def order_statistics(
-    model: TaskDelayModel, blocks: np.ndarray, n: int, k: int, file_mb: float = FILE_MB
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`simultaneous_start` on given variate blocks (one row per request)."""
-    delays = np.sort(model.delays(blocks, file_mb / k, n), axis=1)
-    kth = delays[:, k - 1]
-    return kth, np.minimum(delays, kth[:, None]).sum(axis=1)
-
-
-def mc_capacities(
-    model: TaskDelayModel,
-    rng: np.random.Generator,
-    count: int,
-    n_threads: int = 16,
-    codes=None,
-) -> pd.DataFrame:
-    """Per code: MC mean service delay and cost, C = L / E[U] (req/s) and C / C(1,1).
-
-    All codes share one set of variate blocks (common random numbers across codes).
-    """
-    blocks = model.draw(rng, count)
-    rows = []
-    for n, k in codes or static_codes():
-        service, cost = order_statistics(model, blocks, n, k)
-        rows.append(
-            {
-                "n": n,
-                "k": k,
-                "service_mean": service.mean(),
-                "service_median": float(np.median(service)),
-                "cost_mean": cost.mean(),
-            }
-        )
-    frame = pd.DataFrame(rows)
-    frame["capacity"] = n_threads * 1000.0 / frame.cost_mean
-    frame["ratio"] = frame.capacity / frame.capacity.iloc[0]
-    return frame.set_index(["n", "k"])
 
 
 # ---- sweeps ----------------------------------------------------------------------------------
@@ -367,3 +310,128 @@ def phase_sweep(
             if res["rep"] == 0:
                 traces[(res["pattern"], policy)] = trace
     return pd.DataFrame(rows), traces
+
+
+def live_run(cfg: TofecConfig, params: ModelParams, rate: float, alpha: float) -> dict:
+    """TOFEC and Greedy on one 4000-request stream at ``rate`` (the notebook's control)."""
+    arrivals, blocks = draw_workload(SUR, task_rng(cfg.seed, "live"), rate, 4000)
+    return {
+        name: run_metrics(
+            simulate(
+                make_policy(name, params, cfg.n_threads, alpha),
+                SUR,
+                arrivals,
+                blocks,
+                cfg.n_threads,
+            )
+        )
+        for name in ("TOFEC", "Greedy")
+    }
+
+
+def static_capacity_table(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame
+) -> pd.DataFrame:
+    """Every static code's simulated capacity beside L/E[U] and Eq. (4) with the fitted
+    parameters, and whether n divides L."""
+    table = static_saturation(cfg, params, caps)
+    model = setting(cfg, params)
+    table["model (fitted Eq. 4)"] = [analysis.capacity(model, n, k) for n, k in table.index]
+    table["n divides L"] = [cfg.n_threads % n == 0 for n, _ in table.index]
+    return table
+
+
+CAPACITY_DEMO = ("TOFEC", "Greedy", "(1,1)", "(2,1)", "(6,6)", "(12,6)", "[3] fixed k")
+
+
+def capacity_demo(cfg: TofecConfig, params: ModelParams, c_full: float) -> dict:
+    """Saturation runs: every policy of :data:`CAPACITY_DEMO` offered 1.2·C_full, replication
+    (2,1) alone at the B3-21 fraction of C_full, and [3]'s saturated throughput ÷ C_full at each
+    α of the reading."""
+    sat = saturation_sweep(cfg, params, {p: 1.2 * c_full for p in CAPACITY_DEMO})
+    offered = TOLERANCES["b3_replication"] * c_full
+    fixed_k = {cfg.alpha: sat.throughput["[3] fixed k"] / c_full}
+    for a in (float(v) for v in cfg.readings["alpha"].others()):
+        other = saturation_sweep(cfg, params, {"[3] fixed k": 1.2 * c_full}, alpha=a)
+        fixed_k[a] = other.throughput["[3] fixed k"] / c_full
+    return {
+        "saturated": sat,
+        "replication": saturation_sweep(cfg, params, {"(2,1)": offered}).loc["(2,1)"],
+        "fixed_k": fixed_k,
+    }
+
+
+def capacity_table(demo: dict, grid: GridResults, tofec: str) -> pd.DataFrame:
+    """Saturated throughput of each policy, ÷ C_full, and the largest stable grid rate."""
+    sat = demo["saturated"]
+    table = pd.DataFrame(
+        {
+            "saturated throughput (req/s)": sat.throughput,
+            "÷ C_full": sat.throughput / grid.c_full,
+        }
+    )
+    table["max stable grid λ"] = [
+        grid.max_stable_rate(tofec if p == "TOFEC" else p) for p in CAPACITY_DEMO
+    ]
+    return table
+
+
+def changing_workload(cfg: TofecConfig, params: ModelParams, grid: GridResults) -> dict:
+    """Fig. 11: the three patterns (10 req/s, a surge, 10 req/s) with Ideal's light-load code
+    the best static code by mean at 10 req/s. Returns the per-run metrics (``phases``, the
+    primary TOFEC named "TOFEC"), their mean per (pattern, policy) (``summary``), seed 0's
+    traces, the patterns and the light code."""
+    code = grid.env["mean"].loc[10.0].code
+    light_code = tuple(int(v) for v in code.strip("()").split(","))
+    c_full = grid.c_full
+    patterns = {
+        "primary": (10, 0.98 * c_full, 10),
+        "literal 10/80/10": (10, 80, 10),
+        "0.95·C_full": (10, 0.95 * c_full, 10),
+    }
+    phases, traces = phase_sweep(cfg, params, patterns, light_code)
+    phases["policy"] = phases.policy.replace({tofec_name(cfg.alpha): "TOFEC"})
+    summary = phases.groupby(["pattern", "policy"], sort=False).mean(numeric_only=True)
+    return {
+        "phases": phases,
+        "summary": summary.drop(columns="rep"),
+        "traces": traces,
+        "patterns": patterns,
+        "light_code": light_code,
+    }
+
+
+def primary_traces(workload: dict, alpha: float) -> dict[str, dict]:
+    """Seed 0's traces of the primary pattern for TOFEC, Greedy and both Ideals (Fig. 11)."""
+    names = {"TOFEC": tofec_name(alpha), "Greedy": "Greedy", "Ideal": "Ideal"}
+    names["Ideal (arrival)"] = "Ideal (arrival)"
+    return {p: workload["traces"][("primary", name)] for p, name in names.items()}
+
+
+def ablation_table(cfg: TofecConfig, grid: GridResults, phases: pd.DataFrame) -> pd.DataFrame:
+    """Every α of the sweep and the geometric threshold rule: the largest mean and p99 ratio to
+    the envelope up to 0.9·C_full, the smallest top-2 k share, and the recovery time after
+    each pattern's drop (Ideal's rows: both decision points)."""
+    tofec = tofec_name(cfg.alpha)
+    variants = [tofec_name(a) for a in ALPHAS] + [tofec_name(cfg.alpha, "geometric")]
+    summary, mid = grid.summary, grid.mid
+    table = pd.DataFrame(index=variants)
+    table["max mean ratio (λ <= 0.9·C_full)"] = [
+        ratio_to_envelope(summary, v, "mean").loc[mid].max() for v in variants
+    ]
+    table["max p99 ratio"] = [ratio_to_envelope(summary, v, "p99").loc[mid].max() for v in variants]
+    table["min top-2 k share"] = [
+        summary[summary.policy == v].apply(top2_fraction, axis=1).min() for v in variants
+    ]
+    rec = phases.groupby(["pattern", "policy"]).recovery_s.mean()
+    patterns = ("primary", "literal 10/80/10")
+    for pattern in patterns:
+        table[f"recovery (s), {pattern}"] = [
+            rec.get((pattern, "TOFEC" if v == tofec else v), np.nan) for v in variants
+        ]
+    for name in (ideal_name(v) for v in cfg.readings["ideal_decision_point"].alternatives):
+        table.loc[name, [f"recovery (s), {p}" for p in patterns]] = [
+            rec[("primary", name)],
+            rec[("literal 10/80/10", name)],
+        ]
+    return table

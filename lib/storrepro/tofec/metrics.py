@@ -6,6 +6,7 @@ changing workload. Plain numpy/pandas on the kernel's output columns.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,15 @@ from storrepro.tofec.codes import K_MAX, static_codes
 WARMUP = 0.10  # fraction of requests dropped at the start of every run
 TREND_FACTOR = 2.0  # unstable if its last-20 % mean delay > 2x its first-20 % mean
 METRICS = ("mean", "median", "p90", "p99", "std")
+
+
+def tofec_name(alpha: float, rule: str = "midpoint") -> str:
+    return f"TOFEC a={alpha:g}" + ("" if rule == "midpoint" else f" {rule}")
+
+
+def ideal_name(decision_point: str) -> str:
+    """``"Ideal"`` for the head-of-line oracle, ``"Ideal (arrival)"`` for the other reading."""
+    return "Ideal" if decision_point == "head_of_line" else f"Ideal ({decision_point})"
 
 
 def run_metrics(res: dict[str, np.ndarray], warmup: float = WARMUP) -> dict[str, float]:
@@ -116,3 +126,78 @@ def _first_window(t, values, start, width, ok, step: float = 0.25) -> float:
             return s
         s += step
     return math.nan
+
+
+@dataclass
+class GridResults:
+    """The λ-grid summary with what the analyses read from it: per-metric pivots (rate ×
+    policy), the envelope per metric, the rate ranges of the claims, and (1,1)'s measured
+    backlog and mean cost."""
+
+    summary: pd.DataFrame
+    c_full: float  # simulated capacity of (1,1) (req/s)
+    u11: float  # (1,1)'s MC mean cost (ms)
+    rates: list[float] = field(init=False)
+    pivot: dict[str, pd.DataFrame] = field(init=False)
+    env: dict[str, pd.DataFrame] = field(init=False)
+
+    def __post_init__(self):
+        summary = self.summary
+        self.rates = sorted(summary.rate.unique())
+        self.pivot = {
+            m: summary.pivot(index="rate", columns="policy", values=m)
+            for m in METRICS + ("trend_frac",)
+        }
+        self.env = {m: envelope(summary, m) for m in METRICS}
+
+    @property
+    def mid(self) -> list[float]:
+        """The rates up to 0.90·C_full."""
+        return [r for r in self.rates if r <= 0.90 * self.c_full + 1e-9]
+
+    @property
+    def high(self) -> list[float]:
+        """The rates in (0.90, 0.95]·C_full."""
+        return [r for r in self.rates if 0.90 * self.c_full + 1e-9 < r <= 0.95 * self.c_full + 1e-9]
+
+    @property
+    def q11(self) -> pd.Series:
+        """(1,1)'s measured mean backlog E[Q] per rate."""
+        return self.summary[self.summary.policy == "(1,1)"].set_index("rate").mean_q
+
+    def k_shares(self, policy: str) -> pd.DataFrame:
+        """The share of ``policy``'s requests per k (columns k1..k6) per rate."""
+        kcols = [f"k{k}" for k in range(1, K_MAX + 1)]
+        return self.summary[self.summary.policy == policy].set_index("rate")[kcols]
+
+    def ratios(self, policies, metrics=METRICS) -> pd.DataFrame:
+        """Each policy's metric over the envelope's, per rate ("policy metric" columns)."""
+        return pd.DataFrame(
+            {f"{p} {m}": ratio_to_envelope(self.summary, p, m) for p in policies for m in metrics}
+        )
+
+    def light_load(self, tofec: str) -> pd.DataFrame:
+        """Light-load delays beside the paper's: (1,1) and (2,1) at λ = 2, TOFEC and Greedy
+        at λ = 5."""
+        at = [(2.0, "(1,1)"), (2.0, "(2,1)"), (5.0, tofec), (5.0, "Greedy")]
+        return pd.DataFrame(
+            {
+                "mean (ms)": [self.pivot["mean"].loc[r, p] for r, p in at],
+                "median (ms)": [self.pivot["median"].loc[r, p] for r, p in at],
+                "paper mean": [205, 151, 84, 89],
+                "paper median": [156, 138, 74, 79],
+            },
+            index=["basic (1,1), λ=2", "replication (2,1), λ=2", "TOFEC, λ=5", "Greedy, λ=5"],
+        )
+
+    def max_stable_rate(self, policy: str) -> float:
+        """The largest grid rate at which ``policy`` shows no upward trend in most seeds."""
+        trend = self.pivot["trend_frac"]
+        stable = [
+            r
+            for r in self.rates
+            if r in trend.index
+            and pd.notna(trend.loc[r].get(policy))
+            and trend.loc[r, policy] <= 0.5
+        ]
+        return max(stable, default=np.nan)
