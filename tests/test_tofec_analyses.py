@@ -131,3 +131,43 @@ def test_fit_table_sets_the_pilot_beside_the_fit():
     table = mc.fit_table(ModelParams(1.0, 2.0, 3.0, 4.0))
     assert table.fitted.tolist() == [1.0, 2.0, 3.0, 4.0]
     assert table.pilot.tolist() == [26.0, 48.9, 8.44, 10.7]
+
+
+def hand_phases():
+    """Per (pattern, policy) means of the phase metrics: TOFEC switches in 1 s and recovers in
+    5 s, Greedy in 8 s, both Ideals in 30 s."""
+    names = ["TOFEC", *(tofec_name(a) for a in (0.5, 0.95, 0.99))]
+    names += ["Greedy", "Ideal", "Ideal (arrival)"]
+    rows = []
+    for pattern in ("primary", "literal 10/80/10"):
+        for policy in names:
+            recovery = 5.0 if "TOFEC" in policy else 8.0 if policy == "Greedy" else 30.0
+            rows.append(
+                {
+                    "pattern": pattern,
+                    "policy": policy,
+                    "switch_s": 1.0,
+                    "surge_mean_k": 1.0,
+                    "phase1_mean": 90.0,
+                    "phase2_mean": 300.0,
+                    "phase3_mean": 90.0,
+                    "recovery_s": recovery,
+                    "k_std_p1p3": 0.3 if "TOFEC" in policy else 1.0,
+                    "phase2_k1": 0.95,
+                    "phase2_k_ge4": 0.2,
+                }
+            )
+    return pd.DataFrame(rows).set_index(["pattern", "policy"])
+
+
+@pytest.mark.parametrize("with_trace", [False, True])
+def test_record_phases_names_the_trace_when_one_drove_the_workload(tmp_path, with_trace):
+    trace = tmp_path / "t.csv"
+    trace.write_text("vd1,R,0,4096,1\nvd1,R,0,4096,5\n")
+    cfg = TofecConfig(profile="quick", trace=str(trace) if with_trace else "")
+    run = Run(cfg, out=tmp_path)
+    rules.record_phases(run, cfg, hand_phases())
+    assert list(run.claims) == ["B9a", "B9b", "B9c", "B9c-greedy", "B9d", "B9d-primary"]
+    assert run.claims["B9d"]["verdict"] == "reproduced"  # 5 s and 8 s, both faster than 30 s
+    noted = ["Checked on the arrivals of trace t.csv" in c["reason"] for c in run.claims.values()]
+    assert noted == [with_trace] * 6

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pandas as pd
 
@@ -1247,17 +1248,29 @@ def record_capacity(run, cfg, grid: GridResults, demo: dict) -> None:
     record_alpha(run, cfg, lambda a: b2_fixedk(demo["fixed_k"][a], a))
 
 
+def on_input(cfg, claim: Claim) -> Claim:
+    """``claim`` with its reason saying, when a real trace drove the changing workload, that it
+    was checked on that trace's arrivals (the Poisson stand-in's claims are left as they are)."""
+    if not getattr(cfg, "trace", ""):
+        return claim
+    return replace(
+        claim,
+        reason=f"{claim.reason} Checked on the arrivals of {cfg.input_description()}, "
+        "rescaled to each phase's rate, not on Poisson arrivals.",
+    )
+
+
 def record_phases(run, cfg, ph: pd.DataFrame) -> None:
     """B9: the changing workload — the switch at the surge, the phases against Ideal, the code's
-    stability and the recovery after the drop."""
+    stability and the recovery after the drop (each reason names a real trace's arrivals)."""
     P, Lit = ph.loc["primary"], ph.loc["literal 10/80/10"]
     ideal = {v: ideal_name(v) for v in POINT.alternatives}
-    no_reading = list(cfg.readings)
 
     def name(a):
         return "TOFEC" if a == cfg.alpha else tofec_name(a)
 
-    record_alpha(run, cfg, lambda a: b9a_surge(P.switch_s[name(a)], P.surge_mean_k[name(a)], a))
+    def surge(a):
+        return on_input(cfg, b9a_surge(P.switch_s[name(a)], P.surge_mean_k[name(a)], a))
 
     def phases(a, point):
         t, i = name(a), ideal[point]
@@ -1265,41 +1278,27 @@ def record_phases(run, cfg, ph: pd.DataFrame) -> None:
             f"phase {j}": abs(P[f"phase{j}_mean"][t] / P[f"phase{j}_mean"][i] - 1)
             for j in (1, 2, 3)
         }
-        return b9b_phases(
-            max(gaps["phase 1"], gaps["phase 3"]),
-            gaps["phase 2"],
-            i,
-            max(gaps, key=gaps.get),
-            P.recovery_s[t],
-        )
+        worst = max(gaps, key=gaps.get)
+        extremes = max(gaps["phase 1"], gaps["phase 3"])
+        claim = b9b_phases(extremes, gaps["phase 2"], i, worst, P.recovery_s[t])
+        return on_input(cfg, claim)
 
+    def stability(a):
+        ratio = P.k_std_p1p3[name(a)] / P.k_std_p1p3["Greedy"]
+        return on_input(cfg, b9c_stability(ratio, P.phase2_k1[name(a)], a))
+
+    def recovery(a, point):
+        times = (Lit.recovery_s[name(a)], Lit.recovery_s["Greedy"], Lit.recovery_s[ideal[point]])
+        return on_input(cfg, b9d_recovery(*times, a, point))
+
+    def recovery_primary(a, point):
+        times = (P.recovery_s[name(a)], P.recovery_s["Greedy"], P.recovery_s[ideal[point]])
+        return on_input(cfg, b9d_primary(*times))
+
+    record_alpha(run, cfg, surge)
     record_both(run, cfg, phases)
-    record_alpha(
-        run,
-        cfg,
-        lambda a: b9c_stability(
-            P.k_std_p1p3[name(a)] / P.k_std_p1p3["Greedy"], P.phase2_k1[name(a)], a
-        ),
-    )
-    run.record(
-        b9c_greedy(P.phase2_k_ge4["Greedy"], Lit.phase2_k_ge4["Greedy"]),
-        not_affected_by=no_reading,
-    )
-    record_both(
-        run,
-        cfg,
-        lambda a, point: b9d_recovery(
-            Lit.recovery_s[name(a)],
-            Lit.recovery_s["Greedy"],
-            Lit.recovery_s[ideal[point]],
-            a,
-            point,
-        ),
-    )
-    record_both(
-        run,
-        cfg,
-        lambda a, point: b9d_primary(
-            P.recovery_s[name(a)], P.recovery_s["Greedy"], P.recovery_s[ideal[point]]
-        ),
-    )
+    record_alpha(run, cfg, stability)
+    greedy = b9c_greedy(P.phase2_k_ge4["Greedy"], Lit.phase2_k_ge4["Greedy"])
+    run.record(on_input(cfg, greedy), not_affected_by=list(cfg.readings))
+    record_both(run, cfg, recovery)
+    record_both(run, cfg, recovery_primary)
