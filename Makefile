@@ -27,7 +27,7 @@ reproduce: $(STAMP)
 
 ## test: lint, unit tests and every notebook in the quick profile
 test: $(STAMP)
-	$(PY) -m ruff check lib tests
+	$(PY) -m ruff check lib tests notebooks
 	$(PY) -m pytest
 
 ## site: build build/site/index.html (a page per paper, rendered notebooks) from the committed

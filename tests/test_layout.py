@@ -40,19 +40,6 @@ LAYERS = {
 }
 
 
-#: Packages still being moved into this shape; each is taken off with its move.
-PENDING = {
-    "05_tofec",
-}
-
-
-def _each_notebook():
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(reason="not yet moved")) if n in PENDING else n
-        for n in NOTEBOOKS
-    ]
-
-
 def _modules() -> dict[str, Path]:
     found = {}
     for path in sorted(ROOT.rglob("*.py")):
@@ -123,7 +110,7 @@ def _role(module: str) -> str:
     return leaf if leaf in LAYERS else "algorithm"
 
 
-@pytest.mark.parametrize("notebook", _each_notebook())
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_every_package_has_the_same_files_for_the_same_roles(notebook):
     package = ROOT / PACKAGES[notebook].split(".", 1)[1].replace(".", "/")
     roles = ROLES + (SIMULATION_ROLES if notebook != "00_simulator_validation" else ())
@@ -135,7 +122,6 @@ def test_every_package_has_the_same_files_for_the_same_roles(notebook):
     assert not missing, f"{PACKAGES[notebook]} has no {', '.join(missing)}"
 
 
-@pytest.mark.xfail(bool(PENDING), reason="packages not yet moved")
 def test_no_import_cycle():
     graph = {
         name: _imports(name, path, top_level_only=False) - {"simpy"}
@@ -159,7 +145,7 @@ def test_no_import_cycle():
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
-@pytest.mark.parametrize("notebook", _each_notebook())
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_no_upward_import_inside_a_package(notebook):
     package = PACKAGES[notebook]
     upward = []
@@ -186,7 +172,7 @@ def _loads_simpy(name: str, seen: set[str]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("notebook", _each_notebook())
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_algorithm_modules_do_not_load_simpy(notebook):
     package = PACKAGES[notebook]
     leaks = []
@@ -208,7 +194,7 @@ def _lines(cell: dict) -> int:
     return len("".join(cell["source"]).strip().splitlines())
 
 
-@pytest.mark.parametrize("notebook", _each_notebook())
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_notebooks_are_thin(notebook):
     """A cell calls, plots and explains; analysis lives in the package, where it is tested."""
     lines = sorted(_lines(c) for c in _code_cells(notebook))
@@ -219,7 +205,7 @@ def test_notebooks_are_thin(notebook):
     assert longest <= 25, f"a code cell of {longest} lines"
 
 
-@pytest.mark.parametrize("notebook", _each_notebook())
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_every_parameter_reaches_the_config(notebook):
     cells = _code_cells(notebook)
     tagged = [c for c in cells if "parameters" in c["metadata"].get("tags", [])]
@@ -231,7 +217,7 @@ def test_every_parameter_reaches_the_config(notebook):
     assert f"{config_class(notebook).__name__}.from_parameters(globals())" in source
 
 
-@pytest.mark.parametrize("notebook", _each_notebook())
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_notebook_passes_ruff(notebook):
     out = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--quiet", str(notebook_path(notebook))],
@@ -261,7 +247,7 @@ def _texts(area: str) -> list[Path]:
     return [*sorted(package.rglob("*.py")), notebook_path(area)]
 
 
-@pytest.mark.parametrize("area", ["core", *_each_notebook()])
+@pytest.mark.parametrize("area", ["core", *NOTEBOOKS])
 def test_no_pointer_to_a_document_the_project_does_not_ship(area):
     found = []
     for path in _texts(area):

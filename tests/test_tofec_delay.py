@@ -76,9 +76,9 @@ def test_drop_worst_removes_the_top_decile():
     assert means[0] == pytest.approx(5.0)  # 1..9
 
 
-def test_fitted_sur_parameters_match_the_spec_pilot():
+def test_fitted_sur_parameters_match_the_pilot_fit():
     fit = fit_params(sample_chunks(SUR, np.random.default_rng(3), 200_000))
-    # Spec §3.3: α_Δ ≈ 26.0, β_Δ ≈ 48.9, α_E ≈ 8.44, β_E ≈ 10.7 (±2 % with the MC seed).
+    # The pilot's fit: α_Δ ≈ 26.0, β_Δ ≈ 48.9, α_E ≈ 8.44, β_E ≈ 10.7 (±2 % with the MC seed).
     assert fit.a_shift == pytest.approx(26.0, rel=0.03)
     assert fit.b_shift == pytest.approx(48.9, rel=0.03)
     assert fit.a_tail == pytest.approx(8.44, rel=0.03)

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 import simpy
 
-from storrepro.sim.cloud_store import CloudStore, poisson_arrival_times
+from storrepro.sim.cloud_inputs import poisson_arrival_times
+from storrepro.sim.cloud_store import CloudStore
 from storrepro.tofec import analysis
 from storrepro.tofec.delay import SUR, ModelParams, TaskDelayModel
 from storrepro.tofec.kernel import COLUMNS, simulate

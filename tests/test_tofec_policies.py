@@ -2,7 +2,7 @@
 
 import pytest
 
-from storrepro.sim.cloud_store import StoreState
+from storrepro.sim.cloud_inputs import StoreState
 from storrepro.tofec import analysis
 from storrepro.tofec.delay import ModelParams
 from storrepro.tofec.policies import Greedy, Ideal, Static, Tofec

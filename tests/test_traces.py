@@ -184,6 +184,10 @@ def test_conversions_refuse_what_they_cannot_make(tmp_path, monkeypatch):
         detect_format(_write(tmp_path / "odd.csv", ["a;b;c"]))
     with pytest.raises(TraceFormatError, match="format 'parquet': expected one of"):
         detect_format(iops, "parquet")
+    no_data = "  8,0    1        1     0.000000000  4162  Q   N [sync]"
+    empty = _write(tmp_path / "empty.blk", [no_data])
+    with pytest.raises(TraceFormatError, match="no read or write request in this trace"):
+        convert.bid_trace(empty, format="blkparse", progress=False)
 
 
 def test_trace_command_line(msr, tmp_path, capsys):

@@ -54,6 +54,40 @@ def write_msr(path: Path, times, volumes, rng) -> Path:
     return path
 
 
+def write_blkparse(path: Path, rng, processes: int = 6, requests: int = 4000) -> Path:
+    """blkparse's default output: Q events of ``processes`` streams (each a sequential run of
+    256-sector reads or writes, restarting at a random sector now and then), with the G and C
+    events blkparse prints around them, and the closing summary."""
+    times = np.sort(rng.exponential(2e-3, requests).cumsum())
+    pids = rng.integers(1000, 1000 + processes, requests)
+    lines, cursor = [], {}
+    for seq, (t, pid) in enumerate(zip(times, pids, strict=True)):
+        if pid not in cursor or rng.random() < 0.05:
+            cursor[pid] = int(rng.integers(0, 2**30)) // 256 * 256
+        op = "R" if pid % 3 else "W"
+        sector = cursor[pid]
+        cursor[pid] += 256
+        for action in ("Q", "G", "C"):
+            lines.append(
+                f"  8,0    {pid % 2}  {3 * seq + 'QGC'.index(action) + 1:>7}  {t:14.9f}"
+                f"  {pid}  {action}   {op} {sector} + 256 [java]"
+            )
+    lines += ["", "CPU0 (8,0):", f" Reads Queued: {requests}, 0KiB"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_alibaba(path: Path, times, volumes, rng) -> Path:
+    """Alibaba cloud block trace lines ``device_id,opcode,offset,length,timestamp`` (µs)."""
+    order = np.argsort(times, kind="stable")
+    stamps = np.round((T0 + times[order]) * 1e6).astype(np.int64)
+    ops = np.where(rng.random(times.size) < 0.3, "W", "R")
+    with open(path, "w") as f:
+        for v, op, t in zip(volumes[order], ops, stamps, strict=True):
+            f.write(f"{v},{op},{4096 * int(rng.integers(0, 2**20))},4096,{t}\n")
+    return path
+
+
 def _precise_period(path, rng):  # six volumes over 31 h: a day of history and 6-h intervals
     return write_msr(path, *daily_arrivals(rng, 6, 31, 6), rng)
 
@@ -66,11 +100,21 @@ def _vdi(path, rng):  # eight hours of two volumes, repeated over the stand-in's
     return write_msr(path, *daily_arrivals(rng, 2, 8, 50), rng)
 
 
+def _bid(path, rng):  # six processes' sequential streams, cut into the cells' windows
+    return write_blkparse(path, rng)
+
+
+def _tofec(path, rng):  # bursty requests whose gaps shape the changing workload's arrivals
+    return write_alibaba(path, *bursty_arrivals(rng, 2, 0.4, 1000), rng)
+
+
 #: notebook -> (writer of its trace, the other parameters a trace that small needs)
 TRACE_RUNS = {
     "01_precise_period": (_precise_period, []),
     "02_accgecko": (_accgecko, ["segment_seconds=10", "segments=2"]),
     "03_vdi_background": (_vdi, []),
+    "04_bid": (_bid, []),
+    "05_tofec": (_tofec, []),
 }
 
 

@@ -22,34 +22,32 @@ from __future__ import annotations
 import math
 import numbers
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import simpy
 
 from storrepro.checks import finite
+from storrepro.sim.cloud_inputs import (
+    DECISION_POINTS,
+    Policy,
+    StoreState,
+    TaskSampler,
+    poisson_arrival_times,
+)
 from storrepro.sim.monitor import EventLog, LatencyMonitor
 
-DECISION_POINTS = ("arrival", "admission")
-
-
-@dataclass(frozen=True)
-class StoreState:
-    """What a coding policy may observe when it picks a request's code."""
-
-    now: float
-    queue_length: int  # requests waiting in the request queue, excluding the one being coded
-    idle_threads: int
-    task_queue_length: int
-    in_service: int  # admitted requests not yet complete
-    n_threads: int
-
-
-#: ``policy(state) -> (n, k)``.
-Policy = Callable[[StoreState], tuple[int, int]]
-#: ``sampler(rng, chunk_size, n) -> array of n task delays (ms)``.
-TaskSampler = Callable[[np.random.Generator, float, int], np.ndarray]
+#: The store and the simpy-free names it takes from ``cloud_inputs`` (old imports keep working).
+__all__ = [
+    "DECISION_POINTS",
+    "CloudStore",
+    "Policy",
+    "ShiftedExponential",
+    "StoreState",
+    "TaskSampler",
+    "fixed_code",
+    "poisson_arrival_times",
+]
 
 
 def _check_code(n, k, source: str) -> tuple[int, int]:
@@ -89,21 +87,6 @@ class ShiftedExponential:
         shift = self.shift + self.shift_per_size * chunk_size
         mean = self.mean + self.mean_per_size * chunk_size
         return shift + rng.exponential(mean, n)
-
-
-def poisson_arrival_times(
-    rng: np.random.Generator, rate_per_s: float, duration_ms: float
-) -> np.ndarray:
-    """Arrival times (ms) in [0, duration_ms) of a Poisson process of ``rate_per_s`` req/s."""
-    finite("rate_per_s", rate_per_s, strict=True, unit="req/s")
-    finite("duration_ms", duration_ms)
-    mean_gap = 1000.0 / rate_per_s
-    expected = duration_ms / mean_gap
-    times = np.cumsum(rng.exponential(mean_gap, int(expected + 6 * math.sqrt(expected) + 10)))
-    while times[-1] < duration_ms:  # rare: the first draw fell short
-        extra = np.cumsum(rng.exponential(mean_gap, len(times))) + times[-1]
-        times = np.concatenate([times, extra])
-    return times[times < duration_ms]
 
 
 @dataclass(eq=False)

@@ -1,6 +1,6 @@
 """Approximate analysis of static codes and TOFEC's thresholds: Eqs. (2)-(21), Theorem 1.
 
-Reconstructed in the spec (§2.6-2.9) because the paper text lost every equation. Units: task
+Reconstructed by this reproduction because the paper text lost every equation. Units: task
 delays in ms, file sizes J in MB, arrival rates λ in req/s; Λ = λ·Ū (thread-seconds per second,
 dimensionless) and L threads. For one class with parameters p = (α_Δ, β_Δ, α_E, β_E)::
 

@@ -6,11 +6,12 @@ from storrepro.bench_cases import Simulator, Sweep, digest
 
 
 def _setup(n, rng, rate=60.0):
-    from storrepro.tofec import experiment
     from storrepro.tofec.delay import PURE
+    from storrepro.tofec.experiment import make_policy
+    from storrepro.tofec.workload import draw_workload
 
-    policy = experiment.make_policy("TOFEC", PURE.true_params())
-    arrivals, blocks = experiment.draw_workload(PURE, rng, rate, n)
+    policy = make_policy("TOFEC", PURE.true_params())
+    arrivals, blocks = draw_workload(PURE, rng, rate, n)
     return policy, PURE, arrivals, blocks
 
 
@@ -40,12 +41,13 @@ SIMULATORS = [
 
 
 def largest_sweep() -> Sweep:
-    from storrepro.tofec import study
+    from storrepro.tofec import experiment
     from storrepro.tofec.config import TofecConfig
-    from storrepro.tofec.experiment import run_grid_task
 
     cfg = TofecConfig(profile="full")
-    params, _ = study.fitted_params(cfg)
-    caps = study.capacities(cfg)
-    tasks = study.grid_tasks(cfg, params, caps, float(caps.capacity.iloc[0]))
-    return Sweep("λ grid: every policy × rate × seed", run_grid_task, tasks, cfg.seed, digest)
+    params, _ = experiment.fitted_params(cfg)
+    caps = experiment.capacities(cfg)
+    tasks = experiment.grid_tasks(cfg, params, caps, float(caps.capacity.iloc[0]))
+    return Sweep(
+        "λ grid: every policy × rate × seed", experiment.run_grid_task, tasks, cfg.seed, digest
+    )

@@ -1,7 +1,7 @@
 """The static (n, k) codes of the paper, chunking of a file, and a real MDS round trip.
 
 A file of J MB read with an (n, k) MDS code is split into k chunks of J/k MB and expanded into n
-coded chunks; any k of them rebuild the file (spec §2.2). The simulation needs only the code and
+coded chunks; any k of them rebuild the file. The simulation needs only the code and
 the chunk size; :func:`encode` / :func:`decode` show with a real Reed–Solomon code (``zfec``)
 that the "any k of n" property the delay model relies on holds byte for byte, and
 :func:`strip_batches` that one (12,6) code over 0.5 MB strips serves as the (2,1), (4,2) and

@@ -1,19 +1,19 @@
 """Parameters of notebook 05 (TOFEC), its readings of the paper's open choices, and the
-acceptance tolerances fixed in advance (sized from the reproduction spec's pilot)."""
+acceptance tolerances fixed in advance (sized from this reproduction's pilot run)."""
 
 from __future__ import annotations
 
 import math
 from typing import ClassVar
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading
+from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
 
-#: λ grid of spec §4.2 (req/s); the runs at 0.90/0.95/0.98·C_full are added once C_full is known.
+#: The λ grid (req/s); the runs at 0.90/0.95/0.98·C_full are added once C_full is known.
 FULL_RATES = (2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75)
 QUICK_RATES = (2, 5, 10, 20, 30, 40, 50, 60, 70, 75)
 HIGH_LOAD = (0.90, 0.95, 0.98)  # fractions of C_full run with ``high_load_seeds``
 
-#: Spec §7 tolerances (sized from the spec's pilot, before any result of this code was seen).
+#: Acceptance tolerances (sized from the pilot run, before any result of this code was seen).
 TOLERANCES = {
     "a1_cost": 0.01,  # MC mean cost vs nΔ + kE (PURE)
     "a1_capacity": 0.03,  # simulated saturated C(n,k) vs L / MC mean cost (SUR)
@@ -40,7 +40,7 @@ TOLERANCES = {
     "b5": {"mean": 1.15, "median": 1.25, "greedy_mean": 1.40, "high_mean": 1.30},
     "b6": {"p90": 1.30, "p99": 2.0, "vs_greedy_p90": 0.95, "vs_greedy_p99": 0.70},
     "b7": {"vs_greedy": 0.70, "vs_envelope": 2.0},
-    # top-2: the paper's "over 80 %"; the spec's pilot band for α = 0.9 (0.60) counts as partly
+    # top-2: the paper's "over 80 %"; the pilot's band for α = 0.9 (0.60) counts as partly
     "b8": {"top2": 0.80, "top2_partly": 0.60, "greedy_1_6": 0.60},
     "b9": {
         "switch_s": 2.0,
@@ -160,6 +160,7 @@ class TofecConfig(NotebookConfig):
             low=5_000,
             grows="memory",
         ),
+        **trace_params("the synthetic request arrivals of the changing-workload experiment"),
     }
 
     def validate(self) -> None:

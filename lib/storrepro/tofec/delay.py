@@ -1,4 +1,4 @@
-"""Task-delay model of Eq. (1) and its calibrated surrogates (TOFEC spec §2.4, §3.3).
+"""Task-delay model of Eq. (1) and its calibrated surrogates.
 
 Time in ms, chunk sizes B in MB. A task on a chunk of B MB takes::
 
@@ -173,7 +173,7 @@ def correlated_delays(
     rho: float = 0.15,
     table_size: int = 1_000_000,
 ) -> np.ndarray:
-    """``count`` rows of n task delays whose quantiles come from a Gaussian copula (spec §3.3).
+    """``count`` rows of n task delays whose quantiles come from a Gaussian copula.
 
     The paper measured a 0.11-0.17 correlation between the tasks of one request (Shared Key). Each
     row's n normal variates share a common factor with correlation ``rho``; their normal CDFs are
@@ -198,3 +198,19 @@ def mean_pairwise_correlation(delays: np.ndarray) -> float:
     corr = np.corrcoef(delays, rowvar=False)
     n = corr.shape[0]
     return float((corr.sum() - n) / (n * (n - 1)))
+
+
+def copula_rho_for(delays, target: float, low: float = 0.0, high: float = 0.6) -> float:
+    """The copula correlation ρ whose task delays ``delays(ρ)`` (rows of a request's tasks)
+    have mean pairwise Pearson correlation ``target``, to 0.001 in ρ (Brent's method)."""
+    from scipy.optimize import brentq
+
+    def excess(rho):
+        return mean_pairwise_correlation(delays(rho)) - target
+
+    try:
+        return brentq(excess, low, high, xtol=1e-3)
+    except ValueError:  # brentq's "f(a) and f(b) must have different signs"
+        raise ValueError(
+            f"target correlation {target!r} is not reached for ρ in [{low!r}, {high!r}]"
+        ) from None

@@ -1,143 +1,51 @@
-"""TOFEC experiments: workload → policy → fast kernel, the sweeps and the metrics of §6-7.
+"""TOFEC experiments: workload → policy → fast kernel, the sweeps of the paper's evaluation
+and the analyses the notebook reads its claims from.
 
 Every sweep task runs *all* its policies on one arrival stream and one block of task-delay
 variates drawn from the task's own random stream, so policies are compared on common random
-numbers (spec §4.2). The sweep functions are module-level so dask can pickle them.
+numbers. A task's ``repr`` seeds its stream. The sweep functions are module-level so dask can
+pickle them.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from storrepro.sim.cloud_store import poisson_arrival_times
+from storrepro.parallel import sweep, task_rng
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB, K_MAX, static_codes
-from storrepro.tofec.delay import PURE, SUR, ModelParams, TaskDelayModel
+from storrepro.tofec.config import HIGH_LOAD, TOLERANCES, TofecConfig
+from storrepro.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import simulate
+from storrepro.tofec.metrics import (
+    GridResults,
+    ideal_name,
+    phase_metrics,
+    ratio_to_envelope,
+    run_metrics,
+    summarize,
+    tofec_name,
+    top2_fraction,
+)
+from storrepro.tofec.model_checks import mc_capacities
 from storrepro.tofec.policies import IDEAL_DECISION_POINTS as IDEALS
 from storrepro.tofec.policies import Greedy, Ideal, Static, Tofec
+from storrepro.tofec.workload import (
+    PHASE_S,
+    draw_workload,
+    phase_arrivals,
+    trace_gaps,
+    trace_phase_arrivals,
+)
 
 MODELS = {"SUR": SUR, "PURE": PURE}
-WARMUP = 0.10  # fraction of requests dropped at the start of every run
-STABLE_LOAD = 0.98  # a static code is unstable at λ >= 0.98·C(n,k) (spec §4.2 (a))
-TREND_FACTOR = 2.0  # ... or if its last-20 % mean delay > 2x its first-20 % mean (§4.2 (b))
+#: A static code is simulated only below 0.98 of its capacity C(n,k) (it would not be stable).
+STABLE_LOAD = 0.98
 ALPHAS = (0.0, 0.5, 0.9, 0.95, 0.99)
-METRICS = ("mean", "median", "p90", "p99", "std")
-
-
-def tofec_name(alpha: float, rule: str = "midpoint") -> str:
-    return f"TOFEC a={alpha:g}" + ("" if rule == "midpoint" else f" {rule}")
-
-
-def ideal_name(decision_point: str) -> str:
-    """``"Ideal"`` for the head-of-line oracle, ``"Ideal (arrival)"`` for the other reading."""
-    return "Ideal" if decision_point == "head_of_line" else f"Ideal ({decision_point})"
-
-
-# ---- light-load statistics with simultaneous start (Eqs. (2), (3); Figs. 4, 5) ---------------
-
-
-def simultaneous_start(
-    model: TaskDelayModel,
-    rng: np.random.Generator,
-    n: int,
-    k: int,
-    count: int,
-    file_mb: float = FILE_MB,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Service delay and cost of ``count`` requests whose n tasks all start together.
-
-    Service delay = k-th smallest task delay; cost = Σ_j min(D_j, D_(k)) (the others are
-    interrupted when the k-th finishes).
-    """
-    return order_statistics(model, model.draw(rng, count), n, k, file_mb)
-
-
-def order_statistics(
-    model: TaskDelayModel, blocks: np.ndarray, n: int, k: int, file_mb: float = FILE_MB
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`simultaneous_start` on given variate blocks (one row per request)."""
-    delays = np.sort(model.delays(blocks, file_mb / k, n), axis=1)
-    kth = delays[:, k - 1]
-    return kth, np.minimum(delays, kth[:, None]).sum(axis=1)
-
-
-def mc_capacities(
-    model: TaskDelayModel,
-    rng: np.random.Generator,
-    count: int,
-    n_threads: int = 16,
-    codes=None,
-) -> pd.DataFrame:
-    """Per code: MC mean service delay and cost, C = L / E[U] (req/s) and C / C(1,1).
-
-    All codes share one set of variate blocks (common random numbers across codes).
-    """
-    blocks = model.draw(rng, count)
-    rows = []
-    for n, k in codes or static_codes():
-        service, cost = order_statistics(model, blocks, n, k)
-        rows.append(
-            {
-                "n": n,
-                "k": k,
-                "service_mean": service.mean(),
-                "service_median": float(np.median(service)),
-                "cost_mean": cost.mean(),
-            }
-        )
-    frame = pd.DataFrame(rows)
-    frame["capacity"] = n_threads * 1000.0 / frame.cost_mean
-    frame["ratio"] = frame.capacity / frame.capacity.iloc[0]
-    return frame.set_index(["n", "k"])
-
-
-# ---- one run ---------------------------------------------------------------------------------
-
-
-def run_metrics(res: dict[str, np.ndarray], warmup: float = WARMUP) -> dict[str, float]:
-    """Delay statistics (ms), throughput (req/s), k mix, mean Q and the trend flag of one run."""
-    start = int(len(res["t_end"]) * warmup)
-    delay = (res["t_end"] - res["t_arrive"])[start:]
-    k = res["k"][start:]
-    t0, t1 = res["t_arrive"][start], res["t_arrive"][-1]
-    ends = res["t_end"]
-    fifth = max(len(delay) // 5, 1)
-    out = {
-        "mean": delay.mean(),
-        "median": float(np.median(delay)),
-        "p90": float(np.percentile(delay, 90)),
-        "p99": float(np.percentile(delay, 99)),
-        "std": delay.std(),
-        "throughput": np.count_nonzero((ends >= t0) & (ends < t1)) / (t1 - t0) * 1000.0,
-        "arrival_rate": (len(delay) - 1) / (t1 - t0) * 1000.0,
-        "mean_q": res["queue_length"][start:].mean(),
-        "mean_n": res["n"][start:].mean(),
-        "trend": delay[-fifth:].mean() > TREND_FACTOR * delay[:fifth].mean(),
-    }
-    for kk in range(1, K_MAX + 1):
-        out[f"k{kk}"] = np.mean(k == kk)
-    return out
-
-
-def ccdf_points(values: np.ndarray, points: int = 400) -> tuple[np.ndarray, np.ndarray]:
-    """(x, P(X >= x)) at ~``points`` log-spaced tail probabilities: a light CCDF for plots."""
-    x = np.sort(np.asarray(values, dtype=float))
-    idx = np.unique(np.geomspace(1, x.size, points).astype(int) - 1)
-    return x[x.size - 1 - idx][::-1], ((idx + 1) / x.size)[::-1]
-
-
-def draw_workload(model, rng, rate: float, requests: int):
-    """``requests`` Poisson arrivals (ms) at ``rate`` req/s and their task-delay blocks."""
-    analysis.check_rate(rate)
-    if requests < 100:
-        raise ValueError(f"requests must be >= 100 per run, got {requests!r}")
-    arrivals = poisson_arrival_times(rng, rate, requests / rate * 1000.0 * 1.5)[:requests]
-    return arrivals, model.draw(rng, len(arrivals))
+SATURATION = 1.2  # saturation runs offer 1.2x the capacity
 
 
 # ---- sweeps ----------------------------------------------------------------------------------
@@ -222,50 +130,7 @@ def run_saturation_task(task: SaturationTask, rng: np.random.Generator) -> dict:
     return {"policy": task.policy, "rate": task.rate, "rep": task.rep, **run_metrics(res)}
 
 
-# ---- aggregation -----------------------------------------------------------------------------
-
-
-def summarize(rows: list[dict]) -> pd.DataFrame:
-    """Mean over replicates per (rate, policy), with replicate count and unstable fraction."""
-    frame = pd.DataFrame(rows)
-    agg = frame.groupby(["rate", "policy"], sort=False).mean(numeric_only=True)
-    agg["reps"] = frame.groupby(["rate", "policy"], sort=False).size()
-    agg["trend_frac"] = frame.groupby(["rate", "policy"], sort=False)["trend"].mean()
-    return agg.drop(columns=["rep", "trend"]).reset_index()
-
-
-def static_names() -> list[str]:
-    return [f"({n},{k})" for n, k in static_codes()]
-
-
-def envelope(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """Best stable static code per rate for ``metric``: value and argmin code.
-
-    Only codes simulated (λ < 0.98·C) and without an upward trend in most replicates count.
-    """
-    static = summary[summary.policy.isin(static_names()) & (summary.trend_frac <= 0.5)]
-    best = static.loc[static.groupby("rate")[metric].idxmin(), ["rate", "policy", metric]]
-    return best.rename(columns={"policy": "code", metric: "value"}).set_index("rate")
-
-
-def ratio_to_envelope(summary: pd.DataFrame, policy: str, metric: str) -> pd.Series:
-    values = summary[summary.policy == policy].set_index("rate")[metric]
-    return values / envelope(summary, metric)["value"]
-
-
-def top2_fraction(row) -> float:
-    """Largest share of requests served by two adjacent k values (Fig. 10 claim)."""
-    shares = [row[f"k{k}"] for k in range(1, K_MAX + 1)]
-    return max(a + b for a, b in zip(shares[:-1], shares[1:], strict=True))
-
-
-def modal_k(row) -> int:
-    return 1 + int(np.argmax([row[f"k{k}"] for k in range(1, K_MAX + 1)]))
-
-
 # ---- changing workload (Fig. 11) -------------------------------------------------------------
-
-PHASE_S = 200.0
 
 
 @dataclass(frozen=True)
@@ -281,19 +146,18 @@ class PhaseTask:
     model: str = "SUR"
     n_threads: int = 16
     alphas: tuple[float, ...] = ALPHAS
-
-
-def phase_arrivals(rng: np.random.Generator, rates, phase_s: float = PHASE_S) -> np.ndarray:
-    parts = [
-        i * phase_s * 1000.0 + poisson_arrival_times(rng, rate, phase_s * 1000.0)
-        for i, rate in enumerate(rates)
-    ]
-    return np.concatenate(parts)
+    #: A real trace's unit-mean gaps (:func:`~storrepro.tofec.workload.trace_gaps`) replacing
+    #: the Poisson arrivals; left out of the repr, so a task keeps its random stream.
+    trace_gaps: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def run_phase_task(task: PhaseTask, rng: np.random.Generator) -> dict:
     model = MODELS[task.model]
-    arrivals = phase_arrivals(rng, task.rates)
+    if task.trace_gaps is None:
+        arrivals = phase_arrivals(rng, task.rates)
+    else:
+        start = int(rng.integers(len(task.trace_gaps)))
+        arrivals = trace_phase_arrivals(task.trace_gaps, task.rates, start)
     blocks = model.draw(rng, len(arrivals))
     setting = analysis.Setting(task.params, FILE_MB, task.n_threads)
     ends = (PHASE_S * 1000.0, 2 * PHASE_S * 1000.0)
@@ -313,32 +177,261 @@ def run_phase_task(task: PhaseTask, rng: np.random.Generator) -> dict:
     return out
 
 
-def phase_metrics(t: np.ndarray, delay: np.ndarray, k: np.ndarray) -> dict[str, float]:
-    """Per-phase means, surge switch time, mean k in phase 2, k stability, recovery time."""
-    p1 = (t >= 20) & (t < 200)  # phase 1 after its own warm-up
-    p2 = (t >= 200) & (t < 400)
-    p3 = (t >= 420) & (t < 600)  # phase 3 without its first 20 s
-    out = {
-        "phase1_mean": delay[p1].mean(),
-        "phase2_mean": delay[p2].mean(),
-        "phase3_mean": delay[p3].mean(),
-        "phase2_k1": np.mean(k[p2] == 1),
-        "phase2_k_ge4": np.mean(k[p2] >= 4),
-        "surge_mean_k": k[(t >= 202) & (t < 400)].mean(),
-        "k_std_p1p3": float(np.mean([k[p1].std(), k[p3].std()])),
-    }
-    out["switch_s"] = _first_window(t, k == 1, 200.0, 0.5, lambda x: x.mean() >= 0.9)
-    ref = 1.2 * out["phase1_mean"]
-    out["recovery_s"] = _first_window(t, delay, 400.0, 2.0, lambda x: x.mean() <= ref)
+# ---- the notebook's steps, each a function of the config ---------------------------------
+
+
+def fitted_params(cfg: TofecConfig) -> tuple[ModelParams, dict[float, np.ndarray]]:
+    """TOFEC's model parameters, fitted as in the paper to SUR samples (worst 10 % dropped)."""
+    samples = sample_chunks(SUR, task_rng(cfg.seed, "fig6 samples"), cfg.mc_samples)
+    return fit_params(samples), samples
+
+
+def tofec_alphas(cfg: TofecConfig) -> tuple[float, ...]:
+    """The memory factors TOFEC runs with: the sweep's and the config's (the primary)."""
+    return tuple(sorted(set(ALPHAS) | {cfg.alpha}))
+
+
+def setting(cfg: TofecConfig, params: ModelParams) -> analysis.Setting:
+    return analysis.Setting(params, FILE_MB, cfg.n_threads)
+
+
+def capacities(cfg: TofecConfig) -> pd.DataFrame:
+    """MC capacity L/E[U] of the 27 codes under SUR (simultaneous start)."""
+    return mc_capacities(SUR, task_rng(cfg.seed, "mc capacities"), cfg.mc_samples, cfg.n_threads)
+
+
+def saturation_sweep(
+    cfg: TofecConfig, params: ModelParams, policies: dict[str, float], alpha: float | None = None
+) -> pd.DataFrame:
+    """Saturated throughput of each policy at the given offered rate, mean over seeds (TOFEC
+    and [3] with memory factor ``alpha``, the config's by default)."""
+    tasks = [
+        SaturationTask(
+            name,
+            float(rate),
+            rep,
+            cfg.requests_at(rate),
+            params,
+            n_threads=cfg.n_threads,
+            alpha=cfg.alpha if alpha is None else alpha,
+        )
+        for name, rate in policies.items()
+        for rep in range(cfg.seeds)
+    ]
+    rows = sweep(run_saturation_task, tasks, seed=cfg.seed, desc="saturation")
+    return pd.DataFrame(rows).groupby("policy", sort=False).mean(numeric_only=True)
+
+
+def static_saturation(cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame) -> pd.DataFrame:
+    """Simulated capacity of every static code next to its MC prediction L/E[U]."""
+    offered = {f"({n},{k})": SATURATION * caps.capacity[(n, k)] for n, k in static_codes()}
+    sat = saturation_sweep(cfg, params, offered)
+    out = caps[["capacity"]].rename(columns={"capacity": "predicted"}).copy()
+    out["simulated"] = [sat.throughput[f"({n},{k})"] for n, k in out.index]
+    out["error"] = out.simulated / out.predicted - 1
+    out["ratio_to_11"] = out.simulated / out.simulated.iloc[0]
     return out
 
 
-def _first_window(t, values, start, width, ok, step: float = 0.25) -> float:
-    """Smallest s >= 0 such that ``ok(values of arrivals in [start+s, start+s+width))``."""
-    s = 0.0
-    while start + s + width <= 600.0:
-        sel = (t >= start + s) & (t < start + s + width)
-        if sel.any() and ok(values[sel]):
-            return s
-        s += step
-    return math.nan
+def grid_rates(cfg: TofecConfig, c_full: float) -> list[tuple[float, int]]:
+    """(rate, seeds): the profile's λ grid plus 0.90/0.95/0.98·C_full with more seeds."""
+    rates = [(float(r), cfg.seeds) for r in cfg.rates]
+    return rates + [(round(f * c_full, 2), cfg.high_load_seeds) for f in HIGH_LOAD]
+
+
+def grid_tasks(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, c_full: float, model: str = "SUR"
+) -> list[GridTask]:
+    """One task per (rate, seed) of the λ grid; each runs every policy on one stream."""
+    return [
+        GridTask(
+            rate,
+            rep,
+            cfg.requests_at(rate),
+            params,
+            tuple(caps.capacity),
+            model=model,
+            n_threads=cfg.n_threads,
+            alphas=tofec_alphas(cfg),
+            alpha=cfg.alpha,
+        )
+        for rate, seeds in grid_rates(cfg, c_full)
+        for rep in range(seeds)
+    ]
+
+
+def grid_sweep(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, c_full: float, model: str = "SUR"
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every policy at every rate and seed: (per-run rows, summary averaged over seeds)."""
+    tasks = grid_tasks(cfg, params, caps, c_full, model)
+    rows = sweep(run_grid_task, tasks, seed=cfg.seed, desc=f"{model} λ grid")
+    flat = [row for task_rows in rows for row in task_rows]
+    return pd.DataFrame(flat), summarize(flat)
+
+
+def phase_sweep(
+    cfg: TofecConfig,
+    params: ModelParams,
+    patterns: dict[str, tuple],
+    light_code: tuple[int, int],
+    alphas: tuple[float, ...] | None = None,
+) -> tuple[pd.DataFrame, dict]:
+    """The 3-phase workloads: per (pattern, seed, policy) metrics, and seed 0's traces. With
+    ``cfg.trace`` the arrivals follow the trace's gaps (:mod:`storrepro.tofec.workload`)."""
+    gaps = trace_gaps(cfg.trace, cfg.trace_format) if cfg.trace else None
+    tasks = [
+        PhaseTask(
+            name,
+            tuple(float(r) for r in rates),
+            rep,
+            params,
+            light_code,
+            n_threads=cfg.n_threads,
+            alphas=tofec_alphas(cfg) if alphas is None else alphas,
+            trace_gaps=gaps,
+        )
+        for name, rates in patterns.items()
+        for rep in range(cfg.phase_seeds)
+    ]
+    results = sweep(run_phase_task, tasks, seed=cfg.seed, desc="phases")
+    rows, traces = [], {}
+    for res in results:
+        for policy in res["policies"]:
+            trace = res[policy]
+            rows.append(
+                {
+                    "pattern": res["pattern"],
+                    "rep": res["rep"],
+                    "policy": policy,
+                    **phase_metrics(trace["t"], trace["delay"], trace["k"]),
+                }
+            )
+            if res["rep"] == 0:
+                traces[(res["pattern"], policy)] = trace
+    return pd.DataFrame(rows), traces
+
+
+def live_run(cfg: TofecConfig, params: ModelParams, rate: float, alpha: float) -> dict:
+    """TOFEC and Greedy on one 4000-request stream at ``rate`` (the notebook's control)."""
+    arrivals, blocks = draw_workload(SUR, task_rng(cfg.seed, "live"), rate, 4000)
+    return {
+        name: run_metrics(
+            simulate(
+                make_policy(name, params, cfg.n_threads, alpha),
+                SUR,
+                arrivals,
+                blocks,
+                cfg.n_threads,
+            )
+        )
+        for name in ("TOFEC", "Greedy")
+    }
+
+
+def static_capacity_table(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame
+) -> pd.DataFrame:
+    """Every static code's simulated capacity beside L/E[U] and Eq. (4) with the fitted
+    parameters, and whether n divides L."""
+    table = static_saturation(cfg, params, caps)
+    model = setting(cfg, params)
+    table["model (fitted Eq. 4)"] = [analysis.capacity(model, n, k) for n, k in table.index]
+    table["n divides L"] = [cfg.n_threads % n == 0 for n, _ in table.index]
+    return table
+
+
+CAPACITY_DEMO = ("TOFEC", "Greedy", "(1,1)", "(2,1)", "(6,6)", "(12,6)", "[3] fixed k")
+
+
+def capacity_demo(cfg: TofecConfig, params: ModelParams, c_full: float) -> dict:
+    """Saturation runs: every policy of :data:`CAPACITY_DEMO` offered 1.2·C_full, replication
+    (2,1) alone at the B3-21 fraction of C_full, and [3]'s saturated throughput ÷ C_full at each
+    α of the reading."""
+    sat = saturation_sweep(cfg, params, {p: 1.2 * c_full for p in CAPACITY_DEMO})
+    offered = TOLERANCES["b3_replication"] * c_full
+    fixed_k = {cfg.alpha: sat.throughput["[3] fixed k"] / c_full}
+    for a in (float(v) for v in cfg.readings["alpha"].others()):
+        other = saturation_sweep(cfg, params, {"[3] fixed k": 1.2 * c_full}, alpha=a)
+        fixed_k[a] = other.throughput["[3] fixed k"] / c_full
+    return {
+        "saturated": sat,
+        "replication": saturation_sweep(cfg, params, {"(2,1)": offered}).loc["(2,1)"],
+        "fixed_k": fixed_k,
+    }
+
+
+def capacity_table(demo: dict, grid: GridResults, tofec: str) -> pd.DataFrame:
+    """Saturated throughput of each policy, ÷ C_full, and the largest stable grid rate."""
+    sat = demo["saturated"]
+    table = pd.DataFrame(
+        {
+            "saturated throughput (req/s)": sat.throughput,
+            "÷ C_full": sat.throughput / grid.c_full,
+        }
+    )
+    table["max stable grid λ"] = [
+        grid.max_stable_rate(tofec if p == "TOFEC" else p) for p in CAPACITY_DEMO
+    ]
+    return table
+
+
+def changing_workload(cfg: TofecConfig, params: ModelParams, grid: GridResults) -> dict:
+    """Fig. 11: the three patterns (10 req/s, a surge, 10 req/s) with Ideal's light-load code
+    the best static code by mean at 10 req/s. Returns the per-run metrics (``phases``, the
+    primary TOFEC named "TOFEC"), their mean per (pattern, policy) (``summary``), seed 0's
+    traces, the patterns and the light code."""
+    code = grid.env["mean"].loc[10.0].code
+    light_code = tuple(int(v) for v in code.strip("()").split(","))
+    c_full = grid.c_full
+    patterns = {
+        "primary": (10, 0.98 * c_full, 10),
+        "literal 10/80/10": (10, 80, 10),
+        "0.95·C_full": (10, 0.95 * c_full, 10),
+    }
+    phases, traces = phase_sweep(cfg, params, patterns, light_code)
+    phases["policy"] = phases.policy.replace({tofec_name(cfg.alpha): "TOFEC"})
+    summary = phases.groupby(["pattern", "policy"], sort=False).mean(numeric_only=True)
+    return {
+        "phases": phases,
+        "summary": summary.drop(columns="rep"),
+        "traces": traces,
+        "patterns": patterns,
+        "light_code": light_code,
+    }
+
+
+def primary_traces(workload: dict, alpha: float) -> dict[str, dict]:
+    """Seed 0's traces of the primary pattern for TOFEC, Greedy and both Ideals (Fig. 11)."""
+    names = {"TOFEC": tofec_name(alpha), "Greedy": "Greedy", "Ideal": "Ideal"}
+    names["Ideal (arrival)"] = "Ideal (arrival)"
+    return {p: workload["traces"][("primary", name)] for p, name in names.items()}
+
+
+def ablation_table(cfg: TofecConfig, grid: GridResults, phases: pd.DataFrame) -> pd.DataFrame:
+    """Every α of the sweep and the geometric threshold rule: the largest mean and p99 ratio to
+    the envelope up to 0.9·C_full, the smallest top-2 k share, and the recovery time after
+    each pattern's drop (Ideal's rows: both decision points)."""
+    tofec = tofec_name(cfg.alpha)
+    variants = [tofec_name(a) for a in ALPHAS] + [tofec_name(cfg.alpha, "geometric")]
+    summary, mid = grid.summary, grid.mid
+    table = pd.DataFrame(index=variants)
+    table["max mean ratio (λ <= 0.9·C_full)"] = [
+        ratio_to_envelope(summary, v, "mean").loc[mid].max() for v in variants
+    ]
+    table["max p99 ratio"] = [ratio_to_envelope(summary, v, "p99").loc[mid].max() for v in variants]
+    table["min top-2 k share"] = [
+        summary[summary.policy == v].apply(top2_fraction, axis=1).min() for v in variants
+    ]
+    rec = phases.groupby(["pattern", "policy"]).recovery_s.mean()
+    patterns = ("primary", "literal 10/80/10")
+    for pattern in patterns:
+        table[f"recovery (s), {pattern}"] = [
+            rec.get((pattern, "TOFEC" if v == tofec else v), np.nan) for v in variants
+        ]
+    for name in (ideal_name(v) for v in cfg.readings["ideal_decision_point"].alternatives):
+        table.loc[name, [f"recovery (s), {p}" for p in patterns]] = [
+            rec[("primary", name)],
+            rec[("literal 10/80/10", name)],
+        ]
+    return table

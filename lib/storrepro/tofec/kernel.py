@@ -18,7 +18,7 @@ import math
 import numba
 import numpy as np
 
-from storrepro.sim.cloud_store import DECISION_POINTS
+from storrepro.sim.cloud_inputs import DECISION_POINTS
 from storrepro.tofec.delay import TaskDelayModel
 from storrepro.tofec.policies import GREEDY, SCHEDULE, STATIC, THRESHOLD
 

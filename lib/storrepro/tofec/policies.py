@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from storrepro.sim.cloud_store import StoreState
+from storrepro.sim.cloud_inputs import StoreState
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import K_MAX, R_MAX, check_code
 from storrepro.tofec.delay import N_MAX

@@ -153,7 +153,9 @@ def bid_trace(path: str | Path, *, format: str | None = None, progress: bool = T
     ``pid``, ``op``, ``lba``, ``size`` (512-B sectors) and ``kind`` (``"trace"``), in time
     order."""
     chunks = list(read_chunks(path, format, progress=progress))
-    if chunks and "iops" in chunks[0]:
+    if not chunks:
+        raise TraceFormatError(f"{path}: no read or write request in this trace")
+    if "iops" in chunks[0]:
         raise TraceFormatError(f"{path}: BID needs individual requests, not an iops series")
     table = pd.concat(chunks, ignore_index=True)
     if (table.pid < 0).all():  # no process in this format: each volume is one stream
