@@ -47,6 +47,8 @@ def test_parameters_cell_matches_the_config(name):
     }
     assert set(values) == set(config_class(name).all_params())
     assert values.pop("profile") == "full" and values.pop("seed") == 0
+    for name in ("trace", "trace_format"):  # '' keeps the stand-in and detects the format
+        assert values.pop(name, "") == ""
     assert all(v is None for v in values.values()), "paper parameters default to None"
 
 
