@@ -1,4 +1,4 @@
-"""Synthetic generator: spec §4.2 ranges (check A4), seeding, and bad input."""
+"""Synthetic generator: the ranges the paper states and ours (check A4), seeding, and bad input."""
 
 import numpy as np
 import pytest

@@ -242,7 +242,8 @@ def _texts(area: str) -> list[Path]:
         files = [
             p for p in ROOT.rglob("*.py") if p.parent.name in ("storrepro", "sim", "data", "traces")
         ]
-        return files + [root / "README.md", *sorted((root / "site").rglob("*.py"))]
+        others = [*sorted((root / "site").rglob("*.py")), *sorted((root / "tests").glob("*.py"))]
+        return [*files, root / "README.md", *others]
     package = ROOT / PACKAGES[area].split(".", 1)[1]
     return [*sorted(package.rglob("*.py")), notebook_path(area)]
 

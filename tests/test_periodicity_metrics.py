@@ -1,4 +1,4 @@
-"""Metrics on a hand-worked table (spec §2.6, definition A)."""
+"""Metrics on a hand-worked table (the paper's accuracy definition A)."""
 
 import pytest
 

@@ -82,7 +82,7 @@ def test_constant_load_matches_the_mm1_quantile():
 
 
 def test_fluid_model_matches_the_exact_fifo_des_within_10_percent():
-    """Spec R17: one SSD with a load burst above capacity, model vs Lindley DES (shared FIFO)."""
+    """One SSD with a load burst above capacity, model vs Lindley DES (shared FIFO)."""
     rng = np.random.default_rng(1)
     ops = np.concatenate([np.full(4, 3000.0), np.full(2, 14_000.0), np.full(4, 3000.0)])
     per_min = ops * 60 * lat.REQUEST_BYTES

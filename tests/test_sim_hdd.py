@@ -1,4 +1,4 @@
-"""HDD model: the spec's reference values (D1), a hand-worked simpy run, FIFO and errors."""
+"""HDD model: the authors' reference values (D1), a hand-worked simpy run, FIFO and errors."""
 
 import numpy as np
 import pytest

@@ -64,6 +64,7 @@ def test_pages_show_headline_readings_reasons_and_figures():
         )
         assert f"notebooks/{result['notebook']}.ipynb" in page
         for path in (f for f in result["figures"] if f.endswith(".png")):
+            assert path in result["figure_claims"], f"{path}: which paper figure and claims?"
             caption = figure_caption(result, path)
             assert caption.startswith(("Paper ", "Not a paper figure.")), caption
             assert _e(caption) in page

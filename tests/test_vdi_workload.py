@@ -1,4 +1,4 @@
-"""VDI trace generator (shape, determinism, calibration targets of spec §4.2) and the loader."""
+"""VDI trace generator (shape, determinism, its calibration targets) and the real-trace path."""
 
 import numpy as np
 import pandas as pd
