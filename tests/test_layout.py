@@ -5,6 +5,7 @@ notebooks whose every parameter reaches their config."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import subprocess
@@ -52,7 +53,8 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imports(name: str, path: Path, top_level_only: bool) -> set[str]:
+@functools.cache
+def _imports(name: str, path: Path, top_level_only: bool) -> frozenset[str]:
     """The storrepro modules (and simpy) that ``name`` imports."""
     tree = ast.parse(path.read_text())
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -81,7 +83,7 @@ def _imports(name: str, path: Path, top_level_only: bool) -> set[str]:
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)
-    return found
+    return frozenset(found)  # cached: shared by every test
 
 
 def _import_time_nodes(tree):

@@ -6,13 +6,8 @@ import numpy as np
 import pytest
 import simpy
 
-from storrepro.sim.cloud_store import (
-    CloudStore,
-    ShiftedExponential,
-    StoreState,
-    fixed_code,
-    poisson_arrival_times,
-)
+from storrepro.sim.cloud_inputs import StoreState, poisson_arrival_times
+from storrepro.sim.cloud_store import CloudStore, ShiftedExponential, fixed_code
 
 # Δ(B) = 10 + 5B ms and E(B) = 20 + 8B ms, file size J = 3 (chunk B = 3/k).
 SAMPLER = ShiftedExponential(shift=10.0, mean=20.0, shift_per_size=5.0, mean_per_size=8.0)

@@ -33,21 +33,8 @@ from storrepro.sim.cloud_inputs import (
     Policy,
     StoreState,
     TaskSampler,
-    poisson_arrival_times,
 )
 from storrepro.sim.monitor import EventLog, LatencyMonitor
-
-#: The store and the simpy-free names it takes from ``cloud_inputs`` (old imports keep working).
-__all__ = [
-    "DECISION_POINTS",
-    "CloudStore",
-    "Policy",
-    "ShiftedExponential",
-    "StoreState",
-    "TaskSampler",
-    "fixed_code",
-    "poisson_arrival_times",
-]
 
 
 def _check_code(n, k, source: str) -> tuple[int, int]:

@@ -7,7 +7,8 @@ import numpy as np
 import simpy
 
 from storrepro.parallel import task_rng
-from storrepro.sim.cloud_store import CloudStore, poisson_arrival_times
+from storrepro.sim.cloud_inputs import poisson_arrival_times
+from storrepro.sim.cloud_store import CloudStore
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB
 from storrepro.tofec.config import TofecConfig
