@@ -1,4 +1,4 @@
-"""PriorityMeister, SNC-Meister and MMP in their simplified fixed-rate forms."""
+"""PriorityMeister and SNC-Meister in their simplified fixed-rate forms."""
 
 import math
 
@@ -7,7 +7,6 @@ import pytest
 from scipy import stats
 
 from storrepro.accgecko.baselines import (
-    MarkovCounts,
     PriorityMeister,
     SncMeister,
     fold_errors,
@@ -96,14 +95,6 @@ def test_snc_transition_matrix_rows_are_stochastic():
     model = SncMeister().fit(counts)
     assert model.chain.sum(axis=1) == pytest.approx(np.ones(model.chain.shape[0]))
     assert (model.chain >= 0).all()
-
-
-def test_mmp_chain_follows_the_observed_transitions():
-    counts = np.array([0, 4] * 500)  # deterministic alternation
-    model = MarkovCounts(c_us=0.0).fit(counts, np.random.default_rng(0))
-    sampled = np.bincount((model.replayer.arrivals * 1e3).astype(int))
-    assert sampled.size >= 1999 and set(sampled[1::2].tolist()) == {4}
-    assert set(sampled[0::2].tolist()) <= {0}
 
 
 def test_bad_snc_rates_option():

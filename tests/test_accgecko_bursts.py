@@ -102,7 +102,8 @@ def test_bad_input(counts, kwargs, match):
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0])
 def test_fits_refuse_non_finite_or_negative_counts(bad):
     from storrepro.accgecko.acctail import AccTail
-    from storrepro.accgecko.baselines import MarkovCounts, SncMeister
+    from storrepro.accgecko.baselines import SncMeister
+    from storrepro.accgecko.mmp import MarkovCounts
 
     counts = [1.0, 5.0, bad, 2.0]
     with pytest.raises(ValueError, match="counts must hold finite numbers >= 0; entry 2"):
@@ -112,6 +113,6 @@ def test_fits_refuse_non_finite_or_negative_counts(bad):
     with pytest.raises(ValueError, match="counts must hold finite numbers"):
         SncMeister().fit(counts)
     with pytest.raises(ValueError, match="counts must hold finite numbers"):
-        MarkovCounts().fit(counts, np.random.default_rng(0))
+        MarkovCounts().fit(counts)
     with pytest.raises(ValueError, match="mean_count must be a finite number > 0"):
         continuous_bursts([1, 5, 2], 2.0, mean_count=float("inf"))

@@ -7,22 +7,20 @@
 - SNC-Meister (SNCM, E23–E24): the LAMBDA state algorithm of the SNC-Meister code (Poisson ±2σ
   states, with a residual state for the counts below them), a Markov chain over 10 µs steps, and
   the Chernoff bound of stochastic network calculus for a constant-rate server, minimised over θ.
-- MMP (Fig. 8 ablation): a first-order Markov chain on the per-period counts themselves
-  (no Poisson lumping, no SNC), replayed by Monte Carlo through the pacer.
+
+MMP, the Fig. 8 ablation, is in ``mmp``.
 """
 
 from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 from scipy import optimize, stats
 
 from storrepro.accgecko.acctail import check_percentile, check_rate
 from storrepro.accgecko.features import DELTA
 from storrepro.accgecko.pacer import Replayer
-from storrepro.accgecko.workload import uniform_in_periods
 from storrepro.checks import finite_array
 
 SNC_STEP = 1e-5  # seconds per SNC time step h (SNC-Meister's stepSize)
@@ -169,45 +167,3 @@ class SncMeister:
 
     def predict(self, p: float, sr: float) -> float:
         return self.bound_us(p, sr) + self.c_us
-
-
-# --- MMP ----------------------------------------------------------------------------------------
-
-
-@numba.njit(cache=True)
-def _walk(cumulative, start, uniforms):
-    """The chain's path from ``start``: each step takes the first state whose cumulative
-    transition probability exceeds the uniform draw (``bisect_right``)."""
-    k = cumulative.shape[0]
-    path = np.empty(uniforms.size + 1, dtype=np.int64)
-    path[0] = current = start
-    for t in range(uniforms.size):
-        current = min(np.searchsorted(cumulative[current], uniforms[t], side="right"), k - 1)
-        path[t + 1] = current
-    return path
-
-
-class MarkovCounts:
-    """MMP: a Markov chain whose states are the count values; Monte-Carlo replay at rate sr."""
-
-    def __init__(self, c_us: float = 25.0, length: int = 2):
-        self.c_us, self.length = c_us, length
-
-    def fit(self, counts, rng: np.random.Generator) -> MarkovCounts:
-        counts = finite_array("counts", counts).astype(np.int64)
-        if counts.size == 0:
-            raise ValueError("counts: expected a non-empty array of per-period counts")
-        values, state = np.unique(counts, return_inverse=True)
-        k = values.size
-        moves = transitions(state, k)
-        rows = moves.sum(axis=1)
-        moves[rows == 0, state[-1]] = 1  # the last period's state, if it was never left
-        cumulative = np.cumsum(moves / moves.sum(axis=1, keepdims=True), axis=1)
-        periods = self.length * counts.size
-        path = _walk(cumulative, int(state[0]), rng.random(periods - 1))
-        arrivals = uniform_in_periods(values[path], rng, DELTA)  # uniform within a period
-        self.replayer = Replayer(arrivals)
-        return self
-
-    def predict(self, p: float, sr: float) -> float:
-        return self.replayer.percentile_us(p, sr, use="search") + self.c_us

@@ -19,18 +19,13 @@ from scipy import stats
 
 from storrepro.accgecko.acctail import AccTail, smallest_rate
 from storrepro.accgecko.admission import admit
-from storrepro.accgecko.baselines import (
-    MarkovCounts,
-    PriorityMeister,
-    SncMeister,
-    lambda_states,
-    mmpp_count_pmf,
-)
+from storrepro.accgecko.baselines import PriorityMeister, SncMeister, lambda_states, mmpp_count_pmf
 from storrepro.accgecko.baselines import fold_errors as count_folds
 from storrepro.accgecko.burst_queue import BurstQueue
 from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.kernel import dispatch_overhead_us, node_latencies
+from storrepro.accgecko.mmp import MarkovCounts
 from storrepro.accgecko.pacer import Replayer, rank_from_top
 from storrepro.accgecko.priority_meister import (
     PriorityMeisterOriginal,
@@ -56,7 +51,7 @@ PERCENTILES = (95.0, 99.0, 99.9, 99.99)
 MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
 SLO_GRID = {99.0: (150.0, 300.0, 500.0, 1000.0), 99.9: (300.0, 500.0, 1000.0, 2000.0)}  # µs
 HEADLINE_SLO = {99.0: 300.0, 99.9: 500.0}
-MMP_LENGTH = 2  # MMP's Monte-Carlo sample, in modelled segments (a longer one: not yet)
+MMP_CEILING_US = 2 * max(max(grid) for grid in SLO_GRID.values())  # MMP's inf beyond it
 BEST_K = {99.0: 3, 99.9: 5}  # the paper's best k per percentile (Fig. 10)
 FEATURES = ("intensity", "total_burst_ms", "mean_duration_ms", "max_duration_ms")
 HAND_RATES = np.linspace(1.6 * MEAN_RATE, 4 * MEAN_RATE, 25)  # section 7b's example, IOPS
@@ -161,7 +156,7 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
     return rows
 
 
-def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng, line9,
+def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, line9,
               pm: str = "simplified"):  # fmt: skip
     """The method's predictor fitted to the modelled segment (``pm``: which PriorityMeister)."""
     if method.kind == "acctail":
@@ -175,7 +170,7 @@ def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, rng,
     if method.kind == "pm":
         return PriorityMeister(method.c_us).fit(seg_arrivals)
     if method.kind == "mmp":
-        return MarkovCounts(method.c_us, MMP_LENGTH).fit(seg_counts, rng)
+        return MarkovCounts(method.c_us, MMP_CEILING_US).fit(seg_counts)
     raise ValueError(f"method kind = {method.kind!r}: expected acctail, queue, sncm, pm or mmp")
 
 
@@ -222,9 +217,7 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
             if index not in cut:
                 cut[index] = _Segment(arrivals, counts, index, task.segment)
             seg = cut[index]
-            mean_count = (
-                tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
-            )
+            mean_count = tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
             uses_n = method.kind in ("acctail", "queue")
             key = (
                 index,
@@ -234,7 +227,7 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
                 method,
             )
             if key not in made:
-                made[key] = _allocate(method, seg, mean_count, choice, fitted, key, rng)
+                made[key] = _allocate(method, seg, mean_count, choice, fitted, key)
             rows += [{**r, "tenant": task.tenant, "reading": label, "segment": index}
                      for r in made[key]]  # fmt: skip
     actual_percentiles(rows, Replayer(arrivals, overhead, checked=True))
@@ -257,15 +250,16 @@ def pm_original_row(task: TenantTask, seg, arrivals, overhead) -> dict:
     waits_us = shaper_waits(arrivals, envelope) * 1e6
     row = {"tenant": task.tenant, "rates": envelope.rates.tolist(),
            "bursts": envelope.bursts.tolist()}  # fmt: skip
-    for p in SLO_GRID:
-        rank = rank_from_top(arrivals.size, p)
-        row[f"limiter_p{p:g}"] = float(-np.partition(-waits_us, rank - 1)[rank - 1])
-        lower = waits_us + overhead
-        row[f"lower_p{p:g}"] = float(-np.partition(-lower, rank - 1)[rank - 1])
+    n = arrivals.size
+    kth = [n - rank_from_top(n, p) for p in SLO_GRID]  # ascending positions of the ranks
+    for name, values in (("limiter", waits_us), ("lower", waits_us + overhead)):
+        ordered = np.partition(values, kth)
+        row.update({f"{name}_p{p:g}": float(ordered[i])
+                    for p, i in zip(SLO_GRID, kth, strict=True)})  # fmt: skip
     return row
 
 
-def _allocate(method, seg, mean_count, choice, fitted, key, rng) -> list[dict]:
+def _allocate(method, seg, mean_count, choice, fitted, key) -> list[dict]:
     """The method's allocated rate and prediction for every SLO of the grid."""
     low, high = MEAN_RATE, 2.0 * seg.counts.max() / DELTA
     out = []
@@ -273,7 +267,7 @@ def _allocate(method, seg, mean_count, choice, fitted, key, rng) -> list[dict]:
         k = BEST_K[p] if method.k == 0 else method.k
         mkey = (*key[:4], method.kind, method.m, k, method.c_us)
         if mkey not in fitted:
-            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, rng, choice.line9,
+            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, choice.line9,
                               choice.pm)  # fmt: skip
             fitted[mkey] = (model, {})
         model, memo = fitted[mkey]
@@ -307,8 +301,12 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
     rate lies above the threshold M × mean."""
     out = []
     for row in rows:
-        if not (row["reading"] == "primary" and row["method"] == ACCTAIL.name
-                and row["slo_us"] == EXPLAIN_SLO[row["p"]] and row["rate"] < math.inf):
+        if not (
+            row["reading"] == "primary"
+            and row["method"] == ACCTAIL.name
+            and row["slo_us"] == EXPLAIN_SLO[row["p"]]
+            and row["rate"] < math.inf
+        ):
             continue  # fmt: skip
         index = row["segment"]
         seg = cut[index]
@@ -339,7 +337,9 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
                 "bursts": int(spans.shape[0]),
                 "burst_rate_over_threshold": float(
                     np.sum(sizes) / np.sum(lengths) / (ACCTAIL.m * tenant_mean)
-                ) if sizes.size else math.nan,
+                )
+                if sizes.size
+                else math.nan,
                 "median_peak_ms_count": float(np.median(peaks)) if peaks.size else math.nan,
             }
         )
