@@ -1,11 +1,13 @@
 """The fixed-rate pacer: its closed form against the recursion and the simpy FIFO, its exact
 percentiles, and its snapshots (replays on fewer requests that change no result)."""
 
+import math
+
 import numpy as np
 import pytest
 
 from storrepro.accgecko.kernel import dispatch_overhead_us
-from storrepro.accgecko.pacer import Replayer, pacer_waits, rank_from_top
+from storrepro.accgecko.pacer import Replayer, largest, pacer_waits, rank_from_top
 from storrepro.sim.fifo import simulate_fifo
 
 
@@ -99,3 +101,25 @@ def test_snapshots_change_no_result(seed):
 def test_bad_overhead_shape():
     with pytest.raises(ValueError, match="overhead_us"):
         Replayer([0.0, 1.0], np.zeros(3))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_largest_are_exact_order_statistics(seed):
+    """Ties, zeros (also -0.0) and a spread of magnitudes, against a full sort."""
+    rng = np.random.default_rng(seed)
+    values = np.concatenate([np.zeros(5000), -np.zeros(10), rng.exponential(100.0, 20_000),
+                             np.full(300, 17.5), rng.uniform(0, 1e-9, 50)])  # fmt: skip
+    rng.shuffle(values)
+    ranks = [1, 7, 300, 4000, 25_000, values.size]
+    expected = np.sort(values)[::-1][np.array(ranks) - 1]
+    assert largest(values, ranks).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize(
+    "values, ranks, match",
+    [([1.0, -2.0], [1], "values"), ([], [1], "values"), ([1.0, math.nan], [1], "values"),
+     ([1.0, 2.0], [0], "ranks"), ([1.0, 2.0], [3], "ranks")],
+)  # fmt: skip
+def test_largest_refuses_bad_input_by_name(values, ranks, match):
+    with pytest.raises(ValueError, match=match):
+        largest(values, ranks)

@@ -270,3 +270,26 @@ def test_a_figure_needs_a_caption_and_known_claims(tmp_path):
     run.headline("Demo holds.", core=["C1"], cause="none")
     with pytest.raises(ValueError, match="C9"):
         run.result()
+
+
+def test_a_saved_figure_is_shown_from_its_png_in_a_notebook(tmp_path, monkeypatch):
+    """In a kernel the PNG just written is displayed (at the inline backend's size) and the
+    figure closed, so it is not drawn again; outside one the figure stays open."""
+    import IPython
+    import IPython.display
+
+    run = Run(DemoConfig(profile="quick"), out=tmp_path)
+    fig, ax = plt.subplots(figsize=(3.0, 2.0))
+    ax.plot([0, 1], [0, 1])
+    run.save_figure(fig, "outside", "A line")
+    assert plt.fignum_exists(fig.number)
+
+    shown = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: type("Shell", (), {"kernel": 1})())
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    with plt.rc_context({"figure.dpi": 100, "savefig.dpi": 200, "savefig.bbox": None}):
+        run.save_figure(fig, "inside", "A line")
+    assert not plt.fignum_exists(fig.number)
+    (image,) = shown
+    assert image.data == (tmp_path / "figures/99_demo/inside.png").read_bytes()
+    assert image.width == 300  # 600 px saved at 200 dpi, shown as at 100 dpi

@@ -26,7 +26,7 @@ from storrepro.accgecko.bursts import continuous_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.kernel import dispatch_overhead_us, node_latencies
 from storrepro.accgecko.mmp import MarkovCounts
-from storrepro.accgecko.pacer import Replayer, rank_from_top
+from storrepro.accgecko.pacer import Replayer, largest, rank_from_top
 from storrepro.accgecko.priority_meister import (
     PriorityMeisterOriginal,
     admit_by_priority,
@@ -250,12 +250,10 @@ def pm_original_row(task: TenantTask, seg, arrivals, overhead) -> dict:
     waits_us = shaper_waits(arrivals, envelope) * 1e6
     row = {"tenant": task.tenant, "rates": envelope.rates.tolist(),
            "bursts": envelope.bursts.tolist()}  # fmt: skip
-    n = arrivals.size
-    kth = [n - rank_from_top(n, p) for p in SLO_GRID]  # ascending positions of the ranks
+    ranks = [rank_from_top(arrivals.size, p) for p in SLO_GRID]
     for name, values in (("limiter", waits_us), ("lower", waits_us + overhead)):
-        ordered = np.partition(values, kth)
-        row.update({f"{name}_p{p:g}": float(ordered[i])
-                    for p, i in zip(SLO_GRID, kth, strict=True)})  # fmt: skip
+        row.update({f"{name}_p{p:g}": float(v)
+                    for p, v in zip(SLO_GRID, largest(values, ranks), strict=True)})  # fmt: skip
     return row
 
 

@@ -69,7 +69,7 @@ def _replay(snapshot, spacing, floor, latency, waits, counts):
     (both packed from 0), the histogram of the latencies' buckets into ``counts`` (if not empty).
     Returns how many were replayed, the highest bucket, the longest wait (µs), and how many are
     in busy periods (at this rate) whose largest latency exceeds ``floor``."""
-    index, arrivals, overhead, starts, peaks = snapshot
+    firsts, arrivals, overhead, starts, peaks = snapshot
     with_overhead = overhead.size > 0
     bits = latency.view(np.int64)
     best, longest, top = -np.inf, 0.0, 0
@@ -79,9 +79,9 @@ def _replay(snapshot, spacing, floor, latency, waits, counts):
     for q in range(peaks.size):
         if peaks[q] <= floor:
             continue
+        offset = firsts[q] - starts[q]  # request k of the snapshot is request k + offset
         for k in range(starts[q], starts[q + 1]):
-            i = index[k] if index.size else k
-            shifted = arrivals[k] - i * spacing  # a_i − i/sr
+            shifted = arrivals[k] - (k + offset) * spacing  # a_i − i/sr
             best = max(best, shifted)
             wait = best - shifted
             waits[done] = wait > 0
@@ -135,11 +135,41 @@ def _select(latency, counts, top, ranks, out):
 
 
 @numba.njit(cache=True)
+def _histogram(values, counts):
+    """The selection histogram of ``values`` (all >= 0) into ``counts``; returns the top bucket."""
+    bits = values.view(np.int64)
+    counts[:] = 0
+    top = 0
+    for k in range(values.size):
+        bucket = bits[k] >> BUCKET_SHIFT
+        counts[bucket] += 1
+        top = max(top, bucket)
+    return top
+
+
+def largest(values, ranks) -> np.ndarray:
+    """The ``ranks``-th largest of ``values`` (all >= 0; rank 1: the largest), by the selection
+    a replay's percentiles use: no sort, no copy of ``values``."""
+    values = np.ascontiguousarray(values, dtype=float)
+    ranks = np.asarray(ranks, dtype=np.int64)
+    if values.size == 0 or not np.all(values >= 0):
+        raise ValueError("values: expected a non-empty array of numbers >= 0")
+    if np.any((ranks < 1) | (ranks > values.size)):
+        raise ValueError(f"ranks = {ranks.tolist()}: expected ranks in 1..{values.size}")
+    if np.signbit(values).any():
+        values = values + 0.0  # -0.0 to 0.0: the buckets read the sign bit
+    counts = np.zeros(BUCKETS, np.int64)
+    out = np.empty(ranks.size)
+    _select(values, counts, _histogram(values, counts), ranks, out)
+    return out
+
+
+@numba.njit(cache=True)
 def _keep(snapshot, floor, waits, latency, matter):
     """The next snapshot after a replay (as in :func:`_replay`, same ``floor``): the ``matter``
     requests in busy periods (at the replayed rate) whose peak exceeds ``floor``."""
-    index, arrivals, overhead, starts, peaks = snapshot
-    kept = np.empty(matter, np.int64)
+    firsts, arrivals, overhead, starts, peaks = snapshot
+    kept_firsts = np.empty(matter, np.int64)
     kept_arrivals = np.empty(matter)
     kept_overhead = np.empty(matter if overhead.size else 0)
     kept_starts = np.empty(matter + 1, np.int64)  # at most one busy period per request
@@ -152,8 +182,8 @@ def _keep(snapshot, floor, waits, latency, matter):
         for k in range(starts[q], starts[q + 1] + 1):
             if k == starts[q + 1] or (k > first and not waits[done]):  # close [first, k)
                 if largest > floor:
+                    kept_firsts[periods] = first + firsts[q] - starts[q]
                     for m in range(first, k):
-                        kept[j] = index[m] if index.size else m
                         kept_arrivals[j] = arrivals[m]
                         if overhead.size:
                             kept_overhead[j] = overhead[m]
@@ -166,18 +196,19 @@ def _keep(snapshot, floor, waits, latency, matter):
                 largest = max(largest, latency[done])
                 done += 1
     starts_kept, peaks_kept = kept_starts[: periods + 1].copy(), kept_peaks[:periods].copy()
-    return kept, kept_arrivals, kept_overhead, starts_kept, peaks_kept
+    return kept_firsts[:periods].copy(), kept_arrivals, kept_overhead, starts_kept, peaks_kept
 
 
 class Snapshot(NamedTuple):
-    """What replays at ``rate`` or above need for percentiles of at least ``floor`` (µs): the
-    requests ``index`` of the trace (empty: all of them), their arrivals and overheads, their
-    busy periods at ``rate`` (from ``starts[q]`` to ``starts[q + 1]``) and each period's largest
-    latency there (its ``peak``, an upper bound at any higher rate)."""
+    """What replays at ``rate`` or above need for percentiles of at least ``floor`` (µs): some
+    of the trace's requests, their arrivals and overheads, in busy periods at ``rate`` (from
+    ``starts[q]`` to ``starts[q + 1]``, trace requests ``firsts[q]`` onwards: a busy period is
+    a run of consecutive requests) and each period's largest latency there (its ``peak``, an
+    upper bound at any higher rate)."""
 
     rate: float
     floor: float
-    index: np.ndarray
+    firsts: np.ndarray
     arrivals: np.ndarray
     overhead: np.ndarray
     starts: np.ndarray
@@ -185,7 +216,7 @@ class Snapshot(NamedTuple):
 
     @property
     def requests(self):
-        return (self.index, self.arrivals, self.overhead, self.starts, self.peaks)
+        return (self.firsts, self.arrivals, self.overhead, self.starts, self.peaks)
 
 
 class Replayer:
@@ -201,7 +232,7 @@ class Replayer:
             raise ValueError("overhead_us: every overhead must be >= 0 µs")
         self.total = n
         everything = Snapshot(
-            0.0, -np.inf, np.empty(0, np.int64), self.arrivals, self.overhead_us,
+            0.0, -np.inf, np.array([0]), self.arrivals, self.overhead_us,
             np.array([0, n]), np.array([np.inf]),
         )  # fmt: skip
         self._snapshots = [everything]
