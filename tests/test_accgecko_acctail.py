@@ -156,3 +156,37 @@ def test_guided_search_ends_where_bisection_does(seed):
 
     for slo in (30.0, 150.0, 300.0, 1000.0, 1e5):
         assert smallest_rate(predict, slo, low, high) == plain_bisection(predict, slo, low, high)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_acctail_finds_the_rate_the_search_finds(seed):
+    """AccTail's own rate (from the rates at which each burst request reaches the SLO's bucket)
+    is the rate the search over its predictions finds, and needs no correcting step: stages, c,
+    SLOs below c, ranges whose top misses, and segments with too few burst requests."""
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(2, 3000)
+    hits = rng.integers(0, 3000, int(rng.integers(0, 60)))
+    counts[hits] += rng.integers(3, 15, hits.size)
+    m, k = float(rng.choice([1.3, 1.5, 2.0])), int(rng.integers(1, 6))
+    c_us = [0.0, 17.0, 25.0][seed % 3]
+    model = AccTail(m, k, c_us).fit(counts, mean_count=2.0)
+    for p in (99.0, 99.9):
+        for slo in (20.0, 150.0, 300.5, 1000.0, 2000.0):
+            for low, high in ((3000, 40_000), (2000, 5000)):
+                expected = smallest_rate(lambda sr, p=p: model.predict(p, sr), slo, low, high)
+                calls = []
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(model, "predict", lambda p, sr, calls=calls: calls.append(sr)
+                                  or AccTail.predict(model, p, sr))  # fmt: skip
+                    assert model.smallest_rate(p, slo, low, high) == expected
+                assert len(calls) <= 3  # the top, the rate found, the rate below it
+
+
+def test_acctail_rate_refuses_bad_input_by_name():
+    model = AccTail().fit(one_burst_counts([5, 5]), mean_count=2.0)
+    with pytest.raises(ValueError, match="SLO"):
+        model.smallest_rate(99.0, 0.0, 10, 20)
+    with pytest.raises(ValueError, match="rate range"):
+        model.smallest_rate(99.0, 100.0, 20, 20)
+    with pytest.raises(ValueError, match="percentile"):
+        model.smallest_rate(100.0, 100.0, 10, 20)

@@ -126,6 +126,37 @@ class AccTail:
         top = [slopes[i] * pos[:needed] + self.c_us for i, pos in enumerate(self._top_positions)]
         return percentile_from_top(np.concatenate(top), self.total_requests, p, self.c_us)
 
+    def smallest_rate(self, p: float, slo_us: float, low: float, high: float) -> float:
+        """:func:`smallest_rate` of :meth:`predict`, from the rates themselves: a burst request
+        at position j > 0 of stage i reaches bucket ``S = ⌊slo⌋ + 1`` exactly while
+        ``sr <= 1e6 / (τ_i + (S − c)/j)``, so the answer is just above the ``needed``-th largest
+        of those rates; a step either way against :meth:`predict` settles the rounding."""
+        p = check_percentile(p)
+        if not (isinstance(slo_us, int | float) and slo_us > 0):
+            raise ValueError(f"SLO = {slo_us!r}: expected a latency bound > 0 µs")
+        lo, hi = int(math.floor(low)), int(math.ceil(high))
+        if hi <= lo:
+            raise ValueError(f"rate range ({low!r}, {high!r}]: expected low < high")
+        reach = math.floor(slo_us) + 1 - self.c_us  # what the queueing part must reach
+        needed = needed_from_top(self.total_requests, p)
+        if self._position.size < needed or needed <= 0 or reach <= 0:
+            rate = lo + 1  # the prediction is c whatever the rate (or misses at every rate)
+        else:
+            limits = [1e6 / (self.stage_tau_us[i] + reach / pos[:needed][pos[:needed] > 0])
+                      for i, pos in enumerate(self._top_positions)]  # fmt: skip
+            limits = np.concatenate(limits)
+            rate = lo + 1  # fewer than ``needed`` requests can reach the bucket: c at any rate
+            if limits.size >= needed:
+                worst = np.partition(limits, limits.size - needed)[-needed]
+                rate = min(max(rate, math.floor(min(worst, hi)) + 1), hi)
+        if self.predict(p, hi) > slo_us:
+            return math.inf
+        while self.predict(p, rate) > slo_us:
+            rate += 1
+        while rate - 1 > lo and self.predict(p, rate - 1) <= slo_us:
+            rate -= 1
+        return float(rate)
+
     def overrun_probability(self, slo_us: float, sr: float) -> float:
         """E19: the share of the segment's requests predicted to exceed ``slo_us``."""
         return float(np.count_nonzero(self.latencies_us(sr) > slo_us) / self.total_requests)

@@ -278,7 +278,10 @@ def _allocate(method, seg, mean_count, choice, fitted, key) -> list[dict]:
         # AccTail's bursts (and the queue model's) assume service at M x the mean rate (E8)
         floor = method.m * MEAN_RATE if method.kind in ("acctail", "queue") else low
         for slo in grid:
-            rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
+            if isinstance(model, AccTail):  # the same rate, found from the rates themselves
+                rate = model.smallest_rate(p, slo, floor, max(high, floor + 1))
+            else:
+                rate = smallest_rate(predict, slo, floor, max(high, floor + 1))
             out.append(
                 {
                     "method": method.name,
