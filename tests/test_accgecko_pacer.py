@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from storrepro.accgecko.kernel import dispatch_overhead_us
-from storrepro.accgecko.pacer import Replayer, largest, pacer_waits, rank_from_top
+from storrepro.accgecko.pacer import Replayer, _narrowed, largest, pacer_waits, rank_from_top
 from storrepro.sim.fifo import simulate_fifo
 
 
@@ -123,3 +123,23 @@ def test_largest_are_exact_order_statistics(seed):
 def test_largest_refuses_bad_input_by_name(values, ranks, match):
     with pytest.raises(ValueError, match=match):
         largest(values, ranks)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_sweep_over_close_rates_narrows_its_snapshots_and_changes_no_result(seed, monkeypatch):
+    """Many close rates: going down a block the sweep narrows the snapshot it reads, and every
+    percentile is still the fresh replay's."""
+    from storrepro.accgecko import pacer
+
+    narrowed = []
+    monkeypatch.setattr(pacer, "_narrowed", lambda *a: narrowed.append(a) or _narrowed(*a))
+    rng = np.random.default_rng(seed)
+    a = bursty(rng, 40_000)
+    overhead = dispatch_overhead_us(rng, a.size)
+    rates = np.linspace(2_200.0, 9_000.0, 40).round().tolist()
+    ps = [99.0, 99.9]
+    swept = Replayer(a, overhead).percentiles_at(rates, ps)
+    assert narrowed
+    for sr in rates:
+        fresh = np.sort(numpy_closed_form(a, overhead, sr))[::-1]
+        assert [swept[sr, p] for p in ps] == [fresh[rank_from_top(a.size, p) - 1] for p in ps]

@@ -47,6 +47,7 @@ BUCKETS = (0x7FF << 52 >> BUCKET_SHIFT) + 1  # up to +inf
 # (and keeps them all: its rates go up and down); a sweep takes one at the top of each block
 SEARCH_SNAPSHOT_SHARE = 0.5
 SWEEP_BLOCK = 1.5  # a sweep's rates within this factor of each other form one block
+NARROW_SHARE = 0.5  # a sweep narrows its snapshot once a replay reads less than this share of it
 BOUND_MARGIN = 1e-9  # relative slack on a lower bound taken from another rate's percentile
 
 
@@ -199,6 +200,35 @@ def _keep(snapshot, floor, waits, latency, matter):
     return kept_firsts[:periods].copy(), kept_arrivals, kept_overhead, starts_kept, peaks_kept
 
 
+@numba.njit(cache=True)
+def _narrowed(snapshot, floor):
+    """The snapshot's busy periods whose peak exceeds ``floor``, copied in order: the same
+    replays for any floor at least this, on fewer requests, side by side in memory."""
+    firsts, arrivals, overhead, starts, peaks = snapshot
+    periods, requests = 0, 0
+    for q in range(peaks.size):
+        if peaks[q] > floor:
+            periods += 1
+            requests += starts[q + 1] - starts[q]
+    kept_firsts, kept_peaks = np.empty(periods, np.int64), np.empty(periods)
+    kept_starts = np.empty(periods + 1, np.int64)
+    kept_arrivals = np.empty(requests)
+    kept_overhead = np.empty(requests if overhead.size else 0)
+    kept_starts[0] = j = p = 0
+    for q in range(peaks.size):
+        if peaks[q] <= floor:
+            continue
+        for k in range(starts[q], starts[q + 1]):
+            kept_arrivals[j] = arrivals[k]
+            if overhead.size:
+                kept_overhead[j] = overhead[k]
+            j += 1
+        kept_firsts[p], kept_peaks[p] = firsts[q], peaks[q]
+        p += 1
+        kept_starts[p] = j
+    return kept_firsts, kept_arrivals, kept_overhead, kept_starts, kept_peaks
+
+
 class Snapshot(NamedTuple):
     """What replays at ``rate`` or above need for percentiles of at least ``floor`` (µs): some
     of the trace's requests, their arrivals and overheads, in busy periods at ``rate`` (from
@@ -300,7 +330,17 @@ class Replayer:
         if use == "sweep" or use == "search" and matter < SEARCH_SNAPSHOT_SHARE * done:
             kept = _keep(snap.requests, floor, waits, latency, matter)
             self._snapshots.append(Snapshot(sr, floor, *kept))
+        self._replayed, self._replayed_requests = snap, done
         return values, longest
+
+    def _narrow(self, floor: float) -> None:
+        """Keep, beside the snapshot just replayed, a copy of its busy periods that peak above
+        ``floor`` (less the margin of a lower bound): the replays at its rate or above whose
+        lower bound is at least that need no other (see :func:`_narrowed`)."""
+        snap = self._replayed
+        floor = floor * (1 - BOUND_MARGIN) if floor > 0 else floor
+        if floor > snap.floor and self._replayed_requests < NARROW_SHARE * snap.arrivals.size:
+            self._snapshots.append(Snapshot(snap.rate, floor, *_narrowed(snap.requests, floor)))
 
     def max_wait_us(self, sr: float, use: str = "once") -> float:
         return self._replay_at(sr, (), use)[1]
@@ -326,7 +366,9 @@ class Replayer:
 
         The rates go up in blocks of up to SWEEP_BLOCK x the block's lowest: each block's top
         rate first, on the snapshot left by the blocks below (and leaving one for those above),
-        then the block's other rates downwards, each bounded below by the one before it."""
+        then the block's other rates downwards, each bounded below by the one before it. Going
+        down, the bound only rises, so after each rate the snapshot in use is narrowed to the
+        busy periods that peak above it."""
         rates = sorted({check_rate(r) for r in rates})
         out = {}
         while rates:
@@ -336,6 +378,9 @@ class Replayer:
             block, rates = rates[:size], rates[size:]
             for rate in reversed(block):
                 values = self.percentiles_us(ps, rate, "sweep" if rate == block[-1] else "once")
+                if rate == block[-1]:
+                    ahead = self._snapshots[-1]  # left for the blocks above
+                self._narrow(float(values.min()))
                 out.update({(rate, p): float(v) for p, v in zip(ps, values, strict=True)})
-            self._snapshots = self._snapshots[:1] + self._snapshots[1:][-1:]  # only the newest
+            self._snapshots = [self._snapshots[0], ahead]
         return out
