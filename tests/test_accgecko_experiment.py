@@ -11,6 +11,7 @@ from storrepro.accgecko.config import AccGeckoConfig
 from storrepro.accgecko.pacer import Replayer
 from storrepro.accgecko.workload import G1
 from storrepro.config import ParameterError
+from storrepro.parallel import task_rng
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +133,25 @@ def test_admission_runs_follow_the_greedy_rule_per_seed():
                 assert runs[p][s, j] == admitted
     with pytest.raises(ValueError, match="mode"):
         ex.admission_runs(alloc, 60_000.0, 5, "median", np.random.default_rng(1))
+
+
+def test_sensitivity_cases_each_run_on_their_own_orders(monkeypatch):
+    """Every (reading, capacity, assignment) case of T5 is the admission summary of its own
+    stream of orders (the same for every reading), in case order, serial or not."""
+    monkeypatch.setenv("STORREPRO_WORKERS", "1")
+    alloc = pd.concat([tiny_allocations(3).assign(reading=label) for label in ("primary", "x=y")])
+    sens = ex.sensitivity_by_reading(alloc, None, ["primary", "x=y"], (40_000.0, 90_000.0), 3, 5)
+    for label in ("primary", "x=y"):
+        table = sens[label]
+        assert table[["C", "SLOs"]].values.tolist() == [
+            [40_000.0, "grid"], [40_000.0, "headline"], [90_000.0, "grid"], [90_000.0, "headline"]
+        ]  # fmt: skip
+        for _, row in table.iterrows():
+            runs = ex.admission_runs(alloc[alloc.reading == label], row.C, 3, row.SLOs,
+                                     task_rng(5, ("sensitivity", row.C, row.SLOs)))  # fmt: skip
+            s = ex.admission_summary(runs)
+            assert row["PM p99"] == s[(s.p == 99.0) & (s.method == "PM")].admitted.item()
+            assert row["gain p99 %"] == pytest.approx(100 * ex.gain(s, 99.0, "AccTail", "SNCM"))
 
 
 def test_safety_table_counts_violations_of_the_admitted():

@@ -10,6 +10,7 @@ regenerates the tenant's trace from its own random stream and returns small tabl
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -524,12 +525,21 @@ def admission_runs(
     """Tenants admitted per seed and method, per percentile. ``mode``: "grid" draws each tenant's
     SLO uniformly from the grid (per seed), "headline" gives everyone the headline SLO;
     ``priority``: admit PM on the shared priority queue (see :func:`admitted_by_method`)."""
+    return runs_on(admission_tables(allocations), capacity, seeds, mode, rng, priority)
+
+
+def admission_tables(allocations: pd.DataFrame) -> dict[float, np.ndarray]:
+    """Per percentile, the allocated rates (:func:`allocation_table`) the admission runs read."""
+    return {p: allocation_table(allocations, p) for p in SLO_GRID}
+
+
+def runs_on(tables, capacity, seeds, mode, rng, priority=None) -> dict[float, np.ndarray]:
+    """:func:`admission_runs` on the allocation ``tables``."""
     if mode not in ("grid", "headline"):
         raise ValueError(f"mode = {mode!r}: expected 'grid' or 'headline'")
-    tenants = allocations.tenant.nunique()
     out = {}
-    for p in SLO_GRID:
-        rates = allocation_table(allocations, p)
+    for p, rates in tables.items():
+        tenants = rates.shape[0]
         runs = []
         for _ in range(seeds):
             slos = draw_slos(p, tenants, mode, rng)
@@ -886,19 +896,30 @@ def sensitivity_row(summary: pd.DataFrame) -> dict:
     }
 
 
-def sensitivity(allocations, pm_original, label, capacities, seeds, seed) -> pd.DataFrame:
-    """T5 under reading ``label``: T1's order and the gain order, with each method's admissions,
-    for every node capacity and SLO assignment (grid or headline)."""
-    rows = []
-    part, priority = under_reading(allocations, label), priority_for(label, pm_original)
-    for cap in capacities:
-        for mode in ("grid", "headline"):
-            rng = task_rng(seed, ("sensitivity", cap, mode))
-            s = admission_summary(admission_runs(part, cap, seeds, mode, rng, priority))
-            admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
-                        for p in SLO_GRID for m in ("PM", "SNCM", "AccTail")}  # fmt: skip
-            rows.append({"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted})
-    return pd.DataFrame(rows)
+def sensitivity_by_reading(allocations, pm_original, labels, capacities, seeds, seed) -> dict:
+    """T5 under every reading: T1's order and the gain order, with each method's admissions, for
+    every node capacity and SLO assignment (grid or headline). The (reading, capacity,
+    assignment) cases run side by side, each on its own stream of orders."""
+    inputs = {label: (admission_tables(under_reading(allocations, label)),
+                      priority_for(label, pm_original)) for label in labels}  # fmt: skip
+    cases = [(label, cap, mode) for label in labels for cap in capacities
+             for mode in ("grid", "headline")]  # fmt: skip
+    rows = sweep(functools.partial(_sensitivity_case, inputs, seeds, seed), cases, seed=seed,
+                 desc="T5 sensitivity")  # fmt: skip
+    return {label: pd.DataFrame([row for case, row in zip(cases, rows, strict=True)
+                                 if case[0] == label]) for label in labels}  # fmt: skip
+
+
+def _sensitivity_case(inputs, seeds, seed, case, rng) -> dict:
+    """One T5 case; its orders come from (capacity, assignment) alone, the same under every
+    reading (``rng``, the sweep's stream, is not used)."""
+    label, cap, mode = case
+    tables, priority = inputs[label]
+    orders = task_rng(seed, ("sensitivity", cap, mode))
+    s = admission_summary(runs_on(tables, cap, seeds, mode, orders, priority))
+    admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
+                for p in SLO_GRID for m in ("PM", "SNCM", "AccTail")}  # fmt: skip
+    return {"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted}
 
 
 def hand_example(live: LiveTrace, rates, m: float = 1.5) -> dict:
