@@ -154,6 +154,18 @@ def test_sensitivity_cases_each_run_on_their_own_orders(monkeypatch):
             assert row["gain p99 %"] == pytest.approx(100 * ex.gain(s, 99.0, "AccTail", "SNCM"))
 
 
+def test_admission_and_safety_per_reading_run_on_their_tables_orders(monkeypatch):
+    """Both tables under every reading, each on its table's own stream of orders."""
+    monkeypatch.setenv("STORREPRO_WORKERS", "1")
+    alloc = pd.concat([tiny_allocations(4).assign(reading=label) for label in ("primary", "x=y")])
+    adm, safe = ex.admission_and_safety(alloc, None, ["primary", "x=y"], 70_000.0, 3, 8)
+    for label in ("primary", "x=y"):
+        part = alloc[alloc.reading == label]
+        runs = ex.admission_runs(part, 70_000.0, 3, "grid", task_rng(8, "admission"))
+        assert adm[label].equals(ex.admission_summary(runs))
+        assert safe[label].equals(ex.safety_table(part, 70_000.0, 3, task_rng(8, "safety")))
+
+
 def test_safety_table_counts_violations_of_the_admitted():
     alloc = tiny_allocations(2)
     safe = ex.safety_table(alloc, 80_000.0, 4, np.random.default_rng(3)).set_index(["p", "method"])

@@ -849,24 +849,26 @@ def priority_for(label: str, pm_original: pd.DataFrame) -> dict | None:
     return priority_inputs(pm_original) if label == PM_ORIGINAL else None
 
 
-def admission_by_reading(allocations, pm_original, labels, capacity, seeds, seed) -> dict:
-    """Fig. 12's admission summary under every reading (the same orders for each)."""
-    return {
-        label: admission_summary(
-            admission_runs(under_reading(allocations, label), capacity, seeds, "grid",
-                           task_rng(seed, "admission"), priority_for(label, pm_original))
-        )
-        for label in labels
-    }  # fmt: skip
+def admission_and_safety(allocations, pm_original, labels, capacity, seeds, seed) -> tuple:
+    """Fig. 12's admission summary and the SLO-safety table under every reading, each on the
+    same orders under every reading; the (table, reading) cases run side by side."""
+    inputs = {label: (under_reading(allocations, label), priority_for(label, pm_original))
+              for label in labels}  # fmt: skip
+    cases = [(table, label) for table in ("admission", "safety") for label in labels]
+    tables = sweep(functools.partial(_admission_case, inputs, capacity, seeds, seed), cases,
+                   seed=seed, desc="admission and safety")  # fmt: skip
+    adm, safe = tables[: len(labels)], tables[len(labels) :]
+    return dict(zip(labels, adm, strict=True)), dict(zip(labels, safe, strict=True))
 
 
-def safety_by_reading(allocations, pm_original, labels, capacity, seeds, seed) -> dict:
-    """The SLO-safety table under every reading (the same orders for each)."""
-    return {
-        label: safety_table(under_reading(allocations, label), capacity, seeds,
-                            task_rng(seed, "safety"), priority_for(label, pm_original))
-        for label in labels
-    }  # fmt: skip
+def _admission_case(inputs, capacity, seeds, seed, case, rng) -> pd.DataFrame:
+    """One table under one reading, on the orders of its table (``rng`` is not used)."""
+    table, label = case
+    part, priority = inputs[label]
+    orders = task_rng(seed, table)
+    if table == "admission":
+        return admission_summary(admission_runs(part, capacity, seeds, "grid", orders, priority))
+    return safety_table(part, capacity, seeds, orders, priority)
 
 
 def pm_comparison(adm: dict, safe: dict) -> pd.DataFrame:
