@@ -166,6 +166,22 @@ def test_admission_and_safety_per_reading_run_on_their_tables_orders(monkeypatch
         assert safe[label].equals(ex.safety_table(part, 70_000.0, 3, task_rng(8, "safety")))
 
 
+def test_the_pool_hands_out_the_accuracy_tenants_first_and_returns_tenant_order(monkeypatch):
+    cfg = AccGeckoConfig(profile="quick", tenants=6, accuracy_tenants=2)
+    handed = []
+
+    def fake_sweep(fn, tasks, seed, desc):
+        handed.extend(tasks)
+        return [{"segments": [{"tenant": t.tenant}], "allocations": [{"tenant": t.tenant}],
+                 "explain": [], "pm_original": {"tenant": t.tenant}} for t in tasks]  # fmt: skip
+
+    monkeypatch.setattr(ex, "sweep", fake_sweep)
+    segments, allocations, _, pm_original = ex.run_pool(cfg)
+    assert [t.accuracy for t in handed] == [True, True, False, False, False, False]
+    assert segments.tenant.tolist() == allocations.tenant.tolist() == list(range(6))
+    assert pm_original.index.tolist() == list(range(6))
+
+
 def test_safety_table_counts_violations_of_the_admitted():
     alloc = tiny_allocations(2)
     safe = ex.safety_table(alloc, 80_000.0, 4, np.random.default_rng(3)).set_index(["p", "method"])

@@ -377,8 +377,16 @@ def tenant_tasks(cfg) -> list[TenantTask]:
 
 def run_pool(cfg) -> tuple[pd.DataFrame, ...]:
     """Evaluate every tenant (in parallel); returns the segment, allocation (every reading),
-    under-prediction-experiment and original-PriorityMeister tables."""
-    return collect(sweep(evaluate_tenant, tenant_tasks(cfg), seed=cfg.seed, desc="tenants"))
+    under-prediction-experiment and original-PriorityMeister tables, in tenant order. The
+    accuracy tenants, with about 2.5x the work, are handed out first, so that the sweep ends on
+    short tasks."""
+    tasks = tenant_tasks(cfg)
+    order = sorted(range(len(tasks)), key=lambda i: not tasks[i].accuracy)
+    results = sweep(evaluate_tenant, [tasks[i] for i in order], seed=cfg.seed, desc="tenants")
+    in_order = [None] * len(tasks)
+    for i, result in zip(order, results, strict=True):
+        in_order[i] = result
+    return collect(in_order)
 
 
 def collect(results: list[dict]) -> tuple[pd.DataFrame, ...]:
