@@ -17,8 +17,8 @@ is computed on a grid of ``1/GRID`` request, each shift split between the two ne
 points, from an empty queue with the chain in its stationary law; the backlog then grows
 stochastically towards its stationary law (Loynes), and the iteration stops when it has settled.
 A prediction is the p-th percentile of the request-weighted wait, plus ``c``. The split smears
-the backlog by a fraction of a grid step: a grid four times finer moved no allocated rate of the
-pool's first fits by more than 0.1 %.
+the backlog by a fraction of a grid step: a grid four times finer moved the allocated rates of
+the pool's first three fits by at most 0.12 %.
 
 The segment is read as a cycle (its last period followed by its first), so every state is left
 and the chain's stationary law is the segment's own share of periods in each state. A prediction
