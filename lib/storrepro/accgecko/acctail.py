@@ -132,20 +132,14 @@ class AccTail:
         ``sr <= 1e6 / (τ_i + (S − c)/j)``, so the answer is just above the ``needed``-th largest
         of those rates; a step either way against :meth:`predict` settles the rounding."""
         p = check_percentile(p)
-        if not (isinstance(slo_us, int | float) and slo_us > 0):
-            raise ValueError(f"SLO = {slo_us!r}: expected a latency bound > 0 µs")
-        lo, hi = int(math.floor(low)), int(math.ceil(high))
-        if hi <= lo:
-            raise ValueError(f"rate range ({low!r}, {high!r}]: expected low < high")
+        lo, hi = search_range(slo_us, low, high)
         reach = math.floor(slo_us) + 1 - self.c_us  # what the queueing part must reach
         needed = needed_from_top(self.total_requests, p)
-        if self._position.size < needed or needed <= 0 or reach <= 0:
-            rate = lo + 1  # the prediction is c whatever the rate (or misses at every rate)
-        else:
-            limits = [1e6 / (self.stage_tau_us[i] + reach / pos[:needed][pos[:needed] > 0])
-                      for i, pos in enumerate(self._top_positions)]  # fmt: skip
-            limits = np.concatenate(limits)
-            rate = lo + 1  # fewer than ``needed`` requests can reach the bucket: c at any rate
+        rate = lo + 1  # where fewer than ``needed`` requests can reach the bucket (or all miss)
+        if self._position.size >= needed > 0 and reach > 0:
+            tops = [top[:needed] for top in self._top_positions]
+            limits = np.concatenate([1e6 / (tau + reach / top[top > 0])
+                                     for tau, top in zip(self.stage_tau_us, tops, strict=True)])
             if limits.size >= needed:
                 worst = np.partition(limits, limits.size - needed)[-needed]
                 rate = min(max(rate, math.floor(min(worst, hi)) + 1), hi)
@@ -198,11 +192,7 @@ def smallest_rate(
     so it ends at the same rate as plain bisection. Each probe is guessed by interpolating
     log(latency) against log(rate) between the bracket's ends once both are known, and is the
     midpoint whenever the previous guess failed to halve the bracket."""
-    if not (isinstance(slo_us, int | float) and slo_us > 0):
-        raise ValueError(f"SLO = {slo_us!r}: expected a latency bound > 0 µs")
-    lo, hi = int(math.floor(low)), int(math.ceil(high))
-    if hi <= lo:
-        raise ValueError(f"rate range ({low!r}, {high!r}]: expected low < high")
+    lo, hi = search_range(slo_us, low, high)
     at_hi, at_lo = predict(hi), math.inf
     if at_hi > slo_us:
         return math.inf
@@ -220,3 +210,13 @@ def smallest_rate(
             lo, at_lo = probe, value
         guided = not guided or hi - lo <= width / 2
     return float(hi)
+
+
+def search_range(slo_us: float, low: float, high: float) -> tuple[int, int]:
+    """A rate search's checked SLO and its integer rate range ``(lo, hi]``."""
+    if not (isinstance(slo_us, int | float) and slo_us > 0):
+        raise ValueError(f"SLO = {slo_us!r}: expected a latency bound > 0 µs")
+    lo, hi = int(math.floor(low)), int(math.ceil(high))
+    if hi <= lo:
+        raise ValueError(f"rate range ({low!r}, {high!r}]: expected low < high")
+    return lo, hi

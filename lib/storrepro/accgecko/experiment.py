@@ -218,7 +218,9 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
             if index not in cut:
                 cut[index] = _Segment(arrivals, counts, index, task.segment)
             seg = cut[index]
-            mean_count = tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
+            mean_count = (
+                tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
+            )
             uses_n = method.kind in ("acctail", "queue")
             key = (
                 index,
@@ -303,12 +305,8 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
     rate lies above the threshold M × mean."""
     out = []
     for row in rows:
-        if not (
-            row["reading"] == "primary"
-            and row["method"] == ACCTAIL.name
-            and row["slo_us"] == EXPLAIN_SLO[row["p"]]
-            and row["rate"] < math.inf
-        ):
+        if not (row["reading"] == "primary" and row["method"] == ACCTAIL.name
+                and row["slo_us"] == EXPLAIN_SLO[row["p"]] and row["rate"] < math.inf):
             continue  # fmt: skip
         index = row["segment"]
         seg = cut[index]
@@ -339,9 +337,7 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
                 "bursts": int(spans.shape[0]),
                 "burst_rate_over_threshold": float(
                     np.sum(sizes) / np.sum(lengths) / (ACCTAIL.m * tenant_mean)
-                )
-                if sizes.size
-                else math.nan,
+                ) if sizes.size else math.nan,
                 "median_peak_ms_count": float(np.median(peaks)) if peaks.size else math.nan,
             }
         )
