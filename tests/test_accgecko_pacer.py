@@ -6,15 +6,10 @@ import math
 import numpy as np
 import pytest
 
+from accgecko_samples import bursty
 from storrepro.accgecko.kernel import dispatch_overhead_us
 from storrepro.accgecko.pacer import Replayer, _narrowed, largest, pacer_waits, rank_from_top
 from storrepro.sim.fifo import simulate_fifo
-
-
-def bursty(rng, n):
-    gaps = rng.exponential(1 / 2000, n)
-    gaps[rng.random(n) < 0.05] /= 20  # clumps
-    return np.cumsum(gaps)
 
 
 def test_pacer_closed_form_equals_the_recursion_and_the_fifo_server():

@@ -5,14 +5,9 @@ the same node written plainly with a simpy Store and Resource."""
 import numpy as np
 import pytest
 
+from accgecko_samples import bursty
 from storrepro.accgecko.kernel import node_latencies
 from storrepro.accgecko.reference import simulate_node
-
-
-def bursty(rng, n):
-    gaps = rng.exponential(1 / 2000, n)
-    gaps[rng.random(n) < 0.05] /= 20  # clumps
-    return np.cumsum(gaps)
 
 
 def test_s1_fast_path_equals_the_simpy_node_per_request():
