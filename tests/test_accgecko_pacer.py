@@ -100,12 +100,16 @@ def test_bad_overhead_shape():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_largest_are_exact_order_statistics(seed):
-    """Ties, zeros (also -0.0) and a spread of magnitudes, against a full sort."""
+    """Ties, zeros (also -0.0), subnormals (they share bucket 0 with the zeros, which selection
+    skips) and a spread of magnitudes, against a full sort."""
     rng = np.random.default_rng(seed)
+    subnormals = np.arange(1, 40) * 5e-324
     values = np.concatenate([np.zeros(5000), -np.zeros(10), rng.exponential(100.0, 20_000),
-                             np.full(300, 17.5), rng.uniform(0, 1e-9, 50)])  # fmt: skip
+                             np.full(300, 17.5), rng.uniform(1e-12, 1e-9, 50),
+                             subnormals])  # fmt: skip
     rng.shuffle(values)
-    ranks = [1, 7, 300, 4000, 25_000, values.size]
+    # 20 350 values lie above bucket 0; then the 39 subnormals, then the zeros
+    ranks = [1, 7, 300, 4000, 20_351, 20_370, 20_389, 20_390, 25_000, values.size]
     expected = np.sort(values)[::-1][np.array(ranks) - 1]
     assert largest(values, ranks).tolist() == expected.tolist()
 

@@ -106,7 +106,9 @@ def _replay(snapshot, spacing, floor, latency, waits, counts):
 def _select(latency, counts, top, ranks, out):
     """``out[r]``: the ``ranks[r]``-th largest of ``latency`` (all >= 0; histogram ``counts``,
     highest bucket ``top``), or NaN if there are fewer. Walks the histogram down to each rank's
-    bucket and partitions only that bucket."""
+    bucket and partitions only that bucket's non-zero values: zeros, the smallest values, can
+    fill bucket 0 with nearly every request (a rate limiter that never waits), and a rank past
+    the non-zero ones is 0."""
     buckets = np.full(ranks.size, -1)
     above = np.zeros(ranks.size, np.int64)
     for r in range(ranks.size):
@@ -121,18 +123,20 @@ def _select(latency, counts, top, ranks, out):
     bits = latency.view(np.int64)
     for k in range(latency.size):
         bucket = bits[k] >> BUCKET_SHIFT
-        if bucket < lowest:  # most requests: below every rank's bucket
+        if bucket < lowest or latency[k] == 0.0:  # most requests: below every rank's bucket
             continue
         for r in range(ranks.size):
             if bucket == buckets[r]:
                 inside[r][filled[r]] = latency[k]
                 filled[r] += 1
     for r in range(ranks.size):
+        kth = filled[r] - (ranks[r] - above[r])
         if buckets[r] < 0:
             out[r] = np.nan
+        elif kth < 0:
+            out[r] = 0.0
         else:
-            kth = inside[r].size - (ranks[r] - above[r])
-            out[r] = np.partition(inside[r], kth)[kth]
+            out[r] = np.partition(inside[r][: filled[r]], kth)[kth]
 
 
 @numba.njit(cache=True)
