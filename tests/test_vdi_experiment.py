@@ -169,20 +169,3 @@ def test_write_forecasts_only_for_the_seed_the_figures_show():
     other = {(t.model, t.column) for t in ex.fit_tasks(0, [1], figure_seed=0)}
     assert ("holt-winters", "write") in plotted and ("holt-winters", "write") not in other
     assert ("arima-ridge", "write") in other  # the scheduler's ARIMA book still needs writes
-
-
-def test_show_saved_closes_the_figure_and_shows_its_png(tmp_path, capsys):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from storrepro.plotting import save_figure
-    from storrepro.vdi.plots import show_saved
-
-    fig, ax = plt.subplots()
-    ax.plot([0, 1], [1, 0])
-    paths = save_figure(fig, "nb", "line", out=tmp_path)
-    show_saved(fig, paths)
-    assert not plt.fignum_exists(fig.number)
-    assert "Image" in capsys.readouterr().out  # outside IPython, display prints the repr

@@ -56,22 +56,6 @@ def timeline(result: dict, times: pd.DatetimeIndex, system, title: str, smart: b
     return fig
 
 
-def show_saved(fig, paths) -> None:
-    """Close ``fig`` and show the PNG just saved from it, at the notebook's usual size: letting
-    the inline backend draw the figure a third time (after the PNG and the SVG) costs as much
-    as saving it."""
-    from IPython.display import Image, display
-    from PIL import Image as Picture
-
-    png = next(p for p in paths if p.suffix == ".png")
-    saved_dpi = plt.rcParams["savefig.dpi"]
-    scale = 1.0 if saved_dpi == "figure" else fig.dpi / saved_dpi
-    plt.close(fig)
-    with Picture.open(png) as picture:
-        width = round(picture.width * scale)
-    display(Image(filename=str(png), width=width))
-
-
 def arrival_intensity(lun: pd.DataFrame, title: str):
     """Each LUN's arrival intensity over the window (``lun``: one column per LUN, indexed by
     time) and a zoom on its first 24 hours."""
