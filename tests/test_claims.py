@@ -233,6 +233,8 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
 
 def test_the_full_profile_also_writes_an_svg(tmp_path):
     run = Run(DemoConfig(profile="full"), out=tmp_path)
+    run.record(claim("C1"), not_affected_by=["window"])
+    run.headline("Demo holds.", core=["C1"], cause="C1 is within its band.")
     fig, ax = plt.subplots()
     run.save_figure(fig, "line", "A line")
     plt.close(fig)
@@ -240,6 +242,8 @@ def test_the_full_profile_also_writes_an_svg(tmp_path):
         tmp_path / "figures/99_demo/line.png",
         tmp_path / "figures/99_demo/line.svg",
     ]
+    run.finish()  # which waits for the SVG, written in the background
+    assert "<svg" in (tmp_path / "figures/99_demo/line.svg").read_text()
 
 
 def test_relative_band_is_the_text_of_verdict_within():

@@ -34,6 +34,41 @@ def test_svg_output_is_identical_across_saves(tmp_path, figure):
 def test_bad_name_and_failed_save_leave_nothing_behind(tmp_path, figure):
     with pytest.raises(ValueError, match="figure name '../x'"):
         save_figure(figure, "n", "../x", out=tmp_path)
-    with pytest.raises(ValueError):
-        save_figure(figure, "n", "x", out=tmp_path, formats=("nosuchformat",))
+    with pytest.raises(ValueError, match="formats = \\('png', 'nosuchformat'\\): expected some of"):
+        save_figure(figure, "n", "x", out=tmp_path, formats=("png", "nosuchformat"))
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+def test_a_background_copy_has_the_bytes_the_caller_would_write(tmp_path, figure):
+    """Written by the other process from the pickled figure, under the caller's rcParams (a
+    changed one included), byte for byte as the caller writes it."""
+    from storrepro.plotting import wait_for_figures
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "lines.linewidth": 3.0}):
+        figure.axes[0].set_title("$10^{3}$ in a background copy")
+        here = save_figure(figure, "n", "here", out=tmp_path, formats=("svg",))[0]
+        png, there = save_figure(figure, "n", "there", out=tmp_path, background=True)
+    assert png.exists()
+    wait_for_figures()
+    assert there.read_text().replace("there", "here") == here.read_text()
+
+
+def test_a_failed_background_copy_is_raised_naming_its_file_and_leaves_nothing(tmp_path):
+    from storrepro import plotting
+
+    fig, ax = plt.subplots()
+    ax.set_title(r"$\frac$")  # mathtext that fails only when drawn
+    plotting._in_background(fig, tmp_path / "broken.svg", "svg", {})
+    plt.close(fig)
+    with pytest.raises(RuntimeError, match="broken.svg in the background failed"):
+        plotting.wait_for_figures()
+    assert not list(tmp_path.iterdir())
+    plotting.wait_for_figures()  # nothing is left pending
+
+
+def test_a_figure_that_cannot_be_pickled_is_written_at_once(tmp_path, figure):
+    from matplotlib.ticker import FuncFormatter
+
+    figure.axes[0].yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+    png, svg = save_figure(figure, "n", "local", out=tmp_path, background=True)
+    assert png.exists() and "<svg" in svg.read_text()  # no wait: written here, not elsewhere

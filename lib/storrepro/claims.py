@@ -277,9 +277,10 @@ class Run:
         caption: str,
         paper_figure: str | None = None,
         claims: Sequence[str] = (),
-    ) -> list[Path]:
+    ) -> None:
         """Save ``fig`` under ``figures/<notebook>/<name>.png`` (and ``.svg`` in the full
-        profile) and record it.
+        profile, written in the background until :meth:`finish`), record it and show it (the
+        figure cell shows the picture, not the files' paths).
 
         ``caption`` says what the figure shows; ``paper_figure`` names the paper's figure or
         table it reproduces (``"Fig. 9"``; None for a figure of our own) and ``claims`` the ids
@@ -292,16 +293,14 @@ class Run:
         if not caption or not caption.strip():
             raise ValueError(f"figure {name!r}: give a caption saying what it shows")
         formats = ("png", "svg") if self.config.profile == "full" else ("png",)
-        paths = save_figure(
-            fig, self.notebook, name, out=self.out, metadata=self.provenance, formats=formats
-        )
+        paths = save_figure(fig, self.notebook, name, out=self.out, metadata=self.provenance,
+                            formats=formats, background=True)  # fmt: skip
         self.figures.extend(p for p in paths if p not in self.figures)
         for path in paths:
             key = path.relative_to(self.out).as_posix()
             self.captions[key] = caption
             self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims)}
         show_saved(fig, paths[0])
-        return paths
 
     def claims_frame(self) -> pd.DataFrame:
         return claims_frame(list(self.claims.values()))
@@ -341,7 +340,11 @@ class Run:
         }
 
     def finish(self) -> Path:
-        """Write ``results/<notebook>.json`` and refresh the scorecard; return the JSON's path."""
+        """Write ``results/<notebook>.json`` and refresh the scorecard, once every figure is
+        written; return the JSON's path."""
+        from storrepro.plotting import wait_for_figures
+
+        wait_for_figures()
         path = results_dir(self.out) / f"{self.notebook}.json"
         write_json_atomic(path, self.result())
         write_scorecard(self.out)

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.colors import LogNorm
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import NullFormatter, StrMethodFormatter
 from matplotlib.transforms import blended_transform_factory
 
 ERROR_SERIES = [
@@ -170,7 +170,7 @@ def log_bars(axes, parts, series, width, floor=0.01) -> list:
             ax.bar(x[bar], v[bar] - lo, width, bottom=lo, color=f"C{i}")
             for xi, vi in zip(x[~bar], v[~bar], strict=True):
                 _mark(ax, xi, vi, f"C{i}", lo, width, seen)
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.tick_params(labelleft=True)
     return _legend(series, seen, lo)
