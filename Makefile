@@ -28,7 +28,7 @@ reproduce: $(STAMP)
 ## test: lint, unit tests and every notebook in the quick profile
 test: $(STAMP)
 	$(PY) -m ruff check lib tests notebooks
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 ## site: build build/site/index.html (a page per paper, rendered notebooks) from the committed
 ##       results of the last full run (Sphinx + myst-nb; runs no notebook)
