@@ -72,3 +72,20 @@ def test_a_figure_that_cannot_be_pickled_is_written_at_once(tmp_path, figure):
     figure.axes[0].yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
     png, svg = save_figure(figure, "n", "local", out=tmp_path, background=True)
     assert png.exists() and "<svg" in svg.read_text()  # no wait: written here, not elsewhere
+
+
+def test_the_writer_outlives_an_interrupt_and_ends_once_waited_for(tmp_path, figure):
+    """The runner interrupts a kernel's process group at its end: the writer ignores it, and is
+    gone by then anyway."""
+    import os
+    import signal
+
+    from storrepro import plotting
+
+    save_figure(figure, "n", "a", out=tmp_path, background=True)
+    plotting._pending[0][1].result()  # the writer is up
+    for pid in list(plotting._writer._processes):
+        os.kill(pid, signal.SIGINT)
+    save_figure(figure, "n", "b", out=tmp_path, background=True)
+    plotting.wait_for_figures()
+    assert (tmp_path / "figures/n/b.svg").exists() and plotting._writer is None

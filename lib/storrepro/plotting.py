@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import signal
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -94,7 +95,9 @@ _pending: list[tuple[Path, Future]] = []
 def _in_background(fig: plt.Figure, target: Path, fmt: str, info: dict) -> None:
     global _writer
     if _writer is None:
-        _writer = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        _writer = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+        )
     try:  # pickled now: the caller may change or close the figure as soon as this returns
         blob = pickle.dumps(fig)
     except (pickle.PicklingError, AttributeError, TypeError):  # e.g. a lambda tick formatter
@@ -102,6 +105,11 @@ def _in_background(fig: plt.Figure, target: Path, fmt: str, info: dict) -> None:
         return
     rc = {key: value for key, value in mpl.rcParams.items() if key != "backend"}
     _pending.append((target, _writer.submit(_write_pickled, blob, target, fmt, info, rc)))
+
+
+def _ignore_interrupts() -> None:
+    """An interrupt of the notebook (or the runner's at its end) is not the writer's to take."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _write_pickled(blob: bytes, target: Path, fmt: str, info: dict, rc: dict) -> None:
@@ -115,12 +123,18 @@ def _write_pickled(blob: bytes, target: Path, fmt: str, info: dict, rc: dict) ->
 
 
 def wait_for_figures() -> None:
-    """Wait until every figure handed to the background process is written; raise the first
-    failure, naming its file."""
-    while _pending:
-        target, job = _pending.pop(0)
-        try:
-            job.result()
-        except Exception as error:
-            _pending.clear()
-            raise RuntimeError(f"writing {target} in the background failed: {error}") from error
+    """Wait until every figure handed to the background process is written, and end that
+    process (the next figure starts another); raise the first failure, naming its file."""
+    global _writer
+    try:
+        while _pending:
+            target, job = _pending.pop(0)
+            try:
+                job.result()
+            except Exception as error:
+                raise RuntimeError(f"writing {target} in the background failed: {error}") from error
+    finally:
+        _pending.clear()
+        if _writer is not None:
+            _writer.shutdown()
+            _writer = None
