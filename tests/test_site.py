@@ -4,6 +4,7 @@ and phone width (Debian's chromium, driven by Playwright; no browser is download
 import functools
 import http.server
 import shutil
+import sys
 import threading
 import urllib.request
 from pathlib import Path
@@ -35,12 +36,20 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser may drop a connection mid-file (a page it has left): not the site's error."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="module")
 def site():
     """`make site` of the repository's committed results, served on 127.0.0.1."""
     index = build_site()
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield index, f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
