@@ -70,8 +70,12 @@ def test_a_figure_that_cannot_be_pickled_is_written_at_once(tmp_path, figure):
     from matplotlib.ticker import FuncFormatter
 
     figure.axes[0].yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+    from storrepro import plotting
+
+    plotting.wait_for_figures()  # no writer left by an earlier test
     png, svg = save_figure(figure, "n", "local", out=tmp_path, background=True)
     assert png.exists() and "<svg" in svg.read_text()  # no wait: written here, not elsewhere
+    assert plotting._writer is None  # and no writer started for it
 
 
 def test_the_writer_outlives_an_interrupt_and_ends_once_waited_for(tmp_path, figure):

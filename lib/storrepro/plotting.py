@@ -94,15 +94,15 @@ _pending: list[tuple[Path, Future]] = []
 
 def _in_background(fig: plt.Figure, target: Path, fmt: str, info: dict) -> None:
     global _writer
-    if _writer is None:
-        _writer = ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
-        )
     try:  # pickled now: the caller may change or close the figure as soon as this returns
         blob = pickle.dumps(fig)
     except (pickle.PicklingError, AttributeError, TypeError):  # e.g. a lambda tick formatter
         _write(fig, target, fmt, info)
         return
+    if _writer is None:
+        _writer = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+        )
     rc = {key: value for key, value in mpl.rcParams.items() if key != "backend"}
     _pending.append((target, _writer.submit(_write_pickled, blob, target, fmt, info, rc)))
 
