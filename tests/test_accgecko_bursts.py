@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn.cluster import DBSCAN
 
-from storrepro.accgecko.bursts import continuous_bursts
+from storrepro.accgecko.bursts import burst_peaks, burst_sizes, continuous_bursts, in_bursts
 
 
 @pytest.mark.parametrize(
@@ -116,3 +116,24 @@ def test_fits_refuse_non_finite_or_negative_counts(bad):
         MarkovCounts().fit(counts)
     with pytest.raises(ValueError, match="mean_count must be a finite number > 0"):
         continuous_bursts([1, 5, 2], 2.0, mean_count=float("inf"))
+
+
+def test_span_sizes_peaks_and_mask_by_hand():
+    counts = np.array([5, 1, 7, 3, 0, 9, 2, 4])
+    spans = np.array([[0, 1], [2, 3], [5, 7]])  # adjacent spans, and one ending the segment
+    assert burst_sizes(counts, spans).tolist() == [6, 10, 15]
+    assert burst_peaks(counts, spans).tolist() == [5, 7, 9]
+    assert in_bursts(counts.size, spans).tolist() == [1, 1, 1, 1, 0, 1, 1, 1]
+    none = np.empty((0, 2), np.int64)
+    assert burst_sizes(counts, none).size == burst_peaks(counts, none).size == 0
+    assert not in_bursts(counts.size, none).any()
+
+
+def test_integer_and_float_counts_give_the_same_bursts():
+    n = np.random.default_rng(3).poisson(2.0, 5000)
+    n[::97] += 9
+    assert n.dtype.kind == "i"
+    spans = continuous_bursts(n, 1.5, mean_count=2.0)
+    assert spans.size
+    assert spans.tolist() == continuous_bursts(n.astype(float), 1.5, mean_count=2.0).tolist()
+    assert spans.tolist() == continuous_bursts(n.astype(np.uint16), 1.5, mean_count=2.0).tolist()

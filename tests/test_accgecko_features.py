@@ -12,6 +12,14 @@ def test_period_counts_bins_by_millisecond():
     assert period_counts(arrivals, duration=0.006).tolist() == [2, 1, 1, 1, 0, 0]
 
 
+def test_period_counts_equal_bincount_of_the_truncated_quotients():
+    # times at and a rounding step either side of period edges, where the division decides
+    edges = np.arange(1, 200) * 1e-3
+    arrivals = np.sort(np.concatenate((edges, np.nextafter(edges, 0), np.nextafter(edges, 1))))
+    expected = np.bincount((arrivals / 1e-3).astype(np.int64), minlength=250)
+    assert period_counts(arrivals, duration=0.25).tolist() == expected.tolist()
+
+
 @pytest.mark.parametrize(
     "arrivals, match",
     [

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from storrepro.accgecko.bursts import continuous_bursts
+from storrepro.accgecko.bursts import burst_sizes, continuous_bursts
 from storrepro.accgecko.features import DELTA
 
 INTERVALS = ("stage_ratio", "mean_of_rates")
@@ -87,8 +87,7 @@ class AccTail:
         counts = np.asarray(counts)
         spans = continuous_bursts(counts, self.m, mean_count=mean_count)
         self.total_requests = int(counts.sum())
-        cumulative = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
-        self.sizes = cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]
+        self.sizes = burst_sizes(counts, spans)
         durations_us = (spans[:, 1] - spans[:, 0] + 1) * DELTA * 1e6
         self.stage_of, self.stage_tau_us = stages(
             self.sizes, durations_us, self.k, self.interval

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from storrepro.accgecko.acctail import check_percentile, check_rate, needed_from_top
-from storrepro.accgecko.bursts import continuous_bursts
+from storrepro.accgecko.bursts import continuous_bursts, in_bursts
 from storrepro.accgecko.features import DELTA
 from storrepro.accgecko.pacer import Replayer
 
@@ -28,10 +28,7 @@ def burst_arrivals(counts: np.ndarray, spans: np.ndarray, delta: float = DELTA) 
     """Arrival times (s) of the requests in ``spans`` (inclusive period ranges): the ``n_t``
     requests of period ``t`` at ``(t + (i + 0.5)/n_t) Δ``, ``i = 0..n_t − 1``."""
     counts = np.asarray(counts, dtype=np.int64)
-    inside = np.zeros(counts.size, dtype=bool)
-    for a, e in spans:
-        inside[a : e + 1] = True
-    periods = np.flatnonzero(inside & (counts > 0))
+    periods = np.flatnonzero(in_bursts(counts.size, spans) & (counts > 0))
     n = counts[periods]
     starts = np.cumsum(n) - n
     rank = np.arange(n.sum()) - np.repeat(starts, n)

@@ -37,7 +37,7 @@ def continuous_bursts(
     ``m``, our single-M reading of §3.2; ``core_m`` must be >= ``m`` so a core is its own
     neighbour). ``N`` is ``mean_count``, by default the mean of ``counts``.
     """
-    counts = finite_array("counts", counts)
+    counts = _integer_counts(counts)
     if counts.ndim != 1 or counts.size == 0:
         raise ValueError(f"counts: expected a non-empty 1-D array, got shape {counts.shape}")
     core_m = m if core_m is None else core_m
@@ -45,18 +45,52 @@ def continuous_bursts(
         raise ValueError(f"m = {m!r}, core_m = {core_m!r}: expected 0 < m <= core_m")
     if min_pts < 1:
         raise ValueError(f"min_pts = {min_pts!r}: expected >= 1")
-    counts = counts.astype(np.int64)
     mean = counts.mean() if mean_count is None else mean_count
     finite("mean_count", mean, strict=True, unit="requests per period")
-    prefix = np.concatenate(([0], np.cumsum(counts)))
-    return _scan(counts, prefix, core_m * mean, m * mean, min_pts)
+    return _scan(counts, core_m * mean, m * mean, min_pts)
+
+
+def burst_sizes(counts, spans: np.ndarray) -> np.ndarray:
+    """The requests in each span ``[a, e]`` of per-period ``counts``."""
+    cumulative = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+    return cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]
+
+
+def burst_peaks(counts, spans: np.ndarray) -> np.ndarray:
+    """The largest count in each span ``[a, e]`` (spans in order, as found)."""
+    if not spans.size:
+        return np.empty(0, np.int64)
+    bounds = np.column_stack((spans[:, 0], spans[:, 1] + 1)).ravel()
+    return np.maximum.reduceat(np.append(counts, 0), bounds)[::2]  # [a, e + 1) of each
+
+
+def in_bursts(size: int, spans: np.ndarray) -> np.ndarray:
+    """A mask of ``size`` periods: True inside any span ``[a, e]`` (spans do not overlap)."""
+    edges = np.zeros(size + 1, np.int64)
+    edges[spans[:, 0]] += 1
+    edges[spans[:, 1] + 1] -= 1
+    return np.cumsum(edges[:size]) > 0
+
+
+def _integer_counts(counts) -> np.ndarray:
+    """``counts`` as whole int64 request counts (a float count is truncated), or the
+    ``finite_array`` error. Integer arrays, as ``period_counts`` makes, are only checked."""
+    array = np.asarray(counts)
+    if array.dtype.kind not in "iu" or array.size == 0:
+        return finite_array("counts", array).astype(np.int64)
+    if array.min() < 0:
+        finite_array("counts", array)  # raises, naming the first negative entry
+    return array.astype(np.int64, copy=False)
 
 
 @numba.njit(cache=True)
-def _scan(counts, prefix, core_level, level, min_pts):
+def _scan(counts, core_level, level, min_pts):
     """The scan: from each core ``a`` grow while ``mean(n_a..n_x) > level``, drop the
     tail while ``n_e < mean(n_a..n_{e-1})``, keep spans of >= ``min_pts`` states."""
     size = counts.size
+    prefix = np.zeros(size + 1, np.int64)
+    for t in range(size):
+        prefix[t + 1] = prefix[t] + counts[t]
     spans = np.empty((size // max(min_pts, 1) + 1, 2), dtype=np.int64)
     found = 0
     t = 0

@@ -23,7 +23,7 @@ from storrepro.accgecko.admission import admit
 from storrepro.accgecko.baselines import PriorityMeister, SncMeister, lambda_states, mmpp_count_pmf
 from storrepro.accgecko.baselines import fold_errors as count_folds
 from storrepro.accgecko.burst_queue import BurstQueue
-from storrepro.accgecko.bursts import continuous_bursts
+from storrepro.accgecko.bursts import burst_peaks, burst_sizes, continuous_bursts, in_bursts
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.kernel import dispatch_overhead_us, node_latencies
 from storrepro.accgecko.mmp import MarkovCounts
@@ -138,8 +138,7 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
         seg_counts = counts[s * per : (s + 1) * per]
         lo, hi = bounds[s], bounds[s + 1]
         spans = continuous_bursts(seg_counts, 2.0, mean_count=mean_count)
-        cumulative = np.concatenate(([0], np.cumsum(seg_counts)))
-        score = int(np.sum(cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]))
+        score = int(np.sum(burst_sizes(seg_counts, spans)))
         replayer = Replayer(arrivals[lo:hi] - s * task.segment, overhead[lo:hi], checked=True)
         latency = replayer.percentiles_us(PERCENTILES, MOTIVATION_RATE)
         own = burst_features(seg_counts, 2.0, 2.0, mean_count=max(seg_counts.mean(), 1e-9))
@@ -315,15 +314,13 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
         latency = replayer.latencies_us(rate)
         queue = BurstQueue(ACCTAIL.m, ACCTAIL.c_us).fit(seg.counts, tenant_mean)
         spans = queue.spans
-        inside = np.zeros(seg.counts.size, dtype=bool)
-        for a, e in spans:
-            inside[a : e + 1] = True
+        inside = in_bursts(seg.counts.size, spans)
         rank = rank_from_top(latency.size, p)  # the replayed p-th percentile, as Replayer's
         top = latency >= np.quantile(latency, 0.99, method="inverted_cdf")
         period = np.minimum((seg.arrivals / DELTA).astype(np.int64), seg.counts.size - 1)
-        sizes = np.array([seg.counts[a : e + 1].sum() for a, e in spans])
+        sizes = burst_sizes(seg.counts, spans)
         lengths = spans[:, 1] - spans[:, 0] + 1
-        peaks = np.array([seg.counts[a : e + 1].max() for a, e in spans])
+        peaks = burst_peaks(seg.counts, spans)
         out.append(
             {
                 "tenant": task.tenant,

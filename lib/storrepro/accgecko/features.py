@@ -7,6 +7,7 @@ per period, a state is a *burst state* when ``n_t > M_b * N`` (strict: our readi
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from storrepro.accgecko.bursts import continuous_bursts
@@ -41,7 +42,17 @@ def period_counts(arrivals, duration: float | None = None, delta: float = DELTA)
         if not duration > 0:
             raise ValueError(f"duration = {duration!r}: expected > 0 seconds")
         periods = max(periods, int(round(duration / delta)))
-    return np.bincount((arrivals / delta).astype(np.int64), minlength=periods)
+    return _bin(arrivals, delta, periods)
+
+
+@numba.njit(cache=True)
+def _bin(arrivals, delta, periods):
+    """``np.bincount((arrivals / delta).astype(np.int64), minlength=periods)`` in one pass, with
+    no index array (the same division and truncation)."""
+    counts = np.zeros(periods, np.int64)
+    for a in arrivals:
+        counts[int(a / delta)] += 1
+    return counts
 
 
 def burst_features(

@@ -271,6 +271,7 @@ class Replayer:
         )  # fmt: skip
         self._snapshots = [everything]
         self._floors: dict[int, float] = {}
+        self._seen: np.ndarray | None = None
         self._found: dict[int, dict[float, float]] = {}  # rank -> {rate: its latency there}
         self._latency = np.empty(n)
         self._waits = np.empty(n, dtype=bool)
@@ -288,14 +289,12 @@ class Replayer:
         the bucket holding that rank of the overheads alone (0 without overheads)."""
         if not self.overhead_us.size or not ranks:
             return 0.0
-        missing = sorted(set(ranks) - set(self._floors))
-        if missing:
-            counts = np.bincount(self.overhead_us.view(np.int64) >> BUCKET_SHIFT)
-            top = counts.size - 1
-            seen = np.cumsum(counts[::-1])  # requests in this bucket or above
-            for rank in missing:
-                bucket = top - int(np.searchsorted(seen, rank))
-                self._floors[rank] = float(np.array([bucket << BUCKET_SHIFT]).view(float)[0])
+        for rank in set(ranks) - set(self._floors):
+            if self._seen is None:  # the overheads' histogram, read once
+                counts = np.bincount(self.overhead_us.view(np.int64) >> BUCKET_SHIFT)
+                self._seen = np.cumsum(counts[::-1])  # requests in this bucket or above
+            bucket = self._seen.size - 1 - int(np.searchsorted(self._seen, rank))
+            self._floors[rank] = float(np.array([bucket << BUCKET_SHIFT]).view(float)[0])
         return min(self._floors[rank] for rank in ranks)
 
     def _lower_bound(self, sr: float, ranks) -> float:
