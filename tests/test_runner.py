@@ -223,3 +223,31 @@ def test_a_parameter_can_be_set_for_one_notebook_of_the_run():
     assert jobs[0].parameters["rq_limit"] == 64 and "rq_limit" not in jobs[1].parameters
     with pytest.raises(ParameterError, match="'05_tofec' is not among the notebooks of this run"):
         runner.plan("quick", names, ["05_tofec:seeds=2"])
+
+
+@pytest.mark.parametrize("machine, pinned", [("x86_64", True), ("aarch64", False)])
+def test_kernels_take_the_same_numeric_code_paths_on_any_x86_cpu(monkeypatch, tmp_path, machine,
+                                                                  pinned):  # fmt: skip
+    monkeypatch.setattr(runner.platform, "machine", lambda: machine)
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Zen")  # the user's own setting comes back after
+    monkeypatch.delenv("NPY_DISABLE_CPU_FEATURES", raising=False)
+    with runner.kernel_environment(tmp_path, None, None):
+        seen = {k: runner.os.environ.get(k) for k in runner.X86_NUMERICS}
+    assert seen == (runner.X86_NUMERICS if pinned else
+                    {"OPENBLAS_CORETYPE": "Zen", "NPY_DISABLE_CPU_FEATURES": None})  # fmt: skip
+    assert runner.os.environ["OPENBLAS_CORETYPE"] == "Zen"
+    assert "NPY_DISABLE_CPU_FEATURES" not in runner.os.environ
+
+
+@pytest.mark.skipif(runner.platform.machine().lower() not in ("x86_64", "amd64"), reason="x86-64")
+def test_the_numeric_pins_reach_numpy_and_openblas():
+    import subprocess
+    import sys
+
+    probe = ("import threadpoolctl; from numpy._core._multiarray_umath import __cpu_features__ "
+             "as f; print(f.get('X86_V4', f.get('AVX512_SKX')), {i['architecture'] for i in "
+             "threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'})")  # fmt: skip
+    env = {**runner.os.environ, **runner.X86_NUMERICS}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                         check=True).stdout.split(maxsplit=1)  # fmt: skip
+    assert out == ["False", "{'Haswell'}\n"]

@@ -19,6 +19,7 @@ import fcntl
 import hashlib
 import json
 import os
+import platform
 import shutil
 import socket
 import sys
@@ -64,6 +65,17 @@ class Outcome:
 
 #: Longer than this (a day) needs --force.
 MAX_SECONDS = 86_400.0
+
+#: The same floating-point code paths on every x86-64 machine, so that the committed results
+#: are reproduced bit for bit whatever the CPU generation: numpy's AVX-512 kernels off (its
+#: names before and since 2.x) and OpenBLAS's AVX2 (Haswell) kernels. Left alone, a machine
+#: with AVX-512 rounds some sums, exponentials and BLAS products differently in the last bit,
+#: and an optimiser or a simulation can carry that far (a Holt-Winters fit moved by 0.1 %).
+X86_NUMERICS = {
+    "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL "
+    "AVX512_ICL AVX512_SPR",
+    "OPENBLAS_CORETYPE": "Haswell",
+}
 
 
 def _human_seconds(seconds: float) -> str:
@@ -235,11 +247,13 @@ def without_progress_bars(nb):
 
 @contextmanager
 def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
-    """Environment the kernels inherit: where to write and where sweeps run."""
+    """Environment the kernels inherit: where to write, where sweeps run and, on x86-64, which
+    floating-point code paths the numerical libraries take (:data:`X86_NUMERICS`)."""
     settings = {
         OUT_ENV: str(out),
         WORKERS_ENV: str(workers) if workers else None,
         SCHEDULER_ENV: scheduler,
+        **(X86_NUMERICS if platform.machine().lower() in ("x86_64", "amd64") else {}),
     }
     saved = {k: os.environ.get(k) for k in settings}
     try:
