@@ -339,16 +339,14 @@ class Run:
             "claims": list(self.claims.values()),
         }
 
-    def finish(self) -> Path:
+    def finish(self) -> None:
         """Write ``results/<notebook>.json`` and refresh the scorecard, once every figure is
-        written; return the JSON's path."""
+        written. Returns nothing, so that a notebook's last line shows no build path."""
         from storrepro.plotting import wait_for_figures
 
         wait_for_figures()
-        path = results_dir(self.out) / f"{self.notebook}.json"
-        write_json_atomic(path, self.result())
+        write_json_atomic(results_dir(self.out) / f"{self.notebook}.json", self.result())
         write_scorecard(self.out)
-        return path
 
 
 CLAIM_COLUMNS = [
