@@ -239,7 +239,7 @@ def test_kernels_take_the_same_numeric_code_paths_on_any_x86_cpu(monkeypatch, tm
     assert "NPY_DISABLE_CPU_FEATURES" not in runner.os.environ
 
 
-@pytest.mark.skipif(runner.platform.machine().lower() not in ("x86_64", "amd64"), reason="x86-64")
+@pytest.mark.skipif(not runner.numeric_pins(), reason="pins only x86-64")
 def test_the_numeric_pins_reach_numpy_and_openblas():
     import subprocess
     import sys
@@ -247,7 +247,7 @@ def test_the_numeric_pins_reach_numpy_and_openblas():
     probe = ("import threadpoolctl; from numpy._core._multiarray_umath import __cpu_features__ "
              "as f; print(f.get('X86_V4', f.get('AVX512_SKX')), {i['architecture'] for i in "
              "threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'})")  # fmt: skip
-    env = {**runner.os.environ, **runner.X86_NUMERICS}
+    env = {**runner.os.environ, **runner.numeric_pins()}
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                          check=True).stdout.split(maxsplit=1)  # fmt: skip
     assert out == ["False", "{'Haswell'}\n"]

@@ -78,6 +78,11 @@ X86_NUMERICS = {
 }
 
 
+def numeric_pins() -> dict[str, str]:
+    """:data:`X86_NUMERICS` on an x86-64 machine, else nothing to pin."""
+    return X86_NUMERICS if platform.machine().lower() in ("x86_64", "amd64") else {}
+
+
 def _human_seconds(seconds: float) -> str:
     for unit, size in (("days", 86_400), ("hours", 3_600), ("minutes", 60)):
         if seconds >= size:
@@ -248,12 +253,12 @@ def without_progress_bars(nb):
 @contextmanager
 def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
     """Environment the kernels inherit: where to write, where sweeps run and, on x86-64, which
-    floating-point code paths the numerical libraries take (:data:`X86_NUMERICS`)."""
+    floating-point code paths the numerical libraries take (:func:`numeric_pins`)."""
     settings = {
         OUT_ENV: str(out),
         WORKERS_ENV: str(workers) if workers else None,
         SCHEDULER_ENV: scheduler,
-        **(X86_NUMERICS if platform.machine().lower() in ("x86_64", "amd64") else {}),
+        **numeric_pins(),
     }
     saved = {k: os.environ.get(k) for k in settings}
     try:
