@@ -7,7 +7,7 @@ import pytest
 
 from storrepro.accgecko import claims as c
 from storrepro.accgecko.config import AccGeckoConfig
-from storrepro.claims import Run
+from storrepro.run import Run
 
 P = c.P
 PCTS = (95.0, 99.0, 99.9, 99.99)

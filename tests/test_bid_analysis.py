@@ -10,7 +10,7 @@ from storrepro.bid import claims, experiment, plots, toy
 from storrepro.bid.config import VARIANTS, BIDConfig
 from storrepro.bid.schedulers import MAIN
 from storrepro.bid.workload import WORKLOADS
-from storrepro.claims import Run
+from storrepro.run import Run
 
 #: Primary device times (s) per scheme, chosen so that every reduction is a round number.
 TIMES = {"cfq-q8": 10.0, "cfq-q2": 12.0, "noop": 11.0, "bid-hdd": 8.0, "bid-hybrid": 6.0}

@@ -230,7 +230,7 @@ def test_d_invariants_on_the_toy_and_the_disk_models():
 
 def test_every_test_claim_under_a_variant_and_the_headline():
     from storrepro.bid.config import BIDConfig
-    from storrepro.claims import Run
+    from storrepro.run import Run
 
     rows = []
     for w in WORKLOADS:

@@ -9,16 +9,15 @@ import pytest  # noqa: E402
 
 from storrepro.claims import (  # noqa: E402
     Claim,
-    Run,
     headline_verdict,
-    load_results,
     plain,
-    reading_table,
     relative_band,
     relative_error,
     verdict_within,
 )
 from storrepro.config import NotebookConfig, Param, Reading  # noqa: E402
+from storrepro.run import Run  # noqa: E402
+from storrepro.scorecard import load_results, reading_table  # noqa: E402
 from storrepro.site import figure_caption  # noqa: E402
 
 RESULT_KEYS = {
@@ -33,6 +32,7 @@ RESULT_KEYS = {
     "wall_seconds",
     "headline",
     "readings",
+    "forced",
     "figures",
     "captions",
     "figure_claims",
@@ -54,6 +54,9 @@ CLAIM_KEYS = {
     "robust",
     "decided_by",
     "not_affected_by",
+    "band",
+    "uncertainty",
+    "no_uncertainty",
 }
 
 
@@ -148,7 +151,7 @@ def test_readings_mark_a_claim_robust_or_name_the_reading_that_decides_it(tmp_pa
     assert (untouched["robust"], untouched["not_affected_by"]) == (True, ["window"])
     run.headline("The paper holds.", core=["A", "B"], cause="because")
     table = reading_table(run.result())
-    assert list(table.columns) == ["primary", "window=rolling", "robust"]
+    assert list(table.columns) == ["claim", "primary", "window=rolling", "robust"]
     assert table.loc["B", "robust"] == "hangs on window"
     assert table.loc["C", "window=rolling"] == "—"
 
@@ -221,13 +224,15 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))
 
     card = (tmp_path / "results" / "SCORECARD.md").read_text()
-    assert "- **99_demo** — Demo holds. **partly** (C1, C2). C2 misses its band." in card
+    assert ("- **99_demo** — Demo holds. **partly** (1 of 2 core claims reproduced: C1, C2; "
+            "under window=rolling: **reproduced**). C2 misses its band.") in card
     # test claims only: 2, 1 reproduced, 1 not; 1/2 robust; calibration 1/1; invariants 0/1
     assert "| 99_demo | quick | 7 |" in card
-    assert "| 2 | 1 | 0 | 1 | 0 | 0 | 1/2 | 1/1 | 0/1 |" in card
-    row = "| C2 | test | should | s | 1 | 1 ms | t | not reproduced | hangs on window=rolling"
+    assert "| 2 | 1 | 0 | 0 | 1 | 0 | 0 | 1/2 | 1/1 | 0/1 | — | — |" in card
+    row = "| C2 | test | should | s | 1 | 1 ms | t | — | not reproduced | hangs on window=rolling"
     assert row in card
-    assert "| window | Which window does the paper average over? | calendar |" in card
+    assert ("| window | resolution | Which window does the paper average over? | calendar |"
+            in card)
 
 
 def test_the_full_profile_also_writes_an_svg(tmp_path):

@@ -41,7 +41,10 @@ def test_check_against_a_commit(tmp_path, monkeypatch, capsys):
     git("-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "r")
     monkeypatch.setattr(compare, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(compare, "git_commit", lambda: "abc")
+    result["git_commit"] = "abc"
     (tmp_path / "results" / "x.json").write_text(json.dumps({**result, "wall_seconds": 9.0}))
+    compare.record_run(tmp_path, ["x"])
     assert compare.check_results() == []
     assert main(["check-results"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "results: 1 passed, 0 failed"
@@ -54,3 +57,19 @@ def test_check_against_a_commit(tmp_path, monkeypatch, capsys):
     assert compare.check_results() == ["x.json: not produced by the fresh run"]
     with pytest.raises(ValueError, match="no-such-ref"):
         compare.check_results(ref="no-such-ref")
+
+
+def test_a_result_the_last_run_did_not_write_at_this_commit_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(compare, "git_commit", lambda: "abc")
+    fresh = {"git_commit": "abc"}
+    assert compare.freshness("x.json", fresh, None) == [
+        "x.json: no run recorded (build/last-run.json); run make reproduce first"]
+    assert compare.freshness("x.json", fresh, {"commit": "old", "notebooks": ["x"]}) == [
+        "x.json: the last run was at old, the checkout is at abc"]
+    assert compare.freshness("x.json", fresh, {"commit": "abc", "notebooks": ["y"]}) == [
+        "x.json: not run by the last make reproduce"]
+    # A committed result that no run rewrote keeps the commit it was made at.
+    assert compare.freshness("x.json", {"git_commit": "old"},
+                             {"commit": "abc", "notebooks": ["x"]}) == [
+        "x.json: written at old, not at abc"]
+    assert compare.freshness("x.json", fresh, {"commit": "abc", "notebooks": ["x"]}) == []

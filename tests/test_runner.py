@@ -34,7 +34,7 @@ def _tiny_notebook(path, name):
     nb.cells = [
         params,
         nbformat.v4.new_code_cell(
-            "from storrepro.claims import Run\n"
+            "from storrepro.run import Run\n"
             "from test_runner import CONFIGS, TINY_CLAIM\n"
             f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail)\n"
             "if cfg.fail:\n"

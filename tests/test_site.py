@@ -12,8 +12,9 @@ from urllib.parse import urlparse
 
 import pytest
 
-from storrepro.claims import VERDICTS, load_results, verdict_counts
+from storrepro.claims import VERDICTS
 from storrepro.paths import executed_dir, repo_root
+from storrepro.scorecard import load_results, verdict_counts
 from storrepro.site import _e, build_site, figure_caption, index_page, paper_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

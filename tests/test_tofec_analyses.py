@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from storrepro.claims import Run
+from storrepro.run import Run
 from storrepro.tofec import claims as rules
 from storrepro.tofec import model_checks as mc
 from storrepro.tofec.analysis import Setting, thresholds

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from storrepro.claims import Run
+from storrepro.run import Run
 from storrepro.tofec import claims as rules
 from storrepro.tofec.config import READINGS, TOLERANCES, TofecConfig
 

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from storrepro.claims import Run
 from storrepro.parallel import sweep
+from storrepro.run import Run
 from storrepro.vdi import claims as vc
 from storrepro.vdi import experiment as ex
 from storrepro.vdi import metrics, plots, tables

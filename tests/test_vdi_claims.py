@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from storrepro.claims import Run
+from storrepro.run import Run
 from storrepro.vdi import claims as vc
 from storrepro.vdi import metrics
 from storrepro.vdi.config import VdiConfig
@@ -270,4 +270,6 @@ def test_readings_are_declared_and_the_headline_branches(tmp_path):
     assert h["verdict"] == "partly" and "13.9 pp" in h["cause"] and "pool" in h["cause"]
     assert h["hangs_on"] == ["pool"]
     table = run.reading_table()
-    assert list(table.columns) == ["primary", "pool=prototype", "spread=even-cores", "robust"]
+    assert list(table.columns) == [
+        "claim", "primary", "pool=prototype", "spread=even-cores", "robust"
+    ]

@@ -2,7 +2,11 @@
 
 CI runs ``make reproduce`` on a clean clone, then ``python -m storrepro check-results``: every
 value of every committed result must come out identical, except the fields that describe the run
-rather than its numbers (:data:`RUN_FIELDS`).
+rather than its numbers (:data:`RUN_FIELDS`). A result that a run did not write proves nothing, so
+the check first requires that the last run into the repository (its record,
+:data:`LAST_RUN`, written by the runner) ran every compared notebook at the checkout's commit,
+and that each result says so. Each claim stores a digest of its rule's inputs, so an input that
+changed under an unchanged verdict shows up as a difference too.
 """
 
 from __future__ import annotations
@@ -11,7 +15,10 @@ import json
 import subprocess
 from pathlib import Path
 
-from storrepro.paths import repo_root
+from storrepro.paths import git_commit, repo_root
+
+#: The runner's record of the last run into the repository: its commit and the notebooks it ran.
+LAST_RUN = "build/last-run.json"
 
 #: When and on what the run happened: allowed to differ between two runs of the same code.
 RUN_FIELDS = frozenset({"started", "wall_seconds", "git_commit"})
@@ -60,18 +67,45 @@ def committed_results(ref: str = "HEAD", root: Path | None = None) -> dict[str, 
     return out
 
 
+def record_run(root: Path, notebooks: list[str]) -> None:
+    """Write :data:`LAST_RUN`: the commit and the notebooks of a run just published."""
+    path = root / LAST_RUN
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"commit": git_commit(), "notebooks": sorted(notebooks)}) + "\n")
+
+
+def freshness(name: str, fresh: dict, last_run: dict | None) -> list[str]:
+    """Why result ``name`` does not prove a run of this checkout, if it does not."""
+    notebook = name.removesuffix(".json")
+    head = git_commit()
+    if last_run is None:
+        return [f"{name}: no run recorded ({LAST_RUN}); run make reproduce first"]
+    if last_run["commit"] != head:
+        return [f"{name}: the last run was at {last_run['commit']}, the checkout is at {head}"]
+    if notebook not in last_run["notebooks"]:
+        return [f"{name}: not run by the last make reproduce"]
+    if fresh.get("git_commit") != head:
+        return [f"{name}: written at {fresh.get('git_commit')}, not at {head}"]
+    return []
+
+
 def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[str]:
-    """Differences between the results committed at ``ref`` and those in ``results_dir``."""
+    """Differences between the results committed at ``ref`` and those in ``results_dir``, and
+    every result the last run did not write at the checkout's commit."""
     root = repo_root()
     results_dir = results_dir or root / "results"
     committed = committed_results(ref, root)
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
+    record = root / LAST_RUN
+    last_run = json.loads(record.read_text()) if record.exists() else None
     problems = []
     for name, old in sorted(committed.items()):
         path = results_dir / name
         if not path.exists():
             problems.append(f"{name}: not produced by the fresh run")
             continue
-        problems += [f"{name} {line}" for line in differences(old, json.loads(path.read_text()))]
+        fresh = json.loads(path.read_text())
+        problems += freshness(name, fresh, last_run)
+        problems += [f"{name} {line}" for line in differences(old, fresh)]
     return problems

@@ -145,15 +145,24 @@ def trace_params(replaces: str) -> dict[str, Param]:
     }
 
 
+#: What kind of open choice a register entry is: a spec resolution that picked one of several
+#: readings of the text, a calibration target, a way the method and its baselines are modelled,
+#: or a claim's band.
+DECISION_KINDS = ("resolution", "calibration", "modelling", "band")
+
+
 @dataclass(frozen=True)
 class Reading:
     """An open choice of the paper that can move a verdict, and how this reproduction reads it.
 
     ``primary`` is chosen for fidelity to the paper's own words (quoted in ``paper_words``) and,
-    where known, to the authors' code — never for the verdict it gives; ``argument`` says why.
-    ``alternatives`` maps every value, the primary included, to what it means. A notebook judges
-    its ``test`` claims under the primary and under each other value (one reading changed at a
-    time), so the results show which verdicts hang on the choice.
+    where known, to the authors' code — never for the verdict it gives; ``argument`` says why,
+    and says truthfully when the choice was made after a result it decides was seen (the run
+    records, from git, the commit that set the primary and whether results existed before:
+    :mod:`storrepro.dating`). ``alternatives`` maps every value, the primary included, to what
+    it means. A notebook judges its ``test`` claims under the primary and under each other
+    value (one reading changed at a time), so the results show which verdicts hang on the
+    choice.
     """
 
     question: str
@@ -161,6 +170,7 @@ class Reading:
     primary: str
     alternatives: dict[str, str]
     argument: str
+    kind: str = "resolution"
 
     def __post_init__(self):
         if self.primary not in self.alternatives:
@@ -170,10 +180,36 @@ class Reading:
             )
         if len(self.alternatives) < 2:
             raise ValueError("a reading needs at least one alternative to its primary value")
+        if self.kind not in DECISION_KINDS:
+            raise ValueError(f"reading kind {self.kind!r}: expected one of {DECISION_KINDS}")
 
     def others(self) -> list[str]:
         """The non-primary values, in declaration order."""
         return [v for v in self.alternatives if v != self.primary]
+
+
+@dataclass(frozen=True)
+class Forced:
+    """A choice between the paper's text and a number that the paper's own words settle: the
+    ``value`` taken and the ``quote`` that forces it. ``symbol`` (``"module:NAME"``, a
+    module-level constant) locates the value in the code, so the run can date it from git;
+    ``decides`` names the claims it bears on."""
+
+    question: str
+    quote: str
+    value: str
+    kind: str = "resolution"
+    symbol: str = ""
+    decides: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not self.quote.strip():
+            raise ValueError(f"forced choice {self.question!r}: quote the words that force it")
+        if self.kind not in DECISION_KINDS:
+            raise ValueError(f"forced choice kind {self.kind!r}: expected one of {DECISION_KINDS}")
+        if self.symbol and ":" not in self.symbol:
+            raise ValueError(f"forced choice symbol {self.symbol!r}: expected 'module:NAME'")
+        object.__setattr__(self, "decides", tuple(self.decides))
 
 
 def reading_label(name: str, value: str) -> str:
@@ -183,7 +219,8 @@ def reading_label(name: str, value: str) -> str:
 
 class NotebookConfig:
     """Base of every notebook's config. Subclasses set ``notebook``, ``paper`` and ``params``,
-    and ``readings`` when the paper leaves choices open that can move a verdict.
+    and the paper's decision register: ``readings`` for the choices the paper leaves open that
+    can move a verdict, ``forced`` for those the paper's words settle.
 
     Attributes are the resolved values: ``cfg.profile``, ``cfg.seed`` and one per parameter.
     """
@@ -192,6 +229,8 @@ class NotebookConfig:
     paper: ClassVar[str]
     params: ClassVar[dict[str, Param]]
     readings: ClassVar[dict[str, Reading]] = {}
+    #: The rest of the paper's decision register: choices its words settle, with the quote.
+    forced: ClassVar[dict[str, Forced]] = {}
     #: Measured on the 2-core reference machine (``make reproduce`` and ``make bench``): the full
     #: profile's wall seconds, and the peak memory (MiB, whole process tree) of the quick and the
     #: full profile; the base of :meth:`cost_estimate`.

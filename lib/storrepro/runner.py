@@ -34,7 +34,7 @@ import nbformat
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
-from storrepro.claims import load_results, verdict_counts, write_scorecard
+from storrepro.compare import record_run
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
@@ -47,6 +47,7 @@ from storrepro.paths import (
     results_dir,
     write_text_atomic,
 )
+from storrepro.scorecard import load_results, verdict_counts, write_scorecard
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,8 @@ def reproduce(
         if all(o.ok for o in outcomes):
             publish(staging, out, [j.name for j in jobs])
             shutil.rmtree(staging)
+            if out == repo_root():
+                record_run(out, [j.name for j in jobs])
             print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
             return 0
         print(

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import nbformat
 
-from storrepro.claims import (
-    VERDICTS,
+from storrepro.claims import VERDICTS
+from storrepro.notebooks import PAPER_LINKS, notebook_path
+from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
+from storrepro.scorecard import (
     alternative_labels,
     load_results,
     robust_summary,
     role_summary,
     verdict_counts,
 )
-from storrepro.notebooks import PAPER_LINKS, notebook_path
-from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
 
 SITE_PROJECT = "site"  # the Sphinx project (conf.py, _static/) in the repository
 

@@ -1,0 +1,165 @@
+"""When each choice of a paper's decision register was made, read from git, never typed.
+
+For a reading, the value dated is its ``primary``; for a forced choice, band or calibration
+target with a ``symbol`` (``"module:NAME"``), the source of that module-level constant. Walking
+back the history of the file that holds it (following renames), ``set_in`` is the oldest commit
+of the unbroken run of commits in which the value was what it is now; ``set_after_results``
+says whether the commit before it already held a committed ``results/<notebook>.json`` with one
+of the claims the choice decides — a choice made with those results in view.
+
+``python -m storrepro dates`` prints every notebook's register with its dates.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+from storrepro.paths import repo_root
+
+UNCOMMITTED = "uncommitted"
+NO_HISTORY = "unknown: no git history"
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=repo_root(), capture_output=True, text=True)
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+@cache
+def _history(relpath: str) -> tuple[tuple[str, str], ...]:
+    """``(commit, path at that commit)`` of every commit touching ``relpath``, newest first."""
+    out = _git("log", "--follow", "--format=@%H", "--name-only", "--", relpath)
+    if not out:
+        return ()
+    pairs, commit = [], None
+    for line in out.splitlines():
+        if line.startswith("@"):
+            commit = line[1:]
+        elif line.strip() and commit:
+            pairs.append((commit, line.strip()))
+            commit = None
+    return tuple(pairs)
+
+
+@cache
+def _show(commit: str, path: str) -> str | None:
+    return _git("show", f"{commit}:{path}")
+
+
+def reading_primary(name: str) -> Callable[[str], str | None]:
+    """An extractor: the ``primary=`` of the ``Reading(...)`` stored under key ``name``."""
+
+    def extract(source: str) -> str | None:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            return None
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (isinstance(key, ast.Constant) and key.value == name
+                        and isinstance(value, ast.Call)):
+                    for kw in value.keywords:
+                        if kw.arg == "primary":
+                            return ast.unparse(kw.value)
+        return None
+
+    return extract
+
+
+def constant(name: str) -> Callable[[str], str | None]:
+    """An extractor: the source of the module-level assignment to ``name``."""
+
+    def extract(source: str) -> str | None:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            return None
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AnnAssign) and node.value else [])
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return ast.unparse(node.value)
+        return None
+
+    return extract
+
+
+def module_path(module: str) -> str:
+    """The repository-relative path of an importable module's source file."""
+    file = Path(importlib.import_module(module).__file__).resolve()
+    return file.relative_to(repo_root().resolve()).as_posix()
+
+
+def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
+    """The commit that set the value ``extract`` finds in ``relpath`` (see the module
+    docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed."""
+    current = extract((repo_root() / relpath).read_text())
+    if current is None:
+        raise ValueError(f"{relpath}: the value to date is not there")
+    history = _history(relpath)
+    if not history:
+        return NO_HISTORY
+    found = UNCOMMITTED
+    for commit, path in history:
+        source = _show(commit, path)
+        if source is None or extract(source) != current:
+            break
+        found = commit
+    if found != UNCOMMITTED and _git("diff", "--quiet", "HEAD", "--", relpath) is None:
+        # The file has uncommitted edits: the value may still match HEAD's, which is fine.
+        head = _show("HEAD", history[0][1])
+        if head is None or extract(head) != current:
+            return UNCOMMITTED
+    return found[:12] if found not in (UNCOMMITTED, NO_HISTORY) else found
+
+
+def results_before(commit: str, notebook: str, claims: Iterable[str]) -> bool | None:
+    """Whether the commit before ``commit`` held ``results/<notebook>.json`` with one of
+    ``claims``; None when the commit is not a real one."""
+    if commit in (UNCOMMITTED, NO_HISTORY):
+        return None
+    text = _show(f"{commit}^", f"results/{notebook}.json")
+    if text is None:
+        return False
+    try:
+        ids = {c["id"] for c in json.loads(text).get("claims", [])}
+    except (ValueError, KeyError, TypeError):
+        return False
+    wanted = set(claims)
+    return bool(ids & wanted) if wanted else bool(ids)
+
+
+def dated(relpath: str, extract: Callable[[str], str | None], notebook: str,
+          decides: Iterable[str]) -> dict:
+    """``{"set_in", "set_after_results"}`` of one register entry."""
+    commit = set_in(relpath, extract)
+    return {"set_in": commit, "set_after_results": results_before(commit, notebook, decides)}
+
+
+def date_register(config, decides: dict[str, list[str]]) -> dict[str, dict]:
+    """Dates of every entry of ``config``'s register: readings (``decides``: the claims judged
+    under each) and forced choices that name a ``symbol``."""
+    out = {}
+    config_path = module_path(type(config).__module__)
+    for name in config.readings:
+        out[name] = dated(config_path, reading_primary(name), config.notebook,
+                          decides.get(name, []))
+    for name, forced in config.forced.items():
+        if forced.symbol:
+            module, symbol = forced.symbol.split(":", 1)
+            out[name] = dated(module_path(module), constant(symbol), config.notebook,
+                              forced.decides)
+        else:
+            out[name] = {"set_in": None, "set_after_results": None}
+    return out

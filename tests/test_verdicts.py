@@ -1,0 +1,264 @@
+"""Bands from the papers' words, seed intervals, inconclusive verdicts, Run.judge and dating."""
+
+import json
+import math
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro import bands, dating
+from storrepro.claims import (
+    HEADLINE_RULE,
+    Claim,
+    bootstrap_interval,
+    headline_verdict,
+    input_digest,
+    interval,
+    judged,
+)
+from storrepro.config import Forced, NotebookConfig, Param, Reading
+from storrepro.run import Run
+from storrepro.scorecard import build_scorecard, uncertainty_text
+
+APPROX = bands.approx_ratio("on a par")
+
+
+@pytest.mark.parametrize(
+    ("ci", "verdict"),
+    [
+        ((0.95, 1.10), "reproduced"),
+        ((1.20, 1.40), "not reproduced"),
+        ((0.50, 0.80), "not reproduced"),
+        ((1.05, 1.25), "inconclusive"),
+        ((0.80, 0.90), "inconclusive"),
+    ],
+)
+def test_a_band_judges_the_whole_interval(ci, verdict):
+    assert APPROX.judge(sum(ci) / 2, ci) == verdict
+
+
+def test_without_an_interval_the_estimate_decides():
+    assert APPROX.judge(1.1) == "reproduced"
+    assert APPROX.judge(1.2) == "not reproduced"
+    assert APPROX.judge(math.nan) == "not reproduced"
+
+
+def test_the_vocabulary_bands():
+    assert (APPROX.low, APPROX.high) == pytest.approx((1 / 1.15, 1.15))
+    assert bands.significant_ratio("much lower").judge(1.16) == "reproduced"
+    assert bands.significant_ratio("much lower").judge(1.10) == "not reproduced"
+    assert bands.orders("orders of magnitude", 2).judge(99.0) == "not reproduced"
+    assert bands.direction("lower", -1).judge(0.0) == "not reproduced"
+    assert bands.direction("lower", -1).judge(-0.1, (-0.2, -0.01)) == "reproduced"
+    assert bands.direction("lower", -1).judge(-0.1, (-0.2, 0.05)) == "inconclusive"
+    six = bands.number(6.2, 4.0, "6.2 % violations")
+    assert (six.low, six.high) == pytest.approx((2.2, 10.2))
+    rel = bands.number(50.0, 0.1, "50 ms", relative=True)
+    assert (rel.low, rel.high) == pytest.approx((45.0, 55.0))
+    assert bands.paper_range(50, 90, "50–90 %").judge(49.9) == "not reproduced"
+    assert bands.at_most(2.0, "at most 2 %").judge(2.0) == "reproduced"
+    assert bands.approx_points(6.2, "close to 6.2 %").judge(7.8) == "not reproduced"
+    assert APPROX.source == "approx: on a par"
+    assert APPROX.text("{:.2f}") == "in [0.87, 1.15] × (approx: on a par)"
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: bands.Band("pilot", "sized from a run"), "band entry 'pilot'"),
+        (lambda: bands.Band("approx", "  "), "quote the paper's words"),
+        (lambda: bands.Band("number", "x", 2.0, 1.0), "low 2.0 must be <= high 1.0"),
+        (lambda: bands.number(1.0, -0.1, "x"), "tolerance -0.1"),
+        (lambda: bands.direction("x", 0), "sign 0"),
+    ],
+)
+def test_bad_bands_are_refused(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_interval_by_students_t():
+    u = interval([1.0, 2.0, 3.0], "ratio")
+    half = 4.302652729911275 * 1.0 / math.sqrt(3)  # t(0.975, 2) · s / √n
+    assert u["n"] == 3 and u["of"] == "ratio"
+    assert u["ci95"] == pytest.approx([2 - half, 2 + half])
+    assert interval([4.0], "x") == {"n": 1, "mean": 4.0, "ci95": None, "of": "x"}
+    with pytest.raises(ValueError, match="finite samples"):
+        interval([1.0, math.nan], "x")
+    with pytest.raises(ValueError, match="finite samples"):
+        interval([], "x")
+    assert judged(APPROX, interval([1.0, 1.01, 0.99], "r")) == "reproduced"
+    assert judged(APPROX, interval([1.0, 1.3, 0.9], "r")) == "inconclusive"
+
+
+def test_bootstrap_interval_is_deterministic_and_covers_the_median():
+    x = [1, 2, 3, 4, 100]
+    a, b = bootstrap_interval(x, "m"), bootstrap_interval(x, "m")
+    assert a == b and a["mean"] == 3.0
+    assert a["ci95"][0] <= 3.0 <= a["ci95"][1]
+
+
+def test_headline_rule():
+    assert headline_verdict(["reproduced", "reproduced"]) == "reproduced"
+    assert headline_verdict(["reproduced", "inconclusive"]) == "partly"
+    assert headline_verdict(["partly", "not reproduced"]) == "partly"
+    assert headline_verdict(["inconclusive", "not reproduced"]) == "inconclusive"
+    assert headline_verdict(["void", "not checkable"]) == "not reproduced"
+    assert "inconclusive" in HEADLINE_RULE
+
+
+def test_input_digest_sees_a_changed_number():
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})
+    assert input_digest(frame, {"k": np.arange(3)}) == input_digest(
+        frame.copy(), {"k": np.arange(3)}
+    )
+    changed = frame.copy()
+    changed.loc[1, "a"] = 2.0000000001
+    assert input_digest(frame) != input_digest(changed)
+    assert input_digest(1.0) != input_digest(1)
+
+
+class JudgeConfig(NotebookConfig):
+    notebook = "98_judge"
+    paper = "A. Author, Demo, 2020"
+    params = {"n": Param(int, 1, 1, "size", low=1)}
+    readings = {
+        "model": Reading(
+            question="Which model?",
+            paper_words="the model",
+            primary="a",
+            alternatives={"a": "A", "b": "B"},
+            argument="the paper says a",
+        )
+    }
+    forced = {
+        "limit": Forced(question="Which limit?", quote="\"the limit is 2\"", value="2",
+                        kind="band", decides=("T1",)),
+    }
+
+
+def ratio_rule(samples, id="T1", requires=()):
+    u = interval(samples, "measured / paper")
+    return Claim(
+        id=id, statement="on a par", paper_value=1.0, reproduced_value=f"{u['mean']:.2f}×",
+        tolerance=APPROX.text(), verdict=judged(APPROX, u), reason="measured",
+        band=APPROX.source, uncertainty=u, requires=requires,
+    )
+
+
+def test_judge_records_inputs_under_every_reading():
+    run = Run(JudgeConfig(profile="quick"))
+    entry = run.judge(ratio_rule, [1.0, 1.02, 0.98], by_reading={"model=b": ([1.0, 1.3, 1.5],)})
+    assert entry["verdict"] == "reproduced"
+    assert entry["by_reading"]["model=b"]["verdict"] == "inconclusive"
+    assert entry["decided_by"] == ["model"]
+    assert entry["inputs"] == input_digest(([1.0, 1.02, 0.98],), {})
+    assert entry["by_reading"]["model=b"]["inputs"] != entry["inputs"]
+    assert entry["uncertainty"]["n"] == 3
+    assert "n = 3, 95 % CI" in uncertainty_text(entry)
+
+
+def test_judge_refuses_a_test_claim_without_band_or_uncertainty():
+    def bare(x):
+        return Claim(id="T1", statement="s", paper_value=1, reproduced_value="1", tolerance="t",
+                     verdict="reproduced", reason="r")
+
+    run = Run(JudgeConfig(profile="quick"))
+    with pytest.raises(ValueError, match="lacks a band naming its vocabulary entry"):
+        run.judge(bare, 1, not_affected_by=["model"])
+
+
+def test_a_claim_band_must_name_a_vocabulary_entry():
+    with pytest.raises(ValueError, match="names no vocabulary entry"):
+        Claim(id="X", statement="s", paper_value=1, reproduced_value="1", tolerance="t",
+              verdict="reproduced", reason="r", band="pilot: sized from our run")
+
+
+def test_an_inconclusive_prerequisite_caps_and_a_failed_one_voids():
+    run = Run(JudgeConfig(profile="quick"))
+    run.judge(ratio_rule, [1.0, 1.3, 0.9], id="P", not_affected_by=["model"])
+    entry = run.judge(ratio_rule, [1.0, 1.0, 1.0], id="Q", requires=("P",),
+                      not_affected_by=["model"])
+    assert run.verdict("P") == "inconclusive"
+    assert entry["verdict"] == "inconclusive"
+    assert entry["reason"].startswith("Inconclusive: it requires P, which is inconclusive")
+    run.judge(ratio_rule, [2.0, 2.0, 2.1], id="R", not_affected_by=["model"])
+    assert run.judge(ratio_rule, [1.0], id="S", requires=("R",),
+                     not_affected_by=["model"])["verdict"] == "void"
+
+
+def test_the_headline_gives_the_verdict_under_each_reading_that_changes_it():
+    run = Run(JudgeConfig(profile="quick"))
+    run.judge(ratio_rule, [1.0, 1.01, 0.99], by_reading={"model=b": ([2.0, 2.1, 2.2],)})
+    h = run.headline("It holds.", core=["T1"], cause="because")
+    assert (h["verdict"], h["by_reading"], h["core_reproduced"]) == (
+        "reproduced", {"model=b": "not reproduced"}, 1)
+
+
+def test_a_users_trace_is_named_in_every_reason(tmp_path):
+    class TraceConfig(JudgeConfig):
+        params = {"trace": Param(str, "", "", "a trace", is_file=True)}
+
+    trace = tmp_path / "t.csv"
+    trace.write_text("x")
+    run = Run(TraceConfig(profile="quick", trace=str(trace)))
+    entry = run.judge(ratio_rule, [1.0, 1.0], not_affected_by=["model"])
+    assert entry["reason"].endswith("Checked on the user's trace t.csv (detected), not on the "
+                                     "paper's data.")
+
+
+def test_the_scorecard_states_the_headline_rule():
+    run = Run(JudgeConfig(profile="quick"))
+    run.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
+    run.headline("It holds.", core=["T1"], cause="because")
+    result = run.result()
+    card = build_scorecard([result])
+    assert HEADLINE_RULE in card
+    assert "(1 of 1 core claims reproduced: T1)" in card
+    assert "### Choices the paper's words settle" in card
+
+
+# ---------------------------------------------------------------- dating
+
+
+def _git(repo, *args):
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+                        "PATH": "/usr/bin:/bin"})
+    return subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
+    repo = tmp_path
+    _git(repo, "init", "-q")
+    cfg = repo / "config.py"
+    reading = 'R = {{"pool": Reading(question="q", primary="{}", alternatives={{}})}}\nBAND = {}\n'
+    cfg.write_text(reading.format("a", 1.0))
+    _git(repo, "add", "."), _git(repo, "commit", "-qm", "one")
+    cfg.write_text(reading.format("b", 1.0))
+    _git(repo, "add", ".")
+    second = _git(repo, "commit", "-qm", "two")
+    (repo / "results").mkdir()
+    (repo / "results" / "nb.json").write_text(json.dumps({"claims": [{"id": "S5"}]}))
+    _git(repo, "add", "."), _git(repo, "commit", "-qm", "results")
+    cfg.write_text(reading.format("b", 2.0))
+    _git(repo, "add", ".")
+    third = _git(repo, "commit", "-qm", "three")
+    dating._history.cache_clear(), dating._show.cache_clear()
+    monkeypatch.setattr(dating, "repo_root", lambda: repo)
+
+    assert dating.dated("config.py", dating.reading_primary("pool"), "nb", ["S5"]) == {
+        "set_in": second, "set_after_results": False}
+    assert dating.dated("config.py", dating.constant("BAND"), "nb", ["S5"]) == {
+        "set_in": third, "set_after_results": True}
+    assert dating.dated("config.py", dating.constant("BAND"), "nb", ["X9"])[
+        "set_after_results"] is False
+    cfg.write_text(reading.format("c", 2.0))
+    assert dating.set_in("config.py", dating.reading_primary("pool")) == dating.UNCOMMITTED
+    with pytest.raises(ValueError, match="not there"):
+        dating.set_in("config.py", dating.constant("MISSING"))
+    dating._history.cache_clear(), dating._show.cache_clear()
