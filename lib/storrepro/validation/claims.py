@@ -1,6 +1,6 @@
 """Claim rules V1–V9 of notebook 00: every one an ``invariant`` (a property of this suite's
-simulators against a closed form or a reference value), judged on a band fixed before any run
-(:data:`storrepro.validation.config.TOLERANCES`)."""
+simulators against a closed form or a reference value), judged on the bands of
+:data:`storrepro.validation.config.TOLERANCES` (about four standard errors of each estimate)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _relative(id, statement, measured, reference, tolerance, unit, what) -> Clai
     )
 
 
-def queue_wait(id: str, queues: pd.DataFrame, load: float, tolerance: float) -> Claim:
+def v1_v5_queue_wait(id: str, queues: pd.DataFrame, load: float, tolerance: float) -> Claim:
     """V1–V5: a queue's mean or 99th-percentile wait against its closed form."""
     queue, stat = QUEUE_CLAIMS[id]
     row = queues.loc[queue]
@@ -60,7 +60,7 @@ def queue_wait(id: str, queues: pd.DataFrame, load: float, tolerance: float) -> 
     )
 
 
-def kernel_identity(gap: float, tolerance: float) -> Claim:
+def v6_kernel_identity(gap: float, tolerance: float) -> Claim:
     """V6: the vectorized FIFO kernel gives every request the simpy server's latency."""
     ok = gap <= tolerance
     return Claim(
@@ -80,7 +80,7 @@ def kernel_identity(gap: float, tolerance: float) -> Claim:
     )
 
 
-def order_statistic(codes: pd.DataFrame, tolerance: float) -> Claim:
+def v7_order_statistic(codes: pd.DataFrame, tolerance: float) -> Claim:
     """V7: every (n, k) code's mean delay against the k-th order statistic (the worst code)."""
     worst = codes.rel_error.abs().idxmax()
     return _relative(
