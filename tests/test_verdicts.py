@@ -236,7 +236,7 @@ def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
     repo = tmp_path
     _git(repo, "init", "-q")
     cfg = repo / "config.py"
-    reading = 'R = {{"pool": Reading(question="q", primary="{}", alternatives={{}})}}\nBAND = {}\n'
+    reading = 'R = {{"pool": Reading(primary="{}")}}\nBAND = {}\nKEEP = 7\n'
     cfg.write_text(reading.format("a", 1.0))
     _git(repo, "add", "."), _git(repo, "commit", "-qm", "one")
     cfg.write_text(reading.format("b", 1.0))
@@ -252,9 +252,11 @@ def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
     monkeypatch.setattr(dating, "repo_root", lambda: repo)
 
     assert dating.dated("config.py", dating.reading_primary("pool"), "nb", ["S5"]) == {
-        "set_in": second, "set_after_results": False}
+        "set_in": second, "set_after_results": False, "since_file_created": False}
     assert dating.dated("config.py", dating.constant("BAND"), "nb", ["S5"]) == {
-        "set_in": third, "set_after_results": True}
+        "set_in": third, "set_after_results": True, "since_file_created": False}
+    # A value that goes back to the file's creation may be older: the record says so.
+    assert dating.dated("config.py", dating.constant("KEEP"), "nb", [])["since_file_created"]
     assert dating.dated("config.py", dating.constant("BAND"), "nb", ["X9"])[
         "set_after_results"] is False
     cfg.write_text(reading.format("c", 2.0))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m storrepro reproduce|site|check-results|bench|data|list``."""
+"""Command line: ``python -m storrepro reproduce|site|check-results|dates|bench|data|list``."""
 
 from __future__ import annotations
 
@@ -89,6 +89,13 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--against", default="HEAD", metavar="REF", help="git revision to compare with"
     )
+
+    dates = commands.add_parser(
+        "dates",
+        help="each notebook's decision register with the commit that set each choice (from git) "
+        "and whether committed results it decides existed before",
+    )
+    dates.add_argument("names", nargs="*", metavar="NAME", help="notebooks (default: all)")
 
     bench = commands.add_parser(
         "bench", help="measure speeds, memory, scaling and parallel speedup: results/BENCH.md"
@@ -212,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "trace":
             return _trace(args)
+        if args.command == "dates":
+            from storrepro.dating import register_lines
+
+            for name in args.names or NOTEBOOKS:
+                print("\n".join(register_lines(name)))
+            return 0
         if args.command == "list":
             for name in args.names or NOTEBOOKS:
                 print(runner.describe_parameters(name))

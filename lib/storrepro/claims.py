@@ -56,7 +56,8 @@ VERDICT_COLOURS = {
 #: How a paper's headline verdict follows from its core claims, said wherever headlines are.
 HEADLINE_RULE = (
     "A paper's headline verdict is read off its core claims (the paper's central statements, "
-    "all of role test; notebook 00, which checks our simulators, names its invariants): reproduced when every core claim is reproduced; partly when at least "
+    "all of role test; notebook 00, which checks our simulators, names its invariants): "
+    "reproduced when every core claim is reproduced; partly when at least "
     "one is reproduced (or partly) and another is not; inconclusive when none is reproduced "
     "and at least one is inconclusive (its seed interval straddles the band); not reproduced "
     "when none is reproduced or inconclusive (void and not checkable count as not reproduced). "

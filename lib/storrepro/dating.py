@@ -103,7 +103,9 @@ def module_path(module: str) -> str:
 
 def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
     """The commit that set the value ``extract`` finds in ``relpath`` (see the module
-    docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed."""
+    docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed. When the
+    value goes back to the commit that created the file, it may be older still (moved from a
+    file git does not connect): :func:`dated` says so."""
     current = extract((repo_root() / relpath).read_text())
     if current is None:
         raise ValueError(f"{relpath}: the value to date is not there")
@@ -142,9 +144,13 @@ def results_before(commit: str, notebook: str, claims: Iterable[str]) -> bool | 
 
 def dated(relpath: str, extract: Callable[[str], str | None], notebook: str,
           decides: Iterable[str]) -> dict:
-    """``{"set_in", "set_after_results"}`` of one register entry."""
+    """``{"set_in", "set_after_results", "since_file_created"}`` of one register entry; the
+    last is true when ``set_in`` created the file, so the value may be older."""
     commit = set_in(relpath, extract)
-    return {"set_in": commit, "set_after_results": results_before(commit, notebook, decides)}
+    history = _history(relpath)
+    created = bool(history) and history[-1][0].startswith(commit)
+    return {"set_in": commit, "set_after_results": results_before(commit, notebook, decides),
+            "since_file_created": created}
 
 
 def date_register(config, decides: dict[str, list[str]]) -> dict[str, dict]:
@@ -161,5 +167,27 @@ def date_register(config, decides: dict[str, list[str]]) -> dict[str, dict]:
             out[name] = dated(module_path(module), constant(symbol), config.notebook,
                               forced.decides)
         else:
-            out[name] = {"set_in": None, "set_after_results": None}
+            out[name] = {"set_in": None, "set_after_results": None, "since_file_created": None}
     return out
+
+
+def register_lines(notebook: str) -> list[str]:
+    """``python -m storrepro dates``: one line per register entry of ``notebook``, the claims a
+    reading decides taken from the committed results."""
+    from storrepro.notebooks import config_class
+    from storrepro.paths import read_json
+
+    config = config_class(notebook)()
+    path = repo_root() / "results" / f"{notebook}.json"
+    claims = read_json(path)["claims"] if path.exists() else []
+    decides = {
+        name: [c["id"] for c in claims if any(x.split("=")[0] == name for x in c["by_reading"])]
+        for name in config.readings
+    }
+    lines = [f"{notebook}:"]
+    for name, d in date_register(config, decides).items():
+        after = {True: "after results", False: "before results", None: ""}[
+            d["set_after_results"]]
+        older = " (the file's first commit: may be older)" if d["since_file_created"] else ""
+        lines.append(f"  {name}: set in {d['set_in'] or '—'} {after}{older}".rstrip())
+    return lines

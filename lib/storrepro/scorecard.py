@@ -128,8 +128,11 @@ def dated_text(entry: dict) -> str:
     if not commit:
         return "—"
     after = entry.get("set_after_results")
-    return commit + (" (after results)" if after else " (before results)" if after is False
+    text = commit + (" (after results)" if after else " (before results)" if after is False
                      else "")
+    if entry.get("since_file_created"):
+        text += "; the commit created its file, so the choice may be older"
+    return text
 
 
 def _cell(value: Any) -> str:

@@ -20,14 +20,17 @@ from pathlib import Path
 
 import nbformat
 
-from storrepro.claims import VERDICTS
+from storrepro.claims import HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.notebooks import PAPER_LINKS, notebook_path
 from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
 from storrepro.scorecard import (
+    ROBUST_RULE,
     alternative_labels,
+    dated_text,
     load_results,
     robust_summary,
     role_summary,
+    uncertainty_text,
     verdict_counts,
 )
 
@@ -63,27 +66,40 @@ def _table(table_id: str, header: list[str], rows: list[str], sortable: bool = T
     )
 
 
+def _core_count(result: dict) -> str:
+    h = result["headline"]
+    return f"{h.get('core_reproduced', 0)} of {len(h['core'])} core claims reproduced"
+
+
 def _headline(result: dict) -> str:
     h = result["headline"]
     hangs = f" It hangs on the reading of: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
+    under = "".join(
+        f"; under {_e(label)}: <strong>{_e(verdict)}</strong>"
+        for label, verdict in h.get("by_reading", {}).items()
+    )
     return (
         f'<div class="headline {_verdict_class(h["verdict"])}"><p><strong>{_e(h["verdict"])}'
-        f"</strong> — {_e(h['statement'])} ({_e(', '.join(h['core']))})</p>"
+        f"</strong> ({_e(_core_count(result))}: {_e(', '.join(h['core']))}{under}) — "
+        f"{_e(h['statement'])}</p>"
         f"<p>{_e(h['cause'])}{_e(hangs)}</p></div>"
     )
 
 
 def _readings(result: dict) -> str:
     readings = result["readings"]
+    forced = _forced(result)
     if not readings:
-        return "This paper leaves no open choice that moves a verdict here.\n"
+        return forced + "This paper leaves no open choice that moves a verdict here.\n"
     choices = []
     for name, r in readings.items():
         others = [f"{_e(k)}: {_e(v)}" for k, v in r["alternatives"].items() if k != r["primary"]]
         choices.append(
-            f"<tr><td>{_e(name)}</td><td>{_e(r['question'])}</td><td>{_e(r['paper_words'])}</td>"
+            f"<tr><td>{_e(name)}</td><td>{_e(r.get('kind', 'resolution'))}</td>"
+            f"<td>{_e(r['question'])}</td><td>{_e(r['paper_words'])}</td>"
             f"<td><strong>{_e(r['primary'])}</strong>: {_e(r['alternatives'][r['primary']])}</td>"
-            f"<td>{'<br>'.join(others)}</td><td>{_e(r['argument'])}</td></tr>"
+            f"<td>{'<br>'.join(others)}</td><td>{_e(r['argument'])}</td>"
+            f"<td>{_e(dated_text(r))}</td></tr>"
         )
     labels = alternative_labels(readings)
     rows = []
@@ -103,29 +119,58 @@ def _readings(result: dict) -> str:
                 else "<td>— (not affected)</td>"
             )
         robust = "robust" if c["robust"] else "hangs on " + ", ".join(c["decided_by"])
-        rows.append(f"<tr><td>{_e(c['id'])}</td>{''.join(cells)}<td>{_e(robust)}</td></tr>")
+        rows.append(
+            f"<tr><td>{_e(c['id'])}</td><td>{_e(c['statement'])}</td>{''.join(cells)}"
+            f"<td>{_e(robust)}</td></tr>"
+        )
     return (
         _table(
             f"readings-{result['notebook']}",
             [
                 "reading",
+                "kind",
                 "open choice",
                 "the paper's words",
                 "primary",
                 "alternatives",
                 "why the primary",
+                "set in (git)",
             ],
             choices,
             sortable=False,
         )
-        + "\n\nEach test claim judged under the primary readings and under each alternative, "
-        "one changed at a time:\n\n"
+        + "\n\n"
+        + forced
+        + "Each test claim judged under the primary readings and under each alternative, "
+        "one changed at a time. " + ROBUST_RULE + "\n\n"
         + _table(
             f"by-reading-{result['notebook']}",
-            ["claim", "primary", *labels, "verdict"],
+            ["id", "claim", "primary", *labels, "verdict"],
             rows,
         )
         + "\n"
+    )
+
+
+def _forced(result: dict) -> str:
+    """The register's choices that the paper's words settle, with the quote and their date."""
+    forced = result.get("forced") or {}
+    if not forced:
+        return ""
+    rows = [
+        f"<tr><td>{_e(name)}</td><td>{_e(f['kind'])}</td><td>{_e(f['question'])}</td>"
+        f"<td>{_e(f['value'])}</td><td>{_e(f['quote'])}</td><td>{_e(dated_text(f))}</td></tr>"
+        for name, f in forced.items()
+    ]
+    return (
+        "Choices the paper's words settle (the rest of the decision register):\n\n"
+        + _table(
+            f"forced-{result['notebook']}",
+            ["choice", "kind", "question", "value", "the words that force it", "set in (git)"],
+            rows,
+            sortable=False,
+        )
+        + "\n\n"
     )
 
 
@@ -137,7 +182,7 @@ def _claims(result: dict) -> str:
     form = (
         f'<form class="claim-filter" data-table="{table_id}">'
         f'<select name="role" aria-label="role"><option value="">every role</option>'
-        f"{options(('test', 'calibration', 'invariant'))}</select>"
+        f"{options(ROLES)}</select>"
         f'<select name="verdict" aria-label="verdict"><option value="">every verdict</option>'
         f"{options(VERDICTS)}</select>"
         '<input name="text" type="search" placeholder="filter text" aria-label="filter"></form>'
@@ -148,7 +193,9 @@ def _claims(result: dict) -> str:
         f"<td>{_e(c['statement'])}</td><td>{_e(c['paper_value'])}</td>"
         f"<td>{_e(c['reproduced_value'])}</td>"
         f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}</td>'
-        f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}</small>"
+        f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}"
+        + (f"; uncertainty: {_e(uncertainty_text(c))}" if c["role"] == "test" else "")
+        + "</small>"
         f'<details class="values"><summary>values</summary><code>'
         f"{_e(json.dumps(c['values'], ensure_ascii=False))}</code></details></td></tr>"
         for c in result["claims"]
@@ -226,9 +273,12 @@ def paper_page(result: dict, has_notebook: bool) -> str:
             _readings(result),
             "## Claims",
             "",
-            "Roles: *test* — a statement of the paper that could have come out false here; "
-            "*calibration* — a target a stand-in was fitted to; *invariant* — a property of this "
-            "implementation. Click a column header to sort.",
+            "Roles: *test* — a statement of the paper that could have come out false here, "
+            "judged on its replicates (*inconclusive* when the 95 % interval straddles the "
+            "band); *calibration* — a target a stand-in was fitted to; *invariant* — a property "
+            "of this implementation; *stand-in* — a property of the paper's data checked on our "
+            "stand-in; *analysis* — our own experiment. Only tests count in the verdict columns. "
+            "Click a column header to sort.",
             "",
             _claims(result),
             "## Figures",
@@ -248,11 +298,14 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
             f'{_e(r["headline"]["verdict"])}</td><td class="num">{sum(counts.values())}</td>'
             + "".join(f'<td class="num">{counts[v]}</td>' for v in VERDICTS)
             + f"<td>{_e(robust_summary(r))}</td><td>{_e(role_summary(r, 'calibration'))}</td>"
-            f"<td>{_e(role_summary(r, 'invariant'))}</td></tr>"
+            f"<td>{_e(role_summary(r, 'invariant'))}</td>"
+            f"<td>{_e(role_summary(r, 'stand-in'))}</td></tr>"
         )
     headlines = "\n".join(
         f"- **[{notebook_title(r['notebook'])}]({r['notebook']}.md)** — "
-        f"**{r['headline']['verdict']}**: {r['headline']['statement']} {r['headline']['cause']}"
+        f"**{r['headline']['verdict']}** ({_core_count(r)}"
+        + "".join(f"; under {k}: **{v}**" for k, v in r["headline"].get("by_reading", {}).items())
+        + f"): {r['headline']['statement']} {r['headline']['cause']}"
         for r in results
     )
     toc = lambda caption, entries: "\n".join(  # noqa: E731
@@ -270,13 +323,15 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
             "",
             "## Headlines",
             "",
+            HEADLINE_RULE,
+            "",
             headlines,
             "",
             "## Scorecard",
             "",
             "The verdict columns count only *test* claims — statements of a paper that could have "
-            "come out false here. *Robust*: test claims whose verdict is the same under every "
-            "reading. Calibration targets and invariants are counted as met/total.",
+            "come out false here, each judged on its replicates. " + ROBUST_RULE + " Calibration "
+            "targets, invariants and stand-in properties are counted as met/total.",
             "",
             _table(
                 "scorecard",
@@ -288,6 +343,7 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
                     "robust",
                     "calibration met",
                     "invariants held",
+                    "stand-in met",
                 ],
                 rows,
             ),
