@@ -1,5 +1,6 @@
-# storrepro — `make reproduce` runs every notebook; `make test` runs the test suite.
-# Both create .venv and install the package into it when it is missing or pyproject.toml changed.
+# storrepro — `make` alone lists the targets; `make reproduce` runs every notebook; `make test`
+# runs the test suite. Each creates .venv and installs the package into it when it is missing or
+# pyproject.toml changed.
 
 PYTHON ?= python3
 VENV := .venv
@@ -9,9 +10,15 @@ STAMP := $(VENV)/.installed
 PROFILE ?= full
 NOTEBOOKS ?=
 ARGS ?=
+FRESH ?=
 
-.DEFAULT_GOAL := reproduce
-.PHONY: reproduce test site lab bench clean
+.DEFAULT_GOAL := help
+.PHONY: help reproduce test site lab bench clean
+
+## help: list the targets (the default: `make reproduce` rewrites every committed figure and
+##       result, and needs the CRAN data, so it is never run by accident)
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,16 +42,20 @@ test: $(STAMP)
 site: $(STAMP)
 	$(PY) -m storrepro site
 
-## lab: open the notebooks in JupyterLab
+## lab: JupyterLab on working copies in build/lab/notebooks/ (git-ignored; your edits and
+##      saves stay there, notebooks/ is never touched); FRESH="01_precise_period" resets a copy
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(PY) -m storrepro lab $(if $(strip $(FRESH)),--fresh $(FRESH))
 
 ## bench: time devices, notebooks (quick and full), scaling and 2-worker speedup (~45 min);
 ##        writes results/BENCH.md and results/bench.json
 bench: $(STAMP)
 	$(PY) -m storrepro bench
 
-## clean: remove build output and caches (keeps .venv and the committed figures/ and results/)
+## clean: remove build output and caches (keeps .venv, the committed figures/ and results/, and
+##        your JupyterLab working copies in build/lab/notebooks/)
 clean:
-	rm -rf build .pytest_cache .ruff_cache
+	rm -rf .pytest_cache .ruff_cache
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name lab -exec rm -rf {} +
+	[ ! -d build/lab ] || find build/lab -mindepth 1 -maxdepth 1 ! -name notebooks -exec rm -rf {} +
 	find . -name __pycache__ -not -path './.venv/*' -prune -exec rm -rf {} +

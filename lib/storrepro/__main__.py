@@ -1,4 +1,4 @@
-"""Command line: ``python -m storrepro reproduce|site|check-results|dates|bench|data|list``."""
+"""Command line: ``python -m storrepro reproduce|site|check-results|dates|lab|bench|data|list``."""
 
 from __future__ import annotations
 
@@ -88,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--against", default="HEAD", metavar="REF", help="git revision to compare with"
+    )
+
+    lab = commands.add_parser(
+        "lab", help="JupyterLab on working copies in build/lab/notebooks (notebooks/ untouched)"
+    )
+    lab.add_argument(
+        "--fresh", nargs="*", default=[], metavar="NAME",
+        help="replace these working copies by the committed notebooks",
     )
 
     dates = commands.add_parser(
@@ -219,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "trace":
             return _trace(args)
+        if args.command == "lab":
+            from storrepro.lab import start_lab
+
+            start_lab(args.fresh)
+            return 0
         if args.command == "dates":
             from storrepro.dating import register_lines
 
