@@ -73,3 +73,30 @@ def test_a_result_the_last_run_did_not_write_at_this_commit_fails(tmp_path, monk
                              {"commit": "abc", "notebooks": ["x"]}) == [
         "x.json: written at old, not at abc"]
     assert compare.freshness("x.json", fresh, {"commit": "abc", "notebooks": ["x"]}) == []
+
+
+def _result(verdict, value, headline="partly"):
+    return {"notebook": "x", "headline": {"verdict": headline},
+            "claims": [{"id": "A1", "verdict": verdict, "reproduced_value": value}]}
+
+
+def test_moved_lists_what_a_run_changed_with_both_values(tmp_path):
+    same = _result("reproduced", "1.0×")
+    assert compare.moved(same, same) == []
+    assert compare.moved(same, _result("inconclusive", "1.2×", "inconclusive")) == [
+        "headline: partly -> inconclusive",
+        "A1: reproduced (1.0×) -> inconclusive (1.2×)",
+    ]
+    fresh = _result("reproduced", "1.0×")
+    fresh["claims"].append({"id": "B2", "verdict": "void", "reproduced_value": "—"})
+    assert compare.moved(same, fresh) == ["B2: new claim, void (—)"]
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "x.json").write_text(json.dumps(same))
+    report = compare.moved_report(_result("not reproduced", "2.0×"), tmp_path)
+    assert report.splitlines() == [
+        "x against the committed results, what moved (committed -> this run):",
+        "  A1: reproduced (1.0×) -> not reproduced (2.0×)",
+    ]
+    assert compare.moved_report(same, tmp_path).endswith("no verdict or reproduced value moved")
+    assert compare.moved_report({**same, "notebook": "y"}, tmp_path) == (
+        "y: no committed result to compare with")

@@ -1,4 +1,5 @@
-"""Command line: ``python -m storrepro reproduce|site|check-results|dates|lab|bench|data|list``."""
+"""Command line: ``python -m storrepro
+reproduce|site|check-results|compare|dates|lab|bench|data|list``."""
 
 from __future__ import annotations
 
@@ -96,6 +97,15 @@ def _parser() -> argparse.ArgumentParser:
     lab.add_argument(
         "--fresh", nargs="*", default=[], metavar="NAME",
         help="replace these working copies by the committed notebooks",
+    )
+
+    compare = commands.add_parser(
+        "compare",
+        help="the verdicts and values a run moved against the committed results",
+    )
+    compare.add_argument(
+        "--out", type=Path, metavar="DIR", required=True,
+        help="the --out (or build/runs/<run>) folder of the run to compare",
     )
 
     dates = commands.add_parser(
@@ -227,6 +237,16 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "trace":
             return _trace(args)
+        if args.command == "compare":
+            from storrepro.compare import moved_report
+            from storrepro.scorecard import load_results
+
+            results = load_results(args.out.resolve())
+            if not results:
+                raise ValueError(f"--out {args.out}: no results/*.json there")
+            for result in results:
+                print(moved_report(result))
+            return 0
         if args.command == "lab":
             from storrepro.lab import start_lab
 

@@ -7,8 +7,8 @@ lies inside the band, ``not reproduced`` when it lies wholly outside, ``inconclu
 straddles an edge.
 
 - **number**: the paper gives a number; the claim states the tolerance around it and why (the
-  spec's acceptance check, or the paper's own precision: a value printed as "6.2 %" carries
-  ±0.05);
+  scatter the paper's own figure shows, or its printed precision: a value printed as "6.2 %"
+  carries ±0.05);
 - **range**: the paper gives a range ("50–90 %"): inside it;
 - **bound**: "up to", "at most", "at least", "no more than": one-sided;
 - **approx**: "≈", "on a par", "matches (very) well", "close to", "comparable", "tracks": the
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 #: The vocabulary: entry -> the papers' words it covers and the rule it applies.
 VOCABULARY: dict[str, tuple[str, str]] = {
     "number": ("a number the paper gives", "that number ± a tolerance the claim states and "
-               "justifies (the spec's acceptance check or the paper's printed precision)"),
+               "justifies (the scatter the paper shows, or its printed precision)"),
     "range": ("a range the paper gives (\"50–90 %\")", "inside the range"),
     "bound": ("\"up to\", \"at most\", \"at least\", \"no more than\"", "one-sided"),
     "approx": ("\"≈\", \"on a par\", \"matches (very) well\", \"close to\", \"comparable\", "

@@ -109,3 +109,37 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
         problems += freshness(name, fresh, last_run)
         problems += [f"{name} {line}" for line in differences(old, fresh)]
     return problems
+
+
+def moved(committed: dict, fresh: dict) -> list[str]:
+    """What a run changed against the committed result of the same notebook, for a reader: the
+    headline verdict, and each claim whose verdict or reproduced value moved, with both."""
+    lines = []
+    old_h, new_h = committed["headline"]["verdict"], fresh["headline"]["verdict"]
+    if old_h != new_h:
+        lines.append(f"headline: {old_h} -> {new_h}")
+    old = {c["id"]: c for c in committed["claims"]}
+    for c in fresh["claims"]:
+        before = old.get(c["id"])
+        if before is None:
+            lines.append(f"{c['id']}: new claim, {c['verdict']} ({c['reproduced_value']})")
+        elif (before["verdict"], before["reproduced_value"]) != (c["verdict"],
+                                                                  c["reproduced_value"]):
+            lines.append(
+                f"{c['id']}: {before['verdict']} ({before['reproduced_value']}) -> "
+                f"{c['verdict']} ({c['reproduced_value']})"
+            )
+    return lines
+
+
+def moved_report(fresh: dict, root: Path | None = None) -> str:
+    """:func:`moved` against the committed ``results/<notebook>.json``, as text to print."""
+    path = (root or repo_root()) / "results" / f"{fresh['notebook']}.json"
+    if not path.exists():
+        return f"{fresh['notebook']}: no committed result to compare with"
+    lines = moved(json.loads(path.read_text()), fresh)
+    head = f"{fresh['notebook']} against the committed results"
+    if not lines:
+        return f"{head}: no verdict or reproduced value moved"
+    return f"{head}, what moved (committed -> this run):\n" + "\n".join(
+        f"  {line}" for line in lines)

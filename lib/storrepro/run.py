@@ -20,7 +20,7 @@ import pandas as pd
 
 from storrepro.claims import Claim, headline_verdict, input_digest, plain
 from storrepro.config import NotebookConfig
-from storrepro.paths import git_commit, output_root, results_dir, write_json_atomic
+from storrepro.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
 from storrepro.scorecard import claims_frame, reading_table, style_claims, write_scorecard
 
 #: Roles whose claims rest on the workload, so a user's trace in place of the stand-in is said.
@@ -296,12 +296,18 @@ class Run:
 
     def finish(self) -> None:
         """Write ``results/<notebook>.json`` and refresh the scorecard, once every figure is
-        written. Returns nothing, so that a notebook's last line shows no build path."""
+        written; a run outside the repository (a student's, a changed parameter) prints what
+        moved against the committed results. Returns nothing, so that a notebook's last line
+        shows no build path."""
+        from storrepro.compare import moved_report
         from storrepro.plotting import wait_for_figures
 
         wait_for_figures()
-        write_json_atomic(results_dir(self.out) / f"{self.notebook}.json", self.result())
+        result = self.result()
+        write_json_atomic(results_dir(self.out) / f"{self.notebook}.json", result)
         write_scorecard(self.out)
+        if self.out.resolve() != repo_root().resolve():
+            print(moved_report(result))
 
 
 def show_saved(fig, png: Path) -> None:

@@ -34,7 +34,7 @@ import nbformat
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
-from storrepro.compare import record_run
+from storrepro.compare import moved_report, record_run
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
@@ -355,6 +355,10 @@ def reproduce(
             shutil.rmtree(staging)
             if out == repo_root():
                 record_run(out, [j.name for j in jobs])
+            else:
+                for result in load_results(out):
+                    if result["notebook"] in {j.name for j in jobs}:
+                        print(moved_report(result))
             print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
             return 0
         print(
