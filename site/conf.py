@@ -25,7 +25,7 @@ nb_ipywidgets_js = {}  # widget views need a kernel; their default output is sho
 html_theme = "sphinx_book_theme"
 html_theme_options = {
     "show_toc_level": 2,
-    "use_download_button": False,
+    "use_download_button": True,  # a rendered notebook offers its .ipynb
     "use_fullscreen_button": False,
     "home_page_in_toc": True,
 }
@@ -35,7 +35,7 @@ html_static_path = ["_static"]
 html_css_files = ["storrepro.css"]
 html_js_files = ["claims.js"]
 html_extra_path = ["extra"]  # figures/<notebook>/*.png|svg at the site's root, linked full size
-html_copy_source = False
+html_copy_source = True  # the download button's .ipynb is the copied source
 html_show_sourcelink = False
 html_last_updated_fmt = None
 html_math_renderer = "plain"  # LaTeX shown as written: MathJax would load from the network

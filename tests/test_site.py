@@ -15,7 +15,7 @@ import pytest
 from storrepro.claims import VERDICTS
 from storrepro.paths import executed_dir, repo_root
 from storrepro.scorecard import load_results, verdict_counts
-from storrepro.site import _e, build_site, figure_caption, index_page, paper_page
+from storrepro.site import _e, build_site, figure_caption, human, index_page, paper_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: no background connections that would only be refused.
@@ -68,7 +68,8 @@ def test_pages_show_headline_readings_reasons_and_figures():
         page = paper_page(result, has_notebook=True)
         assert result["headline"]["statement"].split()[0] in page
         for claim in result["claims"]:
-            assert f"<td>{claim['id']}</td>" in page
+            assert f'<tr id="claim-{claim["id"]}"' in page  # anchors the ids link to
+            assert f'<td data-label="id">{claim["id"]}</td>' in page
         assert page.count('<figure class="result">') == sum(
             f.endswith(".png") for f in result["figures"]
         )
@@ -142,8 +143,19 @@ def test_site_in_a_real_browser(site, width):
         for result in results:
             page.goto(url + f"{result['notebook']}.html", wait_until="load")
             text = page.inner_text("main")
-            assert result["headline"]["cause"][:40] in text
-            assert all(c["reason"][:40] in text for c in result["claims"])
+            assert human(result["headline"]["cause"])[:40] in text
+            missing = [c["id"] for c in result["claims"] if human(c["reason"])[:40] not in text]
+            assert not missing, (result["notebook"], missing)
+            # Every claim's verdict is on screen without scrolling sideways.
+            boxes = page.eval_on_selector_all(
+                f"#claims-{result['notebook']} tbody tr",
+                "rows => rows.map(r => { const b = r.cells[1].getBoundingClientRect(); "
+                "return [r.id, r.cells[1].innerText, b.left, b.right, b.width]; })",
+            )
+            assert len(boxes) == len(result["claims"])
+            for (row, verdict, left, right, w), claim in zip(boxes, result["claims"], strict=True):
+                assert row == f"claim-{claim['id']}" and verdict == claim["verdict"]
+                assert w > 0 and left >= 0 and right <= WIDTHS[width], (width, row, left, right)
         browser.close()
     local = sorted(link for link in links if urlparse(link).hostname == "127.0.0.1")
     for link in local:
@@ -151,3 +163,41 @@ def test_site_in_a_real_browser(site, width):
             assert response.status == 200, link
     assert not errors, errors
     assert not outside, f"assets fetched from the network: {outside[:5]}"
+
+
+def test_values_are_written_for_people():
+    assert human({"p99": 1.5, "p99.9": float("inf")}) == "p99: 1.5; p99.9: unbounded"
+    assert human([1, None]) == "1, —"
+    assert human(float("nan")) == "—"
+    assert human("DB inf %, gap nan ms, info 3") == "DB unbounded %, gap — ms, info 3"
+
+
+def test_every_cell_carries_its_column_name_and_ids_link_to_their_rows():
+    from storrepro.site import _claim_link, _table
+
+    table = _table("t", ["id", "verdict"], ["<tr><td>A1</td><td class='x'>void</td></tr>"])
+    assert '<td data-label="id">A1</td><td data-label="verdict" class=\'x\'>void</td>' in table
+    assert 'glossary.html#verdict' in table and 'glossary.html#id' not in table
+    assert _claim_link("B5-mean") == '<a href="#claim-B5-mean">B5-mean</a>'
+
+
+def test_the_static_site_says_a_live_control_needs_a_kernel(tmp_path):
+    import nbformat
+
+    from storrepro.site import WIDGET_NOTE, _site_notebook, glossary_page
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("live(...)")
+    cell.outputs = [nbformat.v4.new_output(
+        "display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": "x"},
+                              "text/plain": "Box(...)"})]
+    nb.cells = [cell, nbformat.v4.new_code_cell("1")]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    shown = _site_notebook(path)
+    assert shown.cells[0].outputs[0]["data"]["text/markdown"] == WIDGET_NOTE
+    assert "make lab" in WIDGET_NOTE
+    glossary = glossary_page()
+    for anchor in ("(role)=", "(verdict)=", "(inconclusive)=", "(void)=", "(robust)=",
+                   "(reading)=", "(kind)=", "(uncertainty)=", "(headline)="):
+        assert anchor in glossary

@@ -14,7 +14,8 @@ network; Sphinx rebuilds only the pages whose source changed.
 from __future__ import annotations
 
 import html
-import json
+import math
+import re
 import shutil
 from pathlib import Path
 
@@ -35,12 +36,47 @@ from storrepro.scorecard import (
 )
 
 SITE_PROJECT = "site"  # the Sphinx project (conf.py, _static/) in the repository
+#: Page metadata that gives a result page the whole width (the theme's "on this page" column
+#: squeezed the claims table to 688 px at 1280).
+NO_RIGHT_SIDEBAR = "---\nhtml_theme.sidebar_secondary.remove: true\n---\n"
+#: Replaces a live control's output on the static site, where no kernel runs it.
+WIDGET_NOTE = (
+    "*A live control: it needs a running kernel, so this static page shows its default output "
+    "only. To move it, run `make lab` and open this notebook there.*"
+)
+
+
+def human(value) -> str:
+    """A value as a reader should see it: no Python dicts or lists, ``unbounded`` for an
+    infinity, ``—`` for a value not computed."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "—"
+        if math.isinf(value):
+            return "unbounded" if value > 0 else "−unbounded"
+        return f"{value:.5g}"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {human(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(human(v) for v in value)
+    text = str(value)
+    # Rules print numbers with format(); an infinite or missing one reads "inf" / "nan".
+    text = re.sub(r"(?<![\w.])inf(?![\w])", "unbounded", text)
+    return re.sub(r"(?<![\w.])nan(?![\w])", "—", text)
 
 
 def _e(value) -> str:
-    if isinstance(value, float):
-        value = f"{value:.5g}"
-    return html.escape(str(value)).replace("\n", " ")
+    return html.escape(human(value)).replace("\n", " ")
+
+
+#: Table headers that have a glossary entry (glossary.md's anchors).
+GLOSSARY_HEADERS = {
+    "role": "role", "kind": "kind", "verdict": "verdict", "headline": "headline",
+    "robust": "robust", "reading": "reading", "primary": "reading", "uncertainty": "uncertainty",
+    "set in (git)": "dated-choices", "inconclusive": "inconclusive", "void": "void",
+}
 
 
 def _verdict_class(verdict: str) -> str:
@@ -57,13 +93,33 @@ def notebook_title(name: str) -> str:
     return name
 
 
+def _head(h: str) -> str:
+    anchor = GLOSSARY_HEADERS.get(h)
+    link = (f' <a class="gloss" href="glossary.html#{anchor}" title="what {_e(h)} means">?</a>'
+            if anchor else "")
+    return f"<th>{_e(h)}{link}</th>"
+
+
+def _labelled(row: str, header: list[str]) -> str:
+    """Each cell of ``row`` with its column's name (``data-label``): on a narrow screen a row is
+    a card, and each cell shows its label."""
+    labels = iter(header)
+    return re.sub(r"<td(?=[ >])", lambda m: f'<td data-label="{_e(next(labels, ""))}"', row)
+
+
 def _table(table_id: str, header: list[str], rows: list[str], sortable: bool = True) -> str:
-    heads = "".join(f"<th>{_e(h)}</th>" for h in header)
-    css = ' class="sortable"' if sortable else ""
+    heads = "".join(_head(h) for h in header)
+    css = "cards sortable" if sortable else "cards"
+    body = "".join(_labelled(row, header) for row in rows)
     return (
-        f'<div class="table-scroll"><table id="{table_id}"{css}><thead><tr>{heads}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f'<div class="table-scroll"><table id="{table_id}" class="{css}"><thead><tr>{heads}'
+        f"</tr></thead><tbody>{body}</tbody></table></div>"
     )
+
+
+def _claim_link(claim_id: str) -> str:
+    return f'<a href="#claim-{_e(claim_id)}">{_e(claim_id)}</a>'
+
 
 
 def _core_count(result: dict) -> str:
@@ -80,7 +136,7 @@ def _headline(result: dict) -> str:
     )
     return (
         f'<div class="headline {_verdict_class(h["verdict"])}"><p><strong>{_e(h["verdict"])}'
-        f"</strong> ({_e(_core_count(result))}: {_e(', '.join(h['core']))}{under}) — "
+        f"</strong> ({_e(_core_count(result))}: {', '.join(map(_claim_link, h['core']))}{under}) — "
         f"{_e(h['statement'])}</p>"
         f"<p>{_e(h['cause'])}{_e(hangs)}</p></div>"
     )
@@ -120,7 +176,7 @@ def _readings(result: dict) -> str:
             )
         robust = "robust" if c["robust"] else "hangs on " + ", ".join(c["decided_by"])
         rows.append(
-            f"<tr><td>{_e(c['id'])}</td><td>{_e(c['statement'])}</td>{''.join(cells)}"
+            f"<tr><td>{_claim_link(c['id'])}</td><td>{_e(c['statement'])}</td>{''.join(cells)}"
             f"<td>{_e(robust)}</td></tr>"
         )
     return (
@@ -188,23 +244,24 @@ def _claims(result: dict) -> str:
         '<input name="text" type="search" placeholder="filter text" aria-label="filter"></form>'
     )
     rows = [
-        f'<tr data-role="{_e(c["role"])}" data-verdict="{_e(c["verdict"])}">'
-        f"<td>{_e(c['id'])}</td><td>{_e(c['role'])}</td><td>{_e(c['kind'])}</td>"
-        f"<td>{_e(c['statement'])}</td><td>{_e(c['paper_value'])}</td>"
-        f"<td>{_e(c['reproduced_value'])}</td>"
+        f'<tr id="claim-{_e(c["id"])}" data-role="{_e(c["role"])}" '
+        f'data-verdict="{_e(c["verdict"])}">'
+        f"<td>{_e(c['id'])}</td>"
         f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}</td>'
+        f"<td>{_e(c['statement'])}</td><td>{_e(c['role'])}</td><td>{_e(c['kind'])}</td>"
+        f"<td>{_e(c['paper_value'])}</td><td>{_e(c['reproduced_value'])}</td>"
         f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}"
         + (f"; uncertainty: {_e(uncertainty_text(c))}" if c["role"] == "test" else "")
         + "</small>"
         f'<details class="values"><summary>values</summary><code>'
-        f"{_e(json.dumps(c['values'], ensure_ascii=False))}</code></details></td></tr>"
+        f"{_e(c['values'])}</code></details></td></tr>"
         for c in result["claims"]
     ]
     return (
         form
         + _table(
             table_id,
-            ["id", "role", "kind", "claim", "paper", "reproduced", "verdict", "reason"],
+            ["id", "verdict", "claim", "role", "kind", "paper", "reproduced", "reason"],
             rows,
         )
         + "\n"
@@ -237,10 +294,14 @@ def _figures(result: dict) -> str:
             f' · <a href="{_e(svg)}">SVG</a>' if svg in result["figures"] else ""
         )
         caption = figure_caption(result, path)
+        text = _e(caption)
+        for claim in result.get("figure_claims", {}).get(path, {}).get("claims", []):
+            # the claim ids of "Our verdict: C2 not reproduced; …" link to their rows
+            text = re.sub(rf"(?<=[:;] ){re.escape(_e(claim))}(?= )", _claim_link(claim), text)
         blocks.append(
             f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
             f'alt="{_e(caption)}"></a>'
-            f"<figcaption>{_e(caption)} ({links})</figcaption></figure>"
+            f"<figcaption>{text} ({links})</figcaption></figure>"
         )
     return "\n".join(blocks) + "\n"
 
@@ -256,6 +317,7 @@ def paper_page(result: dict, has_notebook: bool) -> str:
     )
     return "\n".join(
         [
+            NO_RIGHT_SIDEBAR,
             f"# {notebook_title(name)}: results",
             "",
             f"{result['paper']}" + (f" — [the paper]({link})" if link else "") + f" · {notebook}",
@@ -352,8 +414,125 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
             "",
             toc("Rendered notebooks", [f"notebooks/{n}" for n in notebooks]),
             "",
+            toc("About", ["glossary"]),
+            "",
         ]
     )
+
+
+def glossary_page() -> str:
+    """What the words of the results mean; every table header with an entry links here."""
+    roles = "\n".join(f"- **{r}** — {ROLE_WORDS[r]}" for r in ROLES)
+    verdicts = "\n".join(f"- **{v}** — {VERDICT_WORDS[v]}" for v in VERDICTS)
+    return "\n".join([
+        "# Glossary",
+        "",
+        "(role)=",
+        "## Role",
+        "",
+        "What a claim is evidence of. Only tests count in the verdict columns.",
+        "",
+        roles,
+        "",
+        "(verdict)=",
+        "## Verdict",
+        "",
+        verdicts,
+        "",
+        "(inconclusive)=",
+        "## Inconclusive",
+        "",
+        VERDICT_WORDS["inconclusive"],
+        "",
+        "(void)=",
+        "## Void",
+        "",
+        VERDICT_WORDS["void"],
+        "",
+        "(uncertainty)=",
+        "## Uncertainty",
+        "",
+        "The 95 % interval of the measured quantity over its replicates (seeds, traces, series), "
+        "or the reason a quantity has none (a deterministic computation on fixed data).",
+        "",
+        "(kind)=",
+        "## Kind: must, should, report",
+        "",
+        "How central a claim is to the paper: **must** — a core result; **should** — a "
+        "supporting result; **report** — a number the paper reports without a claim on it.",
+        "",
+        "(reading)=",
+        "## Reading",
+        "",
+        "An open choice between the paper's text and a number, and how this reproduction reads "
+        "it: the **primary** value (chosen for fidelity to the paper's words and the authors' "
+        "code where known) and the **alternatives**. Every test claim is judged under each, "
+        "changed one at a time. Choices the paper's words settle are listed with the quote "
+        "that settles them.",
+        "",
+        "(robust)=",
+        "## Robust",
+        "",
+        ROBUST_RULE.replace("*Robust* means: the", "The"),
+        "",
+        "(dated-choices)=",
+        "## Set in (git)",
+        "",
+        "The commit since which a choice has held, read from git, and whether committed results "
+        "of the claims it decides existed before it (then the choice was made with them in "
+        "view).",
+        "",
+        "(headline)=",
+        "## Headline",
+        "",
+        HEADLINE_RULE,
+        "",
+    ])
+
+
+#: The glossary's words for each role and verdict.
+ROLE_WORDS = {
+    "test": "a statement of the paper that could have come out false here.",
+    "calibration": "a target a stand-in (a synthetic trace, a fitted model) was fitted to: it "
+    "shows the stand-in is calibrated, not that the paper holds.",
+    "invariant": "a property of this implementation (a simulator against a closed form, a "
+    "conservation law).",
+    "stand-in": "a property of the paper's data checked on our stand-in: it tells how faithful "
+    "the stand-in is, not whether the paper holds.",
+    "analysis": "our own experiment or diagnostic, reported beside the paper's claims.",
+}
+VERDICT_WORDS = {
+    "reproduced": "the measured value (its whole 95 % interval, where it has one) lies inside "
+    "the band the paper's words give.",
+    "partly": "some parts of a claim with several parts hold and others do not.",
+    "inconclusive": "the 95 % interval of the measured value straddles an edge of the band: "
+    "more replicates, not a verdict, would settle it.",
+    "not reproduced": "the measured value lies outside the band.",
+    "void": "the claim requires another that is not reproduced (for example, admitting more "
+    "tenants is no gain while they miss their SLOs); its verdict without that condition is "
+    "kept in its values.",
+    "not checkable": "this reproduction cannot check the claim (the data or tool it needs is "
+    "missing); the reason says what is missing.",
+}
+
+
+def _site_notebook(source: Path) -> nbformat.NotebookNode:
+    """An executed notebook as the static site shows it: each live control's output replaced
+    by a note saying it needs a kernel."""
+    nb = nbformat.read(source, as_version=4)
+    widget = "application/vnd.jupyter.widget-view+json"
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        outputs = []
+        for output in cell.get("outputs", []):
+            if widget in output.get("data", {}):
+                output = nbformat.v4.new_output(
+                    "display_data", data={"text/markdown": WIDGET_NOTE, "text/plain": ""}
+                )
+            outputs.append(output)
+        cell.outputs = outputs
+    return nb
 
 
 def _write_if_changed(path: Path, text: str) -> None:
@@ -390,12 +569,14 @@ def build_site(out: Path | None = None) -> Path:
         name = r["notebook"]
         executed = executed_dir(out) / f"{name}.ipynb"
         if executed.exists():
-            _copy_if_changed(executed, source / "notebooks" / f"{name}.ipynb")
+            _write_if_changed(source / "notebooks" / f"{name}.ipynb",
+                              nbformat.writes(_site_notebook(executed)))
             notebooks.append(name)
         for figure in r["figures"]:
             _copy_if_changed(out / figure, source / "extra" / figure)
         _write_if_changed(source / f"{name}.md", paper_page(r, executed.exists()))
     _write_if_changed(source / "index.md", index_page(results, notebooks))
+    _write_if_changed(source / "glossary.md", glossary_page())
     doctrees = source / ".doctrees"
     status = build_main(["-b", "html", "-q", "-d", str(doctrees), str(source), str(target)])
     if status:

@@ -19,7 +19,8 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   for (const table of document.querySelectorAll("table.sortable")) {
     table.tHead.rows[0].querySelectorAll("th").forEach((th, column) => {
-      th.addEventListener("click", () => {
+      th.addEventListener("click", (event) => {
+        if (event.target.closest("a")) return;  // a header's glossary link, not a sort
         const rows = [...table.tBodies[0].rows];
         const up = th.dataset.order !== "up";
         th.dataset.order = up ? "up" : "down";
