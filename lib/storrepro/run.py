@@ -172,15 +172,19 @@ class Run:
                 return "void", (pid, pverdict)
         return claim.verdict, None
 
-    def headline(self, statement: str, core: Iterable[str], cause: str) -> dict:
+    def headline(self, statement: str, core: Iterable[str], cause: str, summary: str = "") -> dict:
         """The paper's core claim(s) in one sentence, the verdict on them (from the recorded
         ``core`` claims: the paper's test claims; a notebook without a paper names its
         invariants) and the main cause, shown first wherever results are read. The verdict
-        under each alternative reading that changes it is kept beside it."""
+        under each alternative reading that changes it is kept beside it. ``summary`` is the
+        headline for every reader: one plain sentence of at most 40 words, verdict first, no
+        claim ids."""
         core = list(core)
         unknown = [c for c in core if c not in self.claims]
         if not core or unknown:
             raise ValueError(f"headline core {unknown or core}: must name recorded claims")
+        if len(summary.split()) > 40:
+            raise ValueError(f"headline summary has {len(summary.split())} words: at most 40")
         verdict = headline_verdict(self.verdict(c) for c in core)
         by_reading = {}
         for label in self.config.reading_labels():
@@ -192,6 +196,7 @@ class Run:
                 by_reading[label] = under
         self._headline = {
             "statement": statement,
+            "summary": summary,
             "core": core,
             "verdict": verdict,
             "core_reproduced": sum(self.verdict(c) == "reproduced" for c in core),

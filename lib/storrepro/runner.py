@@ -47,6 +47,7 @@ from storrepro.paths import (
     results_dir,
     write_text_atomic,
 )
+from storrepro.readme import update_readme
 from storrepro.scorecard import load_results, verdict_counts, write_scorecard
 
 
@@ -355,6 +356,7 @@ def reproduce(
             shutil.rmtree(staging)
             if out == repo_root():
                 record_run(out, [j.name for j in jobs])
+                update_readme(out)
             else:
                 for result in load_results(out):
                     if result["notebook"] in {j.name for j in jobs}:

@@ -97,14 +97,19 @@ def robust_summary(result: dict) -> str:
     return f"{sum(bool(c['robust']) for c in tests)}/{len(tests)}" if tests else "—"
 
 
+def core_reproduced(result: dict) -> int:
+    """How many of a result's headline core claims are reproduced."""
+    core = result["headline"]["core"]
+    return sum(c["verdict"] == "reproduced" for c in result["claims"] if c["id"] in core)
+
+
 def headline_text(result: dict) -> str:
     """A headline's verdict with its core count and the verdicts other readings give, e.g.
     ``"partly (2 of 5 core claims reproduced; under pool=scheduler: reproduced)"``."""
     h = result["headline"]
     core = h["core"]
-    count = h.get("core_reproduced", sum(
-        c["verdict"] == "reproduced" for c in result["claims"] if c["id"] in core))
-    text = f"**{h['verdict']}** ({count} of {len(core)} core claims reproduced: {', '.join(core)}"
+    text = (f"**{h['verdict']}** ({core_reproduced(result)} of {len(core)} core claims "
+            f"reproduced: {', '.join(core)}")
     others = h.get("by_reading", {})
     if others:
         text += "; under " + "; under ".join(f"{k}: **{v}**" for k, v in others.items())

@@ -27,6 +27,7 @@ from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomi
 from storrepro.scorecard import (
     ROBUST_RULE,
     alternative_labels,
+    core_reproduced,
     dated_text,
     load_results,
     robust_summary,
@@ -123,8 +124,7 @@ def _claim_link(claim_id: str) -> str:
 
 
 def _core_count(result: dict) -> str:
-    h = result["headline"]
-    return f"{h.get('core_reproduced', 0)} of {len(h['core'])} core claims reproduced"
+    return f"{core_reproduced(result)} of {len(result['headline']['core'])} core claims reproduced"
 
 
 def _headline(result: dict) -> str:
