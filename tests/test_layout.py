@@ -1,4 +1,4 @@
-"""The shape every paper package shares (the README's "Adding a paper"): the same file for the
+"""The shape every paper package shares (CONTRIBUTING.md's "Adding a paper"): the same file for the
 same role, no import cycle, no upward import, no simpy outside the simulation layers, thin
 notebooks whose every parameter reaches their config."""
 
@@ -235,7 +235,8 @@ UNSHIPPED = re.compile(
     r"\bthe spec\b|\bspec's\b|\bspecs?/|\bspec\s*[`§(]|\bspec\s+[A-Z]{1,2}\d|\b[\w-]+\.md\b",
     re.IGNORECASE,
 )
-SHIPPED = {"README.md", "SCORECARD.md", "BENCH.md", "index.md"}  # index.md: the site builds it
+# index.md: the site builds it
+SHIPPED = {"README.md", "CONTRIBUTING.md", "SCORECARD.md", "BENCH.md", "index.md"}
 
 
 def _texts(area: str) -> list[Path]:
@@ -245,7 +246,7 @@ def _texts(area: str) -> list[Path]:
             p for p in ROOT.rglob("*.py") if p.parent.name in ("storrepro", "sim", "data", "traces")
         ]
         others = [*sorted((root / "site").rglob("*.py")), *sorted((root / "tests").glob("*.py"))]
-        return [*files, root / "README.md", *others]
+        return [*files, root / "README.md", root / "CONTRIBUTING.md", *others]
     package = ROOT / PACKAGES[area].split(".", 1)[1]
     return [*sorted(package.rglob("*.py")), notebook_path(area)]
 
