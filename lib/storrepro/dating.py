@@ -55,13 +55,27 @@ def _show(commit: str, path: str) -> str | None:
     return _git("show", f"{commit}:{path}")
 
 
+@cache
+def _edited(relpath: str) -> bool:
+    """Whether the working tree's ``relpath`` differs from HEAD's."""
+    return _git("diff", "--quiet", "HEAD", "--", relpath) is None
+
+
+@cache
+def _tree(source: str) -> ast.Module | None:
+    """A source file's syntax tree, parsed once however many register entries it holds."""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
+
+
 def reading_primary(name: str) -> Callable[[str], str | None]:
     """An extractor: the ``primary=`` of the ``Reading(...)`` stored under key ``name``."""
 
     def extract(source: str) -> str | None:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
+        tree = _tree(source)
+        if tree is None:
             return None
         for node in ast.walk(tree):
             if not isinstance(node, ast.Dict):
@@ -81,9 +95,8 @@ def constant(name: str) -> Callable[[str], str | None]:
     """An extractor: the source of the module-level assignment to ``name``."""
 
     def extract(source: str) -> str | None:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
+        tree = _tree(source)
+        if tree is None:
             return None
         for node in tree.body:
             targets = node.targets if isinstance(node, ast.Assign) else (
@@ -118,7 +131,7 @@ def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
         if source is None or extract(source) != current:
             break
         found = commit
-    if found != UNCOMMITTED and _git("diff", "--quiet", "HEAD", "--", relpath) is None:
+    if found != UNCOMMITTED and _edited(relpath):
         # The file has uncommitted edits: the value may still match HEAD's, which is fine.
         head = _show("HEAD", history[0][1])
         if head is None or extract(head) != current:
