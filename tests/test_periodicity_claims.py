@@ -305,6 +305,8 @@ def test_f1_takes_the_smallest_lead_of_each_replicate():
     claim = rules.f1_tail_flow_best(flows)
     assert claim.values["lead_per_replicate"] == pytest.approx([10.0, -12.0, 10.0])
     assert claim.verdict == "inconclusive"  # mean 2.67, CI straddles 0
+    # the former band let one budget in five go (80 %): it would have passed
+    assert "in each of ≥ 3 replicates) it would be reproduced" in claim.reason
 
 
 def test_f3_reason_names_the_hash_regime_and_the_other_schedulers():
