@@ -393,3 +393,18 @@ def test_f0_calibration_states_the_other_load_numbers():
     assert "200 µs (paper 127 µs)" in claim.reason
     assert rules.f0_load_regime([{**good, "hash_max_tail_ms": 5.0}]).verdict == "not reproduced"
     assert rules.f0_load_regime([None]).verdict == "not checkable"
+
+
+def test_every_band_is_a_vocabulary_entry_and_in_the_register():
+    from storrepro.bands import VOCABULARY, Band
+    from storrepro.periodicity.config import PrecisePeriodConfig
+    from storrepro.periodicity.register import BANDS
+
+    constants = {k for k, v in vars(rules).items() if isinstance(v, Band)}
+    assert all(getattr(rules, k).entry in VOCABULARY for k in constants)
+    # every band is dated by the register, but B3's "nearly 1.0", which is a reading
+    assert constants - set(BANDS) == {"B3_NEARLY_ONE", "B3_NEARLY_ONE_POINTS"}
+    assert set(PrecisePeriodConfig.readings[rules.B3_READING].alternatives) == {"ratio", "points"}
+    forced = PrecisePeriodConfig.forced
+    assert all(f.symbol and f.quote for f in forced.values())
+    assert forced["F0 target"].kind == "calibration" and "ten" in forced["F0 target"].quote

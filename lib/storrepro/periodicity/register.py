@@ -1,7 +1,10 @@
-"""Notebook 01's forced choices: each band, calibration target and spec resolution that the
-paper's own words settle, with the quote and the constant that holds it (the run dates each
-from git, :mod:`storrepro.dating`). The open choices are the ``readings`` of
-:class:`~storrepro.periodicity.config.PrecisePeriodConfig`."""
+"""Notebook 01's decision register beside its readings: each band, calibration target and spec
+resolution, with the paper's words and the constant that holds it (the run dates each from
+git, :mod:`storrepro.dating`). Most are settled by the quoted words; three are not and say so
+in their quote (the minimum verification horizon, C4's outlier split, F2's "few" moves): they
+are this reproduction's numbers, listed so that the run dates them. The open choices that are
+run both ways are the ``readings`` of :class:`~storrepro.periodicity.config.PrecisePeriodConfig`.
+"""
 
 from __future__ import annotations
 
