@@ -317,6 +317,7 @@ def test_f3_reason_names_the_hash_regime_and_the_other_schedulers():
     cuts = good.values["cut_per_replicate"]
     assert cuts["0.01"] == pytest.approx([75.0]) and cuts["0.02"] == pytest.approx([77.5])
     assert "greedy-history cuts 37.5 %" in good.reason and "cuts 80.0 %" in good.reason
+    assert "knee" not in good.reason  # greedy-history is 37.5 points behind: not the same cut
 
 
 def test_a_rules():
@@ -367,7 +368,9 @@ def test_headline_states_both_data_sets_and_the_load_reading():
             "B3": claim("reproduced", values={"precision": 0.898}, by_reading={
                 "b3_nearly_one=points": {"verdict": "not reproduced"}}),
             "F1": claim("not reproduced", "smallest lead -4.3 points"),
-            "F3": claim("reproduced", "-78.7 % at 1 %", by_reading={
+            "F3": claim("reproduced", "-78.7 % at 1 %", values={
+                "reduction_1pct": 78.7, "greedy-history reduction_1pct": 78.4,
+                "ceiling (actual future) reduction_1pct": 79.4}, by_reading={
                 "load_regime=paper_mean_traffic": {"verdict": "not reproduced",
                                                    "reproduced_value": "-11.2 % at 1 %"},
                 "verification_target=denoised": {"verdict": "reproduced",
@@ -382,6 +385,8 @@ def test_headline_states_both_data_sets_and_the_load_reading():
     assert "on synthetic seasonLength leads (0.998 vs PrecisePeriod 0.505)" in cause
     assert "under load_regime=paper_mean_traffic it is not reproduced (-11.2 % at 1 %)" in cause
     assert "verification_target" not in cause and "beating" not in text["statement"]
+    assert "greedy-history cuts 78.4 %, ceiling (actual future) cuts 79.4 % against " \
+        "PreciseScheduling's 78.7 %, so F3 measures where" in cause
 
 
 def test_f0_calibration_states_the_other_load_numbers():
