@@ -402,8 +402,7 @@ def test_f0_calibration_states_the_other_load_numbers():
 
 def test_every_band_is_a_vocabulary_entry_and_in_the_register():
     from storrepro.bands import VOCABULARY, Band
-    from storrepro.periodicity.config import PrecisePeriodConfig
-    from storrepro.periodicity.register import BANDS
+    from storrepro.periodicity.config import BANDS, PrecisePeriodConfig
 
     constants = {k for k, v in vars(rules).items() if isinstance(v, Band)}
     assert all(getattr(rules, k).entry in VOCABULARY for k in constants)
@@ -413,3 +412,13 @@ def test_every_band_is_a_vocabulary_entry_and_in_the_register():
     forced = PrecisePeriodConfig.forced
     assert all(f.symbol and f.quote for f in forced.values())
     assert forced["F0 target"].kind == "calibration" and "ten" in forced["F0 target"].quote
+
+
+def test_verification_inputs_names_every_alternative_reading():
+    from storrepro.periodicity.config import PrecisePeriodConfig
+
+    inputs = rules.verification_inputs(PrecisePeriodConfig(profile="quick"))
+    assert inputs(lambda v: (v,)) == {
+        "verification_target=denoised": ("denoised",),
+        "verification_target=forecast_denoised": ("forecast_denoised",),
+    }

@@ -2,9 +2,10 @@
 named ``<id>_<slug>``.
 
 Each rule takes an experiment's outputs and returns a :class:`storrepro.claims.Claim`; the
-notebook records it with :meth:`storrepro.run.Run.judge`. Every band is a module constant below,
-built from the paper's words with :mod:`storrepro.bands` (the vocabulary entry and the words are
-in the band), and every tolerance text is the band's own. Replicates:
+notebook records it with :meth:`storrepro.run.Run.judge`. Every band is a module constant of
+:mod:`storrepro.periodicity.config` (the paper's decision register, which dates it), built from
+the paper's words with :mod:`storrepro.bands`, and every tolerance text is the band's own.
+Replicates:
 
 - **CRAN** (82 fixed series, deterministic detectors): no interval; a claim on CRAN alone says so
   in ``no_uncertainty``. A bootstrap over the 82 series was not used: the paper's claim is about
@@ -40,6 +41,38 @@ import pandas as pd
 
 from storrepro import bands
 from storrepro.claims import Claim, interval, verdict_of
+from storrepro.periodicity.config import (  # the bands, with the rest of the register
+    B1_BAND,
+    B2_BAND,
+    B3_ABOVE,
+    B3_NEARLY_ONE,
+    B3_NEARLY_ONE_POINTS,  # noqa: F401 (the reading's band)
+    B4_BAND,
+    B5_BAND,
+    B6_BAND,
+    B7_BAND,
+    C3_BAND,
+    C4_BAND,
+    C4_SPLIT,
+    C_BAND,
+    D1_BAND,
+    E1_ACCURATE,
+    E1_SHARE,
+    E2_BAND,
+    E3_BAND,
+    F0_BAND,
+    F0_TARGET_MS,
+    F1_BAND,
+    F2_EARLY,
+    F2_GROWS,
+    F2_SMALL,
+    F3_BAND,
+    F4_BAND,
+    F5_BAND,
+    F6_SIMILAR,
+    F6_WORSE,
+    F7_BAND,
+)
 from storrepro.periodicity.metrics import error_direction, scores
 
 PP = "PrecisePeriod"
@@ -56,75 +89,6 @@ A1_EXACT, A1_WRONG = 0.95, 1
 A2_SEASON_SLACK = 1
 B8_SLACK = 0.05
 
-# ---- bands: the paper's words (storrepro.bands); one per claim
-_BEST_WORDS = ("\"our proposed algorithm achieves the best performance in accuracy and F1 "
-               "score\" (Table 1); \"achieves the best effect in the three indicators\" (Fig. 8)")
-B1_BAND = bands.direction(_BEST_WORDS)  # PrecisePeriod's F1 − the best baseline's, > 0
-B2_BAND = bands.direction(_BEST_WORDS)  # the same for accuracy
-B3_NEARLY_ONE = bands.approx_ratio("\"Especially in CRAN dataset, our proposed algorithm "
-                                   "achieves a precision rate of nearly 1.0\" (Fig. 8)")
-B3_NEARLY_ONE_POINTS = bands.approx_points(100.0, "\"a precision rate of nearly 1.0\" (Fig. 8), "
-                                           "as a percentage")
-B3_ABOVE = bands.direction(_BEST_WORDS)  # its precision − the best baseline's, > 0
-B4_BAND = bands.significant_ratio("\"In the synthetic dataset, the detection effect of the "
-                                  "findFrequency algorithm decreases significantly\"")
-B5_BAND = bands.at_most(1, "\"the low detection accuracy and F1 score of the seasonLength "
-                        "algorithm … inferior performance in other datasets\" (CRAN): the "
-                        "lowest, rank 1 from the bottom")
-B6_BAND = bands.approx_ratio("\"The accuracy of findFrequency and SAZED algorithms is "
-                             "relatively close to the F1 score\"")
-B7_BAND = bands.direction("\"The SAZED method still guarantees a certain degree of accuracy "
-                          "and F1 score, but it is lower than our proposed algorithm\"")
-C_BAND = bands.direction("\"the values of three indicators can be increased at the same time "
-                         "through preprocessing … periodicity detection accuracy can be "
-                         "improved\" (Fig. 9)")
-C3_BAND = bands.direction("\"the ACF tends to find long periods\" (§3.5): more than half of "
-                          "single verification's wrong outputs are longer than T")
-C4_BAND = bands.direction("outliers \"significantly impair the results of periodicity "
-                          "detection\" and preprocessing removes them: the gain is larger on "
-                          "series with more outliers")
-C4_SPLIT = 0.025
-D1_BAND = bands.direction("\"The accuracy of periodicity prediction will be low if the PCC "
-                          "threshold is set too high. The precision … will be low if the PCC "
-                          "threshold is set too low. … the prediction effect is the best when "
-                          "the PCC threshold is 0.7\"")
-E1_SHARE = bands.approx_points(30.0, "\"about 30% of the time series in the actual cloud "
-                               "computing load are periodic\"")
-E1_ACCURATE = bands.approx_ratio("\"are periodic and can be accurately predicted\": precision "
-                                 "close to 1")
-E2_BAND = bands.approx_ratio("\"our prediction results are close to the actual traffic\" "
-                             "(Fig. 11): the forecast's PCC with it close to 1")
-E3_BAND = bands.direction("\"Our algorithm can tolerate this change through periodicity "
-                          "verification and can still predict the correct periodicity\": it "
-                          "locks on the new period before the series ends")
-F1_BAND = bands.direction("\"As shown in Fig. 12, PreciseScheduling consistently achieves the "
-                          "best effect\"")
-F2_GROWS = bands.direction("\"as the number of scheduling times increases … the degree of 99% "
-                           "tail flow decline is also increasing\"")
-F2_SMALL = bands.Band("approx", "\"Although it can further reduce the 99.9% tail flow by "
-                      "increasing the scheduling times, the degree of decline is "
-                      "insignificant\": not beyond the approx band", high=bands.APPROX_FACTOR,
-                      unit="×")
-F2_EARLY = 0.25  # "a few scheduling times": the first quarter of the move range
-F3_BAND = bands.paper_range(50.0, 90.0, "\"the SSD with the highest 99.99% tail latency … can "
-                            "minimize tail latency by 50-90%\" at \"an additional 1-2% of the "
-                            "scheduling overhead\"", unit="%")
-F4_BAND = bands.at_most(1.0, "\"PreciseScheduling will not increase the average latency "
-                        "while reducing the tail latency\" (Fig. 14)", unit="×")
-F5_BAND = bands.direction("\"Even if it generates five times the scheduling overhead of "
-                          "PreciseScheduling, the scheduling effect is still not good\": "
-                          "greedy-history at 5 % leaves a higher worst-SSD tail")
-F6_WORSE = bands.direction("\"The effect of random scheduling is worse than "
-                           "PreciseScheduling\": random-history at 1 % and 5 % higher")
-F6_SIMILAR = bands.approx_ratio("\"Only when scheduling generates an additional 10% scheduling "
-                                "overhead can it achieve similar results\"")
-F7_BAND = bands.approx_ratio("\"there is no discernible variation in 99.99% tail delay\" as the "
-                             "overhead grows (Fig. 13)")
-#: F0's calibration target: hash placement's worst SSD at the paper's single-SSD tail.
-F0_TARGET_MS = 10.0
-F0_BAND = bands.approx_ratio("\"for a single SSD, the 99.99% read-write tail latency may be up "
-                             "to ten milliseconds\" (§5.2.1)")
-
 #: Analysis, not a band: F3's cut "the same" for another scheduler within this many points.
 SAME_CUT_POINTS = 5.0
 
@@ -137,6 +101,14 @@ DETECTION_ONLY = (LOAD, B3_READING)
 
 
 # ------------------------------------------------------------------ replicates and verdicts
+def verification_inputs(config) -> Callable[[Callable], dict]:
+    """``inputs(make)``: a claim's inputs under each of ``config``'s alternative verification
+    readings (``by_reading`` of :meth:`storrepro.run.Run.judge`), ``make(reading)`` for each."""
+    others = config.readings[VERIFY].others()
+    return lambda make: {f"{VERIFY}={v}": make(v) for v in others}
+
+
+
 def block_count(series: int) -> int:
     """How many blocks the synthetic set of ``series`` is cut into (:data:`BLOCKS`)."""
     return max(2, min(BLOCKS, series // BLOCK_MIN)) if series >= 2 else 1
