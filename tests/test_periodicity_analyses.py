@@ -88,9 +88,28 @@ def test_generator_table_pairs_variants_with_the_papers_generator(results):
 
 def test_split_sweep_separates_replicates_series_and_generator_rows(results):
     gen = results.head(1).assign(dataset=ex.GENERATOR_PREFIX + "sawtooth")
-    done = [{"replicate": 0}, results.to_dict("records"), gen.to_dict("records")]
-    sched, rows, generator_rows = ex.split_sweep(done, 1)
-    assert sched == [{"replicate": 0}] and len(rows) == 4 and len(generator_rows) == 1
+    done = [{"replicate": 0, "calibration": None}, results.to_dict("records"),
+            gen.to_dict("records")]
+    sched, unscaled, rows, generator_rows = ex.split_sweep(done, 1)
+    assert sched == unscaled == [done[0]] and len(rows) == 4 and len(generator_rows) == 1
+    # a calibrated replicate is followed by the same replicate at the paper's mean traffic
+    scaled, flat = {"replicate": 0, "calibration": {"scale": 2.0}}, {"replicate": 0}
+    sched, unscaled, rows, _ = ex.split_sweep([scaled, flat, *done[1:]], 1)
+    assert sched == [scaled] and unscaled == [flat] and len(rows) == 4
+
+
+def test_synthetic_blocks_deal_the_series_round_robin_beside_all_of_cran(results):
+    frame = pd.concat([results[results.dataset == "cran"]]
+                      + [results[results.dataset == "synthetic"]] * 3, ignore_index=True)
+    n_syn = int((frame.dataset == "synthetic").sum())
+    blocks = ex.synthetic_blocks(frame, 2)
+    assert len(blocks) == 2 and ex.synthetic_blocks(frame, 1) == []
+    for b in blocks:
+        assert (b.dataset == "cran").sum() == (frame.dataset == "cran").sum()
+    sizes = [int((b.dataset == "synthetic").sum()) for b in blocks]
+    assert sum(sizes) == n_syn and abs(sizes[0] - sizes[1]) <= 1
+    first = frame.index[frame.dataset == "synthetic"][::2]  # series 0, 2, 4, ...
+    assert list(blocks[0].index[blocks[0].dataset == "synthetic"]) == list(first)
 
 
 def test_a1_a2_and_the_switch_series():
@@ -161,3 +180,19 @@ def test_every_plot_draws_a_figure(results, scored):
     for fig in figures:
         assert fig.axes
         plt.close(fig)
+
+
+def test_the_unscaled_replicates_draw_the_calibrated_ones_workloads():
+    from storrepro.periodicity.config import PrecisePeriodConfig
+
+    cfg = PrecisePeriodConfig(profile="quick", sched_replicates=2)
+    tasks = ex.notebook_tasks(cfg)
+    scaled, flat = tasks[:2], tasks[2:4]
+    assert all(isinstance(t, ex.AtMeanTraffic) for t in flat)
+    for s, f in zip(scaled, flat, strict=True):
+        assert s.target_tail_ms == 10.0 and f.task.target_tail_ms == 0.0
+        assert f.task.verifications == ("preprocessed",) and f.seed == cfg.seed
+        assert repr(f.task) == repr(s)  # the same random stream, so the same workload
+    assert len({repr(t) for t in tasks}) == len(tasks)  # the sweep needs distinct tasks
+    unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
+    assert not any(isinstance(t, ex.AtMeanTraffic) for t in ex.notebook_tasks(unscaled))

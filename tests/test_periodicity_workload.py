@@ -75,11 +75,6 @@ def test_the_scheduling_study_runs_on_the_trace(trace):
     assert result["segments"] == 3 and result["calibration"] is None
     methods = {row["method"] for row in result["rows"]}
     assert {"hash", "PreciseScheduling", "greedy-history", "random-history"} <= methods
-    e1 = rules.e1([result])
+    e1 = rules.e1_periodic_share([result])
     assert e1.verdict == "not checkable" and "no known (planted) periods" in e1.reason
     assert repr(task) == repr(SchedulingTask(0, SPEC, OVERHEADS, MOVE_COUNTS))  # same stream
-
-
-def test_on_input_says_what_a_claim_was_checked_on():
-    claim = rules.on_input(rules.a3(), "trace small.csv (msr)")
-    assert claim.reason.endswith(" Checked on the trace small.csv (msr).")

@@ -14,7 +14,7 @@ the notebook's long surrogate replicates and its many short series.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -22,6 +22,7 @@ import pandas as pd
 
 from storrepro.data import synthetic
 from storrepro.data.cran import load_cran
+from storrepro.parallel import task_rng
 from storrepro.periodicity import examples, scheduling
 from storrepro.periodicity.findfrequency import findfrequency
 from storrepro.periodicity.kernel import latency_stats
@@ -227,8 +228,11 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
                                                              generator=g)]
 
 
-def run_task(task: SeriesTask | SchedulingTask, rng: np.random.Generator) -> list[dict] | dict:
+def run_task(task: SeriesTask | SchedulingTask | AtMeanTraffic,
+             rng: np.random.Generator) -> list[dict] | dict:
     """:func:`run_series` or :func:`run_replicate`."""
+    if isinstance(task, AtMeanTraffic):
+        return run_replicate(task.task, task_rng(task.seed, task.task))
     if isinstance(task, SchedulingTask):
         return run_replicate(task, rng)
     return run_series(task, rng)
@@ -268,8 +272,10 @@ MOVE_COUNTS = (1, 2, 4, 8, 16)
 
 def notebook_tasks(cfg) -> list:
     """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
-    surrogate replicates first, run under every verification reading (the primary first), then
-    the series in small batches."""
+    surrogate replicates first, run under every verification reading (the primary first); then,
+    when the load is calibrated, the same replicates at the paper's mean traffic unscaled (the
+    ``load_regime`` reading: the same workloads, since the load target is out of the task's
+    seed, under the primary verification only); then the series in small batches."""
     reading = cfg.readings["verification_target"]
     spec = SurrogateSpec(
         ssds=cfg.sched_ssds,
@@ -287,8 +293,11 @@ def notebook_tasks(cfg) -> list:
         )
         for r in range(cfg.sched_replicates)
     ]
+    unscaled = [AtMeanTraffic(replace(t, verifications=(reading.primary,), target_tail_ms=0.0),
+                              cfg.seed) for t in sched if t.target_tail_ms > 0]
     return (
         sched
+        + unscaled
         + tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
         + tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
         + generator_tasks(cfg.generator_series, cfg.seed)
@@ -334,6 +343,16 @@ class SchedulingTask:
     #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
     trace: str = field(default="", repr=False)
     trace_format: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class AtMeanTraffic:
+    """A scheduling replicate (``task``, with no load target) at the paper's mean traffic: the
+    same workload as the calibrated replicate, since it draws from the stream that ``task``
+    (whose repr leaves out the load target and the readings) has under the sweep's ``seed``."""
+
+    task: SchedulingTask
+    seed: int
 
 
 def detection_check(
@@ -638,11 +657,28 @@ def theta_demo(series: list, traces: list, theta: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def split_sweep(done: list, replicates: int) -> tuple[list, pd.DataFrame, pd.DataFrame]:
-    """The notebook sweep's output as (scheduling replicates, benchmark rows, generator rows)."""
-    rows = pd.DataFrame([row for part in done[replicates:] for row in part])
+def split_sweep(done: list, replicates: int) -> tuple[list, list, pd.DataFrame, pd.DataFrame]:
+    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, the same
+    replicates unscaled — the scaled ones themselves when the load was not calibrated —,
+    benchmark rows, generator rows)."""
+    sched = done[:replicates]
+    calibrated = any(r["calibration"] for r in sched)
+    unscaled = done[replicates:2 * replicates] if calibrated else sched
+    first = 2 * replicates if calibrated else replicates
+    rows = pd.DataFrame([row for part in done[first:] for row in part])
     is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
-    return done[:replicates], rows[~is_generator], rows[is_generator]
+    return sched, unscaled, rows[~is_generator], rows[is_generator]
+
+
+def synthetic_blocks(results: pd.DataFrame, blocks: int) -> list[pd.DataFrame]:
+    """``results`` once per block of the synthetic series (series ``i`` in block
+    ``i mod blocks``), each with all the other data sets' rows: the replicates of a claim's
+    seed interval (:mod:`storrepro.periodicity.claims`)."""
+    syn = results.dataset == "synthetic"
+    position = syn.cumsum() - 1  # the synthetic series' index, in order
+    if blocks < 2:
+        return []
+    return [results[~syn | (position % blocks == b)] for b in range(blocks)]
 
 
 def abstentions(scored: pd.DataFrame) -> pd.DataFrame:

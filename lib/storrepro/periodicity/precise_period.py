@@ -32,7 +32,8 @@ constant exposed in :class:`PrecisePeriod`:
    ``min_horizon`` (:data:`MIN_HORIZON`, 11 samples) keeps a short candidate from being
    verified on a handful of samples: a PCC over 2 samples is always ±1. It is the fewest
    samples on which two independent Gaussian series reach a PCC of 0.7 (the paper's θ) with
-   probability below 1 % (:func:`min_verification_horizon`), fixed before any run.
+   probability below 1 % (:func:`min_verification_horizon`); α = 1 % is this reproduction's
+   choice (α = 5 % gives 7), made in commit 6116a73, after results were committed.
    ``verification`` says which series the forecast and its target are (the paper says "the
    prediction results and the actual time series"): ``'preprocessed'`` (both from the
    preprocessed series), ``'denoised'`` (both low-passed at the candidate's DWT level, see
@@ -76,7 +77,8 @@ def min_verification_horizon(theta: float = 0.7, alpha: float = 0.01) -> int:
     return n
 
 
-#: No verification PCC rests on fewer samples (chosen before any run, see the module doc).
+#: No verification PCC rests on fewer samples (see the module doc; git: set in 6116a73, after
+#: results of notebook 01 were committed).
 MIN_HORIZON = min_verification_horizon()
 
 
