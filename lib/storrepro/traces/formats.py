@@ -16,7 +16,7 @@ has one, else -1). The ``iops`` format holds rates instead of requests: ``time_s
   start, 512-B sectors; the queue (``Q``) events of reads and writes are the requests, read up to
   blkparse's closing summary; volume ``MAJOR,MINOR``.
 - ``iops``: a CSV with a header ``time_s,iops`` or ``time_s,volume,iops``: seconds, I/O per
-  second over the interval starting at ``time_s``.
+  second from ``time_s`` until the volume's next row.
 
 A CSV trace may start with its header line; gzip is read whatever the file's name.
 """
