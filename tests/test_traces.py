@@ -8,7 +8,7 @@ import pytest
 
 from storrepro.__main__ import main
 from storrepro.traces import convert
-from storrepro.traces.formats import FILETIME_UNIX_EPOCH
+from storrepro.traces.formats import FILETIME_UNIX_EPOCH, VSCSI_RECORDS
 from storrepro.traces.reader import TraceFormatError, detect_format, read_chunks, read_trace
 from storrepro.traces.summary import trace_info
 
@@ -139,6 +139,49 @@ def test_blkparse_reads_queue_events_up_to_the_summary(tmp_path):
     path.write_text(BLKPARSE.replace("Q  RA 1256 + 256", "Q  RA junk"))
     with pytest.raises(TraceFormatError, match=r"blk.txt, line 8: field 'sector \+ count'"):
         read_trace(path)
+
+
+def _vscsi(path, version, rows, cut=0):
+    """A vscsi file of ``rows`` (µs, SCSI command, logical block, bytes) in record ``version``."""
+    records = np.zeros(len(rows), dtype=VSCSI_RECORDS[version])
+    records["ts"], records["cmd"], records["lbn"], records["len"] = np.array(rows).T
+    records["ver"] = version << 8
+    data = records.tobytes()
+    path.write_bytes(data[: len(data) - cut])
+    return path
+
+
+#: a READ(10), a WRITE(10), an INQUIRY (no data: not a request), a READ(16), a WRITE(6)
+VSCSI_ROWS = [(5_000_000, 0x28, 100, 4096), (5_000_250, 0x2A, 7, 512),
+              (5_000_300, 0x12, 0, 36), (6_000_000, 0x88, 2**33, 65536), (6_500_000, 0x0A, 9, 1024)]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_vscsi_records_of_either_version_are_read_as_requests(tmp_path, version):
+    path = _vscsi(tmp_path / f"v{version}.vscsi", version, VSCSI_ROWS)
+    assert path.stat().st_size == 5 * (32 if version == 1 else 40)
+    assert detect_format(path) == ("vscsi", False)
+    table = read_trace(path)
+    assert table.time_s.tolist() == pytest.approx([5.0, 5.00025, 6.0, 6.5])
+    assert table.op.tolist() == ["R", "W", "R", "W"]
+    assert table.offset.tolist() == [100 * 512, 7 * 512, 2**33 * 512, 9 * 512]
+    assert table["size"].tolist() == [4096, 512, 65536, 1024]
+    assert set(table.volume) == {"0"} and set(table.pid) == {-1}
+    pieces = pd.concat(read_chunks(path, chunk_rows=2, progress=False), ignore_index=True)
+    pd.testing.assert_frame_equal(table, pieces)
+    packed = tmp_path / "packed.vscsi.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert trace_info(packed, progress=False).requests == 4
+    assert trace_info(path, progress=False).read_share == 0.5
+
+
+def test_a_cut_vscsi_file_and_a_text_file_named_vscsi_are_refused(tmp_path, msr):
+    cut = _vscsi(tmp_path / "cut.vscsi", 1, VSCSI_ROWS, cut=5)
+    with pytest.raises(TraceFormatError, match=r"cut.vscsi: ends in a partial record \(27 of 32"):
+        read_trace(cut)
+    with pytest.raises(TraceFormatError, match="msr.csv: not a vscsi trace"):
+        read_trace(msr, "vscsi")
+    assert detect_format(msr) == ("msr", False)  # a text trace is not taken for vscsi
 
 
 def test_binned_counts_and_the_papers_inputs_by_hand(tmp_path):
