@@ -81,5 +81,5 @@ def test_the_scheduling_study_runs_on_the_trace(trace):
 
 
 def test_on_input_says_what_a_claim_was_checked_on():
-    claim = rules.on_input(rules.a3(), "trace small.csv (msr)")
+    claim = rules.on_input(rules.a3(["k"], [1], None, "no R"), "trace small.csv (msr)")
     assert claim.reason.endswith(" Checked on the trace small.csv (msr).")
