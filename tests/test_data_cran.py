@@ -26,7 +26,8 @@ def cran_missing() -> str | None:
     except cran.CranDataMissing:
         return (
             f"needs the CRAN benchmark, not in {', '.join(map(str, cran.default_sources()))}; "
-            f"set {cran.CRAN_DIR_ENV}=DIR or {cran.MIRROR_ENV}=URL (README, Data)"
+            f"`make reproduce` fetches it from CRAN's cloud mirror (or set {cran.CRAN_DIR_ENV}"
+            f"=DIR or {cran.MIRROR_ENV}=URL; README, Data)"
         )
     return None
 
@@ -95,10 +96,25 @@ def test_environment_variable_is_searched_first(tmp_path, monkeypatch):
     assert cran.default_sources()[-1] == cran.cache_dir()
 
 
-def test_download_needs_a_mirror(tmp_path, monkeypatch):
+def test_without_a_mirror_named_the_download_asks_crans_cloud_mirror(tmp_path, monkeypatch):
+    asked = []
+
+    def offline(urls):
+        asked.extend(urls)
+        raise OSError("offline")
+
+    monkeypatch.setattr(cran, "_fetch_first", offline)
     monkeypatch.delenv(cran.MIRROR_ENV, raising=False)
-    with pytest.raises(ValueError, match="mirror"):
-        cran.download_cran(tmp_path)
+    with pytest.raises(OSError, match="offline"):
+        cran.download_cran(tmp_path, progress=False)
+    assert asked == [
+        "https://cloud.r-project.org/src/contrib/AER_1.2-15.tar.gz",
+        "https://cloud.r-project.org/src/contrib/Archive/AER/AER_1.2-15.tar.gz",
+    ]
+    monkeypatch.setenv(cran.MIRROR_ENV, "http://mirror.example/cran/")  # the variable wins
+    with pytest.raises(OSError, match="offline"):
+        cran.download_cran(tmp_path, progress=False)
+    assert asked[2] == "http://mirror.example/cran/src/contrib/AER_1.2-15.tar.gz"
 
 
 # ---- a clone without the data, and a mirror served here ----------------------------------------
@@ -150,24 +166,30 @@ def mirror(tmp_path):
 
 
 @pytest.fixture
-def clone(tmp_path, monkeypatch):
-    """A checkout with no ``../shared`` beside it and no data variables set."""
+def clone(tmp_path, monkeypatch, free_port):
+    """A checkout with no ``../shared`` beside it and no data variables set, on a machine
+    without network: the default mirror is an address on 127.0.0.1 where nothing listens."""
     root = tmp_path / "clone"
     root.mkdir()
     monkeypatch.setattr(cran, "repo_root", lambda: root)
+    monkeypatch.setattr(cran, "DEFAULT_MIRROR", f"http://127.0.0.1:{free_port()}")
     monkeypatch.delenv(cran.CRAN_DIR_ENV, raising=False)
     monkeypatch.delenv(cran.MIRROR_ENV, raising=False)
     return root
 
 
 @needs_cran
+@pytest.mark.parametrize("named_by", ["default", "variable"])
 def test_reproduce_fetches_the_benchmark_into_the_cache_first(
-    clone, mirror, monkeypatch, capsys, source, series
+    clone, mirror, monkeypatch, capsys, source, series, named_by
 ):
     root, address = mirror
     for i, package in enumerate(cran.VERSIONS):  # some current, some archived
         _publish(root, package, _package_tarball(source, package), archived=i % 2 == 1)
-    monkeypatch.setenv(cran.MIRROR_ENV, address)
+    if named_by == "default":  # CRAN's cloud mirror, played by the one served here
+        monkeypatch.setattr(cran, "DEFAULT_MIRROR", address)
+    else:
+        monkeypatch.setenv(cran.MIRROR_ENV, address)
     assert runner.plan("quick", ["01_precise_period"], [])  # before any notebook starts
     assert "CRAN tarballs" in capsys.readouterr().err  # the progress bar
     cache = clone / "data" / "cran"
@@ -210,10 +232,13 @@ def _assert_says_where_and_how(message: str, clone) -> None:
     assert f"{cran.CRAN_DIR_ENV}=DIR" in message and f"{cran.MIRROR_ENV}=URL" in message
 
 
-def test_without_data_or_mirror_reproduce_stops_before_any_notebook(clone, capsys):
-    with pytest.raises(cran.CranDataMissing) as err:
+def test_offline_without_data_reproduce_stops_before_any_notebook(clone, capsys):
+    # a clone without ../shared tries CRAN's cloud mirror, and offline says so at once
+    fetch = f"Fetching from {cran.DEFAULT_MIRROR} failed"
+    with pytest.raises(cran.CranDataMissing, match=fetch) as err:
         runner.plan("quick", ["01_precise_period"], [])
     _assert_says_where_and_how(str(err.value), clone)
+    assert f"from {cran.DEFAULT_MIRROR} (set {cran.MIRROR_ENV}=URL" in str(err.value)
     assert main(["reproduce", "--profile", "quick", "--only", "01_precise_period"]) == 2
     out = capsys.readouterr()
     assert "[1/1]" not in out.out and "the CRAN benchmark (82 series" in out.err

@@ -329,11 +329,21 @@ def test_a_rules():
                                         expected).verdict == "reproduced"
     assert rules.a2_documented_examples({"SAZED_maj(sin 26)": 25, "seasonLength(sin 50)": 50},
                                         expected).verdict == "not reproduced"
-    assert rules.a3_findfrequency_vs_r().verdict == "not checkable"
     a5 = rules.a5_segment_moves(16.88, 15.72)
     assert a5.verdict == "reproduced" and a5.role == "analysis"
     # binary units would give 16
     assert rules.a5_segment_moves(15.72, 15.72).verdict == "not reproduced"
+    keys = [f"pkg::s{i}" for i in range(20)]
+    a3 = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 20, "R 4.2.2 forecast 8.20")
+    assert a3.verdict == "reproduced" and a3.reproduced_value == "20/20 identical (100%)"
+    assert a3.reason.startswith("R 4.2.2 forecast 8.20 ran findfrequency on the same 20 series")
+    one_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 19 + [1], "R")  # 95 %: still within
+    assert one_off.verdict == "reproduced" and "pkg::s19 (port 12, R 1)" in one_off.reason
+    two_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [4, 4] + [12] * 18, "R")
+    assert two_off.verdict == "not reproduced" and two_off.values["differ"] == {
+        "pkg::s0": {"port": 12, "R": 4}, "pkg::s1": {"port": 12, "R": 4}}
+    no_r = rules.a3_findfrequency_vs_r(keys, [12] * 20, None, "R is not installed here; install R")
+    assert no_r.verdict == "not checkable" and no_r.reason.startswith("R is not installed here")
 
 
 def test_a4_data_sets():

@@ -1,4 +1,8 @@
-"""findFrequency port vs R's documented outputs and hand-worked cases (R is not installed)."""
+"""findFrequency port vs R's documented outputs and hand-worked cases, and R's own function as
+the oracle where R and forecast are installed."""
+
+import os
+import shutil
 
 import numpy as np
 import pytest
@@ -6,10 +10,13 @@ import pytest
 from storrepro.periodicity.examples import LH, USACCDEATHS
 from storrepro.periodicity.findfrequency import (
     ArFit,
+    RUnavailable,
     ar_yw,
     detrend_ols,
     findfrequency,
+    findfrequency_r,
     levinson_durbin,
+    r_findfrequency,
     spec_ar,
 )
 
@@ -71,3 +78,32 @@ def test_short_or_constant_series_give_none(x):
 def test_bad_input_raises(x):
     with pytest.raises(ValueError, match="x"):
         findfrequency(x)
+
+
+HAS_R = shutil.which("Rscript") is not None
+
+
+@pytest.mark.skipif(not HAS_R, reason="needs R and forecast (Debian: r-base-core, r-cran-forecast)")
+def test_r_oracle_runs_every_series_in_one_process_with_exact_values():
+    rng = np.random.default_rng(3)
+    t = np.arange(240)
+    series = [USACCDEATHS, LH, 50 * np.sin(2 * np.pi * t / 7) + rng.normal(0, 1, t.size),
+              rng.normal(0, 1, 100), 1e-9 * np.sin(2 * np.pi * t / 12) + 0.1]
+    periods, versions = r_findfrequency(series)
+    assert versions.startswith("R ") and " forecast " in versions
+    assert periods[0] == 12 and periods[3] == 1  # USAccDeaths; white noise: no period
+    assert periods == [findfrequency_r(x) for x in series]
+
+
+def test_without_r_or_forecast_the_oracle_says_how_to_install_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(RUnavailable, match="no Rscript on PATH.*install r-base-core r-cran"):
+        r_findfrequency([USACCDEATHS])
+    monkeypatch.undo()
+    fake = tmp_path / "Rscript"  # an R without the forecast package
+    fake.write_text("#!/bin/sh\necho \"Error in library(forecast) : there is no package called "
+                    "'forecast'\" >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(RUnavailable, match="no package called 'forecast'.*r-cran-forecast"):
+        r_findfrequency([USACCDEATHS])

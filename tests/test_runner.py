@@ -194,10 +194,15 @@ def test_list_shows_parameters(capsys):
     assert "customers" in out and "quick=100000" in out and "full=1000000" in out
 
 
-def test_data_download_needs_a_mirror(tmp_path, capsys, monkeypatch):
+def test_data_download_without_a_mirror_asks_the_default_one(tmp_path, capsys, monkeypatch,
+                                                             free_port):
+    from storrepro.data import cran
+
+    offline = f"http://127.0.0.1:{free_port()}"  # CRAN's cloud mirror, with no network
+    monkeypatch.setattr(cran, "DEFAULT_MIRROR", offline)
     monkeypatch.delenv("STORREPRO_CRAN_MIRROR", raising=False)
     assert main(["data", "cran", "--download", str(tmp_path / "cran")]) == 2
-    assert "give the base address of a CRAN mirror" in capsys.readouterr().err
+    assert f"could not download: {offline}/src/contrib/AER_" in capsys.readouterr().err
 
 
 def test_sizes_beyond_memory_or_a_day_are_refused_with_the_estimate():

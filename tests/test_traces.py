@@ -8,7 +8,7 @@ import pytest
 
 from storrepro.__main__ import main
 from storrepro.traces import convert
-from storrepro.traces.formats import FILETIME_UNIX_EPOCH
+from storrepro.traces.formats import FILETIME_UNIX_EPOCH, VSCSI_RECORDS
 from storrepro.traces.reader import TraceFormatError, detect_format, read_chunks, read_trace
 from storrepro.traces.summary import trace_info
 
@@ -141,6 +141,49 @@ def test_blkparse_reads_queue_events_up_to_the_summary(tmp_path):
         read_trace(path)
 
 
+def _vscsi(path, version, rows, cut=0):
+    """A vscsi file of ``rows`` (µs, SCSI command, logical block, bytes) in record ``version``."""
+    records = np.zeros(len(rows), dtype=VSCSI_RECORDS[version])
+    records["ts"], records["cmd"], records["lbn"], records["len"] = np.array(rows).T
+    records["ver"] = version << 8
+    data = records.tobytes()
+    path.write_bytes(data[: len(data) - cut])
+    return path
+
+
+#: a READ(10), a WRITE(10), an INQUIRY (no data: not a request), a READ(16), a WRITE(6)
+VSCSI_ROWS = [(5_000_000, 0x28, 100, 4096), (5_000_250, 0x2A, 7, 512),
+              (5_000_300, 0x12, 0, 36), (6_000_000, 0x88, 2**33, 65536), (6_500_000, 0x0A, 9, 1024)]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_vscsi_records_of_either_version_are_read_as_requests(tmp_path, version):
+    path = _vscsi(tmp_path / f"v{version}.vscsi", version, VSCSI_ROWS)
+    assert path.stat().st_size == 5 * (32 if version == 1 else 40)
+    assert detect_format(path) == ("vscsi", False)
+    table = read_trace(path)
+    assert table.time_s.tolist() == pytest.approx([5.0, 5.00025, 6.0, 6.5])
+    assert table.op.tolist() == ["R", "W", "R", "W"]
+    assert table.offset.tolist() == [100 * 512, 7 * 512, 2**33 * 512, 9 * 512]
+    assert table["size"].tolist() == [4096, 512, 65536, 1024]
+    assert set(table.volume) == {"0"} and set(table.pid) == {-1}
+    pieces = pd.concat(read_chunks(path, chunk_rows=2, progress=False), ignore_index=True)
+    pd.testing.assert_frame_equal(table, pieces)
+    packed = tmp_path / "packed.vscsi.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert trace_info(packed, progress=False).requests == 4
+    assert trace_info(path, progress=False).read_share == 0.5
+
+
+def test_a_cut_vscsi_file_and_a_text_file_named_vscsi_are_refused(tmp_path, msr):
+    cut = _vscsi(tmp_path / "cut.vscsi", 1, VSCSI_ROWS, cut=5)
+    with pytest.raises(TraceFormatError, match=r"cut.vscsi: ends in a partial record \(27 of 32"):
+        read_trace(cut)
+    with pytest.raises(TraceFormatError, match="msr.csv: not a vscsi trace"):
+        read_trace(msr, "vscsi")
+    assert detect_format(msr) == ("msr", False)  # a text trace is not taken for vscsi
+
+
 def test_binned_counts_and_the_papers_inputs_by_hand(tmp_path):
     # volume a: requests at 0, 0.5, 1.5, 1.6 ms and 2.0 s; volume b: at 1.2 ms
     times = {"a": [0.0, 0.0005, 0.0015, 0.0016, 2.0], "b": [0.0012]}
@@ -188,6 +231,90 @@ def test_conversions_refuse_what_they_cannot_make(tmp_path, monkeypatch):
     empty = _write(tmp_path / "empty.blk", [no_data])
     with pytest.raises(TraceFormatError, match="no read or write request in this trace"):
         convert.bid_trace(empty, format="blkparse", progress=False)
+
+
+def test_interval_rows_hold_their_rate_until_the_next_row(tmp_path):
+    # the issue's example: three 30-minute rows converted to 10-minute bins
+    iops = _write(tmp_path / "iops.csv", ["time_s,iops", "0,7", "1800,5", "3600,6"])
+    assert convert.vdi_foreground(iops, progress=False).tolist() == [7, 7, 7, 5, 5, 5, 6]
+    counts = convert.precise_period_segments(iops, progress=False)["all"]
+    assert counts.tolist() == [7 * 300] * 6 + [5 * 300] * 6 + [6 * 300]
+    # the last row holds to the end of its bin: every row's I/O is kept, the last one's bin too
+    assert counts.sum() == 7 * 1800 + 5 * 1800 + 6 * 300
+    minutes = convert.precise_period_segments(iops, bin_s=60.0, progress=False)["all"]
+    assert minutes.tolist() == [420] * 30 + [300] * 30 + [360]
+
+
+def test_a_week_of_30_minute_rows_keeps_all_its_io(tmp_path):
+    rng = np.random.default_rng(1)
+    rates = rng.uniform(0, 500, size=(2, 7 * 48)).round(1)
+    lines = ["time_s,volume,iops"] + [
+        f"{T0 + 1800 * i},{v},{rates[v, i]}" for i in range(rates.shape[1]) for v in (0, 1)
+    ]
+    path = _write(tmp_path / "week.csv", lines)
+    kept = rates[:, :-1].sum() * 1800 + rates[:, -1].sum() * 600  # the last rows: one bin
+    vdi = convert.vdi_foreground(path, progress=False)
+    assert (vdi == 0).sum() == 0 and vdi.sum() * 600 == pytest.approx(kept)
+    assert vdi.tolist()[:3] == [rates[:, 0].sum()] * 3
+    segments = convert.precise_period_segments(path, progress=False)
+    kept = rates[:, :-1].sum() * 1800 + rates[:, -1].sum() * 300  # whole requests per bin
+    assert segments.to_numpy().sum() == pytest.approx(kept, abs=segments.size / 2)
+
+
+def test_irregular_rows_are_weighted_by_time_within_a_bin(tmp_path):
+    # volume a: rates 10, 20, 30, 40, 50 from 0, 600, 1500, 1600, 2400 s; volume b starts late
+    # (900 s) with one row, held to the end of its bin; rows out of order are sorted per volume
+    rows = [(0, "a", 10), (1500, "a", 30), (600, "a", 20), (1600, "a", 40), (2400, "a", 50),
+            (900, "b", 6)]
+    path = _write(tmp_path / "irregular.csv",
+                  ["time_s,volume,iops"] + [f"{t},{v},{r}" for t, v, r in rows])
+    rates = convert.rate_series(path, 600.0, progress=False)
+    assert rates.index.tolist() == [0, 600, 1200, 1800, 2400]
+    bin_1200 = (300 * 20 + 100 * 30 + 200 * 40) / 600
+    assert rates["a"].tolist() == pytest.approx([10, 20, bin_1200, 40, 50])
+    assert rates["b"].tolist() == pytest.approx([0, 300 * 6 / 600, 0, 0, 0])
+
+
+def test_info_gives_the_interval_and_warns_when_coarser_than_a_papers_bin(tmp_path):
+    coarse = _write(tmp_path / "coarse.csv", ["time_s,iops", "0,7", "1800,5", "3600,6"])
+    info = trace_info(coarse, progress=False)
+    assert info.interval_s == 1800 and info.interval_range_s == (1800, 1800)
+    assert "interval    1,800 s\n" in info.describe()
+    (warning,) = info.warnings()
+    assert "coarser than VDI's 10-minute bins" in warning and "notebook 01's 60 s" in warning
+    uneven = _write(tmp_path / "uneven.csv", ["time_s,iops", "0,1", "240,1", "300,1", "360,2"])
+    info = trace_info(uneven, progress=False)
+    assert info.interval_s == 60 and info.interval_range_s == (60, 240)
+    assert "interval    60 s (median; 60 to 240 s)" in info.describe()
+    assert info.warnings() == []  # 60 s is as fine as notebook 01's bins
+    fine = _write(tmp_path / "fine.csv", ["time_s,iops"] + [f"{30 * i},{i}" for i in range(9)])
+    assert trace_info(fine, progress=False).warnings() == []
+    minutes = _write(tmp_path / "min.csv", ["time_s,iops"] + [f"{120 * i},1" for i in range(9)])
+    (warning,) = trace_info(minutes, progress=False).warnings()
+    assert "coarser than notebook 01's 60 s:" in warning
+
+
+def test_info_warns_on_whole_second_timestamps_and_counts_the_ties(tmp_path):
+    # 50 requests in 4 whole seconds: 46 of the 49 consecutive pairs tie
+    stamps = [10**6 * (T0 + min(i // 12, 3)) for i in range(50)]
+    whole = _write(tmp_path / "whole.csv", [f"v,R,0,512,{t}" for t in stamps])
+    info = trace_info(whole, progress=False)
+    assert info.resolution == "whole seconds"
+    assert info.tie_share == pytest.approx(46 / 49)
+    (warning,) = info.warnings()
+    assert warning.startswith("timestamps in whole seconds: 93.9 % of consecutive requests")
+    assert "TOFEC" in warning and "AccGecko" in warning
+    assert "timestamps  whole seconds; 93.9 % of consecutive requests tie" in info.describe()
+    tenths = _write(tmp_path / "tenths.csv",
+                    [f"v,R,0,512,{10**6 * T0 + 10**5 * i}" for i in range(20)])
+    assert trace_info(tenths, progress=False).resolution == "0.1 s"
+    micro = _write(tmp_path / "micro.csv", [f"v,R,0,512,{10**6 * T0 + 37 * i}" for i in range(9)])
+    info = trace_info(micro, progress=False)
+    assert info.resolution is None and info.tie_share == 0 and info.warnings() == []
+    assert "timestamps  finer than 1 ms; 0.0 % of consecutive requests tie" in info.describe()
+    ms = _write(tmp_path / "ms.csv", [f"v,R,0,512,{10**6 * T0 + 1000 * i}" for i in range(20)])
+    info = trace_info(ms, progress=False)
+    assert info.resolution == "1 ms" and info.warnings() == []  # AccGecko's bins are 1 ms
 
 
 def test_trace_command_line(msr, tmp_path, capsys):

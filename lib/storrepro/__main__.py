@@ -145,7 +145,8 @@ def _parser() -> argparse.ArgumentParser:
     data.add_argument(
         "--mirror",
         metavar="URL",
-        help="base address of a CRAN mirror (default: $STORREPRO_CRAN_MIRROR)",
+        help="base address of a CRAN mirror (default: $STORREPRO_CRAN_MIRROR, else CRAN's cloud "
+        "mirror)",
     )
 
     trace = commands.add_parser("trace", help="read a real block trace: info, convert")

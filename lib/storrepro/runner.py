@@ -142,8 +142,8 @@ def plan(
         for folder in dirs:
             cran_source(folder)  # a folder given with -p cran_dir must hold the benchmark
         if not dirs:
-            # fetches into the cache when a mirror is configured; otherwise raises
-            # CranDataMissing naming where it looked and both ways to provide the data
+            # fetches into the cache from the configured (or CRAN's cloud) mirror; offline it
+            # raises CranDataMissing naming where it looked and both ways to provide the data
             ensure_cran()
     return jobs
 

@@ -62,14 +62,15 @@ def burst_time_vs_p999(segs: pd.DataFrame):
 
 
 def spearman_bars(rho: pd.DataFrame, segments: int):
-    """Fig. 3 analog: ρ of each feature against each percentile, with its bootstrap CI."""
+    """Fig. 3 analog: ρ of each feature against each percentile, with its bootstrap CI (a
+    percentile CI that does not hold ρ, as on a few segments, is drawn from ρ to its far end)."""
     fig, ax = plt.subplots(figsize=(8, 4))
     features, percentiles = rho.feature.unique(), rho.p.unique()
     width = 0.8 / len(features)
     for i, feat in enumerate(features):
         part = rho[rho.feature == feat]
         x = np.arange(len(percentiles)) + (i - (len(features) - 1) / 2) * width
-        err = [part.rho - part.lo, part.hi - part.rho]
+        err = np.clip([part.rho - part.lo, part.hi - part.rho], 0, None)
         ax.bar(x, part.rho, width, yerr=err, capsize=2, label=FEATURE_LABELS.get(feat, feat))
     ax.set_xticks(np.arange(len(percentiles)), [f"p{p:g}" for p in percentiles])
     ax.set(

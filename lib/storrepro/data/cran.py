@@ -11,9 +11,9 @@ Where the data comes from (first folder holding every package wins):
 A source directory holds either ``<package>/<series>.rda`` (the files of each package's ``data/``
 folder) or the CRAN package source tarballs ``<package>_<version>.tar.gz``, read without
 unpacking. :func:`download_cran` fetches the pinned tarballs from a CRAN mirror named by the
-caller or ``$STORREPRO_CRAN_MIRROR`` (the project names no mirror itself); every series read from
-a tarball must match its pinned SHA-256. The ``.rda`` files and their values are never copied
-into this repository.
+caller or ``$STORREPRO_CRAN_MIRROR``, else from CRAN's own cloud mirror (:data:`DEFAULT_MIRROR`);
+every series read from a tarball must match its pinned SHA-256. The ``.rda`` files and their
+values are never copied into this repository.
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ from storrepro.paths import repo_root, write_bytes_atomic
 
 CRAN_DIR_ENV = "STORREPRO_CRAN_DIR"
 MIRROR_ENV = "STORREPRO_CRAN_MIRROR"
+#: The mirror used when neither the caller nor ``$STORREPRO_CRAN_MIRROR`` names one: CRAN's own
+#: cloud mirror.
+DEFAULT_MIRROR = "https://cloud.r-project.org"
 
 #: Package versions the benchmark files come from (each shared folder's VERSION file).
 VERSIONS = {
@@ -306,9 +309,10 @@ def _missing_message(candidates: list[Path], reason: str = "") -> str:
         + ". Provide it either way: set "
         f"{CRAN_DIR_ENV}=DIR, a folder laid out as <package>/<series>.rda or holding the source "
         f"tarballs {', '.join(f'{p}_{v}.tar.gz' for p, v in VERSIONS.items())} (or call "
-        f"load_cran(source=DIR)); or set {MIRROR_ENV}=URL, the base address of a CRAN mirror, "
-        f"and `make reproduce` fetches the tarballs into {cache_dir()} "
-        "(`python -m storrepro data cran --download DIR` fetches them into any folder)."
+        f"load_cran(source=DIR)); or let `make reproduce` fetch the tarballs into "
+        f"{cache_dir()} from {_mirror()} (set {MIRROR_ENV}=URL, the base address of a CRAN "
+        "mirror, for another; `python -m storrepro data cran --download DIR` fetches them into "
+        "any folder)."
     )
 
 
@@ -412,16 +416,14 @@ def _attributes(obj) -> dict:
 
 
 def ensure_cran(mirror: str | None = None, progress: bool = True) -> Path:
-    """The folder holding the benchmark; when none is found and a mirror is configured
-    (``mirror`` or ``$STORREPRO_CRAN_MIRROR``), the pinned tarballs are fetched into
-    :func:`cache_dir` first. Raises :class:`CranDataMissing` saying where it looked and both ways
-    to provide the data when there is no mirror or the download fails."""
+    """The folder holding the benchmark; when none is found, the pinned tarballs are fetched
+    into :func:`cache_dir` first, from ``mirror`` (default :func:`_mirror`). Raises
+    :class:`CranDataMissing` saying where it looked and both ways to provide the data when the
+    download fails (no network, say)."""
     try:
         return cran_source()
     except CranDataMissing:
-        mirror = mirror or os.environ.get(MIRROR_ENV)
-        if not mirror:
-            raise
+        mirror = mirror or _mirror()
     try:
         download_cran(cache_dir(), mirror, progress=progress)
     except OSError as error:
@@ -436,17 +438,12 @@ def download_cran(
 ) -> list[Path]:
     """Fetch the pinned package source tarballs into ``directory``; return their paths.
 
-    ``mirror`` is the base address of a CRAN mirror (default ``$STORREPRO_CRAN_MIRROR``). The
-    current version is tried first, then the mirror's archive. Every benchmark series in a
-    fetched tarball is checked against :data:`CHECKSUMS` before the file is kept; tarballs
-    already in ``directory`` are kept as they are (and checked when read).
+    ``mirror`` is the base address of a CRAN mirror (default :func:`_mirror`). The current
+    version is tried first, then the mirror's archive. Every benchmark series in a fetched
+    tarball is checked against :data:`CHECKSUMS` before the file is kept; tarballs already in
+    ``directory`` are kept as they are (and checked when read).
     """
-    mirror = mirror or os.environ.get(MIRROR_ENV)
-    if not mirror:
-        raise ValueError(
-            f"mirror = {mirror!r}: give the base address of a CRAN mirror "
-            f"(argument or ${MIRROR_ENV})"
-        )
+    mirror = mirror or _mirror()
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -465,6 +462,11 @@ def download_cran(
             write_bytes_atomic(target, data)
         paths.append(target)
     return paths
+
+
+def _mirror() -> str:
+    """``$STORREPRO_CRAN_MIRROR`` when set, else :data:`DEFAULT_MIRROR`."""
+    return os.environ.get(MIRROR_ENV) or DEFAULT_MIRROR
 
 
 def _verify(data: bytes, where: str, package: str) -> None:

@@ -24,7 +24,12 @@ from storrepro.data import synthetic
 from storrepro.data.cran import load_cran
 from storrepro.parallel import task_rng
 from storrepro.periodicity import examples, scheduling
-from storrepro.periodicity.findfrequency import findfrequency
+from storrepro.periodicity.findfrequency import (
+    RUnavailable,
+    findfrequency,
+    findfrequency_r,
+    r_findfrequency,
+)
 from storrepro.periodicity.kernel import latency_stats
 from storrepro.periodicity.metrics import scores, scores_macro
 from storrepro.periodicity.precise_period import (
@@ -617,6 +622,19 @@ def a2_examples() -> dict:
     for t in (24, 50, 100):
         out[f"seasonLength(sin {t})"] = seasonlength(np.sin(2 * np.pi * np.arange(1000) / t))
     return out
+
+
+def a3_against_r(series: list) -> tuple[list[str], list[int], list[int] | None, str]:
+    """A3's inputs: the benchmark series' keys, the port's findFrequency of each (1 = no
+    period, as R), R's own from one Rscript process (None when R cannot run) and the oracle's
+    versions (or why it could not run)."""
+    keys = [s.key for s in series]
+    port = [findfrequency_r(s.values) for s in series]
+    try:
+        r, oracle = r_findfrequency([s.values for s in series])
+    except RUnavailable as why:
+        return keys, port, None, str(why)
+    return keys, port, r, oracle
 
 
 def verified_forecast(clean: np.ndarray, trace: list, theta: float, n: int) -> dict:

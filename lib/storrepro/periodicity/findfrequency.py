@@ -11,13 +11,18 @@ R source, step by step::
 :func:`ar_yw` follows R's ``ar.yw`` (demean, biased autocovariance, Levinson–Durbin, AIC with
 ``2p + 2``, first minimum, ``var.pred * n/(n - (p+1))``) and :func:`spec_ar` R's ``spec.ar``.
 The threshold 10 is absolute, so the data are not standardised: findFrequency's answer depends
-on the series' scale, as in R. R is not installed here; the port is tested against hand-worked
-cases and the documented examples (``ar(lh)`` and ``findfrequency(USAccDeaths) == 12``).
+on the series' scale, as in R. The port is tested against hand-worked cases and the documented
+examples (``ar(lh)`` and ``findfrequency(USAccDeaths) == 12``); where R and its forecast package
+are installed, :func:`r_findfrequency` runs R's own function as the oracle (claim A3).
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -135,3 +140,51 @@ def findfrequency(x) -> int | None:
         return None
     period = findfrequency_r(x)
     return None if period <= 1 else period
+
+
+#: How to get the oracle: Debian packages R and forecast in the versions the port follows.
+R_INSTALL_HINT = "install R and its forecast package (Debian: apt-get install r-base-core " \
+    "r-cran-forecast)"
+
+#: R's side of :func:`r_findfrequency`: its versions on the first line, then
+#: ``forecast::findfrequency`` of each series of the binary file named by the first argument
+#: (little-endian int32 count; per series int32 length and float64 values: exact, no decimals).
+R_SCRIPT = """
+suppressPackageStartupMessages(library(forecast))
+cat("R", paste(R.version$major, R.version$minor, sep = "."), "forecast",
+    as.character(packageVersion("forecast")), "\\n")
+con <- file(commandArgs(trailingOnly = TRUE)[1], "rb")
+k <- readBin(con, "integer", 1, size = 4, endian = "little")
+for (i in seq_len(k)) {
+  n <- readBin(con, "integer", 1, size = 4, endian = "little")
+  cat(findfrequency(readBin(con, "double", n, size = 8, endian = "little")), "\\n")
+}
+close(con)
+"""
+
+
+class RUnavailable(RuntimeError):
+    """R or its forecast package cannot run here: says why and how to install them."""
+
+
+def r_findfrequency(series: list) -> tuple[list[int], str]:
+    """R's ``forecast::findfrequency`` of every series (1: no period), from one ``Rscript``
+    process, and the versions that computed them (``"R 4.2.2 forecast 8.20"``)."""
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        raise RUnavailable(f"R is not installed here (no Rscript on PATH); {R_INSTALL_HINT}")
+    values = [np.asarray(x, dtype="<f8") for x in series]
+    with tempfile.TemporaryDirectory() as tmp:
+        data, script = Path(tmp) / "series.bin", Path(tmp) / "findfrequency.R"
+        script.write_text(R_SCRIPT)
+        with open(data, "wb") as out:
+            out.write(np.int32(len(values)).astype("<i4").tobytes())
+            for x in values:
+                out.write(np.int32(x.size).astype("<i4").tobytes() + x.tobytes())
+        done = subprocess.run([rscript, "--vanilla", str(script), str(data)],
+                              capture_output=True, text=True)
+    lines = done.stdout.splitlines()
+    if done.returncode or len(lines) != len(values) + 1:
+        said = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RUnavailable(f"R's findfrequency did not run: {said}; {R_INSTALL_HINT}")
+    return [int(float(line)) for line in lines[1:]], lines[0].strip()

@@ -20,7 +20,7 @@ import pandas as pd
 
 from storrepro.traces.formats import SECTOR
 from storrepro.traces.reader import TraceFormatError, read_chunks
-from storrepro.traces.summary import trace_info
+from storrepro.traces.summary import TraceInfo, trace_info
 
 #: The most counts a conversion builds: 2**28 (1 GiB of int32).
 MAX_CELLS = 2**28
@@ -116,21 +116,43 @@ def rate_series(
     progress: bool = True,
 ) -> pd.DataFrame:
     """I/O per second of each volume per ``bin_s`` interval: one column per volume, indexed by
-    the interval's start in seconds from the trace's first record. An ``iops`` trace is
-    averaged into the intervals."""
+    the interval's start in seconds from the trace's first record. An ``iops`` trace is a rate
+    held from each row until the volume's next row (:func:`held_rates`)."""
     info = trace_info(path, format, progress=progress)
     if info.format != "iops":
         origin, counts = binned_counts(path, bin_s, format=info.format, progress=progress)
         frame = pd.DataFrame({v: c / bin_s for v, c in counts.items()})
     else:
-        parts = []
-        for chunk in read_chunks(path, "iops", progress=progress):
-            parts.append(chunk.assign(bin=((chunk.time_s - info.start_s) // bin_s).astype(int)))
-        rates = pd.concat(parts).groupby(["bin", "volume"]).iops.mean().unstack("volume")
-        frame = rates.reindex(range(int(rates.index.max()) + 1))
+        frame = held_rates(path, bin_s, info=info, progress=progress)
     frame.index = frame.index * bin_s
     frame.index.name = "start_s"
-    return frame.fillna(0.0)
+    return frame
+
+
+def held_rates(
+    path: str | Path, bin_s: float, *, info: TraceInfo | None = None, progress: bool = True
+) -> pd.DataFrame:
+    """An ``iops`` trace's I/O per second of each volume per ``bin_s`` interval from its first
+    row: each row's rate holds over ``[t_i, t_{i+1})`` until the volume's next row, and a bin
+    gets the time-weighted mean of the rates over it, so no I/O is lost or invented. A volume's
+    last row, whose end the file does not say, holds to the end of its bin; before a volume's
+    first row its rate is 0. ``info``: the trace's :func:`trace_info`, when already read."""
+    if not bin_s > 0:
+        raise ValueError(f"bin_s must be > 0, got {bin_s!r}")
+    info = info or trace_info(path, "iops", progress=progress)
+    table = pd.concat(read_chunks(path, "iops", progress=progress), ignore_index=True)
+    bins = int(np.floor(info.duration_s / bin_s)) + 1
+    _check_cells(path, bins * len(info.volumes), f"{len(info.volumes)} volumes at {bin_s:g} s")
+    edges = bin_s * np.arange(bins + 1)
+    rates = {}
+    for volume, rows in table.groupby("volume", sort=True):
+        rows = rows.sort_values("time_s", kind="stable")
+        start = rows.time_s.to_numpy() - info.start_s
+        end = edges[min(np.searchsorted(edges, start[-1], side="right"), bins)]
+        knots = np.append(start, end)
+        done = np.concatenate([[0.0], np.cumsum(rows.iops.to_numpy() * np.diff(knots))])
+        rates[volume] = np.diff(np.interp(edges, knots, done)) / bin_s  # I/O done by each edge
+    return pd.DataFrame(rates)
 
 
 def vdi_foreground(path: str | Path, *, format: str | None = None, bin_s: float = 600.0,

@@ -15,8 +15,13 @@ has one, else -1). The ``iops`` format holds rates instead of requests: ``time_s
 - ``blkparse``: blkparse's default text output, one event a line: seconds since the trace
   start, 512-B sectors; the queue (``Q``) events of reads and writes are the requests, read up to
   blkparse's closing summary; volume ``MAJOR,MINOR``.
+- ``vscsi``: VMware's vscsiStats binary trace (the CloudPhysics VM traces), fixed-size
+  little-endian records of version 1 (32 bytes) or 2 (40 bytes, with a response time): µs,
+  512-B logical blocks, length in bytes and the SCSI command: READ and WRITE (6, 10, 12 and
+  16-byte forms) and WRITE AND VERIFY are requests, other commands (inquiries, cache flushes,
+  reservations) are not; one volume, ``0``.
 - ``iops``: a CSV with a header ``time_s,iops`` or ``time_s,volume,iops``: seconds, I/O per
-  second over the interval starting at ``time_s``.
+  second from ``time_s`` until the volume's next row.
 
 A CSV trace may start with its header line; gzip is read whatever the file's name.
 """
@@ -25,6 +30,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+import numpy as np
 
 COLUMNS = ("time_s", "volume", "op", "offset", "size", "pid")
 RATE_COLUMNS = ("time_s", "volume", "iops")
@@ -55,7 +62,7 @@ TENCENT = CsvFormat(
     ("Timestamp", "Offset", "Size", "IOType"),
 )
 CSV_FORMATS = {f.name: f for f in (MSR, ALIBABA, TENCENT)}
-FORMATS = ("msr", "alibaba", "tencent", "blkparse", "iops")
+FORMATS = ("msr", "alibaba", "tencent", "blkparse", "vscsi", "iops")
 
 #: One blkparse event: device, cpu, sequence, time, pid, action, RWBS, then the payload.
 BLKPARSE_EVENT = re.compile(
@@ -64,6 +71,30 @@ BLKPARSE_EVENT = re.compile(
 )
 #: The payload of a request event: ``sector + count [process]``.
 BLKPARSE_PAYLOAD = re.compile(r"^(?P<sector>\d+)\s+\+\s+(?P<count>\d+)")
+
+
+#: vscsi records by version: the field after ``cmd`` holds the version in its high byte.
+VSCSI_RECORDS = {
+    1: np.dtype([("sn", "<u4"), ("len", "<u4"), ("nsg", "<u4"), ("cmd", "<u2"), ("ver", "<u2"),
+                 ("lbn", "<u8"), ("ts", "<u8")]),
+    2: np.dtype([("cmd", "<u2"), ("ver", "<u2"), ("sn", "<u4"), ("len", "<u4"), ("nsg", "<u4"),
+                 ("lbn", "<u8"), ("ts", "<u8"), ("rt", "<u8")]),
+}
+#: SCSI operation codes (SBC): READ(6/10/12/16); WRITE(6/10/12/16), WRITE AND VERIFY(10/12/16).
+VSCSI_READS = (0x08, 0x28, 0xA8, 0x88)
+VSCSI_WRITES = (0x0A, 0x2A, 0xAA, 0x8A, 0x2E, 0xAE, 0x8E)
+
+
+def vscsi_version(head: bytes) -> int | None:
+    """The vscsi record version of a file starting with ``head``: the version both of its first
+    two records carry (version 2 tried first, as the larger record), else None."""
+    for version in (2, 1):
+        dtype = VSCSI_RECORDS[version]
+        if len(head) >= 2 * dtype.itemsize:
+            records = np.frombuffer(head[: 2 * dtype.itemsize], dtype=dtype)
+            if np.all(records["ver"] >> 8 == version):
+                return version
+    return None
 
 
 def header_format(fields: list[str]) -> str | None:

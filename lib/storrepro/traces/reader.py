@@ -29,8 +29,12 @@ from storrepro.traces.formats import (
     FORMATS,
     RATE_COLUMNS,
     SECTOR,
+    VSCSI_READS,
+    VSCSI_RECORDS,
+    VSCSI_WRITES,
     guess_format,
     header_format,
+    vscsi_version,
 )
 
 CHUNK_ROWS = 500_000
@@ -80,6 +84,10 @@ def detect_format(path: str | Path, format: str | None = None) -> tuple[str, boo
         raise FileNotFoundError(f"trace {path}: no such file")
     if format is not None and format not in FORMATS:
         raise TraceFormatError(f"format {format!r}: expected one of {', '.join(FORMATS)}")
+    if format in (None, "vscsi") and vscsi_version(_head(path)):
+        return "vscsi", False
+    if format == "vscsi":
+        raise TraceFormatError(f"{path}: not a vscsi trace (no record version 1 or 2 at its start)")
     first = _first_line(path)
     if format is None:
         guessed = guess_format(first)
@@ -245,6 +253,57 @@ def _blkparse_chunks(path, chunk_rows, progress, action="Q") -> Iterator[pd.Data
         yield pd.DataFrame(rows, columns=list(COLUMNS))
 
 
+@contextmanager
+def _open_binary(path: Path, progress: bool):
+    """The file's bytes (gunzipped when it is gzip) and a progress bar's update, as
+    :func:`_open_text` gives its text."""
+    with open(path, "rb") as raw:
+        compressed = raw.read(2) == b"\x1f\x8b"
+        raw.seek(0)
+        bar = tqdm(
+            total=path.stat().st_size, unit="B", unit_scale=True, desc=path.name,
+            disable=not progress, leave=False,
+        )
+        stream = gzip.GzipFile(fileobj=raw) if compressed else raw
+        yield stream, lambda: bar.update(raw.tell() - bar.n)
+        bar.close()
+
+
+def _head(path: Path, size: int = 128) -> bytes:
+    """The first ``size`` bytes of a trace, gunzipped; b"" when they cannot be read."""
+    with _open_binary(path, progress=False) as (stream, _):
+        try:
+            return stream.read(size)
+        except _TRUNCATED:
+            return b""
+
+
+def _vscsi_chunks(path, chunk_rows, progress) -> Iterator[pd.DataFrame]:
+    dtype = VSCSI_RECORDS[vscsi_version(_head(path))]
+    with _open_binary(path, progress) as (stream, advance):
+        rest = b""
+        try:
+            while block := stream.read(chunk_rows * dtype.itemsize):
+                block = rest + block
+                whole = len(block) // dtype.itemsize * dtype.itemsize
+                records, rest = np.frombuffer(block[:whole], dtype=dtype), block[whole:]
+                reads = np.isin(records["cmd"], VSCSI_READS)
+                keep = reads | np.isin(records["cmd"], VSCSI_WRITES)  # the rest: no data moved
+                records, op = records[keep], np.where(reads[keep], "R", "W").astype(object)
+                advance()
+                yield _requests(
+                    records["ts"] / 1e6, np.full(records.size, "0", dtype=object), op,
+                    records["lbn"].astype(np.int64) * SECTOR, records["len"],
+                )
+        except _TRUNCATED as err:
+            raise TraceFormatError(f"{path}: the gzip stream is truncated ({err})") from None
+    if rest:
+        raise TraceFormatError(
+            f"{path}: ends in a partial record ({len(rest)} of {dtype.itemsize} bytes): the "
+            "file is cut short"
+        )
+
+
 def read_chunks(
     path: str | Path,
     format: str | None = None,
@@ -261,6 +320,8 @@ def read_chunks(
         return _blkparse_chunks(path, chunk_rows, progress)
     if name == "iops":
         return _iops_chunks(path, chunk_rows, progress)
+    if name == "vscsi":
+        return _vscsi_chunks(path, chunk_rows, progress)
     return _csv_chunks(path, name, header, chunk_rows, progress)
 
 
