@@ -337,7 +337,8 @@ def test_a_rules():
     a3 = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 20, "R 4.2.2 forecast 8.20")
     assert a3.verdict == "reproduced" and a3.reproduced_value == "20/20 identical (100%)"
     assert a3.reason.startswith("R 4.2.2 forecast 8.20 ran findfrequency on the same 20 series")
-    one_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 19 + [1], "R")  # 95 %: still within
+    # 95 %: still within
+    one_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 19 + [1], "R")
     assert one_off.verdict == "reproduced" and "pkg::s19 (port 12, R 1)" in one_off.reason
     two_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [4, 4] + [12] * 18, "R")
     assert two_off.verdict == "not reproduced" and two_off.values["differ"] == {
