@@ -118,6 +118,9 @@ def test_input_digest_sees_a_changed_number():
     changed.loc[1, "a"] = 2.0000000001
     assert input_digest(frame) != input_digest(changed)
     assert input_digest(1.0) != input_digest(1)
+    two = pd.Series([1.0, 2.0], index=pd.MultiIndex.from_tuples([("a", 1), ("b", 2)]))
+    other = pd.Series([1.0, 2.0], index=pd.MultiIndex.from_tuples([("a", 1), ("b", 3)]))
+    assert input_digest(two) == input_digest(two.copy()) != input_digest(other)
 
 
 class JudgeConfig(NotebookConfig):

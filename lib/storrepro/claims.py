@@ -271,6 +271,9 @@ def _feed(h, v: Any) -> None:
         _feed(h, str(v.name))
         _feed(h, v.index)
         _feed(h, v.to_numpy())
+    elif isinstance(v, pd.MultiIndex):
+        _feed(h, [list(level) for level in v.levels])
+        _feed(h, [np.asarray(code) for code in v.codes])
     elif isinstance(v, pd.Index):
         _feed(h, np.asarray(v.astype(str)) if v.dtype == object else v.to_numpy())
     elif isinstance(v, dict):
