@@ -188,3 +188,20 @@ def test_the_notebooks_figures_draw():
     for fig in figures:
         assert fig.axes
         plots.plt.close(fig)
+
+
+def test_queued_below_violations_is_not_true_by_definition():
+    """S8 is an analysis: two ticks through the pool, the second far above the 64 cores' 3,200
+    IOPS, give 50 % violations and most of the IO queued."""
+    from storrepro.sim.core_pool import CorePoolConfig, demand_cores
+    from storrepro.vdi.reference import simulate
+
+    pool = simulate(np.array([1000.0, 100_000.0]), np.zeros(2), demand_cores,
+                    CorePoolConfig(64, 50.0, 20.0))
+    summary = pool.summary(pool.log.to_frame())
+    assert summary["violation_pct"] == 50.0
+    assert summary["queued_pct"] == pytest.approx(100 * (100_000 - 3200) / 101_000)
+    runs = pd.DataFrame({"violation_pct": [summary["violation_pct"]],
+                         "queued_pct": [summary["queued_pct"]]})
+    claim = vc.s8_consistency(runs, runs)
+    assert claim.verdict == "not reproduced" and "not from the definitions" in claim.reason

@@ -299,7 +299,7 @@ def test_invariants_and_the_queued_definition():
     s8 = vc.s8_consistency(per_seed([54.0, 50.0], [20.0, 21.0]), per_seed([15.0], [3.0]))
     assert s8.role == "analysis" and s8.verdict == "reproduced"
     claim = vc.s8_consistency(per_seed([54.0, 50.0], [20.0, 60.0]), per_seed([15.0], [3.0]))
-    assert claim.verdict == "not reproduced" and "fixed scheme queues more" in claim.reason
+    assert claim.verdict == "not reproduced" and "fixed scheme queues a larger share" in claim.reason
     assert vc.s10_agreement(0.0, 0.5).verdict == "reproduced"
     assert vc.s10_agreement(0.0, 4.0).verdict == "not reproduced"
     assert vc.s11_determinism(False).verdict == "not reproduced"
@@ -338,8 +338,11 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
     entry = run.claims["S5"]
     assert entry["by_reading"]["pool=a7-forecast"]["verdict"] == "reproduced"
     assert entry["uncertainty"]["n"] == 3 and entry["inputs"]
+    run.judge(vc.s12_pool_scale, {0.8: (fixed, even), 1.0: (fixed, primary), 1.2: (fixed, own)})
     h = run.headline(**vc.headline_text(run))
     assert h["verdict"] == "partly"  # F5 inconclusive, S5 and S6 partly
+    assert ("Scaling P from ×0.8 to ×1.2 (S12) takes the smart violations from 21.0 % to 9.1 %: "
+            "S5 partly → reproduced") in h["cause"]
     assert "13.9 pp" in h["cause"] and "median -0.15 pp" in h["cause"]
     assert "pool=a7-forecast: S5 reproduced" in h["cause"]
     assert h["hangs_on"] == ["pool"]  # even-cores is partly too

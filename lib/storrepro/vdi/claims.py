@@ -592,10 +592,10 @@ def s8_consistency(fixed: pd.DataFrame, smart: pd.DataFrame) -> Claim:
         reason += ": it holds on every seed."
     else:
         failing = [name for name, v in below.items() if not v]
+        who = "both schemes queue" if len(failing) == 2 else f"the {failing[0]} scheme queues"
         reason += (
-            f": on some seed the {' and '.join(failing)} scheme queues more of its IO than its "
-            "share of violation bins — its violations fall in the busiest bins and queue much "
-            "of their IO."
+            f": on some seed {who} a larger share of the IO than the share of violation bins — "
+            "the violations fall in the busiest bins and queue much of their IO."
         )
     return Claim(
         id="S8",
@@ -1007,5 +1007,16 @@ def headline_text(run) -> dict:
             + "."
         )
     if "S12" in claims:
-        parts.append(f"Pool scale (S12): {claims['S12']['reproduced_value']}.")
+        scales = claims["S12"]["values"]
+        path = []
+        for cid in ("S5", "S6"):
+            verdicts = [r[cid] for r in scales.values()]
+            steps = [v for i, v in enumerate(verdicts) if i == 0 or v != verdicts[i - 1]]
+            path.append(f"{cid} {' → '.join(steps)}")
+        low, high = list(scales)[0], list(scales)[-1]  # in increasing scale
+        first, last = scales[low]["smart_violation_pct"], scales[high]["smart_violation_pct"]
+        parts.append(
+            f"Scaling P from {low} to {high} (S12) takes the smart violations "
+            f"from {first:.1f} % to {last:.1f} %: {'; '.join(path)}."
+        )
     return {"statement": statement, "core": ["F5", "S5", "S6"], "cause": " ".join(parts)}
