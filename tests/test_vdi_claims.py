@@ -299,7 +299,8 @@ def test_invariants_and_the_queued_definition():
     s8 = vc.s8_consistency(per_seed([54.0, 50.0], [20.0, 21.0]), per_seed([15.0], [3.0]))
     assert s8.role == "analysis" and s8.verdict == "reproduced"
     claim = vc.s8_consistency(per_seed([54.0, 50.0], [20.0, 60.0]), per_seed([15.0], [3.0]))
-    assert claim.verdict == "not reproduced" and "fixed scheme queues a larger share" in claim.reason
+    assert claim.verdict == "not reproduced"
+    assert "fixed scheme queues a larger share" in claim.reason
     assert vc.s10_agreement(0.0, 0.5).verdict == "reproduced"
     assert vc.s10_agreement(0.0, 4.0).verdict == "not reproduced"
     assert vc.s11_determinism(False).verdict == "not reproduced"
