@@ -1,5 +1,5 @@
 """The analyses notebook 03 calls, on small hand-made inputs: its tables, the readings' judging,
-the agreement measures and the recorder that names a user's trace; a few real runs at one seed;
+the agreement measures and a user's trace named in the reasons; a few real runs at one seed;
 the figures it draws."""
 
 from functools import partial
@@ -66,7 +66,7 @@ def test_forecast_tables_from_the_seed_results():
     alpha = tables.alpha_table(results)
     assert alpha.iloc[0, 0] == 10.5 and alpha.iloc[1, 1] == 8.0
     cum, weekly = tables.cumulative_errors(acc)
-    assert cum.loc[(1, "Mon")] == 0.07 and len(weekly) == 12
+    assert cum.set_index(["seed", "day"]).cum_err[(1, "Mon")] == 0.07 and len(weekly) == 12
     char = tables.characterization_table(results)
     assert list(char.columns) == list(tables.CHARACTERIZATION_COLUMNS)
     assert list(char.index) == [0, 1] and char.index.name == "seed"
@@ -107,21 +107,23 @@ def _tick_run(policy, debt_frac, violations, **more):
             **more}
 
 
-def test_judge_reading_and_the_reading_table():
+def test_scheduler_inputs_and_the_reading_table():
     day = (WINDOW.hour >= 8) & (WINDOW.hour <= 19)
     fixed = _tick_run("fixed", np.full(864, 0.45), 432)  # 50 % of the ticks
     smart = _tick_run("smart", np.where(day, 0.9, 0.2), 54, cff=np.zeros(864))  # 6.25 %
     oracle = _tick_run("smart", np.where(day, 0.9, 0.2), 36)  # 4.1 %
     runs = {"fixed": {1.0: [fixed]}, "smart": {1.0: [smart]}, "oracle": [oracle]}
     idle = [_tick_run("idle-only", np.zeros(864), 9)]  # 1.04 %
-    judged = vc.judge_reading(runs, idle, WINDOW, SystemParams())
-    assert set(judged) == {"S5", "S6", "S7", "S9"}
-    assert judged["S7"].values == pytest.approx(
+    inputs = vc.scheduler_inputs(runs, idle, WINDOW, SystemParams())
+    assert set(inputs) == {"S5", "S6", "S7", "S9"}
+    s7 = vc.s7_ordering(*inputs["S7"])
+    assert s7.values == pytest.approx(
         {"idle_only": 100 * 9 / 864, "oracle": 100 * 36 / 864, "forecast": 6.25}
     )
-    assert judged["S6"].values["ratio_violation"] == pytest.approx(8.0)
-    assert judged["S9"].values["drains"] == 6 and judged["S9"].verdict == "reproduced"
-    causes = {"primary": judged["S5"].values["causes_pp"]}
+    assert vc.s6_improvement(*inputs["S6"]).values["ratio_violation"] == pytest.approx(8.0)
+    s9 = vc.s9_dynamics(*inputs["S9"])
+    assert s9.values["drains"] == 6 and s9.verdict == "reproduced"
+    causes = {"primary": inputs["S5"][1]}
     table = tables.reading_table({"primary": runs}, causes)
     assert table.loc["primary", "fixed viol %"] == 50.0
     assert table.loc["primary", "oracle viol %"] == pytest.approx(100 * 36 / 864)
@@ -129,17 +131,24 @@ def test_judge_reading_and_the_reading_table():
     assert table.loc["primary", "viol from other (pp)"] == 6.25
 
 
-def test_recorder_names_a_users_trace_in_the_reasons(tmp_path):
-    run = Run(VdiConfig(profile="quick"), out=tmp_path)
-    record = vc.recorder(run, "trace small.csv (msr)")
-    entry = record(vc.s7_ordering(1.0, 5.0, 7.0), not_affected_by=["pool", "spread"])
-    assert entry["reason"].endswith("Checked on the user's trace small.csv (msr), not on the "
-                                    "paper's SNIA VDI traces.")
-    same = vc.recorder(Run(VdiConfig(profile="quick"), out=tmp_path), None)
-    plain = same(vc.s7_ordering(1.0, 5.0, 7.0), not_affected_by=["pool", "spread"])
-    assert plain["reason"] == vc.s7_ordering(1.0, 5.0, 7.0).reason
-    invariant = record(vc.s11_determinism(True))
+def test_the_run_names_a_users_trace_in_the_reasons(tmp_path):
+    trace = tmp_path / "small.csv"
+    trace.write_text("x")
+    run = Run(VdiConfig(profile="quick", trace=str(trace)), out=tmp_path)
+    entry = run.judge(vc.s7_ordering, 1.0, 5.0, 7.0)
+    assert entry["reason"].endswith("Checked on the user's trace small.csv (detected), not on "
+                                    "the paper's data.")
+    invariant = run.judge(vc.s11_determinism, True)
     assert "user's trace" not in invariant["reason"]
+
+
+def test_pool_scale_table():
+    frame = pd.DataFrame({"violation_pct": [50.0, 60.0], "queued_pct": [20.0, 20.0]})
+    smart = pd.DataFrame({"violation_pct": [5.0, 10.0], "queued_pct": [2.0, 4.0]})
+    table = tables.pool_scale_table({1.2: (frame, smart), 0.8: (frame, smart)})
+    assert list(table.index) == [0.8, 1.2]
+    assert table.loc[1.0 * 0.8, "viol ratio (per-seed mean)"] == 8.0  # (10 + 6) / 2
+    assert table.loc[1.2, "smart queued %"] == 3.0
 
 
 def test_fixed_day_table():
@@ -179,3 +188,20 @@ def test_the_notebooks_figures_draw():
     for fig in figures:
         assert fig.axes
         plots.plt.close(fig)
+
+
+def test_queued_below_violations_is_not_true_by_definition():
+    """S8 is an analysis: two ticks through the pool, the second far above the 64 cores' 3,200
+    IOPS, give 50 % violations and most of the IO queued."""
+    from storrepro.sim.core_pool import CorePoolConfig, demand_cores
+    from storrepro.vdi.reference import simulate
+
+    pool = simulate(np.array([1000.0, 100_000.0]), np.zeros(2), demand_cores,
+                    CorePoolConfig(64, 50.0, 20.0))
+    summary = pool.summary(pool.log.to_frame())
+    assert summary["violation_pct"] == 50.0
+    assert summary["queued_pct"] == pytest.approx(100 * (100_000 - 3200) / 101_000)
+    runs = pd.DataFrame({"violation_pct": [summary["violation_pct"]],
+                         "queued_pct": [summary["queued_pct"]]})
+    claim = vc.s8_consistency(runs, runs)
+    assert claim.verdict == "not reproduced" and "not from the definitions" in claim.reason

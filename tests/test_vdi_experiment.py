@@ -75,6 +75,32 @@ def test_idle_only_reaches_exactly_the_a7_pool():
     assert result["max_debt_pct"] == pytest.approx(100.0)
 
 
+def test_a7_pool_sized_by_the_forecast_by_hand():
+    system = SystemParams(n_cores=4, fg_iops_per_core=10.0, bg_blocks_per_core_s=1.0)
+    demand = np.array([15.0, 15.0, 15.0])  # FG needs 2 cores: 2 idle cores free 2 blocks/s
+    lumps = np.array([0.0, 10.0, 0.0])
+    # tick 1: 10 blocks arrive on 0 debt: peak 10
+    assert ex.a7_pool(demand, lumps, system, 1.0) == 10.0
+    # forecast 25 IOPS at tick 0 and 35 at tick 1: FG sized 3 then 4 cores, BG frees less
+    forecast = np.array([25.0, 35.0, 5.0])
+    assert ex.a7_pool(demand, lumps, system, 1.0, forecast) == 10.0
+    lumps = np.array([6.0, 10.0, 0.0])  # 6 blocks, freed 2/s (A) or 1/s (max(A, Â)) at tick 0
+    assert ex.a7_pool(demand, lumps, system, 1.0) == 14.0  # 6 − 2 + 10
+    assert ex.a7_pool(demand, lumps, system, 1.0, forecast) == 15.0  # 6 − 1 + 10
+
+
+def test_the_a7_forecast_pool_needs_the_forecast_and_exceeds_a7():
+    _, st = seed_trace(0, 0)
+    own = SystemParams(pool_rule="a7-forecast")
+    with pytest.raises(ValueError, match="needs the proposed model's forecast book"):
+        ex.pool_size(st, "offset", own)
+    book = books.forecast_books(st, 0.5, models=("proposed",))["proposed"]
+    a7 = ex.pool_size(st, "offset", SystemParams())
+    assert ex.pool_size(st, "offset", own, book=book) >= a7
+    assert ex.pool_size(st, "offset", own, 1.2, book) == pytest.approx(
+        1.2 * ex.pool_size(st, "offset", own, book=book))
+
+
 def test_timeline_figures_have_the_papers_panels():
     import matplotlib
 

@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
+from storrepro.config import Forced, NotebookConfig, Param, ParameterError, Reading, trace_params
 
 #: Pool size an earlier scratch prototype of the same generator reported: 75–81 M blocks over
 #: its seeds 0–4; the ``pool=prototype`` reading uses the middle on every seed.
@@ -16,7 +16,10 @@ PROTOTYPE_POOL = 78e6
 #: How the pool size P is set (reading ``pool``).
 POOL_RULES = {
     "a7": "P = the peak debt of an unlimited replay of the 6-day window that frees debt only on "
-    "the cores FG leaves idle, so the 95 % cap just binds (54–71 M blocks on seeds 0–4)",
+    "the cores FG leaves idle, FG sized ⌈A/50⌉ from the demand A, so the 95 % cap just binds "
+    "(54–71 M blocks on seeds 0–4)",
+    "a7-forecast": "the same replay with FG sized the way the smart scheduler sizes it, "
+    "⌈max(A, Â)/50⌉ with Â the proposed model's day-ahead forecast (61–78 M blocks)",
     "prototype": f"P = {PROTOTYPE_POOL / 1e6:g} M blocks on every seed, the middle of the "
     "75–81 M blocks the scratch prototype of the same generator reported",
 }
@@ -29,6 +32,9 @@ SPREADS = {
     "even-cores": "each planner iteration steals one more FG core (CFF + 1) in every tick of the "
     "window before the breach where FG still has one, whatever the idle cores already give BG",
 }
+
+#: The module of the claim rules, whose constants the register's forced entries date.
+_CLAIMS = "storrepro.vdi.claims"
 
 #: reading name -> the SystemParams field it sets
 READING_FIELDS = {"pool": "pool_rule", "spread": "spread"}
@@ -101,12 +107,19 @@ class VdiConfig(NotebookConfig):
             primary="a7",
             alternatives=POOL_RULES,
             argument=(
-                "The paper sizes both buckets relative to a pool it never states, so P must come "
-                "from a rule fixed before any run. The A7 rule (the idle-only replay's peak debt) "
-                "is the one pre-registered here and computed from each seed's own trace; the "
-                "prototype's 78 M blocks is a number from another implementation's random streams "
-                "and is shown as the alternative."
+                "The paper sizes both buckets relative to a pool it never states, so P comes "
+                "from a rule. The A7 rule (the idle-only replay's peak debt) was planned before "
+                "the code was written, is in the code since the notebook's first commit, before "
+                "any result, and is computed "
+                "from each seed's own trace; the prototype's 78 M blocks is a number from "
+                "another implementation's random streams. The A7 replay sizes FG by ⌈A/50⌉ "
+                "while the scheduler whose pool it sizes uses ⌈max(A, Â)/50⌉: `a7-forecast` "
+                "sizes it the scheduler's way. It was added after issue 32 reported what it "
+                "gives (S5 9.1 % / 1.8 %, S6 5.8× on the means), so it is an alternative, "
+                "judged beside the primary, not the primary; P moves S5 and S6 either way (S12 "
+                "scales it)."
             ),
+            kind="modelling",
         ),
         "spread": Reading(
             question="How does the planner spread the extra background work over the period "
@@ -129,9 +142,122 @@ class VdiConfig(NotebookConfig):
                 'there are free pool capacity", so raising the BG rate takes FG cores only where '
                 "the idle ones do not already give that rate. Stealing one core in every tick "
                 "whatever BG already has (the earlier resolution) spreads stolen cores, not load. "
-                "Said plainly: this primary was chosen after the earlier rule's effect on the "
-                "violations (S5) was known, so both rules are judged and shown side by side."
+                "Against it, the paper's core formula C_FG = IOPS_a/CIOPS_FG − CFF, CFF being "
+                '"the extra cores we need to steal from the set servicing foreground IOs", and '
+                '"evenly spreads" lean to `even-cores`. This primary was chosen after the '
+                "earlier rule's S5 was committed (19.4 % violations in the results of 3831bc6; "
+                "bg-floor, set in 3f82af2, gives 13.8 %), so both rules are judged and shown "
+                "side by side."
             ),
+        ),
+    }
+
+    forced: ClassVar[dict[str, Forced]] = {
+        "f5_band": Forced(
+            question="What does the proposed model beating Holt-Winters require of the per-seed "
+            "SMAPE gap?",
+            quote='"we cut the error range by half if compared to ARIMA and few percentage better '
+            'than triple exponential smoothing" (14.8 vs 19.2 %)',
+            value="proposed − Holt-Winters < 0 on the 95 % interval of the mean gap over the "
+            "seeds (direction); the earlier +0.5 pp margin is gone",
+            kind="band",
+            symbol=f"{_CLAIMS}:F5_BAND",
+            decides=("F5",),
+        ),
+        "f5_arima_band": Forced(
+            question="What does Holt-Winters beating ARIMA require?",
+            quote='"ARIMA achieves [...] SMAPE of 27.8%"; "SMAPE achieved for triple exponential '
+            'smoothing is 19.2%"',
+            value="Holt-Winters − ARIMA < 0 on the 95 % interval of the mean gap (direction)",
+            kind="band",
+            symbol=f"{_CLAIMS}:F5_ARIMA_BAND",
+            decides=("F5",),
+        ),
+        "f7_band": Forced(
+            question="What MPE is 'well below 10 %'?",
+            quote='"MPE (Mean Percentage Error) is well below 10%"',
+            value="the mean MPE's 95 % interval within ±10 % (bound)",
+            kind="band",
+            symbol=f"{_CLAIMS}:F7_BAND",
+            decides=("F7",),
+        ),
+        "f8_band": Forced(
+            question="How small is the 'small' cumulative error?",
+            quote='"We are not concerned at minimizing the error [...] as long as the cumulative '
+            'error at any time t is small"',
+            value="each seed's worst end-of-day |CumErr| ≤ 5 % (acceptance check F8, "
+            "written before this project's first run; the paper gives no number)",
+            kind="band",
+            symbol=f"{_CLAIMS}:F8_BAND",
+            decides=("F8",),
+        ),
+        "s5_bands": Forced(
+            question="How close to the paper's smart numbers must S5 come?",
+            quote='"SLO performance violation of only 6.2% through the 6 days where 2.6% of IO '
+            'was queued"',
+            value="6.2 ± 4 pp and 2.6 ± 2 pp (acceptance check S5, "
+            "written before this project's first run) "
+            "on the 95 % interval of the mean over seeds",
+            kind="band",
+            symbol=f"{_CLAIMS}:S5_BANDS",
+            decides=("S5",),
+        ),
+        "s6_bands": Forced(
+            question="How large must the improvement fixed/smart be?",
+            quote='"reduced SLO violations from 54.6% when using a fixed debt bucket to merely a '
+            '6.2%" (8.8×; queued 21.7 → 2.6 %, 8.3×)',
+            value="per-seed ratios ≥ 4× and ≥ 3× (the acceptance check S6, about half "
+            "the paper's) on the 95 % interval, and smart < fixed on every seed and pool size",
+            kind="band",
+            symbol=f"{_CLAIMS}:S6_BANDS",
+            decides=("S6",),
+        ),
+        "s4_target": Forced(
+            question="What is the fixed baseline's ramp calibrated to?",
+            quote='"Such an implementation leads to SLO performance violation of 54.6% where '
+            '21.7% of IO was queued due to out of resources"',
+            value="54.6 ± 10 pp violations, 21.7 ± 11 pp queued (acceptance check S4); the ramp "
+            "minimising the distance in half-widths is frozen",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:S4_TARGET",
+            decides=("S4", "S6"),
+        ),
+        "f1_target": Forced(
+            question="What daily cycle is the generator calibrated to?",
+            quote='"Figure 5 plots the autocorrelation of incoming intensity at different lags, '
+            'where the highest at is at point 144 (a one-day lag, plotted at 10 minute '
+            'intervals)"',
+            value="ACF argmax over lags 36–300 in [141, 147], ACF(144) ≥ 0.35, ACF(144) − "
+            "ACF(72) ≥ 0.5 (acceptance check F1)",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:ACF_ARGMAX",
+            decides=("F1",),
+        ),
+        "f2_target": Forced(
+            question="What 24 h correlation is the generator's noise calibrated to?",
+            quote='"the 24-hour lag spread, which indicates a strong 24hour correlation"',
+            value="Pearson r(y_t, y_t+144) ≥ 0.45 on every seed (acceptance check F2)",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:LAG_R_MIN",
+            decides=("F2",),
+        ),
+        "f4_target": Forced(
+            question="Which day clusters is the generator's weekend built to give?",
+            quote='"we group weekday as a separate cluster from weekend, leading to 2 stationary '
+            'intensity signals"',
+            value="K-means (k = 2) puts Saturday and Sunday alone in one cluster on every seed",
+            kind="calibration",
+            decides=("F4",),
+        ),
+        "f6_target": Forced(
+            question="What forecast errors is the generator's noise (σ = 0.45) calibrated to?",
+            quote='"ARIMA achieves [...] 27.8%"; "triple exponential smoothing is 19.2%"; "We '
+            'achieve [...] SMAPE of 14.8%"',
+            value="proposed SMAPE in [10, 20] %, Holt-Winters in [14, 25] %, ARIMA ≥ HW + 1 pp, "
+            "proposed/ARIMA ≤ 0.85 (acceptance check F6 for a synthetic trace)",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:F6_BANDS",
+            decides=("F6",),
         ),
     }
 

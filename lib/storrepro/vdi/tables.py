@@ -108,12 +108,14 @@ def alpha_table(seed_results: list[dict]) -> pd.DataFrame:
     return table
 
 
-def cumulative_errors(acc: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
-    """The end-of-day cumulative error of the proposed model, indexed by (seed, day name), and
-    of its weekly-trend variant (F8)."""
+def cumulative_errors(acc: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """The end-of-day cumulative error of the proposed model, one row per (seed, day name)
+    with ``cum_err``, and of its weekly-trend variant (F8). A plain frame rather than a
+    MultiIndex series: the run's input digest reads flat indexes."""
     names = dict(enumerate(TREND_DAYS))  # the window's 07:00-aligned days, Wed..Mon
     proposed = acc[acc.model == "proposed"].assign(day=lambda d: d.day.map(names))
-    return proposed.set_index(["seed", "day"]).cum_err, acc[acc.model == "proposed-weekly"].cum_err
+    weekly = acc[acc.model == "proposed-weekly"].cum_err.reset_index(drop=True)
+    return proposed[["seed", "day", "cum_err"]].reset_index(drop=True), weekly
 
 
 def comparison_table(results: list[dict]) -> pd.DataFrame:
@@ -190,3 +192,21 @@ def reading_table(sets: dict[str, dict], causes: dict[str, dict]) -> pd.DataFram
             }
         )
     return pd.DataFrame(rows).set_index("reading")
+
+
+def pool_scale_table(by_scale: dict[float, tuple[pd.DataFrame, pd.DataFrame]]) -> pd.DataFrame:
+    """Per pool scale (S12): the fixed and smart violation %, the smart queued % and the ratios
+    fixed/smart, means over seeds of the per-seed frames ``(fixed, smart)``."""
+    rows = []
+    for factor, (fixed, smart) in sorted(by_scale.items()):
+        rows.append(
+            {
+                "P scale": factor,
+                "fixed viol %": fixed.violation_pct.mean(),
+                "smart viol %": smart.violation_pct.mean(),
+                "smart queued %": smart.queued_pct.mean(),
+                "viol ratio (per-seed mean)": (fixed.violation_pct / smart.violation_pct).mean(),
+                "queued ratio (per-seed mean)": (fixed.queued_pct / smart.queued_pct).mean(),
+            }
+        )
+    return pd.DataFrame(rows).set_index("P scale")
