@@ -1,58 +1,26 @@
-"""Parameters of notebook 05 (TOFEC), its readings of the paper's open choices, and the
-acceptance tolerances fixed in advance (sized from this reproduction's pilot run)."""
+"""Parameters of notebook 05 (TOFEC) and its decision register: the readings of the paper's open
+choices (memory factor α, Ideal's decision point, the phase-2 load) and, dated from git, every
+band of :mod:`storrepro.tofec.claims` with the paper's words it comes from."""
 
 from __future__ import annotations
 
 import math
 from typing import ClassVar
 
-from storrepro.config import NotebookConfig, Param, ParameterError, Reading, trace_params
+from storrepro.config import (
+    Forced,
+    NotebookConfig,
+    Param,
+    ParameterError,
+    Reading,
+    trace_params,
+)
+from storrepro.tofec import claims
 
 #: The λ grid (req/s); the runs at 0.90/0.95/0.98·C_full are added once C_full is known.
 FULL_RATES = (2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75)
 QUICK_RATES = (2, 5, 10, 20, 30, 40, 50, 60, 70, 75)
 HIGH_LOAD = (0.90, 0.95, 0.98)  # fractions of C_full run with ``high_load_seeds``
-
-#: Acceptance tolerances (sized from the pilot run, before any result of this code was seen).
-TOLERANCES = {
-    "a1_cost": 0.01,  # MC mean cost vs nΔ + kE (PURE)
-    "a1_capacity": 0.03,  # simulated saturated C(n,k) vs L / MC mean cost (SUR)
-    "a2_service": 0.01,  # MC mean service delay vs Δ + E·Σ1/i (PURE)
-    "a2_gap": (0.0, 0.43),  # integral gap range for 1 <= k < n <= 12
-    "a3_residual": 1e-4,
-    "a5_codes": 1e-6,
-    "b1": {"(1,1)": (205.0, 0.05, 156.0, 0.06), "(2,1)": (151.0, 0.05, 138.0, 0.05)},
-    "b1_best_mean": (70.0, 90.0),
-    "b2": {"(2,1)": (0.70, 0.05), "(6,6)": (0.40, 0.05)},
-    "b2_12_6": 1 / 3,
-    "b2_fixed_k": 0.45,
-    "b3_throughput": 0.01,
-    "b3_saturated": 0.03,
-    "b3_replication": 0.75,  # (2,1) must be unstable when offered this fraction of C_full
-    "b4": {
-        "mean_11": 0.50,
-        "mean_21": 0.65,
-        "median_11": 0.55,
-        "greedy_mean_11": 0.55,
-        "greedy_median_11": 0.55,
-        "abs_mean": (75.0, 95.0),
-    },
-    "b5": {"mean": 1.15, "median": 1.25, "greedy_mean": 1.40, "high_mean": 1.30},
-    "b6": {"p90": 1.30, "p99": 2.0, "vs_greedy_p90": 0.95, "vs_greedy_p99": 0.70},
-    "b7": {"vs_greedy": 0.70, "vs_envelope": 2.0},
-    # top-2: the paper's "over 80 %"; the pilot's band for α = 0.9 (0.60) counts as partly
-    "b8": {"top2": 0.80, "top2_partly": 0.60, "greedy_1_6": 0.60},
-    "b9": {
-        "switch_s": 2.0,
-        "surge_k": 1.2,
-        "phase13": 0.12,
-        "phase2": 0.15,
-        "k_std": 0.7,
-        "phase2_k1": 0.90,
-        # "faster than Ideal": recovery time / Ideal's below this (the multiplier X was stripped)
-        "recovery_vs_ideal": 1.0,
-    },
-}
 
 IDEAL_WORDS = (
     "“For the purpose of comparison, we also implement an ‘Ideal’ rate-driven strategy that has "
@@ -87,7 +55,14 @@ READINGS = {
         "long to drain. That happens only if the requests already queued are served with the new "
         "code; if each kept the code of the phase it arrived in, the phase-2 backlog would drain "
         "with (1,1) at full capacity and the paper's argument would not apply. 'Picks the optimal "
-        "code accordingly' names no decision point, so the argument decides it.",
+        "code accordingly' names no decision point, so the argument decides it. Dates, from git: "
+        "the first committed results (3831bc6, 2026-11-22) had only the on-arrival Ideal, and B9d "
+        "(TOFEC 10.7 s, Greedy 6.8 s, Ideal 9.4 s at 80 req/s) was reproduced there under the "
+        "then tolerance 'TOFEC <= 1.2× Ideal's time and Greedy <= Ideal's'. The head-of-line "
+        "Ideal was added as the primary in 99b7351 (2026-11-23 14:10) and the tolerance "
+        "tightened to 'each below 1.0× Ideal's' in 56bda95 (2026-11-23 14:13), both after that "
+        "result was known. B9d's band is now the paper's bare 'faster' (direction, on the "
+        "per-seed difference), and B9d is judged under both decision points.",
     ),
     "alpha": Reading(
         question="Which memory factor α does TOFEC's moving average of the backlog use "
@@ -95,8 +70,8 @@ READINGS = {
         paper_words=ALPHA_WORDS,
         primary="0.9",
         alternatives={
-            "0.9": "the value this reproduction fixed before any run: a moving average that "
-            "damps the backlog over about ten arrivals",
+            "0.9": "the spec's default: a moving average that damps the backlog over about ten "
+            "arrivals",
             "0.5": "a short memory (about two arrivals)",
             "0.95": "a longer memory (about twenty arrivals)",
             "0.99": "a long memory (about a hundred arrivals): concentrates the code choice, "
@@ -105,10 +80,68 @@ READINGS = {
         argument="The value was lost from the text; the prose only says the average damps "
         "transient variation so that n and k do not change too often (so α > 0), while TOFEC "
         "stays 'especially responsive' to a surge and 'gradually transitions' after a drop. No "
-        "value is favoured by these words, so the primary stays the one this reproduction's plan "
-        "fixed before its runs (0.9, taken from a pilot as a compromise between a concentrated "
-        "code choice and a fast recovery), and every TOFEC claim is also judged at 0.5, 0.95 "
-        "and 0.99.",
+        "value is favoured by these words. The primary 0.9 was picked in the spec's pilot of our "
+        "own stand-in as the compromise between how B8-top2 (the top-2 share: 0.61 at α = 0.9, "
+        ">= 0.91 at 0.99) and B9d (the recovery at 80 req/s: 10.2 s at 0.9 against Ideal's "
+        "10.5 s, 50–75 s at 0.99) came out there — a choice made with those two claims' pilot "
+        "outcomes in view. α decides the TOFEC claims of the grid and of the changing workload "
+        "(B5-mean, B6-p90/p99, B7-*, B8-top2, B9b, B9d among them: the reading table lists those "
+        "whose verdict moves); no α reproduces B8-top2 together with B9b and B9d. Every TOFEC "
+        "claim is judged at 0.5, 0.95 and 0.99 too.",
+    ),
+    "phase2_load": Reading(
+        question="What load does phase 2 of the changing workload (Fig. 11) put on the system: "
+        "just below capacity, or the paper's 80 req/s, which overloads our stand-in?",
+        paper_words="“the arrival rate is 10 requests/sec in phases 1 and 3, and 80 requests/sec "
+        "(slightly [stripped]) in phase 2” … “Greedy keeps oscillating between k=1 and k=6 when "
+        "the optimal is 1!”",
+        primary="0.98",
+        alternatives={
+            "0.98": "phase 2 at 0.98·C_full (≈ 76 req/s on SUR): just below capacity",
+            "1.03": "the literal 80 req/s, ≈ 1.03·C_full on SUR: an overload that builds a "
+            "backlog over the whole phase",
+            "0.95": "phase 2 at 0.95·C_full (≈ 74 req/s)",
+        },
+        argument="80 req/s is a load relative to the paper's own capacity, which SUR reproduces "
+        "only through calibrated ratios; on SUR it is ≈ 1.03·C_full, an overload. The stripped "
+        "'(slightly …)' and Greedy's oscillation to k = 6 (which needs idle threads) point to a "
+        "phase 2 below capacity, so the primary keeps the relative load just below it, as the "
+        "spec's resolution 9 proposes and notebook 05 has run since its first commit (6a1a929, "
+        "2026-11-22). Until this register B9a–c were judged at 0.98·C_full and B9d at the "
+        "literal 80 req/s; now all four are judged alike under each load.",
+    ),
+}
+
+
+#: Claims whose bands are calibration targets: the surrogate was fitted to the paper's number.
+CALIBRATION_IDS = frozenset({
+    "B1-(1,1)", "B1-(2,1)", "B1-best", "B2-21", "B2-66", "B2-126", "B2-fixedk", "B3-21",
+    "B4-mean-11", "B4-mean-21", "B4-median-11", "B4-greedy-mean", "B4-greedy-median", "B4-abs",
+    "C1-copula",
+})  # fmt: skip
+
+
+def _band_entry(name: str, decides: tuple[str, ...], question: str) -> Forced:
+    """A band of :mod:`storrepro.tofec.claims` as a register entry, quoting the paper's words
+    it comes from."""
+    band = getattr(claims, name)
+    kind = "calibration" if set(decides) <= CALIBRATION_IDS else "band"
+    return Forced(question=question, quote=band.words, value=band.text(), kind=kind,
+                  symbol=f"storrepro.tofec.claims:{name}", decides=decides)
+
+
+FORCED = {
+    name.lower(): _band_entry(name, decides, question)
+    for name, (decides, question) in claims.BAND_REGISTER.items()
+} | {
+    "b3_21_fraction": Forced(
+        question="At which load is replication (2,1) judged to fail (B3-21)?",
+        quote="simple replication “fails to support arrival rates beyond 70% of the capacity of "
+        "basic”",
+        value=f"{claims.B3_21_FRACTION:g}·C_full (the spec's check: just beyond 70 %)",
+        kind="calibration",
+        symbol="storrepro.tofec.claims:B3_21_FRACTION",
+        decides=("B3-21",),
     ),
 }
 
@@ -116,6 +149,7 @@ READINGS = {
 class TofecConfig(NotebookConfig):
     notebook = "05_tofec"
     readings: ClassVar[dict[str, Reading]] = READINGS
+    forced: ClassVar[dict[str, Forced]] = FORCED
     paper = (
         "G. Liang and U. C. Kozat, On Throughput-Delay Optimal Access to Storage Clouds via "
         "Load Adaptive Coding and Chunking, arXiv:1403.5007 (2014)"
@@ -175,6 +209,3 @@ class TofecConfig(NotebookConfig):
         """Requests per run at ``rate`` req/s: >= ``requests`` and >= ``duration_s`` seconds."""
         return max(self.requests, math.ceil(self.duration_s * rate))
 
-    @property
-    def tolerances(self) -> dict:
-        return TOLERANCES
