@@ -79,9 +79,10 @@ B6_BAND = bands.approx_ratio(
     "'on a par with the best static strategies at the 90th and 99th percentile delays "
     "throughout the whole capacity region'"
 )
-B6_VS_GREEDY_BAND = bands.direction(
-    "at light load TOFEC is 'over X and Y better than Greedy at the 90th and 99th percentiles' "
-    "(X, Y stripped: better)", -1
+B6_VS_GREEDY_BAND = Band(
+    "significant", "'TOFEC outperforms Greedy significantly at high percentiles'; at light "
+    "workload it is 'over X and Y better than Greedy at the 90th and 99th percentiles' (X, Y "
+    "stripped)", high=1 / bands.APPROX_FACTOR, unit="×"
 )
 B7_VS_GREEDY_BAND = Band(
     "significant", "TOFEC has 'X–Y× lower STD' than Greedy at light-to-medium load (X, Y "
@@ -139,9 +140,29 @@ PILOT_BANDS = {
     "B9a": "switch ≤ 2 s and mean k ≤ 1.2",
     "B9b": "within 12 % (phases 1, 3) and 15 % (phase 2)",
     "B9c": "k-std < 0.7× Greedy's and ≥ 90 % k = 1 in phase 2",
+    "B9d": "TOFEC ≤ 1.2× Ideal's recovery time and Greedy ≤ Ideal's",
+    "B1": "mean ±5 %, median ±6 % ((1,1)) / ±5 % ((2,1)) of the paper's",
+    "B1-best": "in [70, 90] ms",
+    "B2": "the paper's ratio ± 0.05",
+    "B4": "≤ 0.50, 0.65, 0.55, 0.55, 0.55× (B4-mean-11, -mean-21, -median-11, -greedy-mean, "
+    "-greedy-median); TOFEC's mean in [75, 95] ms",
 }
+#: The pilot's upper limits of the B4 ratios.
+_PILOT_B4 = {"B4-mean-11": 0.50, "B4-mean-21": 0.65, "B4-median-11": 0.55,
+             "B4-greedy-mean": 0.55, "B4-greedy-median": 0.55}
 
 _RANK = {"reproduced": 0, "inconclusive": 1, "not reproduced": 2}
+#: B8-modal's band is a shape, not an interval: the rule it stands for.
+B8_MODAL_RULE = "non-increasing in λ; 5 or 6 at λ <= 10 req/s; 1 at λ >= 0.9·C_full"
+
+
+def band_text(band: Band, fmt: str = "{:g}") -> str:
+    """``band.text()``, with a sign band as "< 0" / "> 0" and B8-modal's shape as its rule."""
+    if band is B8_MODAL_BAND:
+        return f"{B8_MODAL_RULE} ({band.source})"
+    if band.entry == "direction":
+        return f"{'< 0' if band.high < 0 else '> 0'} ({band.source})"
+    return band.text(fmt)
 
 
 def _pct(x: float, digits: int = 0) -> str:
@@ -248,7 +269,7 @@ def c1_copula(pearson: float, rho: float, rho_for_middle: float) -> Claim:
         f"correlation within the paper's measured {band.low:g}–{band.high:g}",
         paper_value=f"{band.low:g}–{band.high:g}",
         reproduced_value=f"Pearson {pearson:.3f} at ρ = {rho:g}",
-        tolerance=band.text(),
+        tolerance=band_text(band),
         verdict=verdict_of(ok),
         reason=reason,
         role="calibration",
@@ -379,7 +400,7 @@ def a3_theorem1(residual: float, spread: float) -> Claim:
         "and it satisfies k = g(r), φ(Λ) = h(r)",
         paper_value="unique optimum",
         reproduced_value=f"residual {residual:.1e}, start spread {spread:.1e}",
-        tolerance=band.text(),
+        tolerance=band_text(band),
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -397,7 +418,7 @@ def a4_corollary1(checks: Mapping[str, bool]) -> Claim:
         "increase and h decreases on (1, 20]",
         paper_value="strictly monotone",
         reproduced_value=f"{len(checks) - len(failed)} of {len(checks)} strictly monotone",
-        tolerance=f"every one strict ({A4_BAND.source})",
+        tolerance=band_text(A4_BAND) + " on every step of k*, n*, r*, h (> 0 for g, r·g)",
         verdict=verdict_of(not failed),
         reason="Every one of " + ", ".join(checks) + " is strictly monotone on its grid."
         if not failed
@@ -465,7 +486,7 @@ def a1_sat_capacity(seed_ratios: Mapping[tuple[int, int], list[float]], n_thread
         "(SUR)",
         paper_value="C ≈ L / E[U]",
         reproduced_value=f"max |error| {_pct(errors[worst], 1)} at {worst}",
-        tolerance=band.text("{:.3f}") + " for every code",
+        tolerance=band_text(band, "{:.3f}") + " for every code",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -479,16 +500,18 @@ def a1_sat_capacity(seed_ratios: Mapping[tuple[int, int], list[float]], n_thread
     )
 
 
+#: The paper's capacity ratios SUR was calibrated to (B2-21, B2-66).
+B2_TARGETS = {"B2-21": 0.70, "B2-66": 0.40}
 B2_STATEMENTS = {
-    "B2-21": ("C(2,1)/C(1,1): replication keeps ~70 % of basic's capacity", 0.70),
-    "B2-66": ("C(6,6)/C(1,1): the best k = 6 code loses almost 60 % of capacity", 0.40),
+    "B2-21": "C(2,1)/C(1,1): replication keeps ~70 % of basic's capacity",
+    "B2-66": "C(6,6)/C(1,1): the best k = 6 code loses almost 60 % of capacity",
 }
 _CALIBRATED = "SUR was calibrated to this ratio, so it shows the surrogate, not the paper"
 
 
 def b2_ratio(id: str, ratio: float) -> Claim:
     """B2-21, B2-66 (calibration): simulated capacity ratio to (1,1), ≈ the paper's."""
-    statement, target = B2_STATEMENTS[id]
+    statement, target = B2_STATEMENTS[id], B2_TARGETS[id]
     band = B2_BAND
     ok = band.contains(ratio / target)
     return Claim(
@@ -496,10 +519,11 @@ def b2_ratio(id: str, ratio: float) -> Claim:
         statement=statement,
         paper_value=target,
         reproduced_value=f"{ratio:.3f} of C(1,1) ({ratio / target:.3f}× the paper's)",
-        tolerance=band.text("{:.2f}") + " of the paper's ratio",
+        tolerance=band_text(band, "{:.2f}") + " of the paper's ratio",
         verdict=verdict_of(ok),
         reason=f"Simulated saturated throughput ratio {ratio:.3f}; {_CALIBRATED}"
-        + ("." if ok else "; outside the band, the calibration has drifted."),
+        + ("." if ok else "; outside the band, the calibration has drifted.")
+        + _pilot_note("B2", abs(ratio - target) <= 0.05),
         role="calibration",
         band=band.source,
         values={"ratio": ratio, "target": target},
@@ -515,7 +539,7 @@ def b2_126_ratio(ratio: float) -> Claim:
         "capacity (TOFEC 'over 3×' its requests)",
         paper_value="<= 0.333",
         reproduced_value=f"{ratio:.3f} of C(1,1)",
-        tolerance=band.text("{:.3f}"),
+        tolerance=band_text(band, "{:.3f}"),
         verdict=verdict_of(ok),
         reason=f"Simulated C(12,6)/C(1,1) = {ratio:.3f}; the surrogate's per-task overhead was "
         "calibrated to the paper's capacity ratios"
@@ -550,10 +574,12 @@ def b1_code(code: str, means, medians) -> Claim:
         statement=f"Light load (λ = 2 req/s): {code} mean {m_ref:g} ms, median {med_ref:g} ms",
         paper_value=f"{m_ref:g} / {med_ref:g} ms",
         reproduced_value=f"{mean:.1f} / {median:.1f} ms",
-        tolerance=band.text("{:.2f}") + " of the paper's mean and median",
+        tolerance=band_text(band, "{:.2f}") + " of the paper's mean and median",
         verdict=verdict,
         reason=f"Mean {_ci(u_mean)}×, median {_ci(u_med)}× the paper's; SUR was calibrated to "
-        "these delays" + ("." if ok else ", so a miss means the calibration has drifted."),
+        "these delays" + ("." if ok else ", so a miss means the calibration has drifted.")
+        + _pilot_note("B1", abs(u_mean["mean"] - 1) <= 0.05
+                      and abs(u_med["mean"] - 1) <= (0.06 if code == "(1,1)" else 0.05)),
         role="calibration",
         band=band.source,
         uncertainty=u,
@@ -572,12 +598,13 @@ def b1_best(values, code: str) -> Claim:
         statement="Best static light-load (λ = 2 req/s) mean delay ≈ 84 ms",
         paper_value="≈ 84 ms",
         reproduced_value=f"{mean:.1f} ms with {code}",
-        tolerance=band.text("{:.2f}") + " of 84 ms",
+        tolerance=band_text(band, "{:.2f}") + " of 84 ms",
         verdict=verdict,
         reason=f"The best stable static code at λ = 2 is {code} with {mean:.1f} ms "
         f"({_ci(u)}× 84 ms); SUR's chunk-size dependence was calibrated to the paper's "
         "light-load delays"
-        + ("." if verdict == "reproduced" else ", so a miss means the calibration has drifted."),
+        + ("." if verdict == "reproduced" else ", so a miss means the calibration has drifted.")
+        + _pilot_note("B1-best", 70.0 <= mean <= 90.0),
         role="calibration",
         band=band.source,
         uncertainty=u,
@@ -612,11 +639,12 @@ def b4_ratio(id: str, text: str, ratios, paper: float) -> Claim:
         statement=f"Light load (λ = 5 req/s): {text}",
         paper_value=paper,
         reproduced_value=f"{value:.3f}×",
-        tolerance=band.text("{:.2f}") + " of the paper's ratio",
+        tolerance=band_text(band, "{:.2f}") + " of the paper's ratio",
         verdict=verdict,
         reason=f"Measured ratio {value:.3f} ({_ci(u)}× the paper's {paper:g}). SUR was "
         "calibrated to the paper's light-load delays, TOFEC's 84 / 74 ms among them, so this "
-        "shows the calibration, not the paper's gain.",
+        "shows the calibration, not the paper's gain."
+        + (_pilot_note("B4", value <= _PILOT_B4[id]) if id in _PILOT_B4 else ""),
         role="calibration",
         requires=REQUIRES.get(id, ()),
         band=band.source,
@@ -628,18 +656,18 @@ def b4_ratio(id: str, text: str, ratios, paper: float) -> Claim:
 def b4_abs(means) -> Claim:
     """B4-abs (calibration): TOFEC's light-load mean, per seed, ≈ the paper's 84 ms."""
     band = B4_BAND
-    u = interval(np.asarray(means) / 84.0, of="TOFEC's mean / 84 ms")
+    u = interval(np.asarray(means) / B1_BEST_PAPER, of="TOFEC's mean / 84 ms")
     verdict = judged(band, u)
-    mean = u["mean"] * 84.0
+    mean = u["mean"] * B1_BEST_PAPER
     return Claim(
         id="B4-abs",
         statement="TOFEC's light-load (λ = 5 req/s) mean delay is 84 ms",
         paper_value="84 ms",
         reproduced_value=f"{mean:.1f} ms",
-        tolerance=band.text("{:.2f}") + " of 84 ms",
+        tolerance=band_text(band, "{:.2f}") + " of 84 ms",
         verdict=verdict,
         reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms ({_ci(u)}× 84 ms); SUR was "
-        "calibrated to it.",
+        "calibrated to it." + _pilot_note("B4", 75.0 <= mean <= 95.0),
         role="calibration",
         requires=REQUIRES["B4-abs"],
         band=band.source,
@@ -722,7 +750,7 @@ def b5_envelope(
         statement=text + " — ratio to the best static code at every λ",
         paper_value="≈ 1 (almost optimal)",
         reproduced_value=f"{u['mean']:.3f}× at λ = {at:g} req/s (max {means[top]:.3f}×)",
-        tolerance=band.text("{:.2f}") + " at every λ",
+        tolerance=band_text(band, "{:.2f}") + " at every λ",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -751,28 +779,27 @@ def b5_strict(value: float, limit: float = 1.05) -> Claim:
 
 
 def b6_vs_greedy(p90: Mapping[float, list[float]], p99: Mapping[float, list[float]]) -> Claim:
-    """B6-vs-greedy (test): TOFEC/Greedy − 1 at p90 and p99 per λ in 5–30 req/s and seed: TOFEC
-    better (negative) everywhere, the worst λ and percentile deciding."""
+    """B6-vs-greedy (test): TOFEC/Greedy at p90 and p99 per λ in 5–30 req/s and seed: TOFEC
+    significantly better everywhere, the worst λ and percentile deciding."""
     band = B6_VS_GREEDY_BAND
-    samples = {(m, r): np.asarray(xs) - 1 for m, d in (("p90", p90), ("p99", p99))
-               for r, xs in d.items()}
-    (metric, at), u, table = worst_case(band, samples, "TOFEC / Greedy − 1")
+    samples = {(m, r): xs for m, d in (("p90", p90), ("p99", p99)) for r, xs in d.items()}
+    (metric, at), u, table = worst_case(band, samples, "TOFEC / Greedy")
     verdict = judged(band, u)
-    worst = {m: max(t["mean"] for (mm, _), t in table.items() if mm == m) + 1
-             for m in ("p90", "p99")}
+    worst = {m: max(t["mean"] for (mm, _), t in table.items() if mm == m) for m in ("p90", "p99")}
     reason = (
         f"Largest TOFEC/Greedy ratio over λ = 5–30 req/s: p90 {worst['p90']:.3f}, p99 "
-        f"{worst['p99']:.3f}; deciding {metric} at λ = {at:g}: {_ci(u)} (ratio − 1)."
+        f"{worst['p99']:.3f}; deciding {metric} at λ = {at:g}: {_ci(u)}."
     )
     if verdict != "reproduced":
-        reason += " TOFEC is not better than Greedy's tail there (Section 5 table)."
+        reason += " TOFEC's tail is not significantly better than Greedy's there (Section 5)."
     reason += _pilot_note("B6-vs-greedy", worst["p90"] <= 0.95 and worst["p99"] <= 0.70)
     return Claim(
         id="B6-vs-greedy",
-        statement="TOFEC beats Greedy at p90 and p99 at light–medium load (λ = 5–30 req/s)",
+        statement="TOFEC beats Greedy significantly at p90 and p99 at light–medium load "
+        "(λ = 5–30 req/s)",
         paper_value="over X and Y better (stripped)",
         reproduced_value=f"p90 {worst['p90']:.3f}×, p99 {worst['p99']:.3f}× Greedy (max)",
-        tolerance=band.text() + " on TOFEC/Greedy − 1 at every λ",
+        tolerance=band_text(band, "{:.3f}") + " at every λ, p90 and p99",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -793,7 +820,7 @@ def b7_vs_greedy(seed_ratios: Mapping[float, list[float]]) -> Claim:
         "(λ = 5–40 req/s)",
         paper_value="X–Y× lower (stripped)",
         reproduced_value=f"{top:.3f}× Greedy's at most",
-        tolerance=band.text("{:.3f}") + " at every λ",
+        tolerance=band_text(band, "{:.3f}") + " at every λ",
         verdict=verdict,
         reason=f"TOFEC/Greedy STD ratio, deciding λ = {at:g} req/s: {_ci(u)}"
         + ("." if verdict == "reproduced"
@@ -833,7 +860,7 @@ def b8_modal(modal: pd.Series, c_full: float) -> Claim:
         "λ >= 0.9·C_full",
         paper_value="smooth transition to k = 1",
         reproduced_value="modal k " + " ".join(str(int(v)) for v in ks),
-        tolerance="non-increasing; 5 or 6 at λ <= 10; 1 at λ >= 0.9·C_full",
+        tolerance=band_text(B8_MODAL_BAND),
         verdict=verdict_of(ok),
         reason="Modal k by λ: "
         + " ".join(str(int(v)) for v in ks)
@@ -869,7 +896,7 @@ def b8_top2(seed_shares: Mapping[float, list[float]], alpha: float) -> Claim:
         statement="Over 80 % of TOFEC's requests use 2 neighbouring values of k, at every λ",
         paper_value=">= 0.80",
         reproduced_value=f"min {low:.3f} at λ = {at:g} req/s (α = {alpha:g})",
-        tolerance=band.text() + " at every λ",
+        tolerance=band_text(band) + " at every λ",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -889,7 +916,7 @@ def b8_greedy(seed_shares: Mapping[float, list[float]]) -> Claim:
         statement="Greedy is 'all or nothing': most of its requests use k = 1 or k = 6, at every λ",
         paper_value="majority",
         reproduced_value=f"min {_pct(low)} with k ∈ {{1, 6}}",
-        tolerance=band.text() + " at every λ",
+        tolerance=band_text(band) + " at every λ",
         verdict=verdict,
         reason=f"At every λ at least {_pct(low)} of Greedy's requests use k = 1 or 6; deciding "
         f"λ = {at:g} at {_ci(u)}"
@@ -948,7 +975,7 @@ def b3_stable(policy: str, rate: float, seed_ratios, seed_trends) -> Claim:
         paper_value="stable",
         reproduced_value=f"|throughput/rate − 1| = {_pct(abs(u['mean'] - 1), 2)}, trend in "
         f"{_pct(trend)} of seeds",
-        tolerance=band.text() + "; no trend in any seed",
+        tolerance=band_text(band) + "; no trend in any seed",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -978,7 +1005,7 @@ def b3_21_replication(offered: float, throughput_ratio: float, trend_frac: float
         paper_value="unstable beyond 0.70·C_full",
         reproduced_value=f"throughput {_pct(throughput_ratio, 1)} of arrivals at "
         f"{B3_21_FRACTION:g}·C_full",
-        tolerance=band.text() + " of the arrivals, or an upward trend in most seeds",
+        tolerance=band_text(band) + " of the arrivals, or an upward trend in most seeds",
         verdict=verdict_of(unstable),
         reason=reason,
         role="calibration",
@@ -1009,7 +1036,7 @@ def b2_fixedk(ratio: float, alpha: float) -> Claim:
         "capacity",
         paper_value="< 0.3",
         reproduced_value=f"{ratio:.3f} of C_full",
-        tolerance=band.text(),
+        tolerance=band_text(band),
         verdict=verdict_of(ok),
         reason=reason,
         role="calibration",
@@ -1044,7 +1071,7 @@ def b9a_surge(surge_k, switch_s, alpha: float, pattern: str) -> Claim:
         statement="Surge: TOFEC switches to k = 1 at once",
         paper_value="especially responsive",
         reproduced_value=f"mean k {u['mean']:.3f}, switch {switch:.2f} s",
-        tolerance=band.text("{:.2f}") + " (mean k over the surge / the optimal 1)",
+        tolerance=band_text(band, "{:.2f}") + " (mean k over the surge / the optimal 1)",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -1072,7 +1099,13 @@ def b9b_phases(
         + ", ".join(f"{p} {g * 100:+.1f} %" for p, g in gaps.items())
         + f"; deciding {worst} at {_ci(u)}."
     )
-    if verdict != "reproduced":
+    if verdict != "reproduced" and u["mean"] < 1:
+        reason += (
+            f" TOFEC is far better than {ideal} in {worst}: {ideal} drains the phase-2 backlog "
+            "slowly after the drop (B9d), which phase 3's mean (only its first 20 s skipped) "
+            "still holds."
+        )
+    elif verdict != "reproduced":
         if worst == "phase 3" and recovery_s is not None and recovery_s > 20.0:
             reason += (
                 " TOFEC's recovery after the drop "
@@ -1091,7 +1124,7 @@ def b9b_phases(
         statement="TOFEC's per-phase mean delay is comparable to Ideal's",
         paper_value="comparable",
         reproduced_value=", ".join(f"{p} {g * 100:+.1f} %" for p, g in gaps.items()),
-        tolerance=band.text("{:.2f}") + " in every phase",
+        tolerance=band_text(band, "{:.2f}") + " in every phase",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -1118,7 +1151,7 @@ def b9c_stability(seed_ratios, phase2_k1: float, alpha: float, pattern: str) -> 
         paper_value="little variation",
         reproduced_value=f"k-std {u['mean']:.2f}× Greedy's; {_pct(phase2_k1, 1)} k = 1 in "
         "phase 2",
-        tolerance=band.text("{:.3f}"),
+        tolerance=band_text(band, "{:.3f}"),
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -1148,7 +1181,7 @@ def b9c_greedy(shares, pattern: str) -> Claim:
         statement="Greedy keeps oscillating between k = 1 and k = 6 in phase 2",
         paper_value="oscillates",
         reproduced_value=f"{u['mean']:.2f} % of phase-2 requests with k >= 4",
-        tolerance=band.text(),
+        tolerance=band_text(band),
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -1197,6 +1230,8 @@ def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: f
                 f" {' and '.join(slow)} not shown faster: its moving average holds a high "
                 "backlog estimate for tens of arrivals after the drop (Section 8, recovery by α)."
             )
+    old = means["TOFEC"] <= 1.2 * means["Ideal"] and means["Greedy"] <= means["Ideal"]
+    reason += _pilot_note("B9d", old)
     return Claim(
         id="B9d",
         statement="After the load drop TOFEC and Greedy reduce their delay to optimal faster "
@@ -1204,7 +1239,8 @@ def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: f
         paper_value="almost X× faster (X stripped)",
         reproduced_value=f"TOFEC {means['TOFEC']:.1f} s, Greedy {means['Greedy']:.1f} s, Ideal "
         f"{means['Ideal']:.1f} s",
-        tolerance=band.text() + " for TOFEC − Ideal and Greedy − Ideal (partly: one of the two)",
+        tolerance=band_text(band) + " for TOFEC − Ideal and for Greedy − Ideal (partly: one of "
+        "the two)",
         verdict=verdict,
         reason=reason,
         band=band.source,
@@ -1328,4 +1364,12 @@ BAND_REGISTER = {
     "B9C_GREEDY_BAND": (("B9c-greedy",), "What share of large k makes Greedy 'keep "
                         "oscillating' in phase 2 (our reading: the words give no share)?"),
     "B9D_BAND": (("B9d",), "What does 'almost X× faster than Ideal' (X stripped) require?"),
+}
+#: The paper's numbers the surrogate was calibrated to: constant name -> (claims, question).
+CALIBRATION_REGISTER = {
+    "B1_PAPER": (("B1-(1,1)", "B1-(2,1)"), "Which light-load delays of (1,1) and (2,1) is SUR "
+                 "calibrated to?"),
+    "B1_BEST_PAPER": (("B1-best", "B4-abs"), "Which light-load mean of the best code / TOFEC is "
+                      "SUR calibrated to?"),
+    "B2_TARGETS": (("B2-21", "B2-66"), "Which capacity ratios is SUR calibrated to?"),
 }

@@ -21,6 +21,7 @@ from storrepro.tofec.config import HIGH_LOAD, TofecConfig
 from storrepro.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import simulate
 from storrepro.tofec.metrics import (
+    STABLE_LOAD,
     GridResults,
     ideal_name,
     phase_metrics,
@@ -42,8 +43,6 @@ from storrepro.tofec.workload import (
 )
 
 MODELS = {"SUR": SUR, "PURE": PURE}
-#: A static code is simulated only below 0.98 of its capacity C(n,k) (it would not be stable).
-STABLE_LOAD = 0.98
 ALPHAS = (0.0, 0.5, 0.9, 0.95, 0.99)
 SATURATION = 1.2  # saturation runs offer 1.2x the capacity
 

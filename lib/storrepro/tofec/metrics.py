@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,12 @@ import pandas as pd
 from storrepro.tofec.codes import K_MAX, static_codes
 
 WARMUP = 0.10  # fraction of requests dropped at the start of every run
+#: A static code is simulated only below 0.98 of its capacity C(n,k) (it would not be stable).
+STABLE_LOAD = 0.98
 TREND_FACTOR = 2.0  # unstable if its last-20 % mean delay > 2x its first-20 % mean
+#: Recovered after the drop: a 2-s window's mean delay within 20 % of the phase-1 mean (the
+#: spec's reading of "reduce their delay to optimal").
+RECOVERY_FACTOR = 1.2
 METRICS = ("mean", "median", "p90", "p99", "std")
 
 
@@ -112,7 +118,7 @@ def phase_metrics(t: np.ndarray, delay: np.ndarray, k: np.ndarray) -> dict[str, 
         "k_std_p1p3": float(np.mean([k[p1].std(), k[p3].std()])),
     }
     out["switch_s"] = _first_window(t, k == 1, 200.0, 0.5, lambda x: x.mean() >= 0.9)
-    ref = 1.2 * out["phase1_mean"]
+    ref = RECOVERY_FACTOR * out["phase1_mean"]
     out["recovery_s"] = _first_window(t, delay, 400.0, 2.0, lambda x: x.mean() <= ref)
     return out
 
@@ -167,15 +173,16 @@ class GridResults:
         """The rates in (0.90, 0.95]·C_full (the sweep's rounded run at 0.95·C_full included)."""
         return [r for r in self.rates if self._at(0.90) < r <= self._at(0.95)]
 
-    def _runs(self) -> pd.DataFrame:
+    @cached_property
+    def _rows(self) -> dict[tuple[float, str], pd.DataFrame]:
         if self.runs is None:
             raise ValueError("GridResults was built without its per-run rows (runs=None)")
-        return self.runs
+        return {key: rows.set_index("rep").sort_index()
+                for key, rows in self.runs.groupby(["rate", "policy"], sort=False)}
 
     def seed_rows(self, policy: str, rate: float) -> pd.DataFrame:
         """``policy``'s runs at ``rate``, one row per seed, indexed by seed."""
-        runs = self._runs()
-        return runs[(runs.rate == rate) & (runs.policy == policy)].set_index("rep").sort_index()
+        return self._rows[(rate, policy)]
 
     def seed_values(self, policy: str, metric: str, rate: float) -> np.ndarray:
         """``policy``'s ``metric`` at ``rate``, one value per seed."""
