@@ -307,7 +307,7 @@ def recovery_table(phases: pd.DataFrame, alpha: float) -> pd.DataFrame:
                     "minus Ideal (s)": u["mean"], "CI low": lo, "CI high": hi,
                     "faster on": f"{int((diff < 0).sum())}/{diff.size}",
                 }
-    table = pd.DataFrame(rows).T
+    table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.names = ["phase-2 load", "Ideal", "policy"]
     return table
 
