@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from storrepro.run import Run
-from storrepro.tofec import judging
 from storrepro.tofec import model_checks as mc
 from storrepro.tofec.analysis import Setting, thresholds
+from storrepro.tofec.claims import judging
 from storrepro.tofec.config import TofecConfig
 from storrepro.tofec.delay import ModelParams, copula_rho_for
 from storrepro.tofec.metrics import GridResults, tofec_name

@@ -8,7 +8,8 @@ import pytest
 from storrepro.bands import VOCABULARY, entry_of
 from storrepro.run import Run
 from storrepro.tofec import claims as rules
-from storrepro.tofec import judging
+from storrepro.tofec import config
+from storrepro.tofec.claims import judging
 from storrepro.tofec.config import FORCED, READINGS, TofecConfig
 
 EVERY = list(READINGS)
@@ -23,25 +24,25 @@ def near(x, spread=0.005, n=5):
 
 
 def test_every_band_names_a_vocabulary_entry_and_the_papers_words():
-    for name in rules.BAND_REGISTER:
-        band = getattr(rules, name)
+    for name in config.BAND_REGISTER:
+        band = getattr(config, name)
         assert entry_of(band.source) in VOCABULARY and band.words.strip(), name
-    assert rules.B5_BAND.high == pytest.approx(1.15) and rules.B6_BAND.high == pytest.approx(1.15)
-    assert rules.B7_ENVELOPE_BAND.high == pytest.approx(1.15)
+    assert config.B5_BAND.high == pytest.approx(1.15) and config.B6_BAND.high == pytest.approx(1.15)
+    assert config.B7_ENVELOPE_BAND.high == pytest.approx(1.15)
 
 
 def test_the_register_dates_every_band_and_says_its_kind():
-    assert set(FORCED) >= {name.lower() for name in rules.BAND_REGISTER}
-    assert set(FORCED) >= {name.lower() for name in rules.CALIBRATION_REGISTER}
+    assert set(FORCED) >= {name.lower() for name in config.BAND_REGISTER}
+    assert set(FORCED) >= {name.lower() for name in config.CALIBRATION_REGISTER}
     for name, entry in FORCED.items():
         assert entry.quote.strip() and entry.kind, name
     assert FORCED["b4_band"].kind == "calibration" and FORCED["b5_band"].kind == "band"
-    assert FORCED["b5_band"].symbol == "storrepro.tofec.claims:B5_BAND"
+    assert FORCED["b5_band"].symbol == "storrepro.tofec.config:B5_BAND"
     assert "matches with the best static strategy very well" in FORCED["b7_envelope_band"].quote
 
 
 def test_worst_case_takes_the_worst_verdict_then_the_furthest_mean():
-    band = rules.B5_BAND
+    band = config.B5_BAND
     key, u, table = rules.worst_case(band, {2.0: near(1.0), 10.0: near(1.10), 20.0: near(1.3)}, "r")
     assert key == 20.0 and table[20.0]["verdict"] == "not reproduced"
     assert u["n"] == 5 and u["mean"] == pytest.approx(1.3)

@@ -15,13 +15,12 @@ import numpy as np
 import pandas as pd
 
 from storrepro.parallel import sweep, task_rng
-from storrepro.tofec import analysis, claims
+from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB, K_MAX, static_codes
-from storrepro.tofec.config import HIGH_LOAD, TofecConfig
+from storrepro.tofec.config import B3_21_FRACTION, HIGH_LOAD, STABLE_LOAD, TofecConfig
 from storrepro.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import simulate
 from storrepro.tofec.metrics import (
-    STABLE_LOAD,
     GridResults,
     ideal_name,
     phase_metrics,
@@ -363,7 +362,7 @@ def capacity_demo(cfg: TofecConfig, params: ModelParams, c_full: float) -> dict:
     (2,1) alone at the B3-21 fraction of C_full, and [3]'s saturated throughput ÷ C_full at each
     α of the reading."""
     sat = saturation_sweep(cfg, params, {p: 1.2 * c_full for p in CAPACITY_DEMO})
-    offered = claims.B3_21_FRACTION * c_full
+    offered = B3_21_FRACTION * c_full
     fixed_k = {cfg.alpha: sat.throughput["[3] fixed k"] / c_full}
     for a in (float(v) for v in cfg.readings["alpha"].others()):
         other = saturation_sweep(cfg, params, {"[3] fixed k": 1.2 * c_full}, alpha=a)

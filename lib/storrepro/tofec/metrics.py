@@ -13,14 +13,9 @@ import numpy as np
 import pandas as pd
 
 from storrepro.tofec.codes import K_MAX, static_codes
+from storrepro.tofec.config import RECOVERY_FACTOR, TREND_FACTOR
 
 WARMUP = 0.10  # fraction of requests dropped at the start of every run
-#: A static code is simulated only below 0.98 of its capacity C(n,k) (it would not be stable).
-STABLE_LOAD = 0.98
-TREND_FACTOR = 2.0  # unstable if its last-20 % mean delay > 2x its first-20 % mean
-#: Recovered after the drop: a 2-s window's mean delay within 20 % of the phase-1 mean (the
-#: spec's reading of "reduce their delay to optimal").
-RECOVERY_FACTOR = 1.2
 METRICS = ("mean", "median", "p90", "p99", "std")
 
 

@@ -1,6 +1,8 @@
 """Claim rules of notebook 05 (TOFEC): one function per claim id, each returning a
 :class:`storrepro.claims.Claim` judged against a band from the paper's words
-(:mod:`storrepro.bands`; every band is a module constant below, dated in the config's register).
+(:mod:`storrepro.bands`; every band is a constant of :mod:`storrepro.tofec.config`, where the
+decision register dates it). :mod:`~storrepro.tofec.claims.judging` judges them on the
+experiment's outputs under every reading.
 
 Roles. The task-delay surrogate SUR was calibrated to the paper's light-load delays of (1,1),
 (2,1) and TOFEC (84 / 74 ms) and to its capacity ratios, so B1-*, B2-21, B2-66, B2-126 and the
@@ -12,7 +14,7 @@ own reports (``analysis``). Every other claim is a statement of the paper that c
 out false here (``test``), judged on its replicates: the seeds of the λ grid (5 per rate, 10 at
 0.90–0.98·C_full) or of the changing workload (10 per pattern).
 
-Where the band used before came from the pilot of our stand-in (the spec's acceptance checks
+Where the band used before came from the pilot of our stand-in (the plan's acceptance checks
 were "sized from the pilot so that a correct implementation passes"), the claim's reason says
 once what that band would have given (:data:`PILOT_BANDS`).
 
@@ -28,101 +30,42 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from storrepro import bands
 from storrepro.bands import Band
 from storrepro.claims import Claim, interval, judged, verdict_of
-
-# ---- bands: the paper's words (one vocabulary for every paper) ---------------------------------
-
-#: A1-sat: the reconstructed Eq. (4), "C(n,k) ≈ L / E[U]".
-A1_SAT_BAND = bands.approx_ratio("Eq. (4): the capacity of a static code C(n,k) ≈ L / E[U]")
-#: A3: the spec's acceptance check for Theorem 1 (agreement to 4 significant digits).
-A3_BAND = bands.number(
-    0.0, 1e-4, "Theorem 1: one optimum, where k = g(r) and φ(Λ) = h(r) (the spec's check: 4 "
-    "significant digits)"
-)
-#: A4: Corollary 1's words.
-A4_BAND = bands.direction("Corollary 1: the optimal k*, n*, r* decrease as the backlog grows", -1)
-#: Calibration targets (the surrogate SUR was fitted to them): "≈" the paper's numbers.
-B1_BAND = bands.approx_ratio(
-    "calibrated to the paper's light-load 205 / 156 ms ((1,1)) and 151 / 138 ms ((2,1))"
-)
-B1_BEST_BAND = bands.approx_ratio("light load: the best (small-chunk) code's mean ≈ TOFEC's 84 ms")
-B2_BAND = bands.approx_ratio(
-    "C(2,1) ≈ 0.70·C(1,1) ('fails … beyond 70% of the capacity of basic'); C(6,6) ≈ 0.40·C(1,1) "
-    "('almost 60% loss')"
-)
-B2_126_BAND = bands.at_most(1 / 3, "TOFEC 'can scale to support over 3× as many requests' as "
-                            "the latency-optimised static code")
-B2_FIXEDK_BAND = bands.at_most(0.30, "[3] with fixed k 'can only support less than 30% of the "
-                               "original capacity region'")
-B4_BAND = bands.approx_ratio(
-    "light load: TOFEC 'from 205ms and 151ms to 84ms' (mean), 'from 156ms and 138ms to 74ms' "
-    "(median); Greedy 89 / 79 ms"
-)
-#: B3: "support the full capacity region": at 0.95·C_full throughput = the arrival rate (the
-#: spec's stability check: within 1 %, and no upward trend in any seed).
-B3_STABLE_BAND = bands.number(
-    1.0, 0.01, "'both TOFEC and Greedy successfully support the full capacity region' "
-    "(throughput = arrival rate within 1 %, the spec's stability check)"
-)
-#: B3-21: "fails beyond 70 %": offered 0.75·C_full, (2,1) falls short of the arrivals.
-B3_21_BAND = bands.at_most(0.99, "replication 'fails to support arrival rates beyond 70% of the "
-                           "capacity of basic' (throughput short of the arrivals by over 1 %)")
-#: The fraction of C_full at which B3-21 offers replication (2,1): above the paper's 70 %.
-B3_21_FRACTION = 0.75
-B5_BAND = bands.approx_ratio(
-    "'almost optimal mean and median delays throughout the full capacity region'; 'track the "
-    "best static' mean and median"
-)
-B6_BAND = bands.approx_ratio(
-    "'on a par with the best static strategies at the 90th and 99th percentile delays "
-    "throughout the whole capacity region'"
-)
-B6_VS_GREEDY_BAND = Band(
-    "significant", "'TOFEC outperforms Greedy significantly at high percentiles'; at light "
-    "workload it is 'over X and Y better than Greedy at the 90th and 99th percentiles' (X, Y "
-    "stripped)", high=1 / bands.APPROX_FACTOR, unit="×"
-)
-B7_VS_GREEDY_BAND = Band(
-    "significant", "TOFEC has 'X–Y× lower STD' than Greedy at light-to-medium load (X, Y "
-    "stripped: a multiple, beyond the approx band)", high=1 / bands.APPROX_FACTOR, unit="×"
-)
-B7_ENVELOPE_BAND = bands.approx_ratio(
-    "TOFEC's STD 'matches with the best static strategy very well throughout the full capacity "
-    "region'"
-)
-B8_MODAL_BAND = bands.Band(
-    "direction", "a 'smooth transition' of TOFEC's k as λ grows, a k = 5 code at 10 req/s, "
-    "converging to a single k (1) near capacity"
-)
-B8_TOP2_BAND = bands.at_least(0.80, "'over 80% of requests served by 2 neighbouring k … at all "
-                              "arrival rates'")
-B8_GREEDY_BAND = bands.at_least(0.50, "Greedy is 'all or nothing': 'the majority' of its "
-                                "requests use k = 1 or k = 6")
-B9A_BAND = bands.approx_ratio(
-    "TOFEC is 'especially responsive' to the surge and converges 'quickly' to the optimal code "
-    "(k = 1): its mean k over the surge ≈ 1"
-)
-B9B_BAND = bands.approx_ratio("TOFEC's mean delay in each phase is 'comparable to that of Ideal'")
-B9C_BAND = Band(
-    "significant", "TOFEC shows 'little variation around the optimum within each phase' while "
-    "Greedy 'keeps oscillating': its k varies far less than Greedy's", high=1 / bands.APPROX_FACTOR,
-    unit="×",
-)
-#: B9c-greedy: "keeps oscillating between k=1 and k=6" needs large k to recur in phase 2. The
-#: words give no share; this reproduction reads "recurs" as at least one phase-2 request in
-#: twenty with k >= 4 (any threshold above the largest seed's 1.8 % gives the same verdict).
-B9C_GREEDY_BAND = bands.at_least(
-    5.0, "Greedy 'keeps oscillating between k=1 and k=6 when the optimal is 1!' (read as: at "
-    "least 5 % of its phase-2 requests with k >= 4)", unit="%"
-)
-B9D_BAND = bands.direction(
-    "'TOFEC and Greedy both reduce their delay to optimal almost X× faster than Ideal does after "
-    "workload decreases' (X stripped: faster)", -1
+from storrepro.tofec.config import (
+    A1_SAT_BAND,
+    A3_BAND,
+    A4_BAND,
+    B1_BAND,
+    B1_BEST_BAND,
+    B1_BEST_PAPER,
+    B1_PAPER,
+    B2_126_BAND,
+    B2_BAND,
+    B2_FIXEDK_BAND,
+    B2_TARGETS,
+    B3_21_BAND,
+    B3_21_FRACTION,
+    B3_STABLE_BAND,
+    B4_BAND,
+    B5_BAND,
+    B6_BAND,
+    B6_VS_GREEDY_BAND,
+    B7_ENVELOPE_BAND,
+    B7_VS_GREEDY_BAND,
+    B8_GREEDY_BAND,
+    B8_MODAL_BAND,
+    B8_TOP2_BAND,
+    B9A_BAND,
+    B9B_BAND,
+    B9C_BAND,
+    B9C_GREEDY_BAND,
+    B9D_BAND,
+    C1_COPULA_BAND,
+    band_text,
 )
 
-#: The bands used before this register, sized from the spec's pilot of our own stand-in: a
+#: The bands used before this register, sized from the plan's pilot of our own stand-in: a
 #: claim's reason quotes the verdict they give, once (claim id -> the old band's text).
 PILOT_BANDS = {
     "A1-sat": "every code within ±3 %",
@@ -152,19 +95,6 @@ _PILOT_B4 = {"B4-mean-11": 0.50, "B4-mean-21": 0.65, "B4-median-11": 0.55,
              "B4-greedy-mean": 0.55, "B4-greedy-median": 0.55}
 
 _RANK = {"reproduced": 0, "inconclusive": 1, "not reproduced": 2}
-#: B8-modal's band is a shape, not an interval: the rule it stands for.
-B8_MODAL_RULE = "non-increasing in λ; 5 or 6 at λ <= 10 req/s; 1 at λ >= 0.9·C_full"
-
-
-def band_text(band: Band, fmt: str = "{:g}") -> str:
-    """``band.text()``, with a sign band as "< 0" / "> 0" and B8-modal's shape as its rule."""
-    if band is B8_MODAL_BAND:
-        return f"{B8_MODAL_RULE} ({band.source})"
-    if band.entry == "direction":
-        return f"{'< 0' if band.high < 0 else '> 0'} ({band.source})"
-    return band.text(fmt)
-
-
 def _pct(x: float, digits: int = 0) -> str:
     return f"{100 * x:.{digits}f} %"
 
@@ -241,10 +171,6 @@ def c1_fig5(reductions: Mapping[str, float]) -> Claim:
     )
 
 
-C1_COPULA_BAND = bands.paper_range(0.11, 0.17, "a cross-task correlation of 0.11–0.17 "
-                                   "(Shared Key)")
-
-
 def c1_copula(pearson: float, rho: float, rho_for_middle: float) -> Claim:
     """C1-copula (calibration): the proposed copula ρ gives a task correlation in the paper's
     measured range. It calibrates nothing a claim uses: every run behind a claim has
@@ -313,7 +239,7 @@ def mds_strip_batching(batched: Mapping[str, bool], strips_exact: bool, trials: 
 
 # ---- Section 3: analysis -----------------------------------------------------------------------
 
-#: Invariant tolerances: Monte Carlo against a closed form (the spec's checks).
+#: Invariant tolerances: Monte Carlo against a closed form (the plan's checks).
 FORMULA_TOLERANCE = 0.01
 GAP_RANGE = (0.0, 0.43)  # 1 − γ bounds the integral gap for integers 1 <= k < n
 A5_TOLERANCE = 1e-6
@@ -500,8 +426,6 @@ def a1_sat_capacity(seed_ratios: Mapping[tuple[int, int], list[float]], n_thread
     )
 
 
-#: The paper's capacity ratios SUR was calibrated to (B2-21, B2-66).
-B2_TARGETS = {"B2-21": 0.70, "B2-66": 0.40}
 B2_STATEMENTS = {
     "B2-21": "C(2,1)/C(1,1): replication keeps ~70 % of basic's capacity",
     "B2-66": "C(6,6)/C(1,1): the best k = 6 code loses almost 60 % of capacity",
@@ -551,12 +475,6 @@ def b2_126_ratio(ratio: float) -> Claim:
 
 
 # ---- Section 5: delay vs arrival rate ----------------------------------------------------------
-
-#: The paper's light-load delays (ms): mean and median of basic (1,1) and replication (2,1).
-B1_PAPER = {"(1,1)": (205.0, 156.0), "(2,1)": (151.0, 138.0)}
-#: TOFEC's light-load mean (ms), which the best static code is held to.
-B1_BEST_PAPER = 84.0
-
 
 def b1_code(code: str, means, medians) -> Claim:
     """B1-(1,1), B1-(2,1) (calibration): light-load (λ = 2) mean and median of a static code,
@@ -761,7 +679,7 @@ def b5_envelope(
 
 
 def b5_strict(value: float, limit: float = 1.05) -> Claim:
-    """B5-strict (analysis): the spec's paper-strict level, reported."""
+    """B5-strict (analysis): the plan's paper-strict level, reported."""
     return Claim(
         id="B5-strict",
         statement="Paper-strict level: TOFEC's mean and median within 5 % of the best static "
@@ -771,7 +689,7 @@ def b5_strict(value: float, limit: float = 1.05) -> Claim:
         tolerance="reported, not judged",
         verdict="not checkable",
         reason=f"Largest mean or median ratio to the best static code: {value:.3f}. 'Almost "
-        "optimal' is judged in B5-mean and B5-median; this level is the spec's, not the paper's.",
+        "optimal' is judged in B5-mean and B5-median; this level is the plan's, not the paper's.",
         role="analysis",
         kind="report",
         values={"max_ratio": value},
@@ -930,7 +848,7 @@ def b8_greedy(seed_shares: Mapping[float, list[float]]) -> Claim:
 
 # ---- Section 6: capacity -----------------------------------------------------------------------
 
-SATURATED_TOLERANCE = 0.03  # the spec's check; it holds by construction (invariant)
+SATURATED_TOLERANCE = 0.03  # the plan's check; it holds by construction (invariant)
 
 
 def b3_saturated(policy: str, throughput: float, c_full: float) -> Claim:
@@ -1027,7 +945,7 @@ def b2_fixedk(ratio: float, alpha: float) -> Claim:
     if not ok:
         reason += (
             f" The paper's '< 30 %' is lower than its own 'almost 60 % loss' for k = 6 implies "
-            "(Section 4). Under the spec's resolution (≤ 0.45 accepted, partly) it would be "
+            "(Section 4). Under the plan's resolution (≤ 0.45 accepted, partly) it would be "
             f"{'partly' if ratio <= 0.45 else 'not reproduced'}."
         )
     return Claim(
@@ -1325,51 +1243,3 @@ def kernel_identity(max_difference: float) -> Claim:
         role="invariant",
         values={"max_difference": max_difference},
     )
-
-
-#: Every band of this package: constant name -> (the claims it decides, its question). The
-#: config turns each into a dated entry of the decision register.
-BAND_REGISTER = {
-    "C1_COPULA_BAND": (("C1-copula",), "Which task correlation must the copula give "
-                       "(calibration)?"),
-    "A1_SAT_BAND": (("A1-sat",), "How close must the simulated capacity be to Eq. (4)?"),
-    "A3_BAND": (("A3",), "How closely must the optimum satisfy Theorem 1's conditions?"),
-    "A4_BAND": (("A4",), "What must Corollary 1's codes do as the backlog grows?"),
-    "B1_BAND": (("B1-(1,1)", "B1-(2,1)"), "How close must SUR's light-load delays be to the "
-                "paper's (calibration)?"),
-    "B1_BEST_BAND": (("B1-best",), "How close must the best static light-load mean be to 84 ms "
-                     "(calibration)?"),
-    "B2_BAND": (("B2-21", "B2-66"), "How close must SUR's capacity ratios be to the paper's "
-                "(calibration)?"),
-    "B2_126_BAND": (("B2-126",), "What must (12,6)'s capacity ratio be (calibration)?"),
-    "B2_FIXEDK_BAND": (("B2-fixedk",), "What must [3]'s fixed-k capacity be?"),
-    "B3_STABLE_BAND": (("B3-0.95-TOFEC", "B3-0.95-Greedy"), "What does 'support the full "
-                       "capacity region' require at 0.95·C_full?"),
-    "B3_21_BAND": (("B3-21",), "What does 'fails beyond 70 %' require of (2,1)?"),
-    "B4_BAND": (("B4-mean-11", "B4-mean-21", "B4-median-11", "B4-greedy-mean",
-                 "B4-greedy-median", "B4-abs"), "How close must the light-load ratios be to "
-                "the paper's (calibration)?"),
-    "B5_BAND": (("B5-mean", "B5-median", "B5-greedy", "B5-high"), "How close must the mean and "
-                "median track the best static code?"),
-    "B6_BAND": (("B6-p90", "B6-p99"), "How close is 'on a par' at p90 and p99?"),
-    "B6_VS_GREEDY_BAND": (("B6-vs-greedy",), "How much better than Greedy must TOFEC's tail be?"),
-    "B7_VS_GREEDY_BAND": (("B7-vs-greedy",), "How much lower must TOFEC's STD be than Greedy's?"),
-    "B7_ENVELOPE_BAND": (("B7-envelope",), "How close is 'matches very well' for the STD?"),
-    "B8_MODAL_BAND": (("B8-modal",), "What shape must TOFEC's modal k have?"),
-    "B8_TOP2_BAND": (("B8-top2",), "What share must TOFEC's two neighbouring k serve?"),
-    "B8_GREEDY_BAND": (("B8-greedy",), "What share of Greedy's requests must use k = 1 or 6?"),
-    "B9A_BAND": (("B9a",), "What does 'especially responsive' require after the surge?"),
-    "B9B_BAND": (("B9b",), "How close is 'comparable to that of Ideal'?"),
-    "B9C_BAND": (("B9c",), "How much steadier must TOFEC's k be than Greedy's?"),
-    "B9C_GREEDY_BAND": (("B9c-greedy",), "What share of large k makes Greedy 'keep "
-                        "oscillating' in phase 2 (our reading: the words give no share)?"),
-    "B9D_BAND": (("B9d",), "What does 'almost X× faster than Ideal' (X stripped) require?"),
-}
-#: The paper's numbers the surrogate was calibrated to: constant name -> (claims, question).
-CALIBRATION_REGISTER = {
-    "B1_PAPER": (("B1-(1,1)", "B1-(2,1)"), "Which light-load delays of (1,1) and (2,1) is SUR "
-                 "calibrated to?"),
-    "B1_BEST_PAPER": (("B1-best", "B4-abs"), "Which light-load mean of the best code / TOFEC is "
-                      "SUR calibrated to?"),
-    "B2_TARGETS": (("B2-21", "B2-66"), "Which capacity ratios is SUR calibrated to?"),
-}
