@@ -17,7 +17,7 @@ import pandas as pd
 from storrepro.parallel import sweep, task_rng
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB, K_MAX, static_codes
-from storrepro.tofec.config import HIGH_LOAD, TOLERANCES, TofecConfig
+from storrepro.tofec.config import B3_21_FRACTION, HIGH_LOAD, STABLE_LOAD, TofecConfig
 from storrepro.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
 from storrepro.tofec.kernel import simulate
 from storrepro.tofec.metrics import (
@@ -42,8 +42,6 @@ from storrepro.tofec.workload import (
 )
 
 MODELS = {"SUR": SUR, "PURE": PURE}
-#: A static code is simulated only below 0.98 of its capacity C(n,k) (it would not be stable).
-STABLE_LOAD = 0.98
 ALPHAS = (0.0, 0.5, 0.9, 0.95, 0.99)
 SATURATION = 1.2  # saturation runs offer 1.2x the capacity
 
@@ -205,6 +203,14 @@ def saturation_sweep(
 ) -> pd.DataFrame:
     """Saturated throughput of each policy at the given offered rate, mean over seeds (TOFEC
     and [3] with memory factor ``alpha``, the config's by default)."""
+    runs = saturation_runs(cfg, params, policies, alpha)
+    return runs.groupby("policy", sort=False).mean(numeric_only=True)
+
+
+def saturation_runs(
+    cfg: TofecConfig, params: ModelParams, policies: dict[str, float], alpha: float | None = None
+) -> pd.DataFrame:
+    """:func:`saturation_sweep`'s runs, one row per (policy, seed)."""
     tasks = [
         SaturationTask(
             name,
@@ -219,18 +225,25 @@ def saturation_sweep(
         for rep in range(cfg.seeds)
     ]
     rows = sweep(run_saturation_task, tasks, seed=cfg.seed, desc="saturation")
-    return pd.DataFrame(rows).groupby("policy", sort=False).mean(numeric_only=True)
+    return pd.DataFrame(rows)
 
 
-def static_saturation(cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame) -> pd.DataFrame:
-    """Simulated capacity of every static code next to its MC prediction L/E[U]."""
+def static_saturation(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame
+) -> tuple[pd.DataFrame, dict[tuple[int, int], np.ndarray]]:
+    """Simulated capacity of every static code next to its MC prediction L/E[U], and per code
+    the simulated / predicted ratio of each seed."""
     offered = {f"({n},{k})": SATURATION * caps.capacity[(n, k)] for n, k in static_codes()}
-    sat = saturation_sweep(cfg, params, offered)
+    runs = saturation_runs(cfg, params, offered)
+    sat = runs.groupby("policy", sort=False).mean(numeric_only=True)
     out = caps[["capacity"]].rename(columns={"capacity": "predicted"}).copy()
     out["simulated"] = [sat.throughput[f"({n},{k})"] for n, k in out.index]
     out["error"] = out.simulated / out.predicted - 1
     out["ratio_to_11"] = out.simulated / out.simulated.iloc[0]
-    return out
+    by_code = runs.groupby("policy").throughput
+    seeds = {(n, k): by_code.get_group(f"({n},{k})").to_numpy() / out.predicted[(n, k)]
+             for n, k in out.index}
+    return out, seeds
 
 
 def grid_rates(cfg: TofecConfig, c_full: float) -> list[tuple[float, int]]:
@@ -331,14 +344,14 @@ def live_run(cfg: TofecConfig, params: ModelParams, rate: float, alpha: float) -
 
 def static_capacity_table(
     cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, dict[tuple[int, int], np.ndarray]]:
     """Every static code's simulated capacity beside L/E[U] and Eq. (4) with the fitted
-    parameters, and whether n divides L."""
-    table = static_saturation(cfg, params, caps)
+    parameters, and whether n divides L; and each code's per-seed simulated / predicted."""
+    table, seeds = static_saturation(cfg, params, caps)
     model = setting(cfg, params)
     table["model (fitted Eq. 4)"] = [analysis.capacity(model, n, k) for n, k in table.index]
     table["n divides L"] = [cfg.n_threads % n == 0 for n, _ in table.index]
-    return table
+    return table, seeds
 
 
 CAPACITY_DEMO = ("TOFEC", "Greedy", "(1,1)", "(2,1)", "(6,6)", "(12,6)", "[3] fixed k")
@@ -349,7 +362,7 @@ def capacity_demo(cfg: TofecConfig, params: ModelParams, c_full: float) -> dict:
     (2,1) alone at the B3-21 fraction of C_full, and [3]'s saturated throughput ÷ C_full at each
     α of the reading."""
     sat = saturation_sweep(cfg, params, {p: 1.2 * c_full for p in CAPACITY_DEMO})
-    offered = TOLERANCES["b3_replication"] * c_full
+    offered = B3_21_FRACTION * c_full
     fixed_k = {cfg.alpha: sat.throughput["[3] fixed k"] / c_full}
     for a in (float(v) for v in cfg.readings["alpha"].others()):
         other = saturation_sweep(cfg, params, {"[3] fixed k": 1.2 * c_full}, alpha=a)

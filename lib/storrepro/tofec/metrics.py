@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
 from storrepro.tofec.codes import K_MAX, static_codes
+from storrepro.tofec.config import RECOVERY_FACTOR, TREND_FACTOR
 
 WARMUP = 0.10  # fraction of requests dropped at the start of every run
-TREND_FACTOR = 2.0  # unstable if its last-20 % mean delay > 2x its first-20 % mean
 METRICS = ("mean", "median", "p90", "p99", "std")
 
 
@@ -112,7 +113,7 @@ def phase_metrics(t: np.ndarray, delay: np.ndarray, k: np.ndarray) -> dict[str, 
         "k_std_p1p3": float(np.mean([k[p1].std(), k[p3].std()])),
     }
     out["switch_s"] = _first_window(t, k == 1, 200.0, 0.5, lambda x: x.mean() >= 0.9)
-    ref = 1.2 * out["phase1_mean"]
+    ref = RECOVERY_FACTOR * out["phase1_mean"]
     out["recovery_s"] = _first_window(t, delay, 400.0, 2.0, lambda x: x.mean() <= ref)
     return out
 
@@ -137,6 +138,9 @@ class GridResults:
     summary: pd.DataFrame
     c_full: float  # simulated capacity of (1,1) (req/s)
     u11: float  # (1,1)'s MC mean cost (ms)
+    #: The per-run rows behind ``summary`` (rate, rep, policy, metrics): the replicates a
+    #: claim's interval is taken over.
+    runs: pd.DataFrame | None = None
     rates: list[float] = field(init=False)
     pivot: dict[str, pd.DataFrame] = field(init=False)
     env: dict[str, pd.DataFrame] = field(init=False)
@@ -150,15 +154,53 @@ class GridResults:
         }
         self.env = {m: envelope(summary, m) for m in METRICS}
 
+    def _at(self, fraction: float) -> float:
+        """``fraction``·C_full as the sweep rounds it (:func:`experiment.grid_rates`)."""
+        return round(fraction * self.c_full, 2)
+
     @property
     def mid(self) -> list[float]:
-        """The rates up to 0.90·C_full."""
-        return [r for r in self.rates if r <= 0.90 * self.c_full + 1e-9]
+        """The rates up to 0.90·C_full (the sweep's rounded run at 0.90·C_full included)."""
+        return [r for r in self.rates if r <= self._at(0.90)]
 
     @property
     def high(self) -> list[float]:
-        """The rates in (0.90, 0.95]·C_full."""
-        return [r for r in self.rates if 0.90 * self.c_full + 1e-9 < r <= 0.95 * self.c_full + 1e-9]
+        """The rates in (0.90, 0.95]·C_full (the sweep's rounded run at 0.95·C_full included)."""
+        return [r for r in self.rates if self._at(0.90) < r <= self._at(0.95)]
+
+    @cached_property
+    def _rows(self) -> dict[tuple[float, str], pd.DataFrame]:
+        if self.runs is None:
+            raise ValueError("GridResults was built without its per-run rows (runs=None)")
+        return {key: rows.set_index("rep").sort_index()
+                for key, rows in self.runs.groupby(["rate", "policy"], sort=False)}
+
+    def seed_rows(self, policy: str, rate: float) -> pd.DataFrame:
+        """``policy``'s runs at ``rate``, one row per seed, indexed by seed."""
+        return self._rows[(rate, policy)]
+
+    def seed_values(self, policy: str, metric: str, rate: float) -> np.ndarray:
+        """``policy``'s ``metric`` at ``rate``, one value per seed."""
+        return self.seed_rows(policy, rate)[metric].to_numpy()
+
+    def seed_ratios(self, policy: str, base: str, metric: str, rates) -> dict[float, np.ndarray]:
+        """Per rate: ``policy``'s ``metric`` over ``base``'s in each seed (the same arrivals and
+        task delays: common random numbers)."""
+        return {
+            r: (self.seed_rows(policy, r)[metric] / self.seed_rows(base, r)[metric]).to_numpy()
+            for r in rates
+        }
+
+    def seed_envelope_ratios(self, policy: str, metric: str, rates) -> dict[float, np.ndarray]:
+        """Per rate: ``policy``'s ``metric`` over the best static code's (chosen on the seed
+        means, :attr:`env`) in each seed."""
+        env = self.env[metric]
+        return {r: self.seed_ratios(policy, env.code[r], metric, [r])[r] for r in rates}
+
+    def seed_k_shares(self, policy: str, statistic) -> dict[float, np.ndarray]:
+        """Per rate: ``statistic(row)`` of ``policy``'s k mix (columns k1..k6) in each seed."""
+        return {r: self.seed_rows(policy, r).apply(statistic, axis=1).to_numpy()
+                for r in self.rates}
 
     @property
     def q11(self) -> pd.Series:
