@@ -3,15 +3,17 @@
 Same system, same semantics, same float operations in the same order as the reference model
 with the Python schedulers (Noop, CFQ, BID-HDD, BID-Hybrid), so ``tests/test_bid_kernel.py``
 finds every request's device, position, size, start and end time identical. The schedulers'
-structures become arrays indexed by request, staging queue and dense process number, grouped in
-the named tuples of :mod:`~storrepro.bid.kernel_core`; each scheduler's numba code sits beside its
-Python twin: :mod:`~storrepro.bid.noop_kernel`, :mod:`~storrepro.bid.cfq_kernel`,
+structures become named arrays indexed by request, staging queue and dense process number (their
+layout: :mod:`~storrepro.bid.kernel_core`); each scheduler's numba code sits beside its Python
+twin: :mod:`~storrepro.bid.noop_kernel`, :mod:`~storrepro.bid.cfq_kernel`,
 :mod:`~storrepro.bid.bid_kernel` and :mod:`~storrepro.bid.hybrid_kernel`.
 
-This module holds the Python side (options in, tables out) and the replay: the replayer admits
-trace events (:func:`_arrival`), the HDD takes the scheduler's next request and serves it
-(:func:`_dispatch`) when it completes the previous one or a staging timer wakes it
-(:func:`_next_timer`). Times in ms, sizes and positions in 512-B sectors.
+This module holds the Python side (options in, tables out) and the replay, one function per
+event: an arrival (:func:`_arrival`, the scheduler's ``add``), a dispatch (:func:`_next`, the
+scheduler's ``next``, then :func:`_dispatch`, the HDD's service), which follows the HDD's
+completion of its previous request or the staging timer an idle HDD sleeps until (BID's timers:
+:func:`~storrepro.bid.bid_kernel._fire`). :func:`_run_backlogged` and :func:`_run_open` order
+these events in the two replay modes. Times in ms, sizes and positions in 512-B sectors.
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ in a small named tuple (:class:`Staging`, :class:`Logs`, ...). A record array is
 array and a record as one pointer, so a call costs a few words however many fields there are.
 
 Functions on the per-event path are compiled with :data:`borrowing`: they only read and write
-the replay's arrays and never allocate, so they need none of numba's reference counting, which
-otherwise increfs and decrefs every array a function is given on every call (measured: the
-replay spent most of its time there, whether the arrays came as a tuple or one by one).
+the replay's arrays and never allocate, so they need none of numba's reference counting. With
+it, every call increfs and decrefs each array it is given (numba's pruning removes the pairs
+only in a function without branches), whether the arrays come in a tuple or one by one; the
+earlier kernel spent most of its time in those atomic counts.
 """
 
 from __future__ import annotations
