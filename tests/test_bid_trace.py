@@ -1,12 +1,16 @@
 """A user's blkparse trace in place of the synthetic request streams, on a small file written
 here: which events become requests, the windows the cells take, and a replay of one."""
 
+import json
+from pathlib import Path
+
 import numpy as np
+import pandas as pd
 import pytest
 
 from storrepro.bid import make_scheduler
 from storrepro.bid.config import BIDConfig
-from storrepro.bid.experiment import Cell, cell_trace, simulate
+from storrepro.bid.experiment import Cell, cell_trace, live_trace, simulate
 from storrepro.bid.workload import TRACE_KIND, WORKLOADS, characterise, trace_window
 from storrepro.config import ParameterError
 
@@ -84,6 +88,22 @@ def test_a_cell_replays_the_window_and_serves_every_sector(blk):
     assert not np.isnan(result.event_completion).any() and result.leftover == 0
     chars = characterise(trace)
     assert chars["processes"] == 2 and np.isnan(chars["interrupter_events_pct"])
+
+
+def test_the_live_control_replays_the_users_trace(blk):
+    live = live_trace(BIDConfig(profile="quick", trace=str(blk)), events=40)
+    pd.testing.assert_frame_equal(live, trace_window(blk, "", "WordStdev", 0, 40))
+    assert (live.kind == TRACE_KIND).all()
+    # without one, the synthetic WordStdev trace of the notebook's seed
+    synthetic = live_trace(BIDConfig(profile="quick", seed=3), events=600)
+    pd.testing.assert_frame_equal(synthetic, cell_trace(Cell("WordStdev", "live", 0, 600, 3)))
+    assert (synthetic.kind != TRACE_KIND).all()
+    # the notebook's live cell takes its trace from there
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "04_bid.ipynb").read_text())
+    live_cell = next(
+        "".join(c["source"]) for c in cells["cells"] if "live(show_arm" in "".join(c["source"])
+    )
+    assert "live_trace = experiment.live_trace(cfg)" in live_cell
 
 
 def test_the_config_takes_a_trace_and_says_so(blk, tmp_path):

@@ -4,71 +4,16 @@ BID-Hybrid's tier placement when a queue is marked, :mod:`storrepro.bid.hybrid`)
 Staging queues are linked lists of requests; their timers are found by scanning the open queues
 (at most one per process) in the Python heap's (expiry, queue) order; the wait history is a ring
 per process; marked queues form one flat FIFO of requests (they are flushed whole, in marking
-order); the dispatch queue is served C-LOOK.
+order); the dispatch queue is served C-LOOK. The three entry points are BID's events: an arrival
+(:func:`_bid_add`), the timers (:func:`_fire`) and a dispatch (:func:`_bid_next`).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from storrepro.bid.kernel_core import (
-    _DQ,
-    _FF,
-    _HIST,
-    _HIST_ON,
-    _HIST_START,
-    _HK,
-    _HV,
-    _II,
-    _LOGS_F,
-    _LOGS_I,
-    _MQ,
-    _OPENED,
-    _PIECE_EVENT,
-    _PIECE_REQ,
-    _R_NEXT,
-    _RF,
-    _RI,
-    _ROUTE_REQ,
-    _ROUTE_T,
-    _SEEN,
-    _SQ_F,
-    _SQ_I,
-    _ST,
-    _TAB_E,
-    _TAB_S,
-    _WLOG_F,
-    _WLOG_I,
-    COUNT,
-    DQ_N,
-    HEAD_POS,
     HYBRID,
-    LAST_ARRIVAL,
-    LAST_PID,
-    MQ_HEAD,
-    MQ_TAIL,
-    N_OPEN,
-    NDEC,
-    NFLUSH,
-    NROUTE,
-    NSQ,
-    NWAIT,
-    P_ADAPT,
-    P_DQ,
-    P_EVERY,
-    P_HIST,
-    P_KIND,
-    P_MAX,
-    P_MERGE,
-    P_PF,
-    P_READ_DL,
-    P_RESET,
-    P_WAIT,
-    P_WRITE_DL,
-    R_LBA,
-    R_OP,
-    R_SIZE,
     READ,
     WRITE,
     _index_add,
@@ -77,254 +22,245 @@ from storrepro.bid.kernel_core import (
     _new_request,
     _piece,
     _table_add,
+    allocating,
+    borrowing,
 )
 
 
-@numba.njit(cache=True)
-def _weighted_wait(hist, hist_start, p, k):
+@borrowing
+def _weighted_wait(hist, p, k):
+    """``Σ i·Δ_i / Σ i`` over p's history, oldest first (:func:`bid_hdd.weighted_wait`)."""
     total = 0.0
     for i in range(k):
-        total += (i + 1) * hist[p, (hist_start[p] + i) % k]
+        total += (i + 1) * hist.gaps[p, (hist.start[p] + i) % k]
     return total / (k * (k + 1) / 2)
 
 
-@numba.njit(cache=True)
-def _history_of(hist, hist_start, hist_on, p, k, default):
-    if not hist_on[p]:
+@borrowing
+def _history_of(hist, p, k, default):
+    """Create p's history (``[default] * k``) unless it exists."""
+    if not hist.on[p]:
         for i in range(k):
-            hist[p, i] = default
-        hist_start[p] = 0
-        hist_on[p] = True
+            hist.gaps[p, i] = default
+        hist.start[p] = 0
+        hist.on[p] = True
 
 
-@numba.njit(cache=True)
-def _place_hdd(reqs, n, st, ri, mq):
+@borrowing
+def _record_gap(hist, p, k, gap):
+    hist.gaps[p, hist.start[p]] = gap
+    hist.start[p] = (hist.start[p] + 1) % k
+
+
+@borrowing
+def _log_wait(st, logs, now, p, wait):
+    w = st.nwait
+    logs.waits[w].t, logs.waits[w].wait, logs.waits[w].pid = now, wait, p
+    st.nwait = w + 1
+
+
+@allocating
+def _place_hdd(reqs, n, st, req, marked):
     """Append a marked queue's requests to the flat marked FIFO, ascending LBA (stable)."""
     lbas = np.empty(n, dtype=np.int64)
     for j in range(n):
-        lbas[j] = ri[R_LBA, reqs[j]]
+        lbas[j] = req[reqs[j]].lba
     order = np.argsort(lbas, kind="mergesort")
     for j in range(n):
-        mq[st[MQ_TAIL]] = reqs[order[j]]
-        st[MQ_TAIL] += 1
+        marked[st.mq_tail] = reqs[order[j]]
+        st.mq_tail += 1
 
 
-@numba.njit(cache=True)
-def _mark(s, at, tsim, S):
+@borrowing
+def _mark(s, at, tsim, opt, st, req, idx, sq, hist, logs, vfs):
     """Mark staging queue ``s`` at time ``at``: log, classify (hybrid) and place it."""
-    st, ii, ff = S[_ST], S[_II], S[_FF]
-    ri, r_next, hk = S[_RI], S[_R_NEXT], S[_HK]
-    hv, sq_i, sq_f = S[_HV], S[_SQ_I], S[_SQ_F]
-    hist_on, logs_i, logs_f = S[_HIST_ON], S[_LOGS_I], S[_LOGS_F]
-    mq, tab_s, tab_e = S[_MQ], S[_TAB_S], S[_TAB_E]
-    route_req, route_t = S[_ROUTE_REQ], S[_ROUTE_T]
-    p = sq_i[0, s]
-    n = sq_i[3, s]
-    reqs = np.empty(n, dtype=np.int64)
-    r = sq_i[1, s]
+    queue = sq.queues[s]
+    p, n = queue.pid, queue.n
+    reqs = sq.flushing
+    r = queue.head
     sectors = 0
     for j in range(n):
         reqs[j] = r
-        sectors += ri[R_SIZE, r]
-        r = r_next[r]
-    if ii[P_MERGE]:
+        sectors += req[r].size
+        r = req[r].next
+    if opt.merge:
         for j in range(n):
-            _index_remove(hk, hv, st, p, reqs[j], ri)
-    if st[LAST_PID] == p:
-        st[LAST_PID] = -1
-    if ii[P_RESET]:
-        hist_on[p] = False
-    k = st[NFLUSH]
-    logs_f[0, k] = at
-    logs_i[0, k], logs_i[1, k], logs_i[2, k] = p, n, sectors
-    logs_i[3, k] = 1 if sq_f[3, s] <= sq_f[1, s] + sq_f[2, s] else 0  # deadline <= wait_at
-    st[NFLUSH] = k + 1
-    if ii[P_KIND] == HYBRID:
+            _index_remove(idx, st, p, reqs[j], req)
+    if st.last_pid == p:
+        st.last_pid = -1
+    if opt.reset_history:
+        hist.on[p] = False
+    flush = logs.flushes[st.nflush]
+    flush.t, flush.pid, flush.n, flush.sectors = at, p, n, sectors
+    # the deadline fired if it came no later than the wait timer
+    flush.deadline = queue.deadline <= queue.last_at + queue.wait
+    st.nflush += 1
+    if opt.kind == HYBRID:
         writes, total = 0, 0
         for j in range(n):
-            if ri[R_OP, reqs[j]] == WRITE:
+            if req[reqs[j]].op == WRITE:
                 writes += 1
-                total += ri[R_SIZE, reqs[j]]
+                total += req[reqs[j]].size
         if writes:
             pf = total / writes
-            d = st[NDEC]
-            logs_f[1, d], logs_f[2, d], logs_i[4, d] = at, pf, p
-            st[NDEC] = d + 1
-            if pf > ff[P_PF]:
-                logs_i[5, d] = 0
-            else:
-                logs_i[5, d] = 1
+            tier = logs.tiers[st.ndec]
+            tier.t, tier.pf, tier.pid = at, pf, p
+            st.ndec += 1
+            tier.ssd = pf <= opt.pf_threshold
+            if tier.ssd:
                 reads = 0
                 for j in range(n):
                     r = reqs[j]
-                    if ri[R_OP, r] == WRITE:
-                        _table_add(tab_s, tab_e, st, ri[R_LBA, r], ri[R_SIZE, r])
-                        route_req[st[NROUTE]], route_t[st[NROUTE]] = r, tsim
-                        st[NROUTE] += 1
-                        st[COUNT] -= 1
+                    if req[r].op == WRITE:
+                        _table_add(vfs, st, req[r].lba, req[r].size)
+                        vfs.route_req[st.nroute], vfs.route_t[st.nroute] = r, tsim
+                        st.nroute += 1
+                        st.count -= 1
                     else:
                         reqs[reads] = r
                         reads += 1
                 n = reads
     if n:
-        _place_hdd(reqs, n, st, ri, mq)
+        _place_hdd(reqs, n, st, req, sq.marked)
 
 
-@numba.njit(cache=True)
-def _earliest(sq_f, opened, st):
+@borrowing
+def _earliest(st, sq):
     """The open staging queue whose timer fires first: least (expiry, queue number), as the
-    Python scheduler's heap of (expiry, seq, version) pops its valid entries."""
+    Python scheduler's heap of (expiry, seq, version) pops its valid entries; -1 if none."""
     best = -1
-    for j in range(st[N_OPEN]):
-        s = opened[0, opened[2, j]]
-        if best < 0 or sq_f[4, s] < sq_f[4, best] or (sq_f[4, s] == sq_f[4, best] and s < best):
+    for j in range(st.n_open):
+        s = sq.procs[sq.open_pids[j]].open_of
+        e = sq.queues[s].expiry
+        if best < 0 or e < sq.queues[best].expiry or (e == sq.queues[best].expiry and s < best):
             best = s
     return best
 
 
-@numba.njit(cache=True)
-def _close(p, opened, st):
+@borrowing
+def _close(p, st, sq):
     """Remove process p's open staging queue from the open list (swap with the last)."""
-    j = opened[1, p]
-    last = opened[2, st[N_OPEN] - 1]
-    opened[2, j], opened[1, last] = last, j
-    st[N_OPEN] -= 1
-    opened[0, p] = -1
+    j = sq.procs[p].open_place
+    last = sq.open_pids[st.n_open - 1]
+    sq.open_pids[j], sq.procs[last].open_place = last, j
+    st.n_open -= 1
+    sq.procs[p].open_of = -1
 
 
-@numba.njit(cache=True, inline="always")
-def _due(now, S):
-    """Whether a staging queue's timer is due by ``now`` (the cheap test before :func:`_fire`)."""
-    s = _earliest(S[_SQ_F], S[_OPENED], S[_ST])
-    return s >= 0 and S[_SQ_F][4, s] <= now
-
-
-@numba.njit(cache=True)
-def _fire(now, tsim, S):
-    st, sq_i, sq_f = S[_ST], S[_SQ_I], S[_SQ_F]
-    opened = S[_OPENED]
+@borrowing
+def _fire(now, tsim, opt, st, req, idx, sq, hist, logs, vfs):
+    """The timer event: mark, in timer order, every staging queue whose timer is due by
+    ``now``."""
     while True:
-        s = _earliest(sq_f, opened, st)
-        if s < 0 or sq_f[4, s] > now:
+        s = _earliest(st, sq)
+        if s < 0 or sq.queues[s].expiry > now:
             return
-        _close(sq_i[0, s], opened, st)
-        _mark(s, sq_f[4, s], tsim, S)
+        _close(sq.queues[s].pid, st, sq)
+        _mark(s, sq.queues[s].expiry, tsim, opt, st, req, idx, sq, hist, logs, vfs)
 
 
-@numba.njit(cache=True)
-def _next_wakeup(now, sq_f, opened, st):
-    s = _earliest(sq_f, opened, st)
-    if s >= 0 and sq_f[4, s] > now:
-        return True, sq_f[4, s]
+@borrowing
+def _next_wakeup(now, st, sq):
+    """(whether a timer is still to fire after ``now``, its time)."""
+    s = _earliest(st, sq)
+    if s >= 0 and sq.queues[s].expiry > now:
+        return True, sq.queues[s].expiry
     return False, 0.0
 
 
-@numba.njit(cache=True, inline="always")
-def _bid_add(lba, size, op, p, event, now, tsim, S):
-    st, ii, ff = S[_ST], S[_II], S[_FF]
-    ri, rf, r_next = S[_RI], S[_RF], S[_R_NEXT]
-    hk, hv, sq_i = S[_HK], S[_HV], S[_SQ_I]
-    sq_f, hist, hist_start = S[_SQ_F], S[_HIST], S[_HIST_START]
-    hist_on, wlog_f, wlog_i = S[_HIST_ON], S[_WLOG_F], S[_WLOG_I]
-    opened, piece_event, piece_req = S[_OPENED], S[_PIECE_EVENT], S[_PIECE_REQ]
-    seen = S[_SEEN]
-    if _due(now, S):
-        _fire(now, tsim, S)
-    k = ii[P_HIST]
-    s = opened[0, p]
+@borrowing
+def _bid_add(lba, size, op, p, event, now, tsim, opt, st, req, idx, pieces, sq, hist, logs, vfs):
+    """BID's arrival: due timers fire first; the request joins p's open staging queue (opened
+    with p's current wait if there is none), its wait history takes the new batch's gap, and
+    the queue's timer is re-armed."""
+    _fire(now, tsim, opt, st, req, idx, sq, hist, logs, vfs)
+    k = opt.history
+    proc = sq.procs[p]
+    s = proc.open_of
     gap = False
-    if ii[P_EVERY] and ii[P_ADAPT] and st[LAST_ARRIVAL] != p and seen[1, p] > 0:
+    if opt.every_gap and opt.adaptive_wait and st.last_arrival != p and proc.arrived:
         # a new batch of p: its gap enters the history, whether SQ_p is open or not
-        _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
-        hist[p, hist_start[p]] = now - seen[0, p]
-        hist_start[p] = (hist_start[p] + 1) % k
+        _history_of(hist, p, k, opt.wait_default)
+        _record_gap(hist, p, k, now - proc.last_seen)
         gap = True
     if s < 0:
-        _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
-        wait = _weighted_wait(hist, hist_start, p, k)
-        limit = ff[P_READ_DL] if op == READ else ff[P_WRITE_DL]
-        s = st[NSQ]
-        st[NSQ] = s + 1
-        sq_i[0, s], sq_i[1, s], sq_i[2, s], sq_i[3, s], sq_i[4, s] = p, -1, -1, 0, 0
-        sq_f[0, s], sq_f[1, s], sq_f[2, s], sq_f[3, s] = now, now, wait, now + limit
-        opened[0, p], opened[1, p], opened[2, st[N_OPEN]] = s, st[N_OPEN], p
-        st[N_OPEN] += 1
-        w = st[NWAIT]
-        wlog_f[0, w], wlog_f[1, w], wlog_i[w] = now, wait, p
-        st[NWAIT] = w + 1
-    elif gap or (not ii[P_EVERY] and st[LAST_PID] != p and ii[P_ADAPT]):
+        _history_of(hist, p, k, opt.wait_default)
+        wait = _weighted_wait(hist, p, k)
+        limit = opt.read_deadline if op == READ else opt.write_deadline
+        s = st.nsq
+        st.nsq += 1
+        queue = sq.queues[s]
+        queue.pid, queue.head, queue.tail, queue.n, queue.has_read = p, -1, -1, 0, False
+        queue.opened_at, queue.last_at, queue.wait, queue.deadline = now, now, wait, now + limit
+        proc.open_of, proc.open_place, sq.open_pids[st.n_open] = s, st.n_open, p
+        st.n_open += 1
+        _log_wait(st, logs, now, p, wait)
+    elif gap or (not opt.every_gap and st.last_pid != p and opt.adaptive_wait):
         if not gap:
-            _history_of(hist, hist_start, hist_on, p, k, ff[P_WAIT])
-            hist[p, hist_start[p]] = now - sq_f[1, s]
-            hist_start[p] = (hist_start[p] + 1) % k
-        sq_f[2, s] = _weighted_wait(hist, hist_start, p, k)
-        w = st[NWAIT]
-        wlog_f[0, w], wlog_f[1, w], wlog_i[w] = now, sq_f[2, s], p
-        st[NWAIT] = w + 1
-    st[LAST_PID] = p
-    st[LAST_ARRIVAL] = p
-    seen[0, p], seen[1, p] = now, 1.0
-    if op == READ and sq_i[4, s] == 0:
-        sq_i[4, s] = 1  # has a read
-        sq_f[3, s] = min(sq_f[3, s], sq_f[0, s] + ff[P_READ_DL])
-    sq_f[1, s] = now
+            _history_of(hist, p, k, opt.wait_default)
+            _record_gap(hist, p, k, now - sq.queues[s].last_at)
+        sq.queues[s].wait = _weighted_wait(hist, p, k)
+        _log_wait(st, logs, now, p, sq.queues[s].wait)
+    queue = sq.queues[s]
+    st.last_pid = p
+    st.last_arrival = p
+    proc.last_seen, proc.arrived = now, True
+    if op == READ and not queue.has_read:
+        queue.has_read = True
+        queue.deadline = min(queue.deadline, queue.opened_at + opt.read_deadline)
+    queue.last_at = now
     target = -1
-    if ii[P_MERGE]:
-        target = _merge(hk, hv, st, p, op, lba, size, ri, ii[P_MAX])
+    if opt.merge:
+        target = _merge(idx, st, req, p, op, lba, size, opt.max_sectors)
     if target < 0:
-        target = _new_request(st, ri, rf, lba, size, op, p, now)
+        target = _new_request(st, req, lba, size, op, p, now)
         if target < 0:
             return
-        if ii[P_MERGE]:
-            _index_add(hk, hv, st, p, target, ri)
-        r_next[target] = -1
-        if sq_i[2, s] < 0:
-            sq_i[1, s] = target
+        if opt.merge:
+            _index_add(idx, st, p, target, req)
+        req[target].next = -1
+        if queue.tail < 0:
+            queue.head = target
         else:
-            r_next[sq_i[2, s]] = target
-        sq_i[2, s] = target
-        sq_i[3, s] += 1
-        st[COUNT] += 1
-    _piece(st, piece_event, piece_req, event, target)
-    sq_f[4, s] = min(sq_f[1, s] + sq_f[2, s], sq_f[3, s])  # the (re-armed) timer
+            req[queue.tail].next = target
+        queue.tail = target
+        queue.n += 1
+        st.count += 1
+    _piece(st, pieces, event, target)
+    queue.expiry = min(queue.last_at + queue.wait, queue.deadline)  # the (re-armed) timer
 
 
-@numba.njit(cache=True, inline="always")
-def _bid_next(now, tsim, S):
-    """BID's ``next``: fire due timers, then take the next request from the dispatch queue
+@borrowing
+def _bid_next(now, tsim, opt, st, req, idx, sq, hist, logs, vfs):
+    """BID's dispatch: fire due timers, then take the next request from the dispatch queue
     (depth 1: the marked queues' FIFO; deeper: C-LOOK over its contents); a request id or -1."""
-    st, ii, ri = S[_ST], S[_II], S[_RI]
-    mq, dq = S[_MQ], S[_DQ]
-    if _due(now, S):
-        _fire(now, tsim, S)
-    depth = ii[P_DQ]
-    if depth == 1:
-        if st[MQ_HEAD] == st[MQ_TAIL]:
+    _fire(now, tsim, opt, st, req, idx, sq, hist, logs, vfs)
+    if opt.dq_depth == 1:
+        if st.mq_head == st.mq_tail:
             return -1
-        r = mq[st[MQ_HEAD]]
-        st[MQ_HEAD] += 1
+        r = sq.marked[st.mq_head]
+        st.mq_head += 1
     else:
-        while st[DQ_N] < depth and st[MQ_HEAD] < st[MQ_TAIL]:
-            dq[st[DQ_N]] = mq[st[MQ_HEAD]]
-            st[DQ_N] += 1
-            st[MQ_HEAD] += 1
-        m = st[DQ_N]
+        while st.dq_n < opt.dq_depth and st.mq_head < st.mq_tail:
+            sq.dq[st.dq_n] = sq.marked[st.mq_head]
+            st.dq_n += 1
+            st.mq_head += 1
+        m = st.dq_n
         if m == 0:
             return -1
         best = -1
         for j in range(m):  # C-LOOK: the lowest LBA at or after the head, else the lowest
-            if ri[R_LBA, dq[j]] >= st[HEAD_POS] and (
-                best < 0 or ri[R_LBA, dq[j]] < ri[R_LBA, dq[best]]
-            ):
+            lba = req[sq.dq[j]].lba
+            if lba >= st.head_pos and (best < 0 or lba < req[sq.dq[best]].lba):
                 best = j
         if best < 0:
             for j in range(m):
-                if best < 0 or ri[R_LBA, dq[j]] < ri[R_LBA, dq[best]]:
+                if best < 0 or req[sq.dq[j]].lba < req[sq.dq[best]].lba:
                     best = j
-        r = dq[best]
+        r = sq.dq[best]
         for j in range(best, m - 1):
-            dq[j] = dq[j + 1]
-        st[DQ_N] = m - 1
-    st[HEAD_POS] = ri[R_LBA, r] + ri[R_SIZE, r]
-    st[COUNT] -= 1
+            sq.dq[j] = sq.dq[j + 1]
+        st.dq_n = m - 1
+    st.head_pos = req[r].lba + req[r].size
+    st.count -= 1
     return r

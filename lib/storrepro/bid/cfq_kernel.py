@@ -5,67 +5,47 @@ merge sort keeps the Python sort's tie order.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from storrepro.bid.kernel_core import (
-    _CQ,
-    _CQ_LEN,
-    _HK,
-    _HV,
-    _II,
-    _ORDER,
-    _RI,
-    _RND,
-    _ST,
-    NORDER,
-    P_QUANTUM,
-    R_HEAD,
-    R_LBA,
-    R_PID,
-    R_TAIL,
-    _index_remove,
-)
+from storrepro.bid.kernel_core import _index_remove, allocating
 
 
-@numba.njit(cache=True)
-def _form_round(merge, S):
-    st, ii, ri = S[_ST], S[_II], S[_RI]
-    hk, hv, cq = S[_HK], S[_HV], S[_CQ]
-    cq_len, order, rnd = S[_CQ_LEN], S[_ORDER], S[_RND]
-    quantum = ii[P_QUANTUM]
+@allocating
+def _form_round(merge, quantum, st, req, idx, q):
+    """A new round: up to ``quantum`` requests of each queued process, lowest LBAs first, the
+    round itself in LBA order (stable: the processes' order breaks ties)."""
     nb = 0
     kept = 0
-    for j in range(st[NORDER]):
-        p = order[j]
-        m = cq_len[p]
+    for j in range(st.norder):
+        p = q.order[j]
+        m = q.per_pid_len[p]
         lbas = np.empty(m, dtype=np.int64)
         for x in range(m):
-            lbas[x] = ri[R_LBA, cq[p, x]]
-        idx = np.argsort(lbas, kind="mergesort")
+            lbas[x] = req[q.per_pid[p, x]].lba
+        idx_sorted = np.argsort(lbas, kind="mergesort")
         sorted_q = np.empty(m, dtype=np.int64)
         for x in range(m):
-            sorted_q[x] = cq[p, idx[x]]
+            sorted_q[x] = q.per_pid[p, idx_sorted[x]]
         take = min(quantum, m)
         for x in range(take):
-            rnd[nb] = sorted_q[x]
+            q.round[nb] = sorted_q[x]
             nb += 1
         for x in range(m - take):
-            cq[p, x] = sorted_q[take + x]
-        cq_len[p] = m - take
+            q.per_pid[p, x] = sorted_q[take + x]
+        q.per_pid_len[p] = m - take
         if m - take > 0:
-            order[kept] = p
+            q.order[kept] = p
             kept += 1
-    st[NORDER] = kept
+    st.norder = kept
     if merge:
         for x in range(nb):
-            r = rnd[x]
-            _index_remove(hk, hv, st, ri[R_PID, r], r, ri)
+            r = q.round[x]
+            _index_remove(idx, st, req[r].pid, r, req)
     lbas = np.empty(nb, dtype=np.int64)
     for x in range(nb):
-        lbas[x] = ri[R_LBA, rnd[x]]
-    idx = np.argsort(lbas, kind="mergesort")
-    batch = rnd[:nb].copy()
+        lbas[x] = req[q.round[x]].lba
+    idx_sorted = np.argsort(lbas, kind="mergesort")
+    batch = q.round[:nb].copy()
     for x in range(nb):
-        rnd[x] = batch[idx[x]]
-    st[R_HEAD], st[R_TAIL] = 0, nb
+        q.round[x] = batch[idx_sorted[x]]
+    st.r_head, st.r_tail = 0, nb

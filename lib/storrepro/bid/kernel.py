@@ -3,89 +3,67 @@
 Same system, same semantics, same float operations in the same order as the reference model
 with the Python schedulers (Noop, CFQ, BID-HDD, BID-Hybrid), so ``tests/test_bid_kernel.py``
 finds every request's device, position, size, start and end time identical. The schedulers'
-structures become arrays indexed by request, staging queue and dense process number; each
-scheduler's numba code sits beside its Python twin: :mod:`~storrepro.bid.noop_kernel`,
-:mod:`~storrepro.bid.cfq_kernel`, :mod:`~storrepro.bid.bid_kernel` and
-:mod:`~storrepro.bid.hybrid_kernel`, on the shared layout of :mod:`~storrepro.bid.kernel_core`.
-This module holds the replay loop and the Python side.
+structures become named arrays indexed by request, staging queue and dense process number (their
+layout: :mod:`~storrepro.bid.kernel_core`); each scheduler's numba code sits beside its Python
+twin: :mod:`~storrepro.bid.noop_kernel`, :mod:`~storrepro.bid.cfq_kernel`,
+:mod:`~storrepro.bid.bid_kernel` and :mod:`~storrepro.bid.hybrid_kernel`.
 
-The state arrays travel as one tuple ``S``. Each numba call that binds arrays pays reference
-counting per array, so the per-event path (admission, dispatch, the timer test) is inlined.
-Merge indexes are array hash tables keyed by (process or -1, direction, sector). Times in ms,
-sizes and positions in 512-B sectors.
+This module holds the Python side (options in, tables out) and the replay, one function per
+event: an arrival (:func:`_arrival`, the scheduler's ``add``), a dispatch (:func:`_next`, the
+scheduler's ``next``, then :func:`_dispatch`, the HDD's service), which follows the HDD's
+completion of its previous request or the staging timer an idle HDD sleeps until (BID's timers:
+:func:`~storrepro.bid.bid_kernel._fire`). :func:`_run_backlogged` and :func:`_run_open` order
+these events in the two replay modes. Times in ms, sizes and positions in 512-B sectors.
 """
 
 from __future__ import annotations
 
-import numba
+import functools
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
 from storrepro.bid.bid_hdd import BIDHDD
-from storrepro.bid.bid_kernel import (
-    _bid_add,
-    _bid_next,
-    _next_wakeup,
-)
+from storrepro.bid.bid_kernel import _bid_add, _bid_next, _next_wakeup
 from storrepro.bid.cfq import CFQ
 from storrepro.bid.hybrid import BIDHybrid
-from storrepro.bid.hybrid_kernel import (
-    _admit_vfs,
-    _serve_ssd,
-    _vfs_overlap,
-)
+from storrepro.bid.hybrid_kernel import _admit_vfs, _serve_ssd, _vfs_overlap
 from storrepro.bid.kernel_core import (
-    _ST,
     BID,
     CFQ_KIND,
-    COUNT,
+    COUNTERS,
     EMPTY,
-    HITS_R,
-    HITS_W,
+    FLUSH,
     HYBRID,
     INF,
-    LAST_ARRIVAL,
-    LAST_PID,
     LBA_BITS,
-    N_STATE,
-    NDEC,
-    NFLUSH,
     NOOP,
-    NPIECE,
-    NREQ,
-    NROUTE,
-    NWAIT,
-    OVERFLOW,
-    P_ADAPT,
-    P_DQ,
-    P_EVERY,
-    P_HIST,
-    P_KIND,
-    P_MAX,
-    P_MERGE,
-    P_PF,
-    P_QUANTUM,
-    P_READ_DL,
-    P_RESET,
-    P_WAIT,
-    P_WRITE_DL,
-    R_LBA,
-    R_OP,
-    R_PID,
-    R_SIZE,
+    OPTIONS,
+    PIECE,
+    PROCESS,
+    REQUEST,
+    SERVED,
+    STAGING_QUEUE,
+    TIER,
+    TRACE,
+    WAIT,
     WRITE,
+    History,
+    Logs,
+    MergeIndex,
+    Queues,
+    Staging,
+    Vfs,
     _geometry_arrays,
+    borrowing,
     hdd_time,
 )
 from storrepro.bid.noop import Noop
-from storrepro.bid.noop_kernel import (
-    _admit_queue,
-    _next_queue,
-)
+from storrepro.bid.noop_kernel import _queue_add, _queue_next
 from storrepro.bid.results import (
     DECISION_COLUMNS,
     FLUSH_COLUMNS,
-    MODES,
     REQUEST_COLUMNS,
     WAIT_COLUMNS,
     SimResult,
@@ -94,160 +72,170 @@ from storrepro.bid.results import (
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
 
 
-# -- the replay --------------------------------------------------------------------------------
-@numba.njit(cache=True)
-def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf, cap, hbits):
-    n = ts.shape[0]
-    kind = ii[P_KIND]
-    merge = ii[P_MERGE] != 0
-    st = np.zeros(N_STATE, dtype=np.int64)
-    st[LAST_PID] = -1
-    st[LAST_ARRIVAL] = -1
-    ri = np.empty((4, cap), dtype=np.int64)
-    rf = np.empty(cap)
-    r_next = np.full(cap, -1, dtype=np.int64)
-    piece_event = np.empty(cap, dtype=np.int64)
-    piece_req = np.empty(cap, dtype=np.int64)
-    hk = np.full((2, 1 << hbits), EMPTY, dtype=np.int64)
-    hv = np.empty((2, 1 << hbits), dtype=np.int64)
-    # Noop
-    fifo = np.empty(cap if kind == NOOP else 1, dtype=np.int64)
-    # CFQ
-    qcap = rq_limit + 2 if kind == CFQ_KIND else 1
-    cq = np.empty((n_pids, qcap), dtype=np.int64)
-    cq_len = np.zeros(n_pids, dtype=np.int64)
-    order = np.empty(n_pids, dtype=np.int64)
-    rnd = np.empty(cap if kind == CFQ_KIND else 1, dtype=np.int64)
-    # BID
-    bcap = cap if kind >= BID else 1
-    sq_i = np.empty((5, bcap), dtype=np.int64)  # pid, head, tail, n, has_read
-    sq_f = np.empty((5, bcap))  # ts_old, ts_new, wait, deadline_at, expiry
-    k = max(ii[P_HIST], 1)
-    hist = np.empty((n_pids, k))
-    hist_start = np.zeros(n_pids, dtype=np.int64)
-    hist_on = np.zeros(n_pids, dtype=np.bool_)
-    logs_i = np.empty((6, bcap), dtype=np.int64)  # flush pid, n, sectors, cause; decision pid, tier
-    logs_f = np.empty((3, bcap))  # flush t; decision t, pf
-    wlog_f = np.empty((2, bcap))
-    wlog_i = np.empty(bcap, dtype=np.int64)
-    mq = np.empty(bcap, dtype=np.int64)
-    dq = np.empty(max(ii[P_DQ], 1), dtype=np.int64)
-    opened = np.full((3, n_pids), -1, dtype=np.int64)  # queue of p, p's place in row 2, pids
-    seen = np.zeros((2, n_pids if kind >= BID else 1))  # p's last arrival; 1 once p has arrived
-    hcap = cap if kind == HYBRID else 1
-    tab_s = np.empty(hcap, dtype=np.int64)
-    tab_e = np.empty(hcap, dtype=np.int64)
-    route_req = np.empty(hcap, dtype=np.int64)
-    route_t = np.empty(hcap)
-    S = (
-        st,
-        ii,
-        ff,
-        ri,
-        rf,
-        r_next,
-        hk,
-        hv,
-        fifo,
-        cq,
-        cq_len,
-        order,
-        rnd,
-        sq_i,
-        sq_f,
-        hist,
-        hist_start,
-        hist_on,
-        logs_i,
-        logs_f,
-        wlog_f,
-        wlog_i,
-        mq,
-        dq,
-        tab_s,
-        tab_e,
-        route_req,
-        route_t,
-        opened,
-        piece_event,
-        piece_req,
-        seen,
-    )
-    # outputs
-    arrival = np.zeros(n)
-    out_req = np.empty(cap, dtype=np.int64)
-    out_f = np.empty((3, cap))  # t_start, t_end, service
-    out_i = np.empty((2, cap), dtype=np.int64)  # cylinder, d
-    served = 0
-    head = 0
+class State(NamedTuple):
+    """Everything a replay changes: the counters (one :data:`~kernel_core.COUNTERS` record),
+    the request and piece tables, each scheduler's structures, BID's logs, each trace event's
+    admission time and the HDD's record. Made in Python (:func:`_new_state`), bound once by
+    :func:`_replay`."""
 
+    counters: np.ndarray
+    req: np.ndarray
+    idx: MergeIndex
+    pieces: np.ndarray
+    queues: Queues
+    staging: Staging
+    history: History
+    logs: Logs
+    vfs: Vfs
+    arrival: np.ndarray
+    served: np.ndarray
+
+
+def _new_state(n: int, n_pids: int, rq_limit: int, opt, cap: int, hbits: int) -> State:
+    """Arrays for a replay of ``n`` events with room for ``cap`` requests and pieces; the
+    structures of the schedulers not replayed get one slot."""
+    kind = opt["kind"]
+    counters = np.zeros(1, dtype=COUNTERS)
+    counters["last_pid"] = counters["last_arrival"] = -1
+    ints = functools.partial(np.empty, dtype=np.int64)
+    b = cap if kind >= BID else 1
+    b_pids = n_pids if kind >= BID else 1
+    h = cap if kind == HYBRID else 1
+    requests = np.empty(cap, dtype=REQUEST)
+    requests["next"] = -1
+    procs = np.zeros(b_pids, dtype=PROCESS)
+    procs["open_of"] = procs["open_place"] = -1
+    return State(
+        counters=counters,
+        req=requests,
+        idx=MergeIndex(
+            np.full((2, 1 << hbits), EMPTY, dtype=np.int64),
+            ints((2, 1 << hbits)),
+            np.zeros(2, dtype=np.int64),
+        ),
+        pieces=np.empty(cap, dtype=PIECE),
+        queues=Queues(
+            fifo=ints(cap if kind == NOOP else 1),
+            per_pid=ints((n_pids, rq_limit + 2 if kind == CFQ_KIND else 1)),
+            per_pid_len=np.zeros(n_pids, dtype=np.int64),
+            order=ints(n_pids),
+            round=ints(cap if kind == CFQ_KIND else 1),
+        ),
+        staging=Staging(
+            queues=np.empty(b, dtype=STAGING_QUEUE),
+            procs=procs,
+            open_pids=np.full(b_pids, -1, dtype=np.int64),
+            marked=ints(b),
+            dq=ints(max(opt["dq_depth"], 1)),
+            flushing=ints(b),
+        ),
+        history=History(
+            np.empty((n_pids, max(opt["history"], 1))),
+            np.zeros(n_pids, dtype=np.int64),
+            np.zeros(n_pids, dtype=np.bool_),
+        ),
+        logs=Logs(np.empty(b, dtype=FLUSH), np.empty(b, dtype=WAIT), np.empty(b, dtype=TIER)),
+        vfs=Vfs(ints(h), ints(h), ints(h), np.empty(h), ints((2 * h + 1, 3))),
+        arrival=np.zeros(n),
+        served=np.empty(cap, dtype=SERVED),
+    )
+
+
+# -- the replay --------------------------------------------------------------------------------
+@borrowing
+def _replay(trace, rq_limit, backlogged, options, gi, gf, S):
+    """Replay the trace into the state ``S``; returns how many requests the HDD served."""
+    opt, st = options[0], S.counters[0]
+    req, idx, pieces, q = S.req, S.idx, S.pieces, S.queues
+    sq, hist, logs, vfs = S.staging, S.history, S.logs, S.vfs
+    if backlogged:
+        return _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist,
+                               logs, vfs, S.arrival, S.served)  # fmt: skip
+    return _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
+                     S.arrival, S.served)  # fmt: skip
+
+
+@borrowing
+def _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
+                    arrival, out):  # fmt: skip
+    """The HDD pulls on the trace clock: every dispatch frees a slot, which the replayer refills
+    at once; with nothing to dispatch, the clock jumps to the next timer and the rest of the
+    trace shifts with it."""
     t = 0.0  # simulated time
-    clock = 0.0  # the scheduler's clock (trace clock when backlogged)
+    clock = 0.0  # the scheduler's clock: the trace's, shifted
     shift = 0.0
+    head = 0
+    served = 0
+    i, clock = _fill(0, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q,
+                     sq, hist, logs, vfs)  # fmt: skip
+    while st.overflow == 0:
+        r = _next(clock, t, opt, st, req, idx, q, sq, hist, logs, vfs)
+        while r < 0 and opt.kind >= BID:
+            has, wake = _next_wakeup(clock, st, sq)
+            if not has:
+                break
+            shift += wake - clock
+            clock = wake
+            r = _next(clock, t, opt, st, req, idx, q, sq, hist, logs, vfs)
+        if r < 0:
+            break
+        head, service = _dispatch(r, t, head, served, req, gi, gf, out)
+        # the dispatch frees a slot: the replayer refills at the start of the service
+        i, clock = _fill(i, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces,
+                         q, sq, hist, logs, vfs)  # fmt: skip
+        t = t + service
+        served += 1
+    return served
+
+
+@borrowing
+def _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
+              arrival, out):  # fmt: skip
+    """Events at their trace times: the next thing to happen is an arrival, the HDD's
+    completion, or the timer an idle HDD sleeps until. A full block layer blocks the replayer
+    until a dispatch frees a slot, and the rest of the trace shifts by the time it waited."""
+    n = trace.shape[0]
+    t = 0.0
+    shift = 0.0
+    head = 0
+    served = 0
     i = 0
     blocked = False
     block_t = 0.0
     busy = False
-    t_free = 0.0
-    t_rep = 0.0
-    sleeping_until = INF
-    if backlogged:
-        i, clock = _fill(
-            i, 0.0, 0.0, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
-        )
-    while st[OVERFLOW] == 0:
-        if backlogged:
-            # the HDD pulls on the trace clock; with nothing to dispatch, the clock jumps to the
-            # next timer and the rest of the trace shifts with it
-            r = _next(clock, t, kind, merge, S)
-            while r < 0 and kind >= BID:
-                has, wake = _next_wakeup(clock, sq_f, opened, st)
-                if not has:
-                    break
-                shift += wake - clock
-                clock = wake
-                r = _next(clock, t, kind, merge, S)
-            if r < 0:
-                break
-            head, service = _dispatch(r, t, head, served, ri, gi, gf, out_req, out_f, out_i)
-            # the dispatch frees a slot: the replayer refills at the start of the service
-            i, clock = _fill(
-                i, clock, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
-            )
-            t = t + service
-            served += 1
-            continue
-        # ---- open mode: the next thing to happen is an arrival, a completion or a timer ------
+    t_free = 0.0  # the HDD's completion, when busy
+    t_rep = 0.0  # when the replayer last ran
+    sleeping_until = INF  # the idle HDD's wake-up: the next staging timer
+    while st.overflow == 0:
         # (the replayer's timeout was set when it last ran, at t_rep: it fires at
         # t_rep + (a - t_rep), as simpy computes it)
         a = INF
         if i < n and not blocked:
-            a = ts[i] + shift
+            a = trace[i].ts + shift
             a = t_rep + (a - t_rep)
         dev = t_free if busy else sleeping_until
         if a == INF and dev == INF:
             break
-        if a < dev:
+        if a < dev:  # arrivals
             t = a
             t_rep = t
-            i, admitted, blocked = _admit_due(
-                i, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
-            )
+            i, admitted, blocked = _admit_due(i, t, shift, rq_limit, arrival, trace, opt, st, req,
+                                              idx, pieces, q, sq, hist, logs, vfs)  # fmt: skip
             block_t = t if blocked else block_t
             if busy or admitted == 0:
                 continue  # a busy device is not woken; a blocked replayer submitted nothing
-        else:
+        else:  # the HDD completes its request, or its timer wakes it
             t = dev
             busy = False
-        r = _next(t, t, kind, merge, S)
+        r = _next(t, t, opt, st, req, idx, q, sq, hist, logs, vfs)
         if r < 0:
             sleeping_until = INF
-            if kind >= BID:
-                has, wake = _next_wakeup(t, sq_f, opened, st)
+            if opt.kind >= BID:
+                has, wake = _next_wakeup(t, st, sq)
                 if has:
                     sleeping_until = t + (wake - t)
             continue
-        head, service = _dispatch(r, t, head, served, ri, gi, gf, out_req, out_f, out_i)
+        head, service = _dispatch(r, t, head, served, req, gi, gf, out)
         t_free = t + service
         served += 1
         busy = True
@@ -255,122 +243,108 @@ def _replay(ts, pid, op, lba, size, n_pids, rq_limit, backlogged, ii, ff, gi, gf
         if blocked:  # the dispatch frees a slot: the replayer resumes now
             shift += t - block_t
             t_rep = t
-            i, _, blocked = _admit_due(
-                i, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S
-            )
+            i, _, blocked = _admit_due(i, t, shift, rq_limit, arrival, trace, opt, st, req, idx,
+                                       pieces, q, sq, hist, logs, vfs)  # fmt: skip
             block_t = t if blocked else block_t
-    return (
-        st,
-        ri,
-        rf,
-        piece_event,
-        piece_req,
-        arrival,
-        out_req[:served],
-        out_f[:, :served],
-        out_i[:, :served],
-        logs_i,
-        logs_f,
-        wlog_f,
-        wlog_i,
-        route_req,
-        route_t,
-    )
+    return served
 
 
-@numba.njit(cache=True, inline="always")
-def _dispatch(r, t, head, served, ri, gi, gf, out_req, out_f, out_i):
-    """The HDD serves request ``r`` from time ``t``: record it as the ``served``-th; returns the
-    head's new position and the service time."""
-    service, d, cyl = hdd_time(ri[R_LBA, r], ri[R_SIZE, r], head, gi, gf)
-    out_req[served] = r
-    out_f[0, served], out_f[1, served], out_f[2, served] = t, t + service, service
-    out_i[0, served], out_i[1, served] = cyl, d
-    return ri[R_LBA, r] + ri[R_SIZE, r], service
+@borrowing
+def _fill(i, clock, tsim, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q, sq, hist,
+          logs, vfs):  # fmt: skip
+    """Backlogged replayer: admit events in trace order while a slot is free.
+
+    Returns the next event and the trace clock."""
+    n = trace.shape[0]
+    while i < n and st.count < rq_limit and st.overflow == 0:
+        clock = max(clock, trace[i].ts + shift)
+        _arrival(i, clock, tsim, trace, opt, st, req, idx, pieces, q, sq, hist, logs, vfs)
+        arrival[i] = tsim
+        i += 1
+    return i, clock
 
 
-@numba.njit(cache=True)
-def _admit_due(i, t, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S):
+@borrowing
+def _admit_due(i, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q, sq, hist,
+               logs, vfs):  # fmt: skip
     """Open-mode replayer at time ``t``: admit, in trace order, the next event and every later
     one due by ``t``, while a slot is free.
 
     Returns the next event, how many entered, and whether a full block layer stopped it."""
-    st = S[_ST]
-    n = ts.shape[0]
+    n = trace.shape[0]
     admitted = 0
-    while i < n and st[OVERFLOW] == 0:
-        if admitted and ts[i] + shift > t:
+    while i < n and st.overflow == 0:
+        if admitted and trace[i].ts + shift > t:
             break
-        if st[COUNT] >= rq_limit:
+        if st.count >= rq_limit:
             return i, admitted, True
-        _admit(i, t, t, kind, merge, lba, size, op, pid, S)
+        _arrival(i, t, t, trace, opt, st, req, idx, pieces, q, sq, hist, logs, vfs)
         arrival[i] = t
         i += 1
         admitted += 1
     return i, admitted, False
 
 
-@numba.njit(cache=True)
-def _fill(i, clock, tsim, shift, rq_limit, arrival, ts, kind, merge, lba, size, op, pid, S):
-    """Backlogged replayer: admit events in trace order while a slot is free.
-
-    Returns the next event and the trace clock."""
-    st = S[_ST]
-    n = ts.shape[0]
-    while i < n and st[COUNT] < rq_limit and st[OVERFLOW] == 0:
-        clock = max(clock, ts[i] + shift)
-        _admit(i, clock, tsim, kind, merge, lba, size, op, pid, S)
-        arrival[i] = tsim
-        i += 1
-    return i, clock
-
-
-@numba.njit(cache=True, inline="always")
-def _admit(i, now, tsim, kind, merge, lba, size, op, pid, S):
-    """The scheduler's ``add`` for trace event ``i`` at scheduler time ``now``."""
-    if kind < BID:
-        _admit_queue(i, now, kind, merge, lba, size, op, pid, S)
-    elif not (kind == HYBRID and _vfs_overlap(lba[i], size[i], S)) or not _admit_vfs(
-        i, now, tsim, lba, size, op, pid, S
-    ):
-        _bid_add(lba[i], size[i], op[i], pid[i], i, now, tsim, S)
-
-
-@numba.njit(cache=True, inline="always")
-def _next(now, tsim, kind, merge, S):
-    """The scheduler's ``next`` at scheduler time ``now``: a request id or -1."""
-    if kind < BID:
-        return _next_queue(kind, merge, S)
-    return _bid_next(now, tsim, S)
-
-
-def scheduler_parameters(scheduler) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's integer and float parameters for a (fresh) scheduler object."""
-    ii = np.zeros(9, dtype=np.int64)
-    ff = np.zeros(4)
-    if type(scheduler) is Noop:
-        ii[P_KIND] = NOOP
-    elif type(scheduler) is CFQ:
-        ii[P_KIND], ii[P_QUANTUM] = CFQ_KIND, scheduler.quantum
-    elif type(scheduler) in (BIDHDD, BIDHybrid):
-        ii[P_KIND] = HYBRID if type(scheduler) is BIDHybrid else BID
-        ii[P_HIST], ii[P_DQ] = scheduler.history_length, scheduler.dq_depth
-        ii[P_RESET], ii[P_ADAPT] = scheduler.reset_history_on_flush, scheduler.adaptive_wait
-        ii[P_EVERY] = scheduler.every_gap
-        ff[P_WAIT], ff[P_READ_DL] = scheduler.wait_default, scheduler.read_deadline
-        ff[P_WRITE_DL] = scheduler.write_deadline
-        if type(scheduler) is BIDHybrid:
-            ff[P_PF] = scheduler.pf_threshold
+@borrowing
+def _arrival(i, now, tsim, trace, opt, st, req, idx, pieces, q, sq, hist, logs, vfs):
+    """Trace event ``i`` arrives: the scheduler's ``add`` at scheduler time ``now`` (``tsim``:
+    the simulated time, when BID-Hybrid routes writes to the SSD)."""
+    if opt.kind < BID:
+        _queue_add(i, now, trace, opt, st, req, idx, pieces, q)
+    elif opt.kind == HYBRID and _vfs_overlap(trace[i].lba, trace[i].size, st, vfs):
+        _admit_vfs(i, now, tsim, trace, opt, st, req, idx, pieces, sq, hist, logs, vfs)
     else:
+        _bid_add(trace[i].lba, trace[i].size, trace[i].op, trace[i].pid, i, now, tsim, opt, st,
+                 req, idx, pieces, sq, hist, logs, vfs)  # fmt: skip
+
+
+@borrowing
+def _next(now, tsim, opt, st, req, idx, q, sq, hist, logs, vfs):
+    """The scheduler's ``next`` at scheduler time ``now`` (BID: due timers fire first): a
+    request id or -1."""
+    if opt.kind < BID:
+        return _queue_next(opt, st, req, idx, q)
+    return _bid_next(now, tsim, opt, st, req, idx, sq, hist, logs, vfs)
+
+
+@borrowing
+def _dispatch(r, t, head, served, req, gi, gf, out):
+    """The HDD serves request ``r`` from time ``t``: record it as the ``served``-th; returns the
+    head's new position and the service time."""
+    service, d, cyl = hdd_time(req[r].lba, req[r].size, head, gi, gf)
+    out[served].req = r
+    out[served].t_start, out[served].t_end, out[served].service = t, t + service, service
+    out[served].cylinder, out[served].d = cyl, d
+    return req[r].lba + req[r].size, service
+
+
+def scheduler_options(scheduler) -> np.ndarray:
+    """The kernel's options for a (fresh) scheduler object: one :data:`~kernel_core.OPTIONS`
+    record."""
+    kind = {Noop: NOOP, CFQ: CFQ_KIND, BIDHDD: BID, BIDHybrid: HYBRID}.get(type(scheduler))
+    if kind is None:
         raise ValueError(
             f"the kernel runs Noop, CFQ, BID-HDD and BID-Hybrid, not {scheduler!r}; "
             "use engine='simpy'"
         )
     if len(scheduler):
         raise ValueError(f"the kernel needs a fresh scheduler, got {scheduler!r} with requests")
-    merge = scheduler.sq_merge if ii[P_KIND] >= BID else scheduler.merge
-    ii[P_MERGE], ii[P_MAX] = merge, scheduler.max_sectors
-    return ii, ff
+    opt = np.zeros(1, dtype=OPTIONS)  # the fields of other schedulers stay 0
+    opt["kind"], opt["max_sectors"] = kind, scheduler.max_sectors
+    if kind == CFQ_KIND:
+        opt["quantum"] = scheduler.quantum
+    if kind < BID:
+        opt["merge"] = scheduler.merge
+        return opt
+    opt["merge"] = scheduler.sq_merge
+    opt["history"], opt["dq_depth"] = scheduler.history_length, scheduler.dq_depth
+    opt["reset_history"] = scheduler.reset_history_on_flush
+    opt["adaptive_wait"], opt["every_gap"] = scheduler.adaptive_wait, scheduler.every_gap
+    opt["wait_default"], opt["read_deadline"] = scheduler.wait_default, scheduler.read_deadline
+    opt["write_deadline"] = scheduler.write_deadline
+    if kind == HYBRID:
+        opt["pf_threshold"] = scheduler.pf_threshold
+    return opt
 
 
 def replay(
@@ -388,7 +362,7 @@ def replay(
     (:data:`storrepro.bid.kernel_core.MODERN_DISK`: a transfer term, rotation only on
     non-sequential requests); the simpy reference model has only the authors' model."""
     check_options(rq_limit, mode)
-    ii, ff = scheduler_parameters(scheduler)
+    opt = scheduler_options(scheduler)
     pid_values, pid = np.unique(trace.pid.to_numpy(dtype=np.int64), return_inverse=True)
     ops = trace.op.to_numpy()
     if len(ops) and not np.isin(ops, ("R", "W")).all():
@@ -397,39 +371,32 @@ def replay(
     size = trace["size"].to_numpy(dtype=np.int64)
     if len(lba) and (lba.min() < 0 or size.min() < 1):
         raise ValueError("trace lba must be >= 0 and size >= 1 (sectors) in every event")
-    columns = (
-        trace.ts.to_numpy(dtype=float),
-        pid.astype(np.int64),
-        (ops == "W").astype(np.int64),
-        lba,
-        size,
-    )
     if len(lba) and int((lba + size).max()) >= 1 << LBA_BITS:
         raise ValueError(f"trace sectors must stay below 2**{LBA_BITS} (a 4 TiB disk)")
+    events = np.empty(len(trace), dtype=TRACE)
+    events["ts"], events["pid"], events["op"] = trace.ts.to_numpy(dtype=float), pid, ops == "W"
+    events["lba"], events["size"] = lba, size
     gi, gf = _geometry_arrays(geometry, modern_disk)
     cap = 2 * len(trace) + 64
     hbits = max(10, int(4 * (rq_limit + 64)).bit_length())
     while True:
-        out = _replay(
-            *columns, len(pid_values), rq_limit, mode == MODES[_ST], ii, ff, gi, gf, cap, hbits
-        )
-        if out[0][OVERFLOW] == 0:
+        state = _new_state(len(trace), len(pid_values), rq_limit, opt[0], cap, hbits)
+        served = _replay(events, rq_limit, mode == "backlogged", opt, gi, gf, state)
+        if state.counters[0]["overflow"] == 0:
             break
         cap, hbits = 2 * cap, hbits + 1  # VFS-SSD splits made more pieces than the first guess
-    return _result(out, ii, len(trace), pid_values, ssd)
+    return _result(state, served, opt[0]["kind"], len(trace), pid_values, ssd)
 
 
-def _result(out, ii, n, pid_values, ssd: SSDParams) -> SimResult:
-    (st, ri, rf, piece_event, piece_req, arrival, hdd_req, hdd_f, hdd_i, logs_i, logs_f, wlog_f,
-     wlog_i, route_req, route_t) = out  # fmt: skip
-    kind = ii[P_KIND]
-    frames = [_frame(0, hdd_req, hdd_f, hdd_i[0], hdd_i[1], ri, rf, pid_values)]
+def _result(state: State, served: int, kind: int, n, pid_values, ssd: SSDParams) -> SimResult:
+    st, req, logs = state.counters[0], state.req, state.logs
+    devices = [state.served[:served]]  # SERVED records per device: the HDD, the SSD
     if kind == HYBRID:
-        routed = st[NROUTE]
+        routed = st["nroute"]
         ssd_req, ssd_f = _serve_ssd(
-            route_req[:routed],
-            route_t[:routed],
-            ri,
+            state.vfs.route_req[:routed],
+            state.vfs.route_t[:routed],
+            req,
             len(pid_values),
             ssd.read_ms_per_page,
             ssd.write_ms_per_page,
@@ -437,67 +404,69 @@ def _result(out, ii, n, pid_values, ssd: SSDParams) -> SimResult:
             ssd.sector_bytes,
             ssd.rounding == "ceil",
         )
-        m = len(ssd_req)
-        frames.append(
-            _frame(1, ssd_req, ssd_f, np.full(m, -1), np.zeros(m, int), ri, rf, pid_values)
-        )
+        on_ssd = np.zeros(len(ssd_req), dtype=SERVED)
+        on_ssd["req"], on_ssd["cylinder"] = ssd_req, -1
+        on_ssd["t_start"], on_ssd["t_end"], on_ssd["service"] = ssd_f
+        devices.append(on_ssd)
+    frames = [_frame(device, served, req, pid_values) for device, served in enumerate(devices)]
     requests = pd.concat(frames, ignore_index=True)
     requests["op"] = requests.op.astype(object)
-    t_end = np.full(st[NREQ], np.nan)
-    for req, f in [(hdd_req, hdd_f)] + ([(ssd_req, ssd_f)] if kind == HYBRID else []):
-        t_end[req] = f[1]
-    pieces = st[NPIECE]
+    t_end = np.full(st["nreq"], np.nan)
+    for served in devices:
+        t_end[served["req"]] = served["t_end"]
+    pieces = state.pieces[: st["npiece"]]
     completion = np.full(n, -np.inf)
-    ends = t_end[piece_req[:pieces]]
-    np.fmax.at(completion, piece_event[:pieces], ends)
+    np.fmax.at(completion, pieces["event"], t_end[pieces["req"]])
     completion[np.isinf(completion)] = np.nan
-    logs = {}
+    out = {}
     if kind >= BID:
-        f = st[NFLUSH]
-        logs["flushes"] = pd.DataFrame(
+        f = logs.flushes[: st["nflush"]]
+        out["flushes"] = pd.DataFrame(
             {
-                "t": logs_f[0, :f],
-                "pid": pid_values[logs_i[0, :f]],
-                "requests": logs_i[1, :f],
-                "sectors": logs_i[2, :f],
-                "cause": np.where(logs_i[3, :f] == 1, "deadline", "wait"),
+                "t": f["t"],
+                "pid": pid_values[f["pid"]],
+                "requests": f["n"],
+                "sectors": f["sectors"],
+                "cause": np.where(f["deadline"], "deadline", "wait"),
             },
             columns=list(FLUSH_COLUMNS),
         )
-        w = st[NWAIT]
-        logs["waits"] = pd.DataFrame(
-            {"t": wlog_f[0, :w], "pid": pid_values[wlog_i[:w]], "wait": wlog_f[1, :w]},
+        w = logs.waits[: st["nwait"]]
+        out["waits"] = pd.DataFrame(
+            {"t": w["t"], "pid": pid_values[w["pid"]], "wait": w["wait"]},
             columns=list(WAIT_COLUMNS),
         )
     if kind == HYBRID:
-        d = st[NDEC]
-        logs["decisions"] = pd.DataFrame(
+        d = logs.tiers[: st["ndec"]]
+        out["decisions"] = pd.DataFrame(
             {
-                "t": logs_f[1, :d],
-                "pid": pid_values[logs_i[4, :d]],
-                "pf": logs_f[2, :d],
-                "tier": np.where(logs_i[5, :d] == 1, "ssd", "hdd"),
+                "t": d["t"],
+                "pid": pid_values[d["pid"]],
+                "pf": d["pf"],
+                "tier": np.where(d["ssd"], "ssd", "hdd"),
             },
             columns=list(DECISION_COLUMNS),
         )
-        logs["vfs_hits"] = {"R": int(st[HITS_R]), "W": int(st[HITS_W])}
-    return SimResult(requests, completion, arrival, int(st[COUNT]), **logs)
+        out["vfs_hits"] = {"R": int(st["hits_r"]), "W": int(st["hits_w"])}
+    return SimResult(requests, completion, state.arrival, int(st["count"]), **out)
 
 
-def _frame(device, req, f, cylinder, d, ri, rf, pid_values) -> pd.DataFrame:
+def _frame(device: int, served: np.ndarray, req: np.ndarray, pid_values) -> pd.DataFrame:
+    """A device's requests in service order (``served``: SERVED records)."""
+    r = req[served["req"]]
     return pd.DataFrame(
         {
             "device": device,
-            "pid": pid_values[ri[R_PID, req]],
-            "op": np.where(ri[R_OP, req] == WRITE, "W", "R"),
-            "lba": ri[R_LBA, req],
-            "size": ri[R_SIZE, req],
-            "t_arrive": rf[req],
-            "t_start": f[0],
-            "t_end": f[1],
-            "service": f[2],
-            "cylinder": cylinder,
-            "d": d,
+            "pid": pid_values[r["pid"]],
+            "op": np.where(r["op"] == WRITE, "W", "R"),
+            "lba": r["lba"],
+            "size": r["size"],
+            "t_arrive": r["arrive"],
+            "t_start": served["t_start"],
+            "t_end": served["t_end"],
+            "service": served["service"],
+            "cylinder": served["cylinder"],
+            "d": served["d"],
         },
         columns=list(REQUEST_COLUMNS),
     )

@@ -1,10 +1,24 @@
-"""Shared parts of the replay kernel (:mod:`storrepro.bid.kernel`): the layout of its state
-tuple ``S`` and parameter arrays, the authors' HDD model, the merge index (array hash tables keyed
-by (process or -1, direction, sector)), the request and piece tables, and the VFS-SSD table of
-BID-Hybrid as sorted disjoint intervals. Times in ms, sizes and positions in 512-B sectors.
+"""Shared parts of the replay kernel (:mod:`storrepro.bid.kernel`): the layout of its state,
+the authors' HDD model, the merge index (array hash tables keyed by (process or -1, direction,
+sector)), the request and piece tables, and the VFS-SSD table of BID-Hybrid as sorted disjoint
+intervals. Times in ms, sizes and positions in 512-B sectors.
+
+The state is named: each table is a numpy structured array (one record per request, staging
+queue, process, log line: ``req[r].lba``, ``sq.queues[s].expiry``), the counters and the options
+are one record each (``st.count``, ``opt.kind``), and the tables of one scheduler travel together
+in a small named tuple (:class:`Staging`, :class:`Logs`, ...). A record array is passed as one
+array and a record as one pointer, so a call costs a few words however many fields there are.
+
+Functions on the per-event path are compiled with :data:`borrowing`: they only read and write
+the replay's arrays and never allocate, so they need none of numba's reference counting. With
+it, every call increfs and decrefs each array it is given (numba's pruning removes the pairs
+only in a function without branches), whether the arrays come in a tuple or one by one; the
+earlier kernel spent most of its time in those atomic counts.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -15,57 +29,178 @@ NOOP, CFQ_KIND, BID, HYBRID = 0, 1, 2, 3
 READ, WRITE = 0, 1
 INF = np.inf
 
-# integer state slots
-COUNT, NREQ, NPIECE, LAST_PID, NSQ, MQ_HEAD, MQ_TAIL, DQ_N, HEAD_POS = range(9)
-NWAIT, NFLUSH, NTAB, NROUTE, NDEC, HITS_R, HITS_W, F_HEAD, F_TAIL = range(9, 18)
-NORDER, R_HEAD, R_TAIL, OVERFLOW, N_OPEN, H_LIVE = range(18, 24)  # H_LIVE: slots 23, 24
-LAST_ARRIVAL = 25  # process of the last BID arrival (the every-gap history's batches)
-N_STATE = 26
-# integer parameters
-P_KIND, P_MERGE, P_MAX, P_QUANTUM, P_HIST, P_DQ, P_RESET, P_ADAPT, P_EVERY = range(9)
-# float parameters
-P_WAIT, P_READ_DL, P_WRITE_DL, P_PF = range(4)
-# request int columns
-R_LBA, R_SIZE, R_OP, R_PID = range(4)
+#: How the per-event helpers are compiled: they borrow arrays the replay owns and allocate none,
+#: so numba's reference counting (an atomic incref and decref per array argument per call) is
+#: switched off for them.
+borrowing = numba.njit(cache=True, _nrt=False)
+#: How a helper that allocates (an argsort, a scratch array) is compiled: with reference counting,
+#: said explicitly because a callee inherits a caller's unset option. It runs once per flush or
+#: round, not per event.
+allocating = numba.njit(cache=True, _nrt=True)
+
+I8, F8, B1 = np.int64, np.float64, np.bool_
+
+#: The replay's counters (one record).
+COUNTERS = np.dtype(
+    [
+        ("count", I8),  # requests queued in the block layer (the replayer's slots in use)
+        ("nreq", I8),  # requests made
+        ("npiece", I8),  # pieces recorded
+        ("overflow", I8),  # 1: a table ran out of room (the replay is run again, larger)
+        ("f_head", I8),  # Noop's FIFO
+        ("f_tail", I8),
+        ("norder", I8),  # CFQ: processes with a queue
+        ("r_head", I8),  # CFQ: the current round
+        ("r_tail", I8),
+        ("nsq", I8),  # BID: staging queues made
+        ("n_open", I8),  # BID: open staging queues
+        ("last_pid", I8),  # BID: the last process to arrive while its queue was open
+        ("last_arrival", I8),  # BID: the last process to arrive (the every-gap history's batches)
+        ("mq_head", I8),  # BID: the marked requests' FIFO
+        ("mq_tail", I8),
+        ("dq_n", I8),  # BID: requests in the dispatch queue
+        ("head_pos", I8),  # BID: where the dispatch queue's C-LOOK last left the head
+        ("nwait", I8),  # BID's log lengths
+        ("nflush", I8),
+        ("ndec", I8),
+        ("ntab", I8),  # BID-Hybrid: intervals in the VFS-SSD table
+        ("nroute", I8),  # BID-Hybrid: requests sent to the SSD
+        ("hits_r", I8),  # BID-Hybrid: arrivals the VFS-SSD table routed, per direction
+        ("hits_w", I8),
+    ]
+)
+
+#: A scheduler's options as the kernel reads them (one record, :func:`kernel.scheduler_options`).
+OPTIONS = np.dtype(
+    [
+        ("kind", I8),  # NOOP, CFQ_KIND, BID or HYBRID
+        ("merge", B1),  # merge contiguous requests (BID: within a staging queue)
+        ("max_sectors", I8),
+        ("quantum", I8),  # CFQ
+        ("history", I8),  # BID: gaps in the wait history
+        ("dq_depth", I8),  # BID: dispatch queue depth
+        ("reset_history", B1),  # BID: the history is deleted with its queue
+        ("adaptive_wait", B1),
+        ("every_gap", B1),  # BID: every batch's gap enters the history, queue open or not
+        ("wait_default", F8),
+        ("read_deadline", F8),
+        ("write_deadline", F8),
+        ("pf_threshold", F8),  # BID-Hybrid: packing fraction above which a queue stays on the HDD
+    ]
+)
+
+#: The trace, one record per event: time (ms), dense process number, direction, sectors.
+TRACE = np.dtype([("ts", F8), ("pid", I8), ("op", I8), ("lba", I8), ("size", I8)])
+
+#: The request table: what each request is, when it was made, and (BID) the next request of its
+#: staging queue (-1 at the tail).
+REQUEST = np.dtype(
+    [("lba", I8), ("size", I8), ("op", I8), ("pid", I8), ("arrive", F8), ("next", I8)]
+)
+
+#: Which request carries each piece of each trace event (merges and SSD cuts).
+PIECE = np.dtype([("event", I8), ("req", I8)])
+
+#: A staging queue of BID: its process, its requests (a list linked through REQUEST.next), its
+#: times TS_old and TS_new, its wait and deadline, and the armed timer min(TS_new + wait,
+#: deadline).
+STAGING_QUEUE = np.dtype(
+    [
+        ("pid", I8),
+        ("head", I8),
+        ("tail", I8),
+        ("n", I8),
+        ("has_read", B1),
+        ("opened_at", F8),
+        ("last_at", F8),
+        ("wait", F8),
+        ("deadline", F8),
+        ("expiry", F8),
+    ]
+)
+
+#: A process under BID: its open staging queue (-1: none), its place in the open list, its
+#: last arrival and whether it has arrived yet.
+PROCESS = np.dtype([("open_of", I8), ("open_place", I8), ("last_seen", F8), ("arrived", B1)])
+
+#: BID's logs: every flush (``deadline``: the deadline timer fired, not the wait timer), every
+#: setting of a wait timer, BID-Hybrid's every tier choice (``ssd``: the writes went there).
+FLUSH = np.dtype([("t", F8), ("pid", I8), ("n", I8), ("sectors", I8), ("deadline", B1)])
+WAIT = np.dtype([("t", F8), ("pid", I8), ("wait", F8)])
+TIER = np.dtype([("t", F8), ("pid", I8), ("pf", F8), ("ssd", B1)])
+
+#: The HDD's record, one per request served, in service order.
+SERVED = np.dtype(
+    [
+        ("req", I8),
+        ("t_start", F8),
+        ("t_end", F8),
+        ("service", F8),
+        ("cylinder", I8),
+        ("d", I8),
+    ]
+)
 
 
-# the state tuple S of the replay: its arrays' places
-_ST = 0
-_II = 1
-_FF = 2
-_RI = 3
-_RF = 4
-_R_NEXT = 5
-_HK = 6
-_HV = 7
-_FIFO = 8
-_CQ = 9
-_CQ_LEN = 10
-_ORDER = 11
-_RND = 12
-_SQ_I = 13
-_SQ_F = 14
-_HIST = 15
-_HIST_START = 16
-_HIST_ON = 17
-_LOGS_I = 18
-_LOGS_F = 19
-_WLOG_F = 20
-_WLOG_I = 21
-_MQ = 22
-_DQ = 23
-_TAB_S = 24
-_TAB_E = 25
-_ROUTE_REQ = 26
-_ROUTE_T = 27
-_OPENED = 28
-_PIECE_EVENT = 29
-_PIECE_REQ = 30
-_SEEN = 31
+class MergeIndex(NamedTuple):
+    """Two hash tables (row 0: by end sector, row 1: by start sector) of request ids, and how
+    many slots of each are in use."""
+
+    keys: np.ndarray
+    values: np.ndarray
+    live: np.ndarray
+
+
+class Queues(NamedTuple):
+    """Noop's FIFO, and CFQ's queue per process, its processes in order and its current round."""
+
+    fifo: np.ndarray
+    per_pid: np.ndarray  # (process, slot)
+    per_pid_len: np.ndarray
+    order: np.ndarray
+    round: np.ndarray
+
+
+class Staging(NamedTuple):
+    """BID's staging queues and processes, the processes with an open queue (the first
+    ``st.n_open``), the marked requests in flush order, the dispatch queue, and room for the
+    requests of a queue being marked."""
+
+    queues: np.ndarray  # STAGING_QUEUE records
+    procs: np.ndarray  # PROCESS records
+    open_pids: np.ndarray
+    marked: np.ndarray
+    dq: np.ndarray
+    flushing: np.ndarray  # the requests of the queue being marked
+
+
+class History(NamedTuple):
+    """Each process's wait history: a ring of gaps, its oldest slot, and whether it exists."""
+
+    gaps: np.ndarray  # (process, k)
+    start: np.ndarray
+    on: np.ndarray
+
+
+class Logs(NamedTuple):
+    flushes: np.ndarray  # FLUSH records
+    waits: np.ndarray  # WAIT records
+    tiers: np.ndarray  # TIER records
+
+
+class Vfs(NamedTuple):
+    """BID-Hybrid's VFS-SSD table (the first ``st.ntab`` intervals, sorted), the requests sent
+    to the SSD with their times, and room to cut an arrival into pieces on and off the SSD."""
+
+    start: np.ndarray
+    end: np.ndarray
+    route_req: np.ndarray
+    route_t: np.ndarray
+    cut: np.ndarray  # (piece, [start, size, on the SSD])
 
 
 # -- HDD model ---------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@borrowing
 def hdd_time(lba, size, head, gi, gf):
     """:func:`storrepro.sim.disk_model.hdd_service_time` (same operations): (T, d, start cylinder).
 
@@ -132,124 +267,143 @@ LBA_BITS = 33
 EMPTY = -1
 
 
-@numba.njit(cache=True)
+@borrowing
 def _key(kp, op, sector):
     return ((kp + 1) << (LBA_BITS + 1)) | (op << LBA_BITS) | sector
 
 
-@numba.njit(cache=True)
+@borrowing
 def _home(key, mask):
     h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
     return np.int64(h >> np.uint64(31)) & mask
 
 
-@numba.njit(cache=True)
-def _find(hk, t, key):
+@borrowing
+def _find(keys, t, key):
     """Slot of ``key`` in table ``t``, or of the empty slot where it would go."""
-    mask = hk.shape[1] - 1
+    mask = keys.shape[1] - 1
     i = _home(key, mask)
-    while hk[t, i] != EMPTY and hk[t, i] != key:
+    while keys[t, i] != EMPTY and keys[t, i] != key:
         i = (i + 1) & mask
     return i
 
 
-@numba.njit(cache=True)
-def _put(hk, hv, st, t, key, value):
-    i = _find(hk, t, key)
-    if hk[t, i] == EMPTY:
-        st[H_LIVE + t] += 1
-        if 2 * st[H_LIVE + t] > hk.shape[1]:
-            st[OVERFLOW] = 1
-    hk[t, i], hv[t, i] = key, value
+@borrowing
+def _put(idx, st, t, key, value):
+    i = _find(idx.keys, t, key)
+    if idx.keys[t, i] == EMPTY:
+        idx.live[t] += 1
+        if 2 * idx.live[t] > idx.keys.shape[1]:
+            st.overflow = 1
+    idx.keys[t, i], idx.values[t, i] = key, value
 
 
-@numba.njit(cache=True)
-def _delete_slot(hk, hv, st, t, i):
-    mask = hk.shape[1] - 1
+@borrowing
+def _delete_slot(idx, st, t, i):
+    keys, values = idx.keys, idx.values
+    mask = keys.shape[1] - 1
     j = i
     while True:
         j = (j + 1) & mask
-        if hk[t, j] == EMPTY:
+        if keys[t, j] == EMPTY:
             break
-        home = _home(hk[t, j], mask)
+        home = _home(keys[t, j], mask)
         # the entry at j stays if its home lies cyclically in (i, j]
         if (i < j and i < home <= j) or (i > j and (home > i or home <= j)):
             continue
-        hk[t, i], hv[t, i] = hk[t, j], hv[t, j]
+        keys[t, i], values[t, i] = keys[t, j], values[t, j]
         i = j
-    hk[t, i] = EMPTY
-    st[H_LIVE + t] -= 1
+    keys[t, i] = EMPTY
+    idx.live[t] -= 1
 
 
-@numba.njit(cache=True)
-def _merge(hk, hv, st, kp, op, lba, size, ri, max_sectors):
+@borrowing
+def _merge(idx, st, req, kp, op, lba, size, max_sectors):
+    """Grow a queued request of ``kp`` that ends where this one starts (back merge) or starts
+    where it ends (front merge); the merged request, or -1."""
     key = _key(kp, op, lba)
-    i = _find(hk, 0, key)
-    if hk[0, i] == key:
-        t = hv[0, i]
-        if ri[R_SIZE, t] + size <= max_sectors:
-            _delete_slot(hk, hv, st, 0, i)
-            ri[R_SIZE, t] += size
-            _put(hk, hv, st, 0, _key(kp, op, ri[R_LBA, t] + ri[R_SIZE, t]), t)
+    i = _find(idx.keys, 0, key)
+    if idx.keys[0, i] == key:
+        t = idx.values[0, i]
+        if req[t].size + size <= max_sectors:
+            _delete_slot(idx, st, 0, i)
+            req[t].size += size
+            _put(idx, st, 0, _key(kp, op, req[t].lba + req[t].size), t)
             return t
     key = _key(kp, op, lba + size)
-    i = _find(hk, 1, key)
-    if hk[1, i] == key:
-        t = hv[1, i]
-        if ri[R_SIZE, t] + size <= max_sectors:
-            _delete_slot(hk, hv, st, 1, _find(hk, 1, _key(kp, op, ri[R_LBA, t])))
-            ri[R_LBA, t] = lba
-            ri[R_SIZE, t] += size
-            _put(hk, hv, st, 1, _key(kp, op, lba), t)
+    i = _find(idx.keys, 1, key)
+    if idx.keys[1, i] == key:
+        t = idx.values[1, i]
+        if req[t].size + size <= max_sectors:
+            _delete_slot(idx, st, 1, _find(idx.keys, 1, _key(kp, op, req[t].lba)))
+            req[t].lba = lba
+            req[t].size += size
+            _put(idx, st, 1, _key(kp, op, lba), t)
             return t
     return -1
 
 
-@numba.njit(cache=True)
-def _index_add(hk, hv, st, kp, r, ri):
-    op = ri[R_OP, r]
-    _put(hk, hv, st, 0, _key(kp, op, ri[R_LBA, r] + ri[R_SIZE, r]), r)
-    _put(hk, hv, st, 1, _key(kp, op, ri[R_LBA, r]), r)
+@borrowing
+def _index_add(idx, st, kp, r, req):
+    op = req[r].op
+    _put(idx, st, 0, _key(kp, op, req[r].lba + req[r].size), r)
+    _put(idx, st, 1, _key(kp, op, req[r].lba), r)
 
 
-@numba.njit(cache=True)
-def _index_remove(hk, hv, st, kp, r, ri):
-    op = ri[R_OP, r]
-    for t, sector in ((0, ri[R_LBA, r] + ri[R_SIZE, r]), (1, ri[R_LBA, r])):
-        i = _find(hk, t, _key(kp, op, sector))
-        if hk[t, i] != EMPTY and hv[t, i] == r:
-            _delete_slot(hk, hv, st, t, i)
+@borrowing
+def _index_remove(idx, st, kp, r, req):
+    op = req[r].op
+    for t, sector in ((0, req[r].lba + req[r].size), (1, req[r].lba)):
+        i = _find(idx.keys, t, _key(kp, op, sector))
+        if idx.keys[t, i] != EMPTY and idx.values[t, i] == r:
+            _delete_slot(idx, st, t, i)
 
 
-@numba.njit(cache=True)
-def _new_request(st, ri, rf, lba, size, op, pid, now):
-    r = st[NREQ]
-    if r >= ri.shape[1]:
-        st[OVERFLOW] = 1
+@borrowing
+def _new_request(st, req, lba, size, op, pid, now):
+    """A new request in the table; -1 (and the overflow flag) when the table is full."""
+    r = st.nreq
+    if r >= req.shape[0]:
+        st.overflow = 1
         return -1
-    ri[R_LBA, r], ri[R_SIZE, r], ri[R_OP, r], ri[R_PID, r] = lba, size, op, pid
-    rf[r] = now
-    st[NREQ] = r + 1
+    q = req[r]
+    q.lba, q.size, q.op, q.pid, q.arrive = lba, size, op, pid, now
+    st.nreq = r + 1
     return r
 
 
-@numba.njit(cache=True)
-def _piece(st, piece_event, piece_req, event, r):
-    k = st[NPIECE]
-    if k >= piece_event.shape[0]:
-        st[OVERFLOW] = 1
+@borrowing
+def _piece(st, pieces, event, r):
+    k = st.npiece
+    if k >= pieces.shape[0]:
+        st.overflow = 1
         return
-    piece_event[k], piece_req[k] = event, r
-    st[NPIECE] = k + 1
+    pieces[k].event, pieces[k].req = event, r
+    st.npiece = k + 1
 
 
 # -- the VFS-SSD table (BID-Hybrid) -----------------------------------------------------------
-@numba.njit(cache=True)
-def _table_add(tab_s, tab_e, st, lba, size):
+@borrowing
+def _search(a, m, x, right):
+    """``np.searchsorted(a[:m], x, side="right" if right else "left")``, without the slice."""
+    lo, hi = 0, m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x or (right and a[mid] == x):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@borrowing
+def _table_add(vfs, st, lba, size):
+    """Add [lba, lba + size) to the table, joining the intervals it overlaps or touches."""
+    tab_s, tab_e = vfs.start, vfs.end
     start, end = lba, lba + size
-    m = st[NTAB]
-    i = np.searchsorted(tab_e[:m], start, side="left")
-    j = np.searchsorted(tab_s[:m], end, side="right")
+    m = st.ntab
+    i = _search(tab_e, m, start, False)
+    j = _search(tab_s, m, end, True)
     if i < j:
         start = min(start, tab_s[i])
         end = max(end, tab_e[j - 1])
@@ -263,4 +417,4 @@ def _table_add(tab_s, tab_e, st, lba, size):
             tab_s[x - removed + 1] = tab_s[x]
             tab_e[x - removed + 1] = tab_e[x]
     tab_s[i], tab_e[i] = start, end
-    st[NTAB] = m - removed + 1
+    st.ntab = m - removed + 1
