@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from storrepro.config import NotebookConfig, Param, ParameterError, trace_params
@@ -118,7 +120,11 @@ def test_trace_parameters_default_to_the_stand_in_and_check_the_file(tmp_path):
     trace.write_text("0,1,2\n")
     cfg = TraceConfig(trace=str(trace), trace_format="msr")
     assert cfg.input_description() == "trace t.csv (msr)"
-    with pytest.raises(ParameterError, match="'trace' = '.*nope.csv': no such file; path of a"):
+    with pytest.raises(ParameterError, match=r"'trace' = '.*nope.csv': no such file \(.*\); path"):
         TraceConfig(trace=str(tmp_path / "nope.csv"))
+    os.mkfifo(tmp_path / "fifo")
+    for special in (tmp_path, tmp_path / "fifo", "/dev/zero"):
+        with pytest.raises(ParameterError, match="not a regular file"):
+            TraceConfig(trace=str(special))
     with pytest.raises(ParameterError, match="'trace_format' = 'pcap': expected one of"):
         TraceConfig(trace_format="pcap")

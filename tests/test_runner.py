@@ -8,7 +8,7 @@ import pytest
 from storrepro import runner
 from storrepro.__main__ import main
 from storrepro.claims import Claim
-from storrepro.config import NotebookConfig, Param, ParameterError
+from storrepro.config import NotebookConfig, Param, ParameterError, trace_params
 from storrepro.paths import repo_root
 
 
@@ -23,20 +23,31 @@ class Bad(Good):
     params = {"fail": Param(bool, True, True, "raise in the second cell")}
 
 
-CONFIGS = {"good": Good, "bad": Bad}
+class Reads(NotebookConfig):
+    notebook = "reads"
+    paper = "Tiny"
+    params = {"fail": Param(bool, False, False, "unused"), **trace_params("nothing")}
+
+
+CONFIGS = {"good": Good, "bad": Bad, "reads": Reads}
 TINY_CLAIM = Claim("T", "runs", 1, "1 run", "exact", "reproduced", "It ran.", role="invariant")
 
 
 def _tiny_notebook(path, name):
     nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('profile = "full"\nseed = 0\nfail = None')
+    traced = name == "reads"
+    extra = ", trace=trace, trace_format=''" if traced else ""
+    params = nbformat.v4.new_code_cell(
+        'profile = "full"\nseed = 0\nfail = None' + ("\ntrace = ''" if traced else "")
+    )
     params.metadata["tags"] = ["parameters"]
     nb.cells = [
         params,
         nbformat.v4.new_code_cell(
             "from storrepro.claims import Run\n"
             "from test_runner import CONFIGS, TINY_CLAIM\n"
-            f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail)\n"
+            f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail{extra})\n"
+            "assert not getattr(cfg, 'trace', '') or open(cfg.trace).read() == 'x'\n"
             "if cfg.fail:\n"
             "    raise ZeroDivisionError('boom in tiny')\n"
             "run = Run(cfg)\n"
@@ -58,7 +69,7 @@ def tiny_suite(tmp_path, monkeypatch):
     """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
     folder = tmp_path / "nbs"
     folder.mkdir()
-    for name in ("bad", "good"):
+    for name in CONFIGS:
         _tiny_notebook(folder / f"{name}.ipynb", name)
     monkeypatch.setattr(runner, "NOTEBOOKS", dict.fromkeys(CONFIGS, ""))
     monkeypatch.setattr(runner, "config_class", CONFIGS.__getitem__)
@@ -93,6 +104,22 @@ def test_a_successful_run_swaps_its_outputs_in_whole(tiny_suite, capsys):
     assert (tiny_suite / "results" / "executed" / "good.ipynb").exists()
     assert not (tiny_suite / "staging").exists()
     assert f"outputs of this run: {tiny_suite}" in capsys.readouterr().out
+
+
+def test_a_relative_trace_path_is_the_callers_and_recorded_absolute(tiny_suite, monkeypatch):
+    # the kernel runs in the notebooks' folder: the runner resolves the path before it starts
+    caller = tiny_suite.parent / "caller"
+    caller.mkdir()
+    (caller / "t.csv").write_text("x")
+    monkeypatch.chdir(caller)
+    assert runner.reproduce("quick", ["reads"], tiny_suite, ["trace=t.csv"]) == 0
+    result = json.loads((tiny_suite / "results" / "reads.json").read_text())
+    assert result["parameters"]["trace"] == str(caller / "t.csv")
+    (caller / "d").mkdir()
+    with pytest.raises(ParameterError, match=r"'trace' = 'd': not a regular file \(/"):
+        runner.plan("quick", ["reads"], ["trace=d"])
+    with pytest.raises(ParameterError, match=r"'trace' = 'nope': no such file \(/.*/caller/nope"):
+        runner.plan("quick", ["reads"], ["trace=nope"])
 
 
 def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monkeypatch):

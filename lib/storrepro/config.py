@@ -13,6 +13,7 @@ bad value fails in a second with a message naming the parameter, the value and w
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -72,8 +73,8 @@ class Param:
             )
         if self.choices is not None and value not in self.choices:
             raise ParameterError(f"parameter {name!r} = {value!r}: expected {self.allowed()}")
-        if self.is_file and value and not Path(value).is_file():
-            raise ParameterError(f"parameter {name!r} = {value!r}: no such file; {self.help}")
+        if self.is_file and value:
+            value = _existing_file(name, value, self.help)
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -99,6 +100,20 @@ class Param:
                 f"parameter {name!r} = {text!r}: expected {self.allowed()}"
             ) from None
         return self.check(name, value)
+
+
+def _existing_file(name: str, value: str, help: str) -> str:
+    """``value`` as an absolute path, resolved against this process's working folder: the
+    runner resolves it in the caller's folder, before the kernel starts in ``notebooks/``."""
+    path = os.path.abspath(os.path.expanduser(value))
+    if not os.path.exists(path):
+        raise ParameterError(f"parameter {name!r} = {value!r}: no such file ({path}); {help}")
+    if not os.path.isfile(path):
+        raise ParameterError(
+            f"parameter {name!r} = {value!r}: not a regular file ({path} is a directory, a "
+            f"device or a pipe); {help}"
+        )
+    return path
 
 
 def _parse_int(text: str) -> int:
