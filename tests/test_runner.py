@@ -1,4 +1,7 @@
+import errno
 import json
+import os
+import shutil
 import socket
 from pathlib import Path
 
@@ -278,3 +281,104 @@ def test_the_numeric_pins_reach_numpy_and_openblas():
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                          check=True).stdout.split(maxsplit=1)  # fmt: skip
     assert out == ["False", "{'Haswell'}\n"]
+
+
+def _tree(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def two_runs(tiny_suite):
+    """``(out, staging)``: ``out`` holds a finished run (seed 0), ``staging`` the outputs of
+    another (seed 1) laid out as a run stages them, each with a figure of its own."""
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    newer = tiny_suite.parent / "newer"
+    assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
+    for folder, text in ((tiny_suite, b"old"), (newer, b"new")):
+        (folder / "figures" / "good").mkdir(parents=True, exist_ok=True)
+        (folder / "figures" / "good" / "fig.png").write_bytes(text)
+    return tiny_suite, newer
+
+
+def test_publishing_swaps_all_or_nothing_whatever_step_fails(two_runs, monkeypatch):
+    out, newer = two_runs
+    before, staged = _tree(out), _tree(newer)
+    real_replace = os.replace
+    calls = 0
+
+    def count(src, dst):
+        nonlocal calls
+        calls += 1
+        real_replace(src, dst)
+
+    staging = out.parent / "staging"
+    shutil.copytree(newer, staging)
+    monkeypatch.setattr(runner.os, "replace", count)
+    runner.publish(staging, out, ["good"])
+    monkeypatch.setattr(runner.os, "replace", real_replace)
+    published, total = _tree(out), calls
+    assert published[Path("figures/good/fig.png")] == b"new"
+    assert published[Path("results/good.json")] == staged[Path("results/good.json")]
+    for fail_at in range(1, total + 1):  # a full disk at every rename, preparation included
+        shutil.rmtree(out)
+        _restore(out, before)
+        shutil.rmtree(staging)
+        shutil.copytree(newer, staging)
+        calls = 0
+
+        def full_disk(src, dst, fail_at=fail_at):
+            nonlocal calls
+            calls += 1
+            if calls == fail_at:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            real_replace(src, dst)
+
+        monkeypatch.setattr(runner.os, "replace", full_disk)
+        with pytest.raises(runner.PublishError, match="No space left on device.*as they were|"
+                           "No space left on device.*unchanged"):  # fmt: skip
+            runner.publish(staging, out, ["good"])
+        monkeypatch.setattr(runner.os, "replace", real_replace)
+        assert _tree(out) == before, f"replace {fail_at} of {total} failed"
+        kept = {p.name: p.read_bytes() for p in staging.rglob("good.json")}
+        assert staged[Path("results/good.json")] in kept.values()  # nor is the new run lost
+
+
+def _restore(folder, tree):
+    for path, data in tree.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+
+
+def test_publishing_checks_the_free_space_first(two_runs, monkeypatch):
+    out, newer = two_runs
+    before = _tree(out)
+    monkeypatch.setattr(runner.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(1, 1, 1))
+    with pytest.raises(runner.PublishError, match="not enough free space.*unchanged"):
+        runner.publish(newer, out, ["good"])
+    assert _tree(out) == before
+
+
+def test_an_interrupt_during_the_swap_puts_the_previous_outputs_back(two_runs, monkeypatch):
+    out, newer = two_runs
+    before = _tree(out)
+    real_replace, calls = os.replace, []
+
+    def interrupted(src, dst):
+        calls.append(dst)
+        if len(calls) == 8:  # preparation takes four renames; the figures are swapped in
+            assert (out / "figures" / "good" / "fig.png").read_bytes() == b"new"
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    monkeypatch.setattr(runner.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runner.publish(newer, out, ["good"])
+    assert _tree(out) == before
+
+
+def test_an_input_inside_the_outputs_a_run_replaces_is_refused(tiny_suite):
+    trace = tiny_suite / "results" / "t.csv"
+    trace.parent.mkdir(parents=True)
+    trace.write_text("x")
+    with pytest.raises(ParameterError, match="an input inside .*results, which this run replaces"):
+        runner.reproduce("quick", ["reads"], tiny_suite, [f"trace={trace}"])

@@ -202,3 +202,19 @@ def test_trace_command_line(msr, tmp_path, capsys):
     assert not npz.exists()
     assert main(["trace", "info", str(tmp_path / "missing.csv")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_path, capsys,
+                                                                   monkeypatch):  # fmt: skip
+    before = msr.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    assert main(["trace", "convert", "msr.csv", "--to", "vdi", "--out", str(msr)]) == 2
+    assert "the input trace itself" in capsys.readouterr().err
+    assert msr.read_bytes() == before
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("converted before checking --out")
+
+    monkeypatch.setattr(convert, "vdi_foreground", no_work)
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path)]) == 2
+    assert f"--out {tmp_path}: a directory" in capsys.readouterr().err

@@ -15,15 +15,18 @@ every notebook succeeded, so an output folder never mixes files of two runs.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import platform
 import shutil
+import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -34,7 +37,7 @@ import nbformat
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
-from storrepro.claims import load_results, verdict_counts, write_scorecard
+from storrepro.claims import build_scorecard, load_results, verdict_counts
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
@@ -220,23 +223,122 @@ def output_lock(out: Path):
         yield
 
 
+#: Room left free on the output's file system after publishing writes its files.
+SPARE_BYTES = 16 * 2**20
+
+
+class PublishError(OSError):
+    """Publishing a finished run failed; the previous outputs are as they were."""
+
+
 def publish(staging: Path, out: Path, names: list[str]) -> None:
-    """Move each notebook's figures, result and executed notebook from ``staging`` into ``out``
-    (a notebook's figure folder is replaced whole), then rewrite the scorecard."""
+    """Swap each notebook's figures (its folder replaced whole), result and executed notebook,
+    and the scorecard, from ``staging`` into ``out``: all of them or, on any failure or an
+    interrupt, none (the previous outputs are put back as they were; this run's stay in
+    ``staging``).
+
+    Everything that takes disk space — the executed notebooks without their progress bars, the
+    new scorecard — is written into ``staging`` first, after checking the room for it; the swap
+    itself only renames within the output's file system."""
+    incoming = staging / "publish"
+    shutil.rmtree(incoming, ignore_errors=True)
+    try:
+        moves = _prepare(staging, out, names, incoming)
+    except OSError as err:
+        raise PublishError(
+            f"could not prepare this run's outputs for {out} ({err.strerror or err}); the "
+            f"previous outputs are unchanged, and this run's are in {staging}"
+        ) from err
+    saved = staging / "previous"
+    shutil.rmtree(saved, ignore_errors=True)
+    done: list[tuple[Path, Path, Path | None, bool]] = []
+    try:
+        for new, target in moves:
+            backup = None
+            if os.path.lexists(target):
+                backup = saved / target.relative_to(out)
+                backup.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(target, backup)
+            done.append((new, target, backup, False))
+            os.replace(new, target)
+            done[-1] = (new, target, backup, True)
+    except BaseException as err:
+        _roll_back(done)
+        if isinstance(err, OSError):
+            raise PublishError(
+                f"could not swap this run's outputs into {out} ({err.strerror or err}); the "
+                f"previous outputs are as they were, and this run's are in {staging}"
+            ) from err
+        raise
+    shutil.rmtree(saved, ignore_errors=True)
+    shutil.rmtree(incoming, ignore_errors=True)
+
+
+def _prepare(staging: Path, out: Path, names: list[str], incoming: Path) -> list[tuple]:
+    """Lay out in ``incoming`` what :func:`publish` swaps in; ``(new, target)`` pairs."""
+    executed = {
+        name: nbformat.writes(
+            without_progress_bars(nbformat.read(executed_dir(staging) / f"{name}.ipynb", 4))
+        ) + "\n"
+        for name in names
+    }
+    results = {r["notebook"]: r for r in load_results(out) if r["notebook"] not in names}
+    results.update({r["notebook"]: r for r in load_results(staging)})
+    scorecard = build_scorecard([results[k] for k in sorted(results)])
+    needed = sum(len(t.encode()) for t in [*executed.values(), scorecard]) + SPARE_BYTES
+    free = shutil.disk_usage(staging).free
+    if free < needed:
+        raise OSError(
+            errno.ENOSPC,
+            f"not enough free space: {free / 2**20:,.0f} MiB free, {needed / 2**20:,.0f} MiB "
+            "needed",
+        )
+    moves = []
     for name in names:
-        new, old = figures_dir(name, staging), figures_dir(name, out)
-        if old.exists():
-            shutil.rmtree(old)
-        if new.exists():
-            old.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(new, old)
-        results_dir(out).mkdir(parents=True, exist_ok=True)
-        os.replace(results_dir(staging) / f"{name}.json", results_dir(out) / f"{name}.json")
-        executed = executed_dir(out) / f"{name}.ipynb"
-        executed.parent.mkdir(parents=True, exist_ok=True)
-        nb = nbformat.read(executed_dir(staging) / f"{name}.ipynb", as_version=4)
-        write_text_atomic(executed, nbformat.writes(without_progress_bars(nb)) + "\n")
-    write_scorecard(out)
+        figures = [figures_dir(name, folder) for folder in (staging, incoming, out)]
+        result = [results_dir(folder) / f"{name}.json" for folder in (staging, incoming, out)]
+        figures[1].parent.mkdir(parents=True, exist_ok=True)
+        if figures[0].exists():
+            os.replace(figures[0], figures[1])
+        else:  # a notebook without figures still replaces its old figure folder
+            figures[1].mkdir()
+        result[1].parent.mkdir(parents=True, exist_ok=True)
+        os.replace(result[0], result[1])
+        moves += [(figures[1], figures[2]), (result[1], result[2])]
+        new = executed_dir(incoming) / f"{name}.ipynb"
+        write_text_atomic(new, executed[name])
+        moves.append((new, executed_dir(out) / new.name))
+    new = results_dir(incoming) / "SCORECARD.md"
+    write_text_atomic(new, scorecard)
+    moves.append((new, results_dir(out) / new.name))
+    for _, target in moves:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    return moves
+
+
+def _roll_back(done: list[tuple[Path, Path, Path | None, bool]]) -> None:
+    """Undo a partial swap, newest step first; a second Ctrl-C cannot cut it short."""
+    previous = _ignore_interrupts()
+    try:
+        for new, target, backup, moved_in in reversed(done):
+            if moved_in:
+                os.replace(target, new)
+            if backup is not None:
+                os.replace(backup, target)
+    finally:
+        _restore_interrupts(previous)
+
+
+def _ignore_interrupts():
+    """Ignore Ctrl-C (and SIGTERM) in the main thread; the previous handlers, to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore_interrupts(previous) -> None:
+    for sig, handler in (previous or {}).items():
+        signal.signal(sig, handler)
 
 
 def without_progress_bars(nb):
@@ -334,31 +436,50 @@ def reproduce(
     check_scheduler(scheduler)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
+    check_inputs_outside(out, jobs)
     started = time.perf_counter()
     with output_lock(out):
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
-        with kernel_environment(staging, workers, scheduler):
-            try:
+        try:
+            with kernel_environment(staging, workers, scheduler):
                 outcomes = _run_jobs(jobs, executed_dir(staging), at_once)
-            except KeyboardInterrupt:
+            _print_summary(outcomes, staging, time.perf_counter() - started)
+            if not all(o.ok for o in outcomes):
                 print(
-                    f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
-                    f"outputs are in {staging}",
-                    flush=True,
+                    f"a notebook failed, so the outputs in {out} are unchanged; this run's "
+                    f"outputs, executed notebooks with their tracebacks included, are in {staging}"
                 )
-                return 130
-        _print_summary(outcomes, staging, time.perf_counter() - started)
-        if all(o.ok for o in outcomes):
+                return 1
             publish(staging, out, [j.name for j in jobs])
-            shutil.rmtree(staging)
-            print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
-            return 0
-        print(
-            f"a notebook failed, so the outputs in {out} are unchanged; this run's outputs, "
-            f"executed notebooks with their tracebacks included, are in {staging}"
-        )
-        return 1
+        except KeyboardInterrupt:
+            print(
+                f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
+                f"outputs are in {staging}",
+                flush=True,
+            )
+            return 130
+        shutil.rmtree(staging)
+        print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
+        return 0
+
+
+def check_inputs_outside(out: Path, jobs: list[Job]) -> None:
+    """Refuse an input file (a ``trace``) inside what this run replaces or builds in."""
+    replaced = [figures_dir(j.name, out) for j in jobs]
+    replaced += [results_dir(out), build_dir(out, "staging")]
+    for job in jobs:
+        spec = config_class(job.name).all_params()
+        for name, value in job.parameters.items():
+            if not (spec[name].is_file and value):
+                continue
+            path = Path(value).resolve()
+            clash = next((d for d in replaced if path.is_relative_to(d.resolve())), None)
+            if clash is not None:
+                raise ParameterError(
+                    f"parameter {name!r} = {value!r}: an input inside {clash}, which this run "
+                    "replaces; move the file or give this run another --out"
+                )
 
 
 def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
