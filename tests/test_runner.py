@@ -382,3 +382,67 @@ def test_an_input_inside_the_outputs_a_run_replaces_is_refused(tiny_suite):
     trace.write_text("x")
     with pytest.raises(ParameterError, match="an input inside .*results, which this run replaces"):
         runner.reproduce("quick", ["reads"], tiny_suite, [f"trace={trace}"])
+
+
+SLOW_CELL = """import os, pathlib, subprocess, time
+child = subprocess.Popen(["sleep", "60"])  # stands for a dask worker of the kernel
+pathlib.Path(f"{name}.pids").write_text(f"{{os.getpid()}} {{child.pid}}")
+time.sleep(60)"""
+
+DRIVER = """import sys
+from pathlib import Path
+from storrepro import runner
+from test_runner import Good
+folder, names = Path(sys.argv[1]), ["slow1", "slow2"]
+runner.NOTEBOOKS = dict.fromkeys(names, "")
+runner.config_class = lambda name: Good
+runner.notebook_path = lambda name: folder / f"{name}.ipynb"
+sys.exit(runner.reproduce("quick", names, folder / "out", at_once=int(sys.argv[2])))"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")  # a zombie has stopped; its reaper may be slow in a container
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    for name in ("slow1", "slow2"):
+        nb = nbformat.v4.new_notebook()
+        params = nbformat.v4.new_code_cell('profile = "full"\nseed = 0')
+        params.metadata["tags"] = ["parameters"]
+        nb.cells = [params, nbformat.v4.new_code_cell(SLOW_CELL.format(name=name))]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}  # fmt: skip
+        nbformat.write(nb, tmp_path / f"{name}.ipynb")
+    (tmp_path / "driver.py").write_text(DRIVER)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    command = [sys.executable, str(tmp_path / "driver.py"), str(tmp_path), str(jobs)]
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)  # fmt: skip
+    pid_files = [tmp_path / f"slow{i}.pids" for i in range(1, jobs + 1)]
+    deadline = time.monotonic() + 60
+    while not all(p.exists() and p.read_text() for p in pid_files):
+        assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+        time.sleep(0.1)
+    pids = [int(pid) for p in pid_files for pid in p.read_text().split()]
+    run.send_signal(signal.SIGINT)  # what Ctrl-C sends the runner
+    sent = time.monotonic()
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 130 and time.monotonic() - sent < 8
+    assert [line for line in out.splitlines() if line and not line.startswith("[")] == [
+        f"interrupted: the outputs in {tmp_path / 'out'} are unchanged; this run's partial "
+        f"outputs are in {tmp_path / 'out' / 'staging'}"
+    ]
+    assert "Traceback" not in err and "Kernel died" not in err
+    time.sleep(0.5)
+    assert not [pid for pid in pids if _running(pid)]  # the kernels and their children
+    assert not (tmp_path / "slow2.pids").exists() or jobs == 2  # none started after Ctrl-C

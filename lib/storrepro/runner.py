@@ -19,6 +19,7 @@ import errno
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import platform
 import shutil
@@ -28,8 +29,8 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -397,6 +398,7 @@ def execute(job: Job, folder: Path) -> Outcome:
             cwd=str(source.parent),
             progress_bar=sys.stderr.isatty(),
             log_output=False,
+            kernel_manager_class=_stoppable_kernel_manager(),
         )
         ok, message, finished = True, "ok", True
     except PapermillExecutionError as err:
@@ -484,12 +486,17 @@ def check_inputs_outside(out: Path, jobs: list[Job]) -> None:
 
 def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
     """Run the notebooks, ``at_once`` of them side by side (each in its own kernel process);
-    outcomes in the jobs' order."""
+    outcomes in the jobs' order. On Ctrl-C every running kernel is stopped at once, with its
+    dask workers, and no further notebook starts."""
 
-    def run(numbered: tuple[int, Job]) -> Outcome:
+    def run(numbered: tuple[int, Job]) -> Outcome | None:
         i, job = numbered
+        if _STOP.is_set():
+            return None
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
         outcome = execute(job, folder)
+        if _STOP.is_set():  # its kernel was stopped: no report, the run says it once
+            return outcome
         print(
             f"      {job.name}: {'done' if outcome.ok else 'FAILED'} in "
             f"{outcome.wall_seconds:.1f} s",
@@ -499,10 +506,59 @@ def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
             print(f"      {outcome.message}", flush=True)
         return outcome
 
-    if at_once == 1:
-        return [run(numbered) for numbered in enumerate(jobs, 1)]
-    with ThreadPoolExecutor(max_workers=at_once) as pool:
-        return list(pool.map(run, enumerate(jobs, 1)))
+    _STOP.clear()
+    pool = ThreadPoolExecutor(max_workers=at_once)
+    futures = [pool.submit(run, numbered) for numbered in enumerate(jobs, 1)]
+    try:
+        # the notebooks run in the pool, so that this (main) thread only waits and takes Ctrl-C
+        outcomes = [future.result() for future in futures]
+    except BaseException:
+        _STOP.set()
+        quiet = logging.getLogger("papermill")  # not "Kernel died ..." once per notebook
+        level, quiet.level = quiet.level, logging.CRITICAL
+        _stop_kernels()
+        pool.shutdown(wait=False, cancel_futures=True)
+        wait([f for f in futures if not f.cancelled()], timeout=STOP_WAIT_S)
+        quiet.setLevel(level)
+        raise
+    pool.shutdown()
+    return outcomes
+
+
+#: Set on Ctrl-C: no notebook starts, and every kernel that starts is stopped at once.
+_STOP = threading.Event()
+_KERNELS: set = set()
+_KERNELS_LOCK = threading.Lock()
+#: How long an interrupted run waits for its notebooks' threads to notice their kernels died.
+STOP_WAIT_S = 10.0
+
+
+def _stoppable_kernel_manager():
+    """jupyter_client's kernel manager, keeping each kernel it launches in :data:`_KERNELS`
+    so that :func:`_stop_kernels` can end it (a kernel runs in a session of its own, so a
+    Ctrl-C at the terminal never reaches it)."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class StoppableKernelManager(AsyncKernelManager):
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+            with _KERNELS_LOCK:  # their Popen: a pid is ours until its Popen reaps it
+                _KERNELS.difference_update([p for p in _KERNELS if p.poll() is not None])
+                _KERNELS.add(self.provisioner.process)
+            if _STOP.is_set():
+                _stop_kernels()
+
+    return StoppableKernelManager
+
+
+def _stop_kernels() -> None:
+    """Kill every kernel this run launched, with its process group (its dask workers)."""
+    with _KERNELS_LOCK:
+        for process in _KERNELS:
+            if process.poll() is None:
+                with suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)  # its own session: pgid == pid
+        _KERNELS.clear()
 
 
 def _describe(parameters: dict) -> str:
