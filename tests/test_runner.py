@@ -446,3 +446,29 @@ def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
     time.sleep(0.5)
     assert not [pid for pid in pids if _running(pid)]  # the kernels and their children
     assert not (tmp_path / "slow2.pids").exists() or jobs == 2  # none started after Ctrl-C
+
+
+def test_dask_scheduler_address_is_honoured_or_refused_by_name(tiny_suite, monkeypatch, capsys):
+    from distributed import LocalCluster
+
+    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", f"tcp://127.0.0.1:{port}")
+    assert main(["reproduce", "--only", "good", "--out", str(tiny_suite)]) == 2
+    assert "dask's scheduler-address (DASK_SCHEDULER_ADDRESS) 'tcp://127.0.0.1:" in (
+        capsys.readouterr().err
+    )
+    seen = {}
+
+    def kernels_see(jobs, folder, at_once):
+        seen.update({k: os.environ.get(k) for k in ("DASK_SCHEDULER_ADDRESS", "STORREPRO_WORKERS")})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "_run_jobs", kernels_see)
+    with LocalCluster(n_workers=1, processes=False, protocol="tcp://",
+                      dashboard_address="127.0.0.1:0") as cluster:  # fmt: skip
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", cluster.scheduler_address)
+        assert runner.reproduce("quick", ["good", "bad"], tiny_suite, at_once=2) == 130
+    # the sweeps go to that scheduler, not to one process per notebook
+    assert seen == {"DASK_SCHEDULER_ADDRESS": cluster.scheduler_address, "STORREPRO_WORKERS": None}

@@ -24,7 +24,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 import threading
@@ -38,10 +37,11 @@ import nbformat
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
+from storrepro import parallel
 from storrepro.claims import build_scorecard, load_results, verdict_counts
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
-from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
+from storrepro.parallel import SCHEDULER_ENV, WORKERS_CHECKED_ENV, WORKERS_ENV
 from storrepro.paths import (
     OUT_ENV,
     build_dir,
@@ -181,22 +181,46 @@ def default_out(profile: str, jobs: list[Job]) -> Path:
     return repo_root() / "build" / "runs" / f"{profile}-{which}-{digest}"
 
 
-def check_scheduler(address: str | None, timeout_s: float = 5.0) -> None:
-    """Refuse a malformed or unreachable dask scheduler address before any kernel starts."""
-    address = address or os.environ.get(SCHEDULER_ENV)
+def check_scheduler(address: str | None, timeout_s: float = 5.0, source: str = "--scheduler"
+                    ) -> None:  # fmt: skip
+    """Refuse a malformed dask scheduler address, or one where no dask scheduler answers in
+    dask's own protocol within ``timeout_s`` (a wrong port, such as the dashboard's, fails here
+    in seconds); wait once, for the whole run, up to ``parallel.WORKER_TIMEOUT_S`` for the
+    scheduler to have a worker. ``source`` says where the address came from."""
     if not address:
         return
     hostport = address.split("://", 1)[-1]
     host, _, port = hostport.rpartition(":")
     if not host or not port.isdigit():
-        raise ParameterError(f"--scheduler {address!r}: expected tcp://HOST:PORT")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
-    except OSError as err:
-        raise ParameterError(
-            f"--scheduler {address!r}: no dask scheduler answers at {host}:{port} within "
-            f"{timeout_s:g} s ({err.strerror or err})"
-        ) from None
+        raise ParameterError(f"{source} {address!r}: expected tcp://HOST:PORT")
+    deadline = None
+    while True:
+        try:
+            identity = parallel.dask_identity(address, timeout_s)
+        except (OSError, TimeoutError) as err:
+            reason = f" ({err})" if str(err) else " (no dask handshake: not a scheduler's port?)"
+            raise ParameterError(
+                f"{source} {address!r}: no dask scheduler answers at {host}:{port} within "
+                f"{timeout_s:g} s{reason}"
+            ) from None
+        if identity.get("type") != "Scheduler":
+            raise ParameterError(
+                f"{source} {address!r}: a dask {identity.get('type', 'process')} answers at "
+                f"{host}:{port}, not a scheduler"
+            )
+        if identity.get("workers"):
+            return
+        if deadline is None:
+            deadline = time.monotonic() + parallel.WORKER_TIMEOUT_S
+            print(f"waiting up to {parallel.WORKER_TIMEOUT_S:g} s for a worker of the dask "
+                  f"scheduler at {address}", flush=True)  # fmt: skip
+        elif time.monotonic() > deadline:
+            raise ParameterError(
+                f"{source} {address!r}: the dask scheduler has no workers after "
+                f"{parallel.WORKER_TIMEOUT_S:g} s: start some (`dask worker {address} "
+                "--nthreads 1`) or run without a scheduler"
+            )
+        time.sleep(0.5)
 
 
 def check_writable(out: Path) -> None:
@@ -361,6 +385,7 @@ def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
         OUT_ENV: str(out),
         WORKERS_ENV: str(workers) if workers else None,
         SCHEDULER_ENV: scheduler,
+        WORKERS_CHECKED_ENV: "1" if scheduler else None,
         **numeric_pins(),
     }
     saved = {k: os.environ.get(k) for k in settings}
@@ -433,9 +458,13 @@ def reproduce(
     if at_once is None:
         at_once = (os.cpu_count() or 1) if profile == "quick" else 1
     at_once = max(1, min(at_once, len(jobs)))
+    source = "--scheduler"
+    if workers is None and scheduler is None and parallel.configured_scheduler():
+        scheduler = parallel.configured_scheduler()  # dask's own configuration is honoured
+        source = "dask's scheduler-address (DASK_SCHEDULER_ADDRESS)"
     if at_once > 1 and workers is None and scheduler is None:
         workers = 1
-    check_scheduler(scheduler)
+    check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
     check_inputs_outside(out, jobs)
