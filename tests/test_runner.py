@@ -33,6 +33,7 @@ class Reads(NotebookConfig):
 
 
 CONFIGS = {"good": Good, "bad": Bad, "reads": Reads}
+MSR_HEADER = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
 TINY_CLAIM = Claim("T", "runs", 1, "1 run", "exact", "reproduced", "It ran.", role="invariant")
 
 
@@ -50,7 +51,7 @@ def _tiny_notebook(path, name):
             "from storrepro.claims import Run\n"
             "from test_runner import CONFIGS, TINY_CLAIM\n"
             f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail{extra})\n"
-            "assert not getattr(cfg, 'trace', '') or open(cfg.trace).read() == 'x'\n"
+            "assert not getattr(cfg, 'trace', '') or open(cfg.trace).read().startswith('Time')\n"
             "if cfg.fail:\n"
             "    raise ZeroDivisionError('boom in tiny')\n"
             "run = Run(cfg)\n"
@@ -113,7 +114,7 @@ def test_a_relative_trace_path_is_the_callers_and_recorded_absolute(tiny_suite, 
     # the kernel runs in the notebooks' folder: the runner resolves the path before it starts
     caller = tiny_suite.parent / "caller"
     caller.mkdir()
-    (caller / "t.csv").write_text("x")
+    (caller / "t.csv").write_text(MSR_HEADER + "\n128166372003061629,web,0,Read,0,512,1\n")
     monkeypatch.chdir(caller)
     assert runner.reproduce("quick", ["reads"], tiny_suite, ["trace=t.csv"]) == 0
     result = json.loads((tiny_suite / "results" / "reads.json").read_text())
@@ -123,6 +124,9 @@ def test_a_relative_trace_path_is_the_callers_and_recorded_absolute(tiny_suite, 
         runner.plan("quick", ["reads"], ["trace=d"])
     with pytest.raises(ParameterError, match=r"'trace' = 'nope': no such file \(/.*/caller/nope"):
         runner.plan("quick", ["reads"], ["trace=nope"])
+    (caller / "empty.csv").write_text(MSR_HEADER + "\n")
+    with pytest.raises(ParameterError, match=r"'trace' = '/.*/empty.csv': .* no request after"):
+        runner.plan("quick", ["reads"], ["trace=empty.csv"])  # before any kernel starts
 
 
 def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monkeypatch):
@@ -379,7 +383,7 @@ def test_an_interrupt_during_the_swap_puts_the_previous_outputs_back(two_runs, m
 def test_an_input_inside_the_outputs_a_run_replaces_is_refused(tiny_suite):
     trace = tiny_suite / "results" / "t.csv"
     trace.parent.mkdir(parents=True)
-    trace.write_text("x")
+    trace.write_text(MSR_HEADER + "\n128166372003061629,web,0,Read,0,512,1\n")
     with pytest.raises(ParameterError, match="an input inside .*results, which this run replaces"):
         runner.reproduce("quick", ["reads"], tiny_suite, [f"trace={trace}"])
 

@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             args.jobs, args.force,
         )
     except (ParameterError, KeyError, ValueError, OSError, MemoryError) as err:
-        message = err.args[0] if len(err.args) == 1 else str(err)
+        message = (err.args[0] if len(err.args) == 1 else str(err)) or type(err).__name__
         print(f"error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -136,6 +136,7 @@ def plan(
         cls = config_class(name)
         values = cls.parse_overrides(overrides_for(name, overrides, names))
         check_cost(cls(profile=profile, **values), force)  # validates the resolved configuration
+        check_trace(values)
         jobs.append(Job(name, {"profile": profile, **values}))
     if NEEDS_CRAN & {j.name for j in jobs}:
         from storrepro.data.cran import cran_source, ensure_cran
@@ -148,6 +149,19 @@ def plan(
             # CranDataMissing naming where it looked and both ways to provide the data
             ensure_cran()
     return jobs
+
+
+def check_trace(values: dict) -> None:
+    """Refuse a ``trace`` whose first lines already show it cannot be read (empty, not UTF-8,
+    not its ``trace_format``), before any kernel starts."""
+    if not values.get("trace"):
+        return
+    from storrepro.traces.reader import detect_format
+
+    try:
+        detect_format(values["trace"], values.get("trace_format") or None)
+    except (OSError, ValueError) as err:
+        raise ParameterError(f"parameter 'trace' = {values['trace']!r}: {err}") from None
 
 
 def overrides_for(name: str, pairs: list[str], names: list[str]) -> list[str]:

@@ -123,6 +123,8 @@ def rate_series(
         origin, counts = binned_counts(path, bin_s, format=info.format, progress=progress)
         frame = pd.DataFrame({v: c / bin_s for v, c in counts.items()})
     else:
+        _check_cells(path, (int(info.duration_s // bin_s) + 1) * len(info.volumes),
+                     f"{len(info.volumes)} volumes at {bin_s:g} s")  # fmt: skip
         parts = []
         for chunk in read_chunks(path, "iops", progress=progress):
             parts.append(chunk.assign(bin=((chunk.time_s - info.start_s) // bin_s).astype(int)))
