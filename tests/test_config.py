@@ -1,3 +1,6 @@
+import os
+
+import numpy as np
 import pytest
 
 from storrepro.config import NotebookConfig, Param, ParameterError, trace_params
@@ -34,6 +37,10 @@ def test_ints_are_accepted_for_floats_and_integral_floats_for_ints():
     cfg = DemoConfig(profile="quick", load=1 - 0.5, customers=1e3)
     assert cfg.customers == 1000 and isinstance(cfg.customers, int)
     assert isinstance(DemoConfig(load=0.5).load, float)
+    assert DemoConfig(customers=np.int64(20), load=np.float64(0.5)).customers == 20
+    assert type(DemoConfig(customers=np.int64(20)).customers) is int
+    with pytest.raises(ParameterError, match=r"'customers' = 1e\+20: expected an int >= 10, got"):
+        DemoConfig(customers=1e20)  # a float that large is no longer exact
 
 
 @pytest.mark.parametrize(
@@ -75,7 +82,10 @@ def test_parse_overrides_turns_strings_into_checked_values():
         ("load=nan", "parameter 'load' = nan: expected a finite number"),
         ("load=inf", "parameter 'load' = inf: expected a finite number"),
         ("customers=inf", "parameter 'customers' = 'inf'"),
-        ("customers=1e20", "parameter 'customers' = '1e20'"),
+        ("customers=4.0000000000000001e5", "parameter 'customers' = '4.0000000000000001e5'"),
+        ("seed=1e-400", "parameter 'seed' = '1e-400': expected an int >= 0"),
+        ("seed=-1", "parameter 'seed' = -1: expected an int >= 0"),
+        ("seed=1e999999", "parameter 'seed' = '1e999999'"),
     ],
 )
 def test_parse_overrides_errors(pair, fragment):
@@ -86,6 +96,9 @@ def test_parse_overrides_errors(pair, fragment):
 
 def test_integers_are_parsed_exactly_and_seed_none_means_the_profile_seed():
     assert DemoConfig.parse_overrides(["seed=9007199254740993"]) == {"seed": 9007199254740993}
+    assert DemoConfig.parse_overrides(["seed=1e20", "customers=4.5e5"]) == {
+        "seed": 10**20, "customers": 450_000}  # fmt: skip
+    assert DemoConfig.parse_overrides(["seed=4.0000000000000000e5"]) == {"seed": 400_000}
     assert DemoConfig(**DemoConfig.parse_overrides(["seed=none"])).seed == 0
 
 
@@ -118,7 +131,11 @@ def test_trace_parameters_default_to_the_stand_in_and_check_the_file(tmp_path):
     trace.write_text("0,1,2\n")
     cfg = TraceConfig(trace=str(trace), trace_format="msr")
     assert cfg.input_description() == "trace t.csv (msr)"
-    with pytest.raises(ParameterError, match="'trace' = '.*nope.csv': no such file; path of a"):
+    with pytest.raises(ParameterError, match=r"'trace' = '.*nope.csv': no such file \(.*\); path"):
         TraceConfig(trace=str(tmp_path / "nope.csv"))
+    os.mkfifo(tmp_path / "fifo")
+    for special in (tmp_path, tmp_path / "fifo", "/dev/zero"):
+        with pytest.raises(ParameterError, match="not a regular file"):
+            TraceConfig(trace=str(special))
     with pytest.raises(ParameterError, match="'trace_format' = 'pcap': expected one of"):
         TraceConfig(trace_format="pcap")

@@ -264,3 +264,16 @@ def test_a_folder_missing_packages_is_not_taken(clone, tmp_path):
 def test_a_cran_dir_parameter_is_checked_instead_of_the_defaults(clone, tmp_path):
     with pytest.raises(cran.CranDataMissing, match=f"looked in {tmp_path} "):
         runner.plan("quick", ["01_precise_period"], [f"cran_dir={tmp_path}"])
+
+
+@needs_cran
+def test_a_truncated_series_file_is_named(tmp_path, source):
+    folder = tmp_path / "cran"
+    for package, names in cran.SERIES.items():
+        (folder / package).mkdir(parents=True)
+        for name in names:
+            (folder / package / f"{name}.rda").write_bytes(cran.series_bytes(source, package, name))
+    damaged = folder / "fma" / "airpass.rda"
+    damaged.write_bytes(damaged.read_bytes()[:40])
+    with pytest.raises(ValueError, match=f"{damaged}: cannot read series fma::airpass .*truncated"):
+        cran.load_cran(folder)

@@ -159,3 +159,68 @@ def test_the_local_dashboard_listens_on_this_machine_only():
         assert "127.0.0.1" in cluster.dashboard_link
     finally:
         cluster.close()
+
+
+@pytest.fixture
+def bare_scheduler():
+    """A dask scheduler on TCP with no worker, and its dashboard."""
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                           dashboard_address="127.0.0.1:0")  # fmt: skip
+    yield cluster
+    cluster.close()
+
+
+def test_a_port_that_does_not_speak_dask_fails_in_seconds_naming_it(bare_scheduler, monkeypatch):
+    from storrepro.config import ParameterError
+    from storrepro.runner import check_scheduler
+
+    dashboard = "tcp://127.0.0.1:" + bare_scheduler.dashboard_link.split(":")[2].split("/")[0]
+    started = time.monotonic()
+    with pytest.raises(ParameterError, match=f"'{dashboard}': no dask scheduler answers at "
+                       f"127.0.0.1:.* within 2 s .no dask handshake"):  # fmt: skip
+        check_scheduler(dashboard, timeout_s=2)
+    assert time.monotonic() - started < 4
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 1.0)
+    with pytest.raises(OSError, match=f"no dask scheduler answers at {dashboard}"):
+        parallel._client("address", dashboard)  # a notebook run by hand does not hang either
+
+
+def test_the_runner_waits_for_workers_once_for_the_whole_run(bare_scheduler, monkeypatch,
+                                                             capsys):  # fmt: skip
+    from storrepro.config import ParameterError
+    from storrepro.runner import check_scheduler
+
+    monkeypatch.setattr(parallel, "WORKER_TIMEOUT_S", 1.0)
+    address = bare_scheduler.scheduler_address
+    with pytest.raises(ParameterError, match=f"dask's .* '{address}': the dask scheduler has "
+                       "no workers after 1 s"):  # fmt: skip
+        check_scheduler(address, source="dask's scheduler-address")
+    assert capsys.readouterr().out.count("waiting up to 1 s for a worker") == 1
+    # a kernel of that run does not wait again: the runner has waited for all of them
+    monkeypatch.setattr(parallel, "WORKER_TIMEOUT_S", 60.0)
+    monkeypatch.setenv(parallel.WORKERS_CHECKED_ENV, "1")
+    started = time.monotonic()
+    try:
+        with pytest.raises(TimeoutError, match=f"at {address} has no workers: start some"):
+            sweep(draw, TASKS, seed=1, scheduler=address, progress=False)
+    finally:
+        close_clients()
+    assert time.monotonic() - started < 10
+    bare_scheduler.scale(1)
+    bare_scheduler.wait_for_workers(1)
+    check_scheduler(address)  # a worker: accepted at once
+    worker = next(iter(bare_scheduler.scheduler.workers))
+    with pytest.raises(ParameterError, match="a dask Worker answers at .*, not a scheduler"):
+        check_scheduler(worker)
+
+
+def test_dask_own_scheduler_configuration_is_honoured(monkeypatch):
+    import dask
+
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    monkeypatch.delenv(WORKERS_ENV, raising=False)
+    with dask.config.set({"scheduler-address": "tcp://h:1"}):
+        assert resolve_mode() == ("address", "tcp://h:1")
+        assert resolve_mode(workers=1) == ("serial", 1)  # an explicit choice wins

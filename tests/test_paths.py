@@ -54,6 +54,20 @@ def test_results_are_strict_json_that_reads_back_non_finite_numbers(tmp_path):
     assert math.isnan(paths.read_json(_write(tmp_path, {"n": float("nan")}))["n"])
 
 
+def test_strings_that_spell_a_number_come_back_as_strings(tmp_path):
+    data = {"s": ["NaN", "Infinity", "-Infinity", "\\x", "\\NaN", "= x"], "f": [math.inf, 1.0]}
+    back = paths.read_json(_write(tmp_path, data))
+    assert back == data
+    assert json.loads((tmp_path / "n.json").read_text())["s"][:2] == ["\\NaN", "\\Infinity"]
+
+
+def test_a_truncated_results_file_is_an_error_naming_it(tmp_path):
+    path = _write(tmp_path, {"a": [1, 2]})
+    path.write_text(path.read_text()[:9])
+    with pytest.raises(ValueError, match=f"{path}: not a valid results file"):
+        paths.read_json(path)
+
+
 def _write(folder, data):
     path = folder / "n.json"
     paths.write_json_atomic(path, data)

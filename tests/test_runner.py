@@ -1,4 +1,7 @@
+import errno
 import json
+import os
+import shutil
 import socket
 from pathlib import Path
 
@@ -8,7 +11,7 @@ import pytest
 from storrepro import runner
 from storrepro.__main__ import main
 from storrepro.claims import Claim
-from storrepro.config import NotebookConfig, Param, ParameterError
+from storrepro.config import NotebookConfig, Param, ParameterError, trace_params
 from storrepro.paths import repo_root
 
 
@@ -23,20 +26,32 @@ class Bad(Good):
     params = {"fail": Param(bool, True, True, "raise in the second cell")}
 
 
-CONFIGS = {"good": Good, "bad": Bad}
+class Reads(NotebookConfig):
+    notebook = "reads"
+    paper = "Tiny"
+    params = {"fail": Param(bool, False, False, "unused"), **trace_params("nothing")}
+
+
+CONFIGS = {"good": Good, "bad": Bad, "reads": Reads}
+MSR_HEADER = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
 TINY_CLAIM = Claim("T", "runs", 1, "1 run", "exact", "reproduced", "It ran.", role="invariant")
 
 
 def _tiny_notebook(path, name):
     nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('profile = "full"\nseed = 0\nfail = None')
+    traced = name == "reads"
+    extra = ", trace=trace, trace_format=''" if traced else ""
+    params = nbformat.v4.new_code_cell(
+        'profile = "full"\nseed = 0\nfail = None' + ("\ntrace = ''" if traced else "")
+    )
     params.metadata["tags"] = ["parameters"]
     nb.cells = [
         params,
         nbformat.v4.new_code_cell(
             "from storrepro.run import Run\n"
             "from test_runner import CONFIGS, TINY_CLAIM\n"
-            f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail)\n"
+            f"cfg = CONFIGS[{name!r}](profile=profile, seed=seed, fail=fail{extra})\n"
+            "assert not getattr(cfg, 'trace', '') or open(cfg.trace).read().startswith('Time')\n"
             "if cfg.fail:\n"
             "    raise ZeroDivisionError('boom in tiny')\n"
             "run = Run(cfg)\n"
@@ -58,7 +73,7 @@ def tiny_suite(tmp_path, monkeypatch):
     """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
     folder = tmp_path / "nbs"
     folder.mkdir()
-    for name in ("bad", "good"):
+    for name in CONFIGS:
         _tiny_notebook(folder / f"{name}.ipynb", name)
     monkeypatch.setattr(runner, "NOTEBOOKS", dict.fromkeys(CONFIGS, ""))
     monkeypatch.setattr(runner, "config_class", CONFIGS.__getitem__)
@@ -93,6 +108,25 @@ def test_a_successful_run_swaps_its_outputs_in_whole(tiny_suite, capsys):
     assert (tiny_suite / "results" / "executed" / "good.ipynb").exists()
     assert not (tiny_suite / "staging").exists()
     assert f"outputs of this run: {tiny_suite}" in capsys.readouterr().out
+
+
+def test_a_relative_trace_path_is_the_callers_and_recorded_absolute(tiny_suite, monkeypatch):
+    # the kernel runs in the notebooks' folder: the runner resolves the path before it starts
+    caller = tiny_suite.parent / "caller"
+    caller.mkdir()
+    (caller / "t.csv").write_text(MSR_HEADER + "\n128166372003061629,web,0,Read,0,512,1\n")
+    monkeypatch.chdir(caller)
+    assert runner.reproduce("quick", ["reads"], tiny_suite, ["trace=t.csv"]) == 0
+    result = json.loads((tiny_suite / "results" / "reads.json").read_text())
+    assert result["parameters"]["trace"] == str(caller / "t.csv")
+    (caller / "d").mkdir()
+    with pytest.raises(ParameterError, match=r"'trace' = 'd': not a regular file \(/"):
+        runner.plan("quick", ["reads"], ["trace=d"])
+    with pytest.raises(ParameterError, match=r"'trace' = 'nope': no such file \(/.*/caller/nope"):
+        runner.plan("quick", ["reads"], ["trace=nope"])
+    (caller / "empty.csv").write_text(MSR_HEADER + "\n")
+    with pytest.raises(ParameterError, match=r"'trace' = '/.*/empty.csv': .* no request after"):
+        runner.plan("quick", ["reads"], ["trace=empty.csv"])  # before any kernel starts
 
 
 def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monkeypatch):
@@ -256,3 +290,194 @@ def test_the_numeric_pins_reach_numpy_and_openblas():
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                          check=True).stdout.split(maxsplit=1)  # fmt: skip
     assert out == ["False", "{'Haswell'}\n"]
+
+
+def _tree(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def two_runs(tiny_suite):
+    """``(out, staging)``: ``out`` holds a finished run (seed 0), ``staging`` the outputs of
+    another (seed 1) laid out as a run stages them, each with a figure of its own."""
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    newer = tiny_suite.parent / "newer"
+    assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
+    for folder, text in ((tiny_suite, b"old"), (newer, b"new")):
+        (folder / "figures" / "good").mkdir(parents=True, exist_ok=True)
+        (folder / "figures" / "good" / "fig.png").write_bytes(text)
+    return tiny_suite, newer
+
+
+def test_publishing_swaps_all_or_nothing_whatever_step_fails(two_runs, monkeypatch):
+    out, newer = two_runs
+    before, staged = _tree(out), _tree(newer)
+    real_replace = os.replace
+    calls = 0
+
+    def count(src, dst):
+        nonlocal calls
+        calls += 1
+        real_replace(src, dst)
+
+    staging = out.parent / "staging"
+    shutil.copytree(newer, staging)
+    monkeypatch.setattr(runner.os, "replace", count)
+    runner.publish(staging, out, ["good"])
+    monkeypatch.setattr(runner.os, "replace", real_replace)
+    published, total = _tree(out), calls
+    assert published[Path("figures/good/fig.png")] == b"new"
+    assert published[Path("results/good.json")] == staged[Path("results/good.json")]
+    for fail_at in range(1, total + 1):  # a full disk at every rename, preparation included
+        shutil.rmtree(out)
+        _restore(out, before)
+        shutil.rmtree(staging)
+        shutil.copytree(newer, staging)
+        calls = 0
+
+        def full_disk(src, dst, fail_at=fail_at):
+            nonlocal calls
+            calls += 1
+            if calls == fail_at:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            real_replace(src, dst)
+
+        monkeypatch.setattr(runner.os, "replace", full_disk)
+        with pytest.raises(runner.PublishError, match="No space left on device.*as they were|"
+                           "No space left on device.*unchanged"):  # fmt: skip
+            runner.publish(staging, out, ["good"])
+        monkeypatch.setattr(runner.os, "replace", real_replace)
+        assert _tree(out) == before, f"replace {fail_at} of {total} failed"
+        kept = {p.name: p.read_bytes() for p in staging.rglob("good.json")}
+        assert staged[Path("results/good.json")] in kept.values()  # nor is the new run lost
+
+
+def _restore(folder, tree):
+    for path, data in tree.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+
+
+def test_publishing_checks_the_free_space_first(two_runs, monkeypatch):
+    out, newer = two_runs
+    before = _tree(out)
+    monkeypatch.setattr(runner.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(1, 1, 1))
+    with pytest.raises(runner.PublishError, match="not enough free space.*unchanged"):
+        runner.publish(newer, out, ["good"])
+    assert _tree(out) == before
+
+
+def test_an_interrupt_during_the_swap_puts_the_previous_outputs_back(two_runs, monkeypatch):
+    out, newer = two_runs
+    before = _tree(out)
+    real_replace, calls = os.replace, []
+
+    def interrupted(src, dst):
+        calls.append(dst)
+        if len(calls) == 8:  # preparation takes four renames; the figures are swapped in
+            assert (out / "figures" / "good" / "fig.png").read_bytes() == b"new"
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    monkeypatch.setattr(runner.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runner.publish(newer, out, ["good"])
+    assert _tree(out) == before
+
+
+def test_an_input_inside_the_outputs_a_run_replaces_is_refused(tiny_suite):
+    trace = tiny_suite / "results" / "t.csv"
+    trace.parent.mkdir(parents=True)
+    trace.write_text(MSR_HEADER + "\n128166372003061629,web,0,Read,0,512,1\n")
+    with pytest.raises(ParameterError, match="an input inside .*results, which this run replaces"):
+        runner.reproduce("quick", ["reads"], tiny_suite, [f"trace={trace}"])
+
+
+SLOW_CELL = """import os, pathlib, subprocess, time
+child = subprocess.Popen(["sleep", "60"])  # stands for a dask worker of the kernel
+pathlib.Path(f"{name}.pids").write_text(f"{{os.getpid()}} {{child.pid}}")
+time.sleep(60)"""
+
+DRIVER = """import sys
+from pathlib import Path
+from storrepro import runner
+from test_runner import Good
+folder, names = Path(sys.argv[1]), ["slow1", "slow2"]
+runner.NOTEBOOKS = dict.fromkeys(names, "")
+runner.config_class = lambda name: Good
+runner.notebook_path = lambda name: folder / f"{name}.ipynb"
+sys.exit(runner.reproduce("quick", names, folder / "out", at_once=int(sys.argv[2])))"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")  # a zombie has stopped; its reaper may be slow in a container
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    for name in ("slow1", "slow2"):
+        nb = nbformat.v4.new_notebook()
+        params = nbformat.v4.new_code_cell('profile = "full"\nseed = 0')
+        params.metadata["tags"] = ["parameters"]
+        nb.cells = [params, nbformat.v4.new_code_cell(SLOW_CELL.format(name=name))]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}  # fmt: skip
+        nbformat.write(nb, tmp_path / f"{name}.ipynb")
+    (tmp_path / "driver.py").write_text(DRIVER)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    command = [sys.executable, str(tmp_path / "driver.py"), str(tmp_path), str(jobs)]
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)  # fmt: skip
+    pid_files = [tmp_path / f"slow{i}.pids" for i in range(1, jobs + 1)]
+    deadline = time.monotonic() + 60
+    while not all(p.exists() and p.read_text() for p in pid_files):
+        assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+        time.sleep(0.1)
+    pids = [int(pid) for p in pid_files for pid in p.read_text().split()]
+    run.send_signal(signal.SIGINT)  # what Ctrl-C sends the runner
+    sent = time.monotonic()
+    out, err = run.communicate(timeout=30)
+    assert run.returncode == 130 and time.monotonic() - sent < 8
+    assert [line for line in out.splitlines() if line and not line.startswith("[")] == [
+        f"interrupted: the outputs in {tmp_path / 'out'} are unchanged; this run's partial "
+        f"outputs are in {tmp_path / 'out' / 'staging'}"
+    ]
+    assert "Traceback" not in err and "Kernel died" not in err
+    time.sleep(0.5)
+    assert not [pid for pid in pids if _running(pid)]  # the kernels and their children
+    assert not (tmp_path / "slow2.pids").exists() or jobs == 2  # none started after Ctrl-C
+
+
+def test_dask_scheduler_address_is_honoured_or_refused_by_name(tiny_suite, monkeypatch, capsys):
+    from distributed import LocalCluster
+
+    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", f"tcp://127.0.0.1:{port}")
+    assert main(["reproduce", "--only", "good", "--out", str(tiny_suite)]) == 2
+    assert "dask's scheduler-address (DASK_SCHEDULER_ADDRESS) 'tcp://127.0.0.1:" in (
+        capsys.readouterr().err
+    )
+    seen = {}
+
+    def kernels_see(jobs, folder, at_once):
+        seen.update({k: os.environ.get(k) for k in ("DASK_SCHEDULER_ADDRESS", "STORREPRO_WORKERS")})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "_run_jobs", kernels_see)
+    with LocalCluster(n_workers=1, processes=False, protocol="tcp://",
+                      dashboard_address="127.0.0.1:0") as cluster:  # fmt: skip
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", cluster.scheduler_address)
+        assert runner.reproduce("quick", ["good", "bad"], tiny_suite, at_once=2) == 130
+    # the sweeps go to that scheduler, not to one process per notebook
+    assert seen == {"DASK_SCHEDULER_ADDRESS": cluster.scheduler_address, "STORREPRO_WORKERS": None}

@@ -48,7 +48,7 @@ def test_fixed_rate_server_and_sampler():
         (lambda env: simulate_fifo([0, 1], [1]), "one length"),
         (lambda env: simulate_fifo([1, 0], [1, 1]), "sorted"),
         (lambda env: fifo_departures([0, 1], [1, -1]), "finite numbers >= 0; entry 1 is -1.0"),
-        (lambda env: poisson_arrivals(np.random.default_rng(0), 0, 3), "rate must be > 0"),
+        (lambda env: poisson_arrivals(np.random.default_rng(0), 0, 3), "rate must be a finite"),
     ],
 )
 def test_clear_errors(call, message):

@@ -109,7 +109,7 @@ BAD = [
     (lambda: Tofec.from_model(PILOT, k_max=0), "k_max must be an integer >= 1"),
     (lambda: Tofec.from_model(PILOT, r_max=0.5), "r_max must be a number"),
     (lambda: Tofec((1.0, 2.0), ()), "n_thresholds must be non-increasing"),
-    (lambda: Tofec((1.0,), (-1.0,)), "k_thresholds must be non-increasing numbers >= 0"),
+    (lambda: Tofec((1.0,), (-1.0,)), "k_thresholds must be non-increasing finite numbers >= 0"),
     (lambda: Tofec.fixed_k(PILOT, 7), "n must be <= 12"),
     (lambda: Greedy(k_max=True), "k_max must be an integer"),
     (lambda: Greedy(r_max=20), "r_max must be a number in"),

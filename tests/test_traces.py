@@ -329,3 +329,96 @@ def test_trace_command_line(msr, tmp_path, capsys):
     assert not npz.exists()
     assert main(["trace", "info", str(tmp_path / "missing.csv")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_path, capsys,
+                                                                   monkeypatch):  # fmt: skip
+    before = msr.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    assert main(["trace", "convert", "msr.csv", "--to", "vdi", "--out", str(msr)]) == 2
+    assert "the input trace itself" in capsys.readouterr().err
+    assert msr.read_bytes() == before
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("converted before checking --out")
+
+    monkeypatch.setattr(convert, "vdi_foreground", no_work)
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path)]) == 2
+    assert f"--out {tmp_path}: a directory" in capsys.readouterr().err
+
+
+MSR_HEADER = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
+
+
+def _bytes(path, data: bytes):
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        ((MSR_HEADER + "\n").encode(), "a header and no request after it"),
+        ((MSR_HEADER + "\n").encode("utf-16"), "UTF-16 text"),
+        (("\n" + _msr_line(T0, "web", 0, "Read", 0, 512) + "\n").encode()
+         + _msr_line(T0, "caf\xe9", 0, "Read", 0, 512).encode("latin-1"),
+         r"x.csv, line 3, byte 23: 0xe9 is not UTF-8"),
+        (b"x" * 200_000, "line 1: longer than 65,536 characters"),
+        (_msr_line(T0, "web", 0, "Read", 10**23, 512).encode(),
+         "line 1: field 'Offset' is '100000000000000000000000'; expected a whole number from 0"),
+        (_msr_line(T0, "web", 0, "Read", 0, 4096.5).encode(), "line 1: field 'Size' is '4096.5'"),
+        (f"{T0},0,{2**55},1,vol\n".encode(), "field 'Size' is '36028797018963968'"),
+        (b"1,2 0 1 0.5 5 Q W 1 + 36028797018963968 [x]\n",
+         r"line 1: field 'sector \+ count' is .*; expected sectors below 2\*\*63 bytes"),
+    ],
+)
+def test_traces_a_reader_cannot_take_are_refused_naming_file_and_line(tmp_path, data, fragment):
+    path = _bytes(tmp_path / "x.csv", data)
+    with pytest.raises(TraceFormatError, match=fragment):
+        read_trace(path)
+
+
+def test_a_utf8_bom_is_stripped(msr, tmp_path):
+    text = MSR_HEADER + "\n" + msr.read_text()
+    path = _bytes(tmp_path / "bom.csv", b"\xef\xbb\xbf" + text.encode())
+    assert detect_format(path) == ("msr", True)
+    assert len(read_trace(path)) == 300
+
+
+def test_a_format_forced_on_the_wrong_file_names_file_line_and_field(msr, tmp_path):
+    with pytest.raises(TraceFormatError, match=r"msr.csv, line 1: 7 fields, but a tencent line"):
+        read_trace(msr, "tencent")
+    headed = _bytes(tmp_path / "h.csv", (MSR_HEADER + "\n" + msr.read_text()).encode())
+    with pytest.raises(TraceFormatError, match="line 1: the header of the msr format, not of ali"):
+        read_trace(headed, "alibaba")
+    five = _bytes(tmp_path / "five.csv", b"dev,R,0,4096,1\n")
+    with pytest.raises(TraceFormatError, match="five.csv, line 1: field 'Timestamp' is 'dev'"):
+        read_trace(five, "tencent")
+
+
+@pytest.mark.parametrize("special", ["dir", "fifo", "/dev/zero"])
+def test_only_regular_files_are_traces(tmp_path, special):
+    import os
+
+    path = tmp_path / special
+    if special == "dir":
+        path.mkdir()
+    elif special == "fifo":
+        os.mkfifo(path)
+    with pytest.raises(TraceFormatError, match="not a regular file"):
+        detect_format(path)
+
+
+def test_an_iops_span_beyond_memory_is_refused_before_it_is_built(tmp_path):
+    path = _bytes(tmp_path / "iops.csv", b"time_s,iops\n0,5\n1000000000000,6\n")
+    with pytest.raises(MemoryError, match="iops.csv: 1 volumes at 600 s would hold 1,666,666,667"):
+        convert.vdi_foreground(path, progress=False)
+
+
+def test_an_error_without_a_message_still_says_what_it_was(msr, tmp_path, capsys, monkeypatch):
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(convert, "vdi_foreground", out_of_memory)
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path / "v")]) == 2
+    assert capsys.readouterr().err == "error: MemoryError\n"

@@ -73,5 +73,5 @@ def test_random_reads_cover_the_disk_at_the_planned_gap():
     assert lbas.min() >= 0 and lbas.max() < DISK_SECTORS
     assert gaps.mean() == pytest.approx(25.0, rel=0.02)
     assert [a.size for a in random_reads(np.random.default_rng(0), 0)] == [0, 0]
-    with pytest.raises(ValueError, match="count = -1"):
+    with pytest.raises(ValueError, match="count must be a whole number >= 0 and <= .*, got -1"):
         random_reads(np.random.default_rng(0), -1)

@@ -181,6 +181,10 @@ def _trace(args) -> int:
     if args.action == "info":
         print(trace_info(args.path, args.format).describe())
         return 0
+    if args.out.is_dir():
+        raise ParameterError(f"--out {args.out}: a directory; name the file to write")
+    if args.out.resolve() == args.path.resolve():
+        raise ParameterError(f"--out {args.out}: the input trace itself; name another file")
     if args.to == "accgecko":
         tenants = convert.accgecko_tenants(args.path, format=args.format)
         with atomic_path(args.out) as tmp, open(tmp, "wb") as handle:
@@ -276,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             args.jobs, args.force,
         )
     except (ParameterError, KeyError, ValueError, OSError, MemoryError) as err:
-        message = err.args[0] if len(err.args) == 1 else str(err)
+        message = (err.args[0] if len(err.args) == 1 else str(err)) or type(err).__name__
         print(f"error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -13,7 +13,10 @@ bad value fails in a second with a message naming the parameter, the value and w
 from __future__ import annotations
 
 import math
+import numbers
+import os
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -56,10 +59,12 @@ class Param:
 
     def check(self, name: str, value: Any) -> Any:
         """Return ``value`` as this parameter's type, or raise :class:`ParameterError`."""
-        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        integral_float = isinstance(value, float) and value.is_integer()
-        if self.type is int and integral_float:
+        if self.type is float and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            value = float(value)  # ints and numpy's numbers too
+        if self.type is int and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            value = int(value)  # numpy's integers too
+        exact_float = isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+        if self.type is int and exact_float:
             value = int(value)
         if not isinstance(value, self.type) or (self.type is not bool and isinstance(value, bool)):
             raise ParameterError(
@@ -72,8 +77,8 @@ class Param:
             )
         if self.choices is not None and value not in self.choices:
             raise ParameterError(f"parameter {name!r} = {value!r}: expected {self.allowed()}")
-        if self.is_file and value and not Path(value).is_file():
-            raise ParameterError(f"parameter {name!r} = {value!r}: no such file; {self.help}")
+        if self.is_file and value:
+            value = _existing_file(name, value, self.help)
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -101,14 +106,29 @@ class Param:
         return self.check(name, value)
 
 
+def _existing_file(name: str, value: str, help: str) -> str:
+    """``value`` as an absolute path, resolved against this process's working folder: the
+    runner resolves it in the caller's folder, before the kernel starts in ``notebooks/``."""
+    path = os.path.abspath(os.path.expanduser(value))
+    if not os.path.exists(path):
+        raise ParameterError(f"parameter {name!r} = {value!r}: no such file ({path}); {help}")
+    if not os.path.isfile(path):
+        raise ParameterError(
+            f"parameter {name!r} = {value!r}: not a regular file ({path} is a directory, a "
+            f"device or a pipe); {help}"
+        )
+    return path
+
+
 def _parse_int(text: str) -> int:
-    """``"12"`` exactly, or a float spelling of an integer such as ``"1e6"`` when a float holds
-    it exactly (below 2**53: past that, ``"9007199254740993"`` would silently become …992)."""
+    """``"12"``, or a decimal or scientific spelling of a whole number such as ``"1e6"`` or
+    ``"4.0e5"``, read exactly (no float in between: ``"1e-400"`` and
+    ``"4.0000000000000001e5"`` are not whole numbers); at most 100 digits."""
     try:
-        return int(text)
-    except ValueError:
-        number = float(text)
-    if not number.is_integer() or abs(number) >= 2**53:
+        number = Decimal(text.strip())
+    except InvalidOperation:
+        raise ValueError from None
+    if not number.is_finite() or number.adjusted() > 100 or number != number.to_integral_value():
         raise ValueError
     return int(number)
 

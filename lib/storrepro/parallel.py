@@ -15,6 +15,7 @@ The runner's ``--workers`` and ``--scheduler`` set those environment variables f
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import ctypes
 import functools
@@ -23,6 +24,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,8 @@ from tqdm import tqdm
 
 WORKERS_ENV = "STORREPRO_WORKERS"
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+#: Set by the runner once it has seen the scheduler's workers, so that no notebook waits again.
+WORKERS_CHECKED_ENV = "STORREPRO_WORKERS_CHECKED"
 
 _clients: dict[tuple, Any] = {}
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
@@ -65,11 +69,21 @@ def _run_task(fn: Callable, task: Any, seed: int) -> Any:
     return fn(task, task_rng(seed, task))
 
 
+def configured_scheduler() -> str | None:
+    """The scheduler dask itself is configured with: ``$DASK_SCHEDULER_ADDRESS`` or the
+    ``scheduler-address`` of dask's configuration files."""
+    import dask.config
+
+    return os.environ.get(SCHEDULER_ENV) or dask.config.get("scheduler-address", None) or None
+
+
 def resolve_mode(workers: int | None = None, scheduler: str | None = None) -> tuple[str, Any]:
     """``("address", addr)``, ``("serial", 1)`` or ``("local", n_workers)``."""
     scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
     if scheduler:
         return "address", scheduler
+    if workers is None and not os.environ.get(WORKERS_ENV) and configured_scheduler():
+        return "address", configured_scheduler()
     if workers is None and os.environ.get(WORKERS_ENV):
         text = os.environ[WORKERS_ENV]
         if not text.isdigit() or int(text) < 1:
@@ -99,25 +113,69 @@ CONNECT_TIMEOUT_S = 10.0
 WORKER_TIMEOUT_S = 60.0
 
 
+def dask_identity(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> dict:
+    """What the dask process at ``address`` says it is (dask's ``identity`` call: ``type``,
+    ``workers``, ...), the whole exchange bounded by ``timeout_s``: distributed's own connect
+    can wait forever for the handshake of a port that speaks another protocol (a dashboard's
+    HTTP). Raises ``OSError`` or ``TimeoutError``."""
+    from distributed.comm import connect
+
+    async def ask() -> dict:
+        comm = await connect(address, timeout=timeout_s)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    async def bounded() -> dict:
+        return await asyncio.wait_for(ask(), timeout_s)
+
+    with ThreadPoolExecutor(1) as pool:  # its own event loop, even inside a Jupyter kernel's
+        return pool.submit(asyncio.run, bounded()).result()
+
+
 def _client(mode: str, arg: Any):
     """One dask client per mode, reused across sweeps and closed at exit."""
     key = (mode, arg)
     if key not in _clients:
         from dask.distributed import Client
 
+        if mode == "address":
+            try:
+                dask_identity(arg, CONNECT_TIMEOUT_S)
+            except (OSError, TimeoutError) as err:
+                raise OSError(
+                    f"no dask scheduler answers at {arg} within {CONNECT_TIMEOUT_S:g} s ({err})"
+                ) from None
         address_or_cluster = arg if mode == "address" else local_cluster(arg)
         client = Client(address_or_cluster, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
         if mode == "address":
             try:
-                client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+                wait_for_workers(client, arg)
             except TimeoutError:
                 client.close()
-                raise TimeoutError(
-                    f"the dask scheduler at {arg} has no workers after {WORKER_TIMEOUT_S:g} s: "
-                    "start some (`dask worker ADDRESS --nthreads 1`) or run without --scheduler"
-                ) from None
+                raise
         _clients[key] = client
     return _clients[key]
+
+
+def wait_for_workers(client, address: str) -> None:
+    """Wait up to :data:`WORKER_TIMEOUT_S` for the scheduler to have a worker, or raise
+    ``TimeoutError``; not at all where the runner has already waited once for the whole run
+    (``$STORREPRO_WORKERS_CHECKED``)."""
+    checked = bool(os.environ.get(WORKERS_CHECKED_ENV))
+    try:
+        if not checked:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+        elif not client.scheduler_info().get("workers"):
+            raise TimeoutError
+    except TimeoutError:
+        after = "" if checked else f" after {WORKER_TIMEOUT_S:g} s"
+        raise TimeoutError(
+            f"the dask scheduler at {address} has no workers{after}: start some "
+            "(`dask worker ADDRESS --nthreads 1`) or run without --scheduler"
+        ) from None
 
 
 @atexit.register

@@ -107,11 +107,16 @@ def _umask() -> int:
 
 #: Strict JSON has no NaN or infinity: they are written as these strings and read back.
 NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+#: A string that would read back as a number (or starts with this mark) is written with this
+#: mark before it, so strings and numbers alike come back as they went in.
+STRING_MARK = "\\"
 
 
 def _finite_json(value):
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, str) and (value in NON_FINITE or value.startswith(STRING_MARK)):
+        return STRING_MARK + value
     if isinstance(value, dict):
         return {k: _finite_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -121,6 +126,8 @@ def _finite_json(value):
 
 def _read_non_finite(value):
     if isinstance(value, str):
+        if value.startswith(STRING_MARK):
+            return value[len(STRING_MARK) :]
         return NON_FINITE.get(value, value)
     if isinstance(value, dict):
         return {k: _read_non_finite(v) for k, v in value.items()}
@@ -130,11 +137,19 @@ def _read_non_finite(value):
 
 
 def write_json_atomic(path: Path | str, data) -> None:
-    """Strict JSON: non-finite floats are written as ``"NaN"``, ``"Infinity"``, ``"-Infinity"``
+    """Strict JSON: non-finite floats are written as ``"NaN"``, ``"Infinity"``, ``"-Infinity"``,
+    and a string of those spellings (or starting with a backslash) with a backslash before it
     (see :func:`read_json`)."""
     write_text_atomic(path, json.dumps(_finite_json(data), indent=2, allow_nan=False) + "\n")
 
 
 def read_json(path: Path | str):
-    """What :func:`write_json_atomic` wrote, non-finite floats restored."""
-    return _read_non_finite(json.loads(Path(path).read_text(encoding="utf-8")))
+    """What :func:`write_json_atomic` wrote, non-finite floats and strings restored; a file that
+    is not valid JSON (a truncated result) is an error naming it."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(
+            f"{path}: not a valid results file ({err}); run its notebook again"
+        ) from None
+    return _read_non_finite(data)

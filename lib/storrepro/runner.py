@@ -15,18 +15,21 @@ every notebook succeeded, so an output folder never mixes files of two runs.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import platform
 import shutil
-import socket
+import signal
 import sys
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,10 +37,11 @@ import nbformat
 import papermill
 from papermill.exceptions import PapermillExecutionError
 
+from storrepro import parallel
 from storrepro.compare import moved_report, record_run
 from storrepro.config import NotebookConfig, ParameterError
 from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
-from storrepro.parallel import SCHEDULER_ENV, WORKERS_ENV
+from storrepro.parallel import SCHEDULER_ENV, WORKERS_CHECKED_ENV, WORKERS_ENV
 from storrepro.paths import (
     OUT_ENV,
     build_dir,
@@ -48,7 +52,7 @@ from storrepro.paths import (
     write_text_atomic,
 )
 from storrepro.readme import update_readme
-from storrepro.scorecard import load_results, verdict_counts, write_scorecard
+from storrepro.scorecard import build_scorecard, load_results, verdict_counts
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,7 @@ def plan(
         cls = config_class(name)
         values = cls.parse_overrides(overrides_for(name, overrides, names))
         check_cost(cls(profile=profile, **values), force)  # validates the resolved configuration
+        check_trace(values)
         jobs.append(Job(name, {"profile": profile, **values}))
     if NEEDS_CRAN & {j.name for j in jobs}:
         from storrepro.data.cran import cran_source, ensure_cran
@@ -146,6 +151,19 @@ def plan(
             # raises CranDataMissing naming where it looked and both ways to provide the data
             ensure_cran()
     return jobs
+
+
+def check_trace(values: dict) -> None:
+    """Refuse a ``trace`` whose first lines already show it cannot be read (empty, not UTF-8,
+    not its ``trace_format``), before any kernel starts."""
+    if not values.get("trace"):
+        return
+    from storrepro.traces.reader import detect_format
+
+    try:
+        detect_format(values["trace"], values.get("trace_format") or None)
+    except (OSError, ValueError) as err:
+        raise ParameterError(f"parameter 'trace' = {values['trace']!r}: {err}") from None
 
 
 def overrides_for(name: str, pairs: list[str], names: list[str]) -> list[str]:
@@ -179,22 +197,46 @@ def default_out(profile: str, jobs: list[Job]) -> Path:
     return repo_root() / "build" / "runs" / f"{profile}-{which}-{digest}"
 
 
-def check_scheduler(address: str | None, timeout_s: float = 5.0) -> None:
-    """Refuse a malformed or unreachable dask scheduler address before any kernel starts."""
-    address = address or os.environ.get(SCHEDULER_ENV)
+def check_scheduler(address: str | None, timeout_s: float = 5.0, source: str = "--scheduler"
+                    ) -> None:  # fmt: skip
+    """Refuse a malformed dask scheduler address, or one where no dask scheduler answers in
+    dask's own protocol within ``timeout_s`` (a wrong port, such as the dashboard's, fails here
+    in seconds); wait once, for the whole run, up to ``parallel.WORKER_TIMEOUT_S`` for the
+    scheduler to have a worker. ``source`` says where the address came from."""
     if not address:
         return
     hostport = address.split("://", 1)[-1]
     host, _, port = hostport.rpartition(":")
     if not host or not port.isdigit():
-        raise ParameterError(f"--scheduler {address!r}: expected tcp://HOST:PORT")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
-    except OSError as err:
-        raise ParameterError(
-            f"--scheduler {address!r}: no dask scheduler answers at {host}:{port} within "
-            f"{timeout_s:g} s ({err.strerror or err})"
-        ) from None
+        raise ParameterError(f"{source} {address!r}: expected tcp://HOST:PORT")
+    deadline = None
+    while True:
+        try:
+            identity = parallel.dask_identity(address, timeout_s)
+        except (OSError, TimeoutError) as err:
+            reason = f" ({err})" if str(err) else " (no dask handshake: not a scheduler's port?)"
+            raise ParameterError(
+                f"{source} {address!r}: no dask scheduler answers at {host}:{port} within "
+                f"{timeout_s:g} s{reason}"
+            ) from None
+        if identity.get("type") != "Scheduler":
+            raise ParameterError(
+                f"{source} {address!r}: a dask {identity.get('type', 'process')} answers at "
+                f"{host}:{port}, not a scheduler"
+            )
+        if identity.get("workers"):
+            return
+        if deadline is None:
+            deadline = time.monotonic() + parallel.WORKER_TIMEOUT_S
+            print(f"waiting up to {parallel.WORKER_TIMEOUT_S:g} s for a worker of the dask "
+                  f"scheduler at {address}", flush=True)  # fmt: skip
+        elif time.monotonic() > deadline:
+            raise ParameterError(
+                f"{source} {address!r}: the dask scheduler has no workers after "
+                f"{parallel.WORKER_TIMEOUT_S:g} s: start some (`dask worker {address} "
+                "--nthreads 1`) or run without a scheduler"
+            )
+        time.sleep(0.5)
 
 
 def check_writable(out: Path) -> None:
@@ -222,23 +264,122 @@ def output_lock(out: Path):
         yield
 
 
+#: Room left free on the output's file system after publishing writes its files.
+SPARE_BYTES = 16 * 2**20
+
+
+class PublishError(OSError):
+    """Publishing a finished run failed; the previous outputs are as they were."""
+
+
 def publish(staging: Path, out: Path, names: list[str]) -> None:
-    """Move each notebook's figures, result and executed notebook from ``staging`` into ``out``
-    (a notebook's figure folder is replaced whole), then rewrite the scorecard."""
+    """Swap each notebook's figures (its folder replaced whole), result and executed notebook,
+    and the scorecard, from ``staging`` into ``out``: all of them or, on any failure or an
+    interrupt, none (the previous outputs are put back as they were; this run's stay in
+    ``staging``).
+
+    Everything that takes disk space — the executed notebooks without their progress bars, the
+    new scorecard — is written into ``staging`` first, after checking the room for it; the swap
+    itself only renames within the output's file system."""
+    incoming = staging / "publish"
+    shutil.rmtree(incoming, ignore_errors=True)
+    try:
+        moves = _prepare(staging, out, names, incoming)
+    except OSError as err:
+        raise PublishError(
+            f"could not prepare this run's outputs for {out} ({err.strerror or err}); the "
+            f"previous outputs are unchanged, and this run's are in {staging}"
+        ) from err
+    saved = staging / "previous"
+    shutil.rmtree(saved, ignore_errors=True)
+    done: list[tuple[Path, Path, Path | None, bool]] = []
+    try:
+        for new, target in moves:
+            backup = None
+            if os.path.lexists(target):
+                backup = saved / target.relative_to(out)
+                backup.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(target, backup)
+            done.append((new, target, backup, False))
+            os.replace(new, target)
+            done[-1] = (new, target, backup, True)
+    except BaseException as err:
+        _roll_back(done)
+        if isinstance(err, OSError):
+            raise PublishError(
+                f"could not swap this run's outputs into {out} ({err.strerror or err}); the "
+                f"previous outputs are as they were, and this run's are in {staging}"
+            ) from err
+        raise
+    shutil.rmtree(saved, ignore_errors=True)
+    shutil.rmtree(incoming, ignore_errors=True)
+
+
+def _prepare(staging: Path, out: Path, names: list[str], incoming: Path) -> list[tuple]:
+    """Lay out in ``incoming`` what :func:`publish` swaps in; ``(new, target)`` pairs."""
+    executed = {
+        name: nbformat.writes(
+            without_progress_bars(nbformat.read(executed_dir(staging) / f"{name}.ipynb", 4))
+        ) + "\n"
+        for name in names
+    }
+    results = {r["notebook"]: r for r in load_results(out) if r["notebook"] not in names}
+    results.update({r["notebook"]: r for r in load_results(staging)})
+    scorecard = build_scorecard([results[k] for k in sorted(results)])
+    needed = sum(len(t.encode()) for t in [*executed.values(), scorecard]) + SPARE_BYTES
+    free = shutil.disk_usage(staging).free
+    if free < needed:
+        raise OSError(
+            errno.ENOSPC,
+            f"not enough free space: {free / 2**20:,.0f} MiB free, {needed / 2**20:,.0f} MiB "
+            "needed",
+        )
+    moves = []
     for name in names:
-        new, old = figures_dir(name, staging), figures_dir(name, out)
-        if old.exists():
-            shutil.rmtree(old)
-        if new.exists():
-            old.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(new, old)
-        results_dir(out).mkdir(parents=True, exist_ok=True)
-        os.replace(results_dir(staging) / f"{name}.json", results_dir(out) / f"{name}.json")
-        executed = executed_dir(out) / f"{name}.ipynb"
-        executed.parent.mkdir(parents=True, exist_ok=True)
-        nb = nbformat.read(executed_dir(staging) / f"{name}.ipynb", as_version=4)
-        write_text_atomic(executed, nbformat.writes(without_progress_bars(nb)) + "\n")
-    write_scorecard(out)
+        figures = [figures_dir(name, folder) for folder in (staging, incoming, out)]
+        result = [results_dir(folder) / f"{name}.json" for folder in (staging, incoming, out)]
+        figures[1].parent.mkdir(parents=True, exist_ok=True)
+        if figures[0].exists():
+            os.replace(figures[0], figures[1])
+        else:  # a notebook without figures still replaces its old figure folder
+            figures[1].mkdir()
+        result[1].parent.mkdir(parents=True, exist_ok=True)
+        os.replace(result[0], result[1])
+        moves += [(figures[1], figures[2]), (result[1], result[2])]
+        new = executed_dir(incoming) / f"{name}.ipynb"
+        write_text_atomic(new, executed[name])
+        moves.append((new, executed_dir(out) / new.name))
+    new = results_dir(incoming) / "SCORECARD.md"
+    write_text_atomic(new, scorecard)
+    moves.append((new, results_dir(out) / new.name))
+    for _, target in moves:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    return moves
+
+
+def _roll_back(done: list[tuple[Path, Path, Path | None, bool]]) -> None:
+    """Undo a partial swap, newest step first; a second Ctrl-C cannot cut it short."""
+    previous = _ignore_interrupts()
+    try:
+        for new, target, backup, moved_in in reversed(done):
+            if moved_in:
+                os.replace(target, new)
+            if backup is not None:
+                os.replace(backup, target)
+    finally:
+        _restore_interrupts(previous)
+
+
+def _ignore_interrupts():
+    """Ignore Ctrl-C (and SIGTERM) in the main thread; the previous handlers, to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore_interrupts(previous) -> None:
+    for sig, handler in (previous or {}).items():
+        signal.signal(sig, handler)
 
 
 def without_progress_bars(nb):
@@ -260,6 +401,7 @@ def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
         OUT_ENV: str(out),
         WORKERS_ENV: str(workers) if workers else None,
         SCHEDULER_ENV: scheduler,
+        WORKERS_CHECKED_ENV: "1" if scheduler else None,
         **numeric_pins(),
     }
     saved = {k: os.environ.get(k) for k in settings}
@@ -297,6 +439,7 @@ def execute(job: Job, folder: Path) -> Outcome:
             cwd=str(source.parent),
             progress_bar=sys.stderr.isatty(),
             log_output=False,
+            kernel_manager_class=_stoppable_kernel_manager(),
         )
         ok, message, finished = True, "ok", True
     except PapermillExecutionError as err:
@@ -331,53 +474,81 @@ def reproduce(
     if at_once is None:
         at_once = (os.cpu_count() or 1) if profile == "quick" else 1
     at_once = max(1, min(at_once, len(jobs)))
+    source = "--scheduler"
+    if workers is None and scheduler is None and parallel.configured_scheduler():
+        scheduler = parallel.configured_scheduler()  # dask's own configuration is honoured
+        source = "dask's scheduler-address (DASK_SCHEDULER_ADDRESS)"
     if at_once > 1 and workers is None and scheduler is None:
         workers = 1
-    check_scheduler(scheduler)
+    check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
+    check_inputs_outside(out, jobs)
     started = time.perf_counter()
     with output_lock(out):
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
-        with kernel_environment(staging, workers, scheduler):
-            try:
+        try:
+            with kernel_environment(staging, workers, scheduler):
                 outcomes = _run_jobs(jobs, executed_dir(staging), at_once)
-            except KeyboardInterrupt:
+            _print_summary(outcomes, staging, time.perf_counter() - started)
+            if not all(o.ok for o in outcomes):
                 print(
-                    f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
-                    f"outputs are in {staging}",
-                    flush=True,
+                    f"a notebook failed, so the outputs in {out} are unchanged; this run's "
+                    f"outputs, executed notebooks with their tracebacks included, are in {staging}"
                 )
-                return 130
-        _print_summary(outcomes, staging, time.perf_counter() - started)
-        if all(o.ok for o in outcomes):
+                return 1
             publish(staging, out, [j.name for j in jobs])
-            shutil.rmtree(staging)
-            if out == repo_root():
-                record_run(out, [j.name for j in jobs])
-                update_readme(out)
-            else:
-                for result in load_results(out):
-                    if result["notebook"] in {j.name for j in jobs}:
-                        print(moved_report(result))
-            print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
-            return 0
-        print(
-            f"a notebook failed, so the outputs in {out} are unchanged; this run's outputs, "
-            f"executed notebooks with their tracebacks included, are in {staging}"
-        )
-        return 1
+        except KeyboardInterrupt:
+            print(
+                f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
+                f"outputs are in {staging}",
+                flush=True,
+            )
+            return 130
+        shutil.rmtree(staging)
+        if out == repo_root():
+            record_run(out, [j.name for j in jobs])
+            update_readme(out)
+        else:
+            for result in load_results(out):
+                if result["notebook"] in {j.name for j in jobs}:
+                    print(moved_report(result))
+        print(f"outputs of this run: {out} (scorecard {results_dir(out) / 'SCORECARD.md'})")
+        return 0
+
+
+def check_inputs_outside(out: Path, jobs: list[Job]) -> None:
+    """Refuse an input file (a ``trace``) inside what this run replaces or builds in."""
+    replaced = [figures_dir(j.name, out) for j in jobs]
+    replaced += [results_dir(out), build_dir(out, "staging")]
+    for job in jobs:
+        spec = config_class(job.name).all_params()
+        for name, value in job.parameters.items():
+            if not (spec[name].is_file and value):
+                continue
+            path = Path(value).resolve()
+            clash = next((d for d in replaced if path.is_relative_to(d.resolve())), None)
+            if clash is not None:
+                raise ParameterError(
+                    f"parameter {name!r} = {value!r}: an input inside {clash}, which this run "
+                    "replaces; move the file or give this run another --out"
+                )
 
 
 def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
     """Run the notebooks, ``at_once`` of them side by side (each in its own kernel process);
-    outcomes in the jobs' order."""
+    outcomes in the jobs' order. On Ctrl-C every running kernel is stopped at once, with its
+    dask workers, and no further notebook starts."""
 
-    def run(numbered: tuple[int, Job]) -> Outcome:
+    def run(numbered: tuple[int, Job]) -> Outcome | None:
         i, job = numbered
+        if _STOP.is_set():
+            return None
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
         outcome = execute(job, folder)
+        if _STOP.is_set():  # its kernel was stopped: no report, the run says it once
+            return outcome
         print(
             f"      {job.name}: {'done' if outcome.ok else 'FAILED'} in "
             f"{outcome.wall_seconds:.1f} s",
@@ -387,10 +558,59 @@ def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
             print(f"      {outcome.message}", flush=True)
         return outcome
 
-    if at_once == 1:
-        return [run(numbered) for numbered in enumerate(jobs, 1)]
-    with ThreadPoolExecutor(max_workers=at_once) as pool:
-        return list(pool.map(run, enumerate(jobs, 1)))
+    _STOP.clear()
+    pool = ThreadPoolExecutor(max_workers=at_once)
+    futures = [pool.submit(run, numbered) for numbered in enumerate(jobs, 1)]
+    try:
+        # the notebooks run in the pool, so that this (main) thread only waits and takes Ctrl-C
+        outcomes = [future.result() for future in futures]
+    except BaseException:
+        _STOP.set()
+        quiet = logging.getLogger("papermill")  # not "Kernel died ..." once per notebook
+        level, quiet.level = quiet.level, logging.CRITICAL
+        _stop_kernels()
+        pool.shutdown(wait=False, cancel_futures=True)
+        wait([f for f in futures if not f.cancelled()], timeout=STOP_WAIT_S)
+        quiet.setLevel(level)
+        raise
+    pool.shutdown()
+    return outcomes
+
+
+#: Set on Ctrl-C: no notebook starts, and every kernel that starts is stopped at once.
+_STOP = threading.Event()
+_KERNELS: set = set()
+_KERNELS_LOCK = threading.Lock()
+#: How long an interrupted run waits for its notebooks' threads to notice their kernels died.
+STOP_WAIT_S = 10.0
+
+
+def _stoppable_kernel_manager():
+    """jupyter_client's kernel manager, keeping each kernel it launches in :data:`_KERNELS`
+    so that :func:`_stop_kernels` can end it (a kernel runs in a session of its own, so a
+    Ctrl-C at the terminal never reaches it)."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class StoppableKernelManager(AsyncKernelManager):
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+            with _KERNELS_LOCK:  # their Popen: a pid is ours until its Popen reaps it
+                _KERNELS.difference_update([p for p in _KERNELS if p.poll() is not None])
+                _KERNELS.add(self.provisioner.process)
+            if _STOP.is_set():
+                _stop_kernels()
+
+    return StoppableKernelManager
+
+
+def _stop_kernels() -> None:
+    """Kill every kernel this run launched, with its process group (its dask workers)."""
+    with _KERNELS_LOCK:
+        for process in _KERNELS:
+            if process.poll() is None:
+                with suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)  # its own session: pgid == pid
+        _KERNELS.clear()
 
 
 def _describe(parameters: dict) -> str:

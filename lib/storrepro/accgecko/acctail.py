@@ -25,6 +25,7 @@ import numpy as np
 
 from storrepro.accgecko.bursts import burst_sizes, continuous_bursts
 from storrepro.accgecko.features import DELTA
+from storrepro.checks import finite, whole
 
 INTERVALS = ("stage_ratio", "mean_of_rates")
 
@@ -70,12 +71,9 @@ class AccTail:
         if interval not in INTERVALS:
             raise ValueError(f"interval = {interval!r}: expected one of {INTERVALS}")
         self.interval = interval
-        if not m > 0:
-            raise ValueError(f"m = {m!r}: expected a multiple of the mean rate > 0")
-        if not (isinstance(k, int) and k >= 1):
-            raise ValueError(f"k = {k!r}: expected a whole number of stages >= 1")
-        if not c_us >= 0:
-            raise ValueError(f"c_us = {c_us!r}: expected a constant >= 0 µs")
+        finite("m (multiple of the mean rate)", m, minimum=0.0, strict=True)
+        k = whole("k (intensity stages)", k, minimum=1)
+        finite("c_us", c_us, minimum=0.0, unit="µs")
         self.m, self.k, self.c_us = m, k, c_us
 
     def __repr__(self) -> str:
@@ -152,6 +150,7 @@ class AccTail:
 
     def overrun_probability(self, slo_us: float, sr: float) -> float:
         """E19: the share of the segment's requests predicted to exceed ``slo_us``."""
+        finite("slo_us", slo_us, minimum=0.0, strict=True, unit="µs")
         return float(np.count_nonzero(self.latencies_us(sr) > slo_us) / self.total_requests)
 
 
@@ -213,8 +212,9 @@ def smallest_rate(
 
 def search_range(slo_us: float, low: float, high: float) -> tuple[int, int]:
     """A rate search's checked SLO and its integer rate range ``(lo, hi]``."""
-    if not (isinstance(slo_us, int | float) and slo_us > 0):
-        raise ValueError(f"SLO = {slo_us!r}: expected a latency bound > 0 µs")
+    finite("slo_us", slo_us, minimum=0.0, strict=True, unit="µs")
+    finite("low", low, minimum=None)
+    finite("high", high, minimum=None)
     lo, hi = int(math.floor(low)), int(math.ceil(high))
     if hi <= lo:
         raise ValueError(f"rate range ({low!r}, {high!r}]: expected low < high")

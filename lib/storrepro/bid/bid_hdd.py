@@ -32,6 +32,7 @@ import numbers
 from collections import deque
 
 from storrepro.bid.request import MAX_SECTORS, BlockRequest, MergeIndex
+from storrepro.checks import finite
 
 #: Which inter-batch gaps enter a process's wait history (module docstring).
 WAIT_HISTORY = ("every_gap", "open_queue", "reset")
@@ -153,6 +154,8 @@ class BIDHDD:
         return self._history[pid]
 
     def add(self, request: BlockRequest, now: float) -> None:
+        if type(now) is not float or not math.isfinite(now):  # fast path for the replay's floats
+            finite("now", now, minimum=None, unit="ms")
         self._fire(now)
         pid = request.pid
         sq = self._open.get(pid)

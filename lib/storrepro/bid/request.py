@@ -17,11 +17,16 @@ from storrepro.sim.disk_model import OPS
 MAX_SECTORS = 1024
 
 
+#: Sectors, sizes and pids are int64 in the numba kernels.
+INT64_END = 2**63
+
+
 def _check_int(name: str, value, minimum: int) -> int:
-    if type(value) is int and value >= minimum:  # fast path: the replay builds many requests
+    if type(value) is int and minimum <= value < INT64_END:  # fast: the replay makes many
         return value
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum
+            or value >= INT64_END):  # fmt: skip
+        raise ValueError(f"{name} must be an integer >= {minimum} and < 2**63, got {value!r}")
     return int(value)
 
 

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import lzma
 import os
 import tarfile
 import urllib.request
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -332,7 +334,17 @@ def _tarball(folder: Path, package: str) -> Path:
 
 
 def _read_series(folder: Path, package: str, name: str) -> Series:
-    values, frequency = parse_rda(series_bytes(folder, package, name), name)
+    try:
+        values, frequency = parse_rda(series_bytes(folder, package, name), name)
+    except (EOFError, OSError, ValueError, zlib.error, lzma.LZMAError, tarfile.TarError) as err:
+        if isinstance(err, CranDataMissing | CranChecksumError):
+            raise
+        where = folder / package / f"{name}.rda"
+        where = where if where.is_file() else _tarball(folder, package)
+        raise ValueError(
+            f"{where}: cannot read series {package}::{name} ({type(err).__name__}: {err}); a "
+            "truncated or damaged file? delete it and fetch it again"
+        ) from None
     return Series(package, name, values, frequency)
 
 

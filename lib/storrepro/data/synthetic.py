@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from storrepro.checks import MAX_COUNT, whole
+
 
 def _cycles(t: np.ndarray, period: int, phase: float) -> np.ndarray:
     """Position within the cycle, in [0, 1), of a wave ``sin(2π t / period + phase)``."""
@@ -107,8 +109,7 @@ def generate(
     count: int = 1000, seed: int = 0, spec: SyntheticSpec = SyntheticSpec()
 ) -> list[SyntheticSeries]:
     """``count`` series from ``numpy.random.default_rng(seed)``: same seed, same set."""
-    if not (isinstance(count, int) and count >= 1):
-        raise ValueError(f"count = {count!r}: expected an int >= 1")
+    count, seed = whole("count", count, minimum=1, maximum=MAX_COUNT), whole("seed", seed)
     rng = np.random.default_rng(seed)
     return [generate_one(rng, spec) for _ in range(count)]
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import simpy
 
-from storrepro.checks import finite_array
+from storrepro.checks import MAX_COUNT, finite, finite_array, whole
 from storrepro.sim.monitor import LatencyMonitor
 
 #: Draws one service time from a generator.
@@ -161,6 +161,5 @@ def _check_arrays(arrivals, service_times) -> tuple[np.ndarray, np.ndarray]:
 
 def poisson_arrivals(rng: np.random.Generator, rate: float, count: int) -> np.ndarray:
     """``count`` arrival times of a Poisson process of the given rate, starting after 0."""
-    if not rate > 0:
-        raise ValueError(f"rate must be > 0, got {rate!r}")
-    return np.cumsum(rng.exponential(1.0 / rate, size=count))
+    finite("rate", rate, strict=True)
+    return np.cumsum(rng.exponential(1.0 / rate, size=whole("count", count, maximum=MAX_COUNT)))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from storrepro.checks import finite
+from storrepro.checks import MAX_COUNT, finite, whole
 
 N_MAX = 12  # k_max · r_max = 6 · 2 coded chunks per request
 DROP_WORST = 0.10  # the paper drops the worst 10 % of task delays before its least-squares fit
@@ -92,7 +92,7 @@ class TaskDelayModel:
 
     def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` request blocks, identical to ``count`` successive calls of the sampler."""
-        return rng.standard_exponential((count, self.block_size))
+        return rng.standard_exponential((whole("count", count, maximum=MAX_COUNT), self.block_size))
 
     def delays(self, block: np.ndarray, chunk: float, n: int) -> np.ndarray:
         """The n task delays a block gives for chunks of ``chunk`` MB (last axis = block)."""

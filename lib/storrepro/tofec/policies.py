@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from storrepro.checks import finite
 from storrepro.sim.cloud_inputs import StoreState
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import K_MAX, R_MAX, check_code
@@ -105,9 +106,13 @@ class Tofec:
         self.r_max = _check_r_max(self.r_max)
         tables = {"n_thresholds": self.n_thresholds, "k_thresholds": self.k_thresholds}
         for label, table in tables.items():
+            if np.iscomplexobj(table):
+                raise ValueError(f"{label} must be real numbers, got {table!r}")
             t = np.asarray(table, dtype=float)
-            if t.ndim != 1 or np.any(t < 0) or np.any(np.diff(t) > 0):
-                raise ValueError(f"{label} must be non-increasing numbers >= 0, got {table!r}")
+            if t.ndim != 1 or not np.all(np.isfinite(t)) or np.any(t < 0) or np.any(np.diff(t) > 0):
+                raise ValueError(
+                    f"{label} must be non-increasing finite numbers >= 0, got {table!r}"
+                )
         self.n_thresholds = tuple(float(t) for t in self.n_thresholds)
         self.k_thresholds = tuple(float(t) for t in self.k_thresholds)
         n_top = self.n_min + len(self.n_thresholds)
@@ -209,6 +214,8 @@ class Ideal:
                 f"Ideal needs one code per phase: {len(self.phase_ends_ms) + 1} codes for "
                 f"{len(self.phase_ends_ms)} phase ends, got {len(self.codes)}"
             )
+        for end in self.phase_ends_ms:
+            finite("each of phase_ends_ms", end, minimum=None, unit="ms")
         if np.any(np.diff(self.phase_ends_ms) <= 0):
             raise ValueError(f"phase_ends_ms must increase, got {self.phase_ends_ms!r}")
         for n, k in self.codes:

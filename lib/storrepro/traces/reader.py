@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,7 +55,7 @@ def _open_text(path: Path, progress: bool):
         compressed = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
         stream = gzip.GzipFile(fileobj=raw) if compressed else raw
-        text = io.TextIOWrapper(stream, encoding="utf-8", newline="")
+        text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")  # an Excel BOM
         bar = tqdm(
             total=path.stat().st_size, unit="B", unit_scale=True, desc=path.name,
             disable=not progress, leave=False,
@@ -65,30 +66,81 @@ def _open_text(path: Path, progress: bool):
         raw.close()
 
 
-def _first_line(path: Path) -> str:
+#: The longest first line read to tell a trace's format (a binary file may have no newline).
+MAX_LINE = 2**16
+
+
+def _first_lines(path: Path) -> list[tuple[int, str]]:
+    """The first two non-blank lines (or the only one) and their numbers."""
+    found = []
     with _open_text(path, progress=False) as (text, _):
         try:
-            for line in text:
+            for number in itertools.count(1):
+                line = text.readline(MAX_LINE)
+                if not line or len(found) == 2:
+                    break
+                if len(line) == MAX_LINE and not line.endswith("\n"):
+                    raise TraceFormatError(
+                        f"{path}, line {number}: longer than {MAX_LINE:,} characters; not a "
+                        "text trace"
+                    )
                 if line.strip():
-                    return line.strip()
+                    found.append((number, line.strip()))
         except _TRUNCATED as err:
             raise TraceFormatError(f"{path}: the gzip stream is truncated ({err})") from None
-    raise TraceFormatError(f"{path}: the file holds no trace line")
+        except UnicodeDecodeError:
+            _not_utf8(path)
+    if not found:
+        raise TraceFormatError(f"{path}: the file holds no trace line")
+    return found
+
+
+def _not_utf8(path: Path) -> None:
+    """Raise a :class:`TraceFormatError` naming the first line and byte that are not UTF-8."""
+    raw = open(path, "rb")  # noqa: SIM115 - closed below
+    try:
+        compressed = raw.read(2) == b"\x1f\x8b"
+        raw.seek(0)
+        stream = gzip.GzipFile(fileobj=raw) if compressed else raw
+        head = stream.read(2)
+        if head in (b"\xff\xfe", b"\xfe\xff"):
+            raise TraceFormatError(
+                f"{path}: UTF-16 text (its byte-order mark); convert it to UTF-8 first, e.g. "
+                "`iconv -f UTF-16 -t UTF-8`"
+            )
+        stream.seek(0)
+        for number, line in enumerate(stream, 1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise TraceFormatError(
+                    f"{path}, line {number}, byte {err.start + 1}: 0x{line[err.start]:02x} is "
+                    "not UTF-8 (a latin-1 or other legacy encoding?); convert the file to UTF-8 "
+                    "first, e.g. `iconv -f LATIN1 -t UTF-8`"
+                ) from None
+    finally:
+        raw.close()
+    raise TraceFormatError(f"{path}: not UTF-8 text")
 
 
 def detect_format(path: str | Path, format: str | None = None) -> tuple[str, bool]:
     """``(format, has_header)`` of a trace: ``format`` when given (checked), else guessed from
     its first line."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise FileNotFoundError(f"trace {path}: no such file")
+    if not path.is_file():
+        raise TraceFormatError(f"trace {path}: not a regular file (a directory, device or pipe)")
     if format is not None and format not in FORMATS:
         raise TraceFormatError(f"format {format!r}: expected one of {', '.join(FORMATS)}")
     if format in (None, "vscsi") and vscsi_version(_head(path)):
         return "vscsi", False
     if format == "vscsi":
         raise TraceFormatError(f"{path}: not a vscsi trace (no record version 1 or 2 at its start)")
-    first = _first_line(path)
+    lines = _first_lines(path)
+    number, first = lines[0]
+    if header_format(first.split(",")) is not None and len(lines) == 1:
+        raise TraceFormatError(f"{path}: a header and no request after it (an empty trace)")
     if format is None:
         guessed = guess_format(first)
         if guessed is None:
@@ -99,7 +151,18 @@ def detect_format(path: str | Path, format: str | None = None) -> tuple[str, boo
         return guessed
     if format == "blkparse":
         return format, False
-    return format, header_format(first.split(",")) is not None
+    header = header_format(first.split(","))
+    if format in CSV_FORMATS and header not in (None, format):
+        raise TraceFormatError(
+            f"{path}, line {number}: the header of the {header} format, not of {format}"
+        )
+    fields = CSV_FORMATS[format].fields if format in CSV_FORMATS else ()
+    if fields and header is None and len(first.split(",")) != len(fields):
+        raise TraceFormatError(
+            f"{path}, line {number}: {len(first.split(','))} fields, but a {format} line has "
+            f"{len(fields)} ({','.join(fields)}); is it another format?"
+        )
+    return format, header is not None
 
 
 def _line_of_row(path: Path, row: int, header: bool) -> int:
@@ -121,16 +184,29 @@ def _bad(path: Path, header: bool, row: int, field: str, value, allowed: str) ->
     )
 
 
-def _numbers(chunk: pd.DataFrame, path: Path, header: bool, fields, minimum=0) -> dict:
+#: Offsets and sizes are int64 bytes: anything from 2**63 on is no real device's.
+MAX_BYTES = 2**63
+
+
+def _numbers(chunk: pd.DataFrame, path: Path, header: bool, fields, minimum=0, unit=1) -> dict:
+    """The fields as numbers ``>= minimum``; offsets and sizes (in units of ``unit`` bytes)
+    whole numbers below :data:`MAX_BYTES` bytes."""
     out = {}
     for field in fields:
         values = pd.to_numeric(chunk[field], errors="coerce")
         bad = values.isna() | ~np.isfinite(values) | (values < minimum)
+        allowed = f"a number >= {minimum}"
+        if field in _BYTE_FIELDS:
+            bad |= (values % 1 != 0) | (values.astype(float) * unit >= MAX_BYTES)
+            allowed = f"a whole number from {minimum} to below 2**63 bytes"
         if bad.any():
             row = int(chunk.index[np.argmax(bad.to_numpy())])
-            _bad(path, header, row, field, chunk[field][row], f"a number >= {minimum}")
+            _bad(path, header, row, field, chunk[field][row], allowed)
         out[field] = values
     return out
+
+
+_BYTE_FIELDS = {"Offset", "Size", "offset", "length"}
 
 
 def _ops(values: pd.Series, mapping: dict, path, header, field) -> np.ndarray:
@@ -167,7 +243,7 @@ def _from_csv(name: str, chunk: pd.DataFrame, path: Path, header: bool) -> pd.Da
         op = _ops(chunk.opcode, {"r": "R", "w": "W"}, path, header, "opcode")
         volume = chunk.device_id.str.strip()
         return _requests(n["timestamp"] / 1e6, volume, op, n["offset"], n["length"])
-    n = _numbers(chunk, path, header, ("Timestamp", "Offset", "Size"))
+    n = _numbers(chunk, path, header, ("Timestamp", "Offset", "Size"), unit=SECTOR)
     op = _ops(chunk.IOType, {"0": "R", "1": "W"}, path, header, "IOType")
     volume = chunk.VolumeID.str.strip()
     return _requests(n["Timestamp"], volume, op, n["Offset"] * SECTOR, n["Size"] * SECTOR)
@@ -180,8 +256,11 @@ def _csv_chunks(path, name, header, chunk_rows, progress) -> Iterator[pd.DataFra
             reader = pd.read_csv(
                 text, header=None, names=list(fields), skiprows=int(header), dtype=str,
                 chunksize=chunk_rows, skip_blank_lines=True, keep_default_na=False,
+                index_col=False,  # a line of more fields is an error, not an index
             )
             for chunk in reader:
+                if chunk.empty:
+                    continue
                 missing = chunk.eq("").to_numpy()
                 if missing.any():
                     row, col = np.argwhere(missing)[0]
@@ -237,10 +316,15 @@ def _blkparse_chunks(path, chunk_rows, progress, action="Q") -> Iterator[pd.Data
                         f"{path}, line {number}: field 'sector + count' is "
                         f"{event['rest'][:40]!r}; expected SECTOR + COUNT"
                     )
+                offset, size = int(payload["sector"]) * SECTOR, int(payload["count"]) * SECTOR
+                if max(offset, size) >= MAX_BYTES:
+                    raise TraceFormatError(
+                        f"{path}, line {number}: field 'sector + count' is "
+                        f"{event['rest'][:40]!r}; expected sectors below 2**63 bytes"
+                    )
                 rows.append((
                     float(event["time"]), event["dev"], "W" if "W" in rwbs else "R",
-                    int(payload["sector"]) * SECTOR, int(payload["count"]) * SECTOR,
-                    int(event["pid"]),
+                    offset, size, int(event["pid"]),
                 ))
                 if len(rows) == chunk_rows:
                     advance()
@@ -317,12 +401,20 @@ def read_chunks(
         raise ValueError(f"chunk_rows must be >= 1, got {chunk_rows!r}")
     name, header = detect_format(path, format)
     if name == "blkparse":
-        return _blkparse_chunks(path, chunk_rows, progress)
+        return _utf8(path, _blkparse_chunks(path, chunk_rows, progress))
     if name == "iops":
-        return _iops_chunks(path, chunk_rows, progress)
+        return _utf8(path, _iops_chunks(path, chunk_rows, progress))
     if name == "vscsi":
         return _vscsi_chunks(path, chunk_rows, progress)
-    return _csv_chunks(path, name, header, chunk_rows, progress)
+    return _utf8(path, _csv_chunks(path, name, header, chunk_rows, progress))
+
+
+def _utf8(path: Path, chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """``chunks``, with a byte that is not UTF-8 reported by file, line and byte."""
+    try:
+        yield from chunks
+    except UnicodeDecodeError:
+        _not_utf8(path)
 
 
 def read_trace(path: str | Path, format: str | None = None) -> pd.DataFrame:

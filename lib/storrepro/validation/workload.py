@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from storrepro.checks import MAX_COUNT, whole
+
 QUEUES = ("M/M/1", "M/D/1", "M/G/1")
 GAMMA_SHAPE = 4.0  # M/G/1 service: gamma with mean 1 and squared coefficient of variation 1/4
 #: Sectors of the HDD model's disk the random reads of the speed measurement fall in.
@@ -38,6 +40,7 @@ class QueueTask:
 
 def service_times(queue: str, rng: np.random.Generator, count: int) -> np.ndarray:
     """Service times with mean 1 for each queue type."""
+    count = whole("count", count, maximum=MAX_COUNT)
     if queue == "M/M/1":
         return rng.exponential(1.0, count)
     if queue == "M/D/1":
@@ -57,6 +60,5 @@ def queue_inputs(task: QueueTask, rng: np.random.Generator) -> tuple[np.ndarray,
 def random_reads(rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:
     """Start sectors of ``count`` reads spread over the whole disk, and the gaps between them
     (ms, mean 25: about 60 % utilisation of the HDD model)."""
-    if count < 0:
-        raise ValueError(f"count = {count!r}: expected a count >= 0")
+    count = whole("count", count, maximum=MAX_COUNT)
     return rng.integers(0, DISK_SECTORS, count), rng.exponential(25.0, count)

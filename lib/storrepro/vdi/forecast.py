@@ -23,7 +23,7 @@ from functools import cached_property
 import numpy as np
 from statsmodels.tsa.seasonal import seasonal_decompose
 
-from storrepro.checks import finite_array
+from storrepro.checks import MAX_COUNT, finite_array, whole
 
 PERIOD = 144
 
@@ -41,9 +41,7 @@ def _check_series(name: str, values, min_length: int = 1) -> np.ndarray:
 
 
 def _check_steps(steps: int) -> int:
-    if isinstance(steps, bool) or int(steps) != steps or steps < 1:
-        raise ValueError(f"steps must be a whole number >= 1, got {steps!r}")
-    return int(steps)
+    return whole("steps", steps, minimum=1, maximum=MAX_COUNT)
 
 
 # ---------------------------------------------------------------- error metrics
@@ -115,6 +113,7 @@ def ewma_rows(rows: np.ndarray, alpha: float) -> np.ndarray:
 
 def decompose(y: np.ndarray, period: int = PERIOD) -> tuple[np.ndarray, np.ndarray]:
     """Additive decomposition: (trend, season + residual), trend extrapolated at the ends."""
+    period = whole("period", period, minimum=2, maximum=max(2, np.size(y) // 2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         result = seasonal_decompose(y, period=period, model="additive", extrapolate_trend="freq")

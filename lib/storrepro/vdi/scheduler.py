@@ -40,11 +40,14 @@ def _fraction(name: str, value: float) -> float:
 
 def fg_need(demand_iops, n_cores: int, fg_iops_per_core: float):
     """Cores FG needs: ⌈A / CIOPS_FG⌉ clipped to [0, N]; works on scalars and arrays."""
+    finite("fg_iops_per_core", fg_iops_per_core, strict=True)
     return np.minimum(n_cores, np.ceil(np.asarray(demand_iops) / fg_iops_per_core))
 
 
 def fg_cores(demand_iops: float, n_cores: int, fg_iops_per_core: float) -> int:
     """:func:`fg_need` for one tick, as an int; plain floats, because allocators run per tick."""
+    if type(fg_iops_per_core) is not float or not 0 < fg_iops_per_core < math.inf:  # fast path
+        finite("fg_iops_per_core", fg_iops_per_core, strict=True)
     return min(n_cores, math.ceil(demand_iops / fg_iops_per_core))
 
 

@@ -1,0 +1,106 @@
+"""Every public entry point the notebooks' readers call directly, fed NaN, inf, complex, huge,
+zero and negative values: each is refused with an error naming the argument, or works."""
+
+import math
+
+import numpy as np
+import pytest
+
+from storrepro.accgecko.acctail import AccTail
+from storrepro.bid.bid_hdd import BIDHDD
+from storrepro.bid.request import BlockRequest
+from storrepro.checks import finite, whole
+from storrepro.data import synthetic
+from storrepro.periodicity.findfrequency import findfrequency
+from storrepro.periodicity.precise_period import precise_period
+from storrepro.sim.fifo import poisson_arrivals
+from storrepro.tofec.policies import Ideal, Tofec
+from storrepro.validation.workload import service_times
+from storrepro.vdi import forecast
+from storrepro.vdi.scheduler import fg_cores
+
+T = np.arange(480)
+SERIES = np.sin(2 * np.pi * T / 24) + 0.3 * np.random.default_rng(0).normal(size=T.size) + 5
+COUNTS = np.random.default_rng(1).poisson(2.0, 3000)
+DAYS = 50 + 10 * np.sin(2 * np.pi * np.arange(24 * 6 * 7) / 144)
+
+BAD = {"nan": math.nan, "inf": math.inf, "complex": 1 + 2j, "huge": 1e300, "zero": 0,
+       "negative": -1}  # fmt: skip
+HUGE_INT = 2**70
+
+#: name -> (how to call it with value v, the argument's name, the values it must refuse)
+ENTRIES = {
+    "precise_period": (lambda v: precise_period(SERIES * v), "x", "nan inf complex huge"),
+    "findfrequency": (lambda v: findfrequency(SERIES * v), "x", "nan inf complex huge"),
+    "AccTail m": (lambda v: AccTail(m=v), "m", "nan inf complex zero negative"),
+    "AccTail k": (lambda v: AccTail(k=v), "k", "nan inf complex zero negative"),
+    "AccTail c_us": (lambda v: AccTail(c_us=v), "c_us", "nan inf complex negative"),
+    "AccTail slo_us": (lambda v: AccTail().fit(COUNTS).smallest_rate(0.99, v, 1, 5000),
+                       "slo_us", "nan inf complex zero negative"),  # fmt: skip
+    "AccTail overrun": (lambda v: AccTail().fit(COUNTS).overrun_probability(v, 3000.0),
+                        "slo_us", "nan inf complex zero negative"),  # fmt: skip
+    "Tofec thresholds": (lambda v: Tofec(n_thresholds=(v,), k_thresholds=()), "n_thresholds",
+                         "nan inf complex negative"),  # fmt: skip
+    "Ideal phase ends": (lambda v: Ideal(phase_ends_ms=(v,), codes=((1, 1), (2, 1))),
+                         "phase_ends_ms", "nan inf complex"),  # fmt: skip
+    "BIDHDD.add now": (lambda v: BIDHDD().add(BlockRequest(0, 8), now=v), "now",
+                       "nan inf complex"),  # fmt: skip
+    "BlockRequest lba": (lambda v: BlockRequest(lba=v, size=8), "lba",
+                         "nan inf complex huge negative"),  # fmt: skip
+    "forecast steps": (lambda v: forecast.SeasonalNaive().forecast(DAYS, steps=v), "steps",
+                       "nan inf complex huge zero negative"),  # fmt: skip
+    "decompose period": (lambda v: forecast.decompose(DAYS, period=v), "period",
+                         "nan inf complex huge zero negative"),  # fmt: skip
+    "fg_cores": (lambda v: fg_cores(100.0, 64, v), "fg_iops_per_core",
+                 "nan inf complex zero negative"),  # fmt: skip
+    "synthetic seed": (lambda v: synthetic.generate(count=1, seed=v), "seed",
+                       "nan inf complex negative"),  # fmt: skip
+    "synthetic count": (lambda v: synthetic.generate(count=v), "count",
+                        "nan inf complex huge zero negative"),  # fmt: skip
+    "poisson count": (lambda v: poisson_arrivals(np.random.default_rng(0), 1.0, v), "count",
+                      "nan inf complex huge negative"),  # fmt: skip
+    "poisson rate": (lambda v: poisson_arrivals(np.random.default_rng(0), v, 3), "rate",
+                     "nan inf complex zero negative"),  # fmt: skip
+    "service_times count": (lambda v: service_times("M/M/1", np.random.default_rng(0), v),
+                            "count", "nan inf complex huge negative"),  # fmt: skip
+}
+WHOLE = {"AccTail k", "BlockRequest lba", "forecast steps", "decompose period", "synthetic seed",
+         "synthetic count", "poisson count", "service_times count"}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", BAD)
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_every_entry_point_refuses_bad_values_naming_the_argument(entry, kind):
+    call, name, refused = ENTRIES[entry]
+    value = HUGE_INT if kind == "huge" and entry in WHOLE else BAD[kind]
+    if kind == "huge" and entry == "synthetic seed":
+        value = HUGE_INT  # a seed may be any size: accepted
+    try:
+        call(value)
+    except (ValueError, TypeError) as err:
+        assert name in str(err), f"{entry}({kind}): {err}"
+        return
+    assert kind not in refused.split(), f"{entry} accepted {kind} = {value!r}"
+
+
+def test_numpy_numbers_are_numbers():
+    assert AccTail(m=np.float64(1.5), k=np.int64(2), c_us=np.float32(25)).k == 2
+    assert type(AccTail(k=np.int64(2)).k) is int
+    assert BlockRequest(np.int64(8), np.int32(8)).lba == 8
+    assert whole("n", np.uint8(3)) == 3 and whole("n", 4.0) == 4
+    assert finite("x", np.float32(0.5)) == 0.5
+
+
+def test_the_shared_checker_says_what_is_allowed():
+    with pytest.raises(ValueError, match=r"^k must be a whole number >= 1 and <= 9, got 2.5$"):
+        whole("k", 2.5, minimum=1, maximum=9)
+    with pytest.raises(ValueError, match=r"^n must be a whole number >= 0, got True$"):
+        whole("n", True)
+    with pytest.raises(ValueError, match=r"^x must be a finite number > 0 and <= 1, got 1j$"):
+        finite("x", 1j, minimum=0, strict=True, maximum=1)
+
+
+def test_a_series_at_any_reasonable_scale_has_the_same_period():
+    assert {precise_period(SERIES * 10.0**k) for k in (-40, -10, 0, 10, 40)} == {24}
+    # R's findfrequency compares its spectrum with an absolute 10: small scales lose the period
+    assert {findfrequency(SERIES * 10.0**k) for k in (0, 10, 40)} == {24}
