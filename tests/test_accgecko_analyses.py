@@ -19,7 +19,8 @@ def test_procedure_checks_give_the_hand_worked_lambda_and_dbscan():
     assert proc["rates"][0] == pytest.approx(claims.U1_TOP, abs=1e-3)
     assert proc["covers"] == [list(range(3, 15)), [1, 2]]
     assert proc["found"] == claims.U2_CASES
-    assert claims.u1(proc["rates"], proc["edges"], proc["covers"]).verdict == "reproduced"
+    claim = claims.u1_lambda_states(proc["rates"], proc["edges"], proc["covers"])
+    assert claim.verdict == "reproduced"
 
 
 def test_reading_table_lists_every_reading_and_its_primary():
@@ -108,3 +109,37 @@ def test_error_figures_draw_infinite_zero_and_missing_values():
     fig = plots.error_bars(err, ["A", "B"], "t")
     labels = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert "unbounded" in labels and "0" in labels and "n/a" in labels
+
+
+def test_tenant_errors_by_hand():
+    """One accuracy tenant (it ran MMP), one that did not; AccTail's two SLOs at p99: P/A =
+    100/200 (negative error 100 %) and 300/100 (positive 200 %)."""
+    rows = [
+        {"tenant": 0, "method": "AccTail", "p": 99.0, "rate": 3000.0, "predicted_us": 100.0,
+         "actual_us": 200.0},
+        {"tenant": 0, "method": "AccTail", "p": 99.0, "rate": 3000.0, "predicted_us": 300.0,
+         "actual_us": 100.0},
+        {"tenant": 0, "method": "MMP", "p": 99.0, "rate": 3000.0, "predicted_us": 1.0,
+         "actual_us": 1.0},
+        {"tenant": 1, "method": "AccTail", "p": 99.0, "rate": 3000.0, "predicted_us": 1.0,
+         "actual_us": 9.0},
+    ]  # fmt: skip
+    table = ex.tenant_errors(pd.DataFrame(rows).assign(reading="primary"), ["primary"])["primary"]
+    assert table.index.tolist() == [0]  # only the accuracy tenant
+    row = table.loc[0]
+    assert row[("avg_positive_%", "AccTail", 99.0)] == pytest.approx(100.0)
+    assert row[("max_positive_%", "AccTail", 99.0)] == pytest.approx(200.0)
+    assert row[("max_negative_%", "AccTail", 99.0)] == pytest.approx(100.0)
+    assert row[("mean_total_%", "AccTail", 99.0)] == pytest.approx(150.0)
+    assert row[("max_total_%", "AccTail", 99.0)] == pytest.approx(200.0)
+    assert row[("max_total_%", "MMP", 99.0)] == 0.0
+
+
+def test_spearman_table_keeps_every_resample():
+    segs = pd.DataFrame({f: np.arange(12.0) * (i + 1) for i, f in enumerate(ex.FEATURES)}
+                        | {f"p{p:g}": np.arange(12.0) ** 2 for p in ex.PERCENTILES})
+    rho = ex.spearman_table(segs, np.random.default_rng(0), 50)
+    boot = rho.attrs["boot"]
+    assert len(boot) == len(ex.FEATURES) * len(ex.PERCENTILES)
+    assert boot[99.9, "max_duration_ms"].shape == (50,)
+    assert np.allclose(boot[99.9, "max_duration_ms"], 1.0)  # monotone: ρ = 1 in every resample

@@ -37,7 +37,7 @@ def continuous_bursts(
     ``m``, our single-M reading of §3.2; ``core_m`` must be >= ``m`` so a core is its own
     neighbour). ``N`` is ``mean_count``, by default the mean of ``counts``.
     """
-    counts = _integer_counts(counts)
+    counts = integer_counts(counts)
     if counts.ndim != 1 or counts.size == 0:
         raise ValueError(f"counts: expected a non-empty 1-D array, got shape {counts.shape}")
     core_m = m if core_m is None else core_m
@@ -48,6 +48,15 @@ def continuous_bursts(
     mean = counts.mean() if mean_count is None else mean_count
     finite("mean_count", mean, strict=True, unit="requests per period")
     return _scan(counts, core_m * mean, m * mean, min_pts)
+
+
+def bursts_at_level(counts: np.ndarray, core_level: float, level: float) -> np.ndarray:
+    """Continuous bursts of int64 ``counts`` with cores above ``core_level`` requests and
+    neighbours while the mean from the core stays above ``level`` — which may exceed
+    ``core_level``: with ε following a service rate being evaluated (reading ``epsilon=rate``)
+    the neighbourhood is that rate's, the cores stay M·N's, and a core that the rate drains at
+    once grows no burst."""
+    return _scan(counts, core_level, level, MIN_PTS)
 
 
 def burst_sizes(counts, spans: np.ndarray) -> np.ndarray:
@@ -72,7 +81,7 @@ def in_bursts(size: int, spans: np.ndarray) -> np.ndarray:
     return np.cumsum(edges[:size]) > 0
 
 
-def _integer_counts(counts) -> np.ndarray:
+def integer_counts(counts) -> np.ndarray:
     """``counts`` as whole int64 request counts (a float count is truncated), or the
     ``finite_array`` error. Integer arrays, as ``period_counts`` makes, are only checked."""
     array = np.asarray(counts)
