@@ -36,7 +36,9 @@ from storrepro.accgecko.bursts import (
     burst_sizes,
     bursts_at_level,
     continuous_bursts,
+    core_states,
     integer_counts,
+    prefix_sums,
 )
 from storrepro.accgecko.features import DELTA
 
@@ -109,7 +111,9 @@ class AccTail:
         spans = continuous_bursts(counts, self.m, mean_count=mean_count)
         if self.epsilon == "rate":
             self._counts = integer_counts(counts)
+            self._prefix = prefix_sums(self._counts)
             self._core = self.m * (counts.mean() if mean_count is None else mean_count)
+            self._cores = core_states(self._counts, self._core)
             self._at: dict[float, AccTail] = {}
         return self._from_spans(counts, spans)
 
@@ -117,17 +121,19 @@ class AccTail:
         """``epsilon="rate"``: the model on the continuous bursts whose neighbourhood is the
         rate ``sr`` (``sr·Δ`` requests per period), memoised per rate."""
         if sr not in self._at:
-            spans = bursts_at_level(self._counts, self._core, max(sr * DELTA, self._core))
+            level = max(sr * DELTA, self._core)
+            spans = bursts_at_level(self._counts, self._prefix, self._cores, level)
             fixed = AccTail(self.m, self.k, self.c_us, self.interval, self.trn)
-            self._at[sr] = fixed._from_spans(self._counts, spans)
+            self._at[sr] = fixed._from_spans(self._counts, spans, self._prefix)
         return self._at[sr]
 
-    def _from_spans(self, counts: np.ndarray, spans: np.ndarray) -> AccTail:
-        """Algorithm 1's histogram inputs from the continuous bursts ``spans``."""
-        self.sizes = burst_sizes(counts, spans)
+    def _from_spans(self, counts: np.ndarray, spans: np.ndarray, prefix=None) -> AccTail:
+        """Algorithm 1's histogram inputs from the continuous bursts ``spans`` (``prefix``: the
+        counts' prefix sums, when known)."""
+        self.sizes = burst_sizes(counts, spans, prefix)
         # line 12's trn: every request of the segment, or those of its continuous bursts
-        self.total_requests = int(counts.sum()) if self.trn == "segment" else int(
-            self.sizes.sum())
+        whole = int(counts.sum()) if prefix is None else int(prefix[-1])
+        self.total_requests = whole if self.trn == "segment" else int(self.sizes.sum())
         durations_us = (spans[:, 1] - spans[:, 0] + 1) * DELTA * 1e6
         self.stage_of, self.stage_tau_us = stages(
             self.sizes, durations_us, self.k, self.interval
