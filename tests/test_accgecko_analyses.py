@@ -143,3 +143,13 @@ def test_spearman_table_keeps_every_resample():
     assert len(boot) == len(ex.FEATURES) * len(ex.PERCENTILES)
     assert boot[99.9, "max_duration_ms"].shape == (50,)
     assert np.allclose(boot[99.9, "max_duration_ms"], 1.0)  # monotone: ρ = 1 in every resample
+
+
+def test_joint_readings_get_their_column_before_robust():
+    table = pd.DataFrame({"claim": ["x"], "primary": ["reproduced (1)"], "a=b": ["—"],
+                          "robust": ["yes"]}, index=["T4"])  # fmt: skip
+    claims_ = {"T4": {"by_reading": {"a=b&c=d": {"verdict": "inconclusive",
+                                                  "reproduced_value": "2 %"}}}}
+    out = ex.with_joint_readings(table, claims_, ["a=b", "a=b&c=d"])
+    assert out.columns.tolist() == ["claim", "primary", "a=b", "a=b&c=d", "robust"]
+    assert out.loc["T4", "a=b&c=d"] == "inconclusive (2 %)"

@@ -1070,6 +1070,8 @@ def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Clai
 # --- the headline -------------------------------------------------------------------------------
 
 CORE = ["A7", "T2", "T4"]
+#: The readings issue 29 found to decide T4, named with their numbers in the headline.
+DECIDING = ("trn", "epsilon")
 
 
 def headline_text(run, explain: pd.DataFrame) -> dict:
@@ -1084,16 +1086,24 @@ def headline_text(run, explain: pd.DataFrame) -> dict:
     for label, alt in t4["by_reading"].items():
         gains = t2["by_reading"].get(label, {}).get("reproduced_value", t2["reproduced_value"])
         under[label] = (alt["verdict"], alt["reproduced_value"], gains)
-    safe = [label for label, (v, _, _) in under.items() if v == "reproduced"]
-    unsafe = [label for label, (v, _, _) in under.items() if v != "reproduced"]
+    group = {v: [x for x, u in under.items() if u[0] == v]
+             for v in ("reproduced", "inconclusive", "not reproduced")}  # fmt: skip
+    unsafe = group["not reproduced"]
     parts = []
-    if safe:
+    if group["reproduced"]:
         parts.append("AccGecko's admitted tenants keep their SLOs (T4 reproduced) under "
                      + "; ".join(f"{_label(x)} ({under[x][1]}; gain over SNC-Meister "
-                                 f"{under[x][2]})" for x in safe))  # fmt: skip
+                                 f"{under[x][2]})" for x in group["reproduced"]))  # fmt: skip
+    if group["inconclusive"]:
+        parts.append("T4 is inconclusive under " + "; ".join(
+            f"{_label(x)} ({under[x][1]}; gain over SNC-Meister {under[x][2]})"
+            for x in group["inconclusive"]))
     if unsafe:
-        parts.append(("they" if safe else "AccGecko's admitted tenants") + " miss them under "
-                     + "; ".join(f"{_label(x)} ({under[x][1]})" for x in unsafe))
+        named = [x for x in unsafe if x == "primary" or x.split("=")[0] in DECIDING]
+        rest = [x for x in unsafe if x not in named]
+        parts.append("the admitted tenants miss their SLOs under " + "; ".join(
+            f"{_label(x)} ({under[x][1]})" for x in named)
+            + (f", and under {', '.join(rest)}" if rest else ""))
     cause = "; ".join(parts) + "."
     if "primary" in unsafe and not explain.empty:
         n = under_numbers(explain)

@@ -799,6 +799,19 @@ def reading_table(readings: dict) -> pd.DataFrame:
     ).T
 
 
+def with_joint_readings(table: pd.DataFrame, claims: dict, labels) -> pd.DataFrame:
+    """The run's reading table with a column for each of ``labels`` it lacks (the joint
+    alternatives, which the core's table, built from one reading at a time, leaves out)."""
+    table = table.copy()
+    for label in [x for x in labels if x not in table.columns]:
+        cells = []
+        for claim in table.index:
+            alt = claims[claim]["by_reading"].get(label)
+            cells.append(f"{alt['verdict']} ({alt['reproduced_value']})" if alt else "—")
+        table.insert(table.columns.get_loc("robust"), label, cells)
+    return table
+
+
 def pool_summary(segs: pd.DataFrame) -> pd.DataFrame:
     """Each generator's burst features and p99 / p99.9 at 3000 IOPS, described."""
     return segs.groupby("generator")[[*FEATURES, "p99", "p99.9"]].describe().T
