@@ -16,10 +16,10 @@ as printed, ``τ_i = Σ L_b / Σ n_b`` (the stage's total burst time over its re
 (请求平均发送速率), the mean of its bursts' line-2 rates ``λ_b``: ``τ_i = 1 / mean(λ_b)``.
 
 Two more choices the paper leaves open (the readings ``trn`` and ``epsilon`` of the notebook):
-``trn="segment"`` counts every request of the segment in line 12's ``trn`` (spec E17);
+``trn="segment"`` counts every request of the segment in line 12's ``trn``;
 ``trn="burst"`` counts the requests of the continuous bursts, the population whose latency
 AccTail predicts ("the probability that a request's latency exceeds the limit during continuous
-bursts"). ``epsilon="fixed"`` finds the continuous bursts once, with ε = 1/(M·N) (spec A11);
+bursts"). ``epsilon="fixed"`` finds the continuous bursts once, with ε = 1/(M·N);
 ``epsilon="rate"`` finds them again for each rate ``sr`` evaluated, with the neighbourhood of
 that rate, ε = 1/(sr·Δ) (cores stay above M·N): §3.2 derives ε from "the preset request service
 rate", which the rate search varies.

@@ -96,12 +96,12 @@ READINGS = {
         "latency); §3.2 splits the workload into the continuous-burst part and the rest.",
         primary="segment",
         alternatives={
-            "segment": "every request of the modelled segment (spec E17): the requests outside "
+            "segment": "every request of the modelled segment: the requests outside "
             "continuous bursts count as faster than every burst request",
             "burst": "the requests of the continuous bursts: the percentile is read among the "
             "requests whose latency Algorithm 1 predicts",
         },
-        argument="The spec's E17 takes the segment (the percentile is a percentile of the "
+        argument="The first implementation took the segment (the percentile is a percentile of the "
         "tenant's requests, and the SLO is stated on all of them); but every place the paper "
         "says what AccTail predicts, it names the requests of the continuous bursts, and "
         "Algorithm 1 builds its histogram from them alone. The text allows both; it does not "
@@ -119,29 +119,28 @@ READINGS = {
         primary="fixed",
         alternatives={
             "fixed": "ε = 1/(M·N) for every rate evaluated: the continuous bursts are found once "
-            "(spec A11)",
+            "(the first implementation)",
             "rate": "ε = 1/(sr·Δ) for the rate sr being evaluated; M·N stays the burst-state "
-            "(core) threshold: the continuous bursts are found again for each rate (spec A11's "
-            "variant)",
+            "(core) threshold: the continuous bursts are found again for each rate",
         },
         argument="The paper derives ε from a service rate and sets that rate to M × the mean, "
         "and §4.2 makes M also the burst lower bound; it never says the clustering is repeated "
-        "per rate, so the spec's A11 keeps ε fixed (the primary: the code's since the notebook's "
-        "first commit a05302f, before its first results). But the reason it gives for ε — a "
-        "queue served at the preset rate — holds only at the rate actually served, which is "
-        "what the rate search varies; the text does not exclude that reading. Declared a "
-        "reading, and the alternative built, after issue 29.",
+        "per rate, so the first implementation kept ε fixed (the primary: the code's since "
+        "the notebook's first commit a05302f, before its first results). But the reason it "
+        "gives for ε — a queue served at the preset rate — holds only at the rate actually "
+        "served, which is what the rate search varies; the text does not exclude that reading. "
+        "Declared a reading, and the alternative built, after issue 29.",
     ),
 }
 
 def _band(question: str, quote: str, symbol: str, decides: tuple[str, ...]) -> Forced:
-    """A claim's band: the paper's words (and the spec's acceptance check where the paper gives
-    a number without a tolerance), in the constant ``symbol`` of ``claims``."""
+    """A claim's band: the paper's words (and this reproduction's acceptance range where the
+    paper gives a number without a tolerance), in the constant ``symbol`` of ``claims``."""
     return Forced(question, quote, "the band in the constant: " + symbol, kind="band",
                   symbol=f"storrepro.accgecko.claims:{symbol}", decides=decides)
 
 
-#: The rest of the decision register: each band, calibration target, spec resolution and way
+#: The rest of the decision register: each band, calibration target, resolution of the text and way
 #: AccGecko and its baselines are modelled differently that the paper's words settle, with the
 #: quote (the band texts quote the paper in English; the Chinese is in the notebook).
 FORCED = {
@@ -216,29 +215,29 @@ FORCED = {
         "How every method's prediction becomes an admission", "§4.2: 通过为租户分配固定的服务速率 "
         "(by allocating each tenant a fixed service rate); §4.3 compares the tenants admitted",
         "every method allocates the smallest fixed rate whose prediction meets the SLO on the "
-        "same modelled segment and is admitted while the rates fit C (spec A6)",
+        "same modelled segment and is admitted while the rates fit C",
         kind="modelling", decides=("T1", "T1b", "T2", "T3", "T4", "T5", "T5b")),
     "search_floor": Forced(
         "Where each method's rate search starts", "§3.2: 设服务速率为租户负载平均发送速率的 M 倍 "
         "(AccTail's bursts assume service at M × the mean rate)",
         "AccTail from M × the mean rate (its bursts are defined there), PM, SNCM and MMP from "
-        "the mean rate (spec E20's stability bound)", kind="modelling",
+        "the mean rate (the long-run stability bound)", kind="modelling",
         decides=("A7", "T1", "T2", "T3", "T4")),
     "c_for_baselines": Forced(
         "Whether the baselines add c", "§3.3: c 为常量 … 请求抵达队列后的等待服务时间与 IO 线程"
         "的额外处理时间 (c is the wait after a request reaches the queue plus the IO thread's "
         "extra processing): a property of the node, not of AccTail",
-        "c = 25 µs for PM, SNCM and AccTail; MMP c = 0, the first rung of Fig. 8 (spec A13)",
+        "c = 25 µs for PM, SNCM and AccTail; MMP c = 0, the first rung of Fig. 8",
         kind="modelling", decides=("A1", "A7", "A7b", "A8")),
     "snc_bound": Forced(
         "SNC-Meister's bound", "§1: SNC 方法 … 基于马尔科夫不等式，通过平均延迟预测尾延迟的上界 "
         "(SNC bounds the tail through a Markov-type inequality)",
-        "the Chernoff/MGF bound of the SNC-Meister code, minimised over θ (spec A5)",
+        "the Chernoff/MGF bound of the SNC-Meister code, minimised over θ",
         kind="modelling", decides=("A7", "A7b", "A8", "T1", "T1b", "T2")),
     "errors": Forced(
         "What a prediction error is", "§4.2: 阳性误差 / 阴性误差 (positive / negative error): "
         "over- and under-prediction", "fold changes P/A − 1 and A/P − 1; an average counts "
-        "zeros; Fig. 11 adds both, since AccTail under-predicts here (spec A7)",
+        "zeros; Fig. 11 adds both, since AccTail under-predicts here",
         kind="modelling", decides=("A0", "A1", "A2", "A4", "A7", "A8")),
 }
 
