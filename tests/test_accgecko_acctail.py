@@ -190,3 +190,47 @@ def test_acctail_rate_refuses_bad_input_by_name():
         model.smallest_rate(99.0, 100.0, 20, 20)
     with pytest.raises(ValueError, match="percentile"):
         model.smallest_rate(100.0, 100.0, 10, 20)
+
+
+def test_trn_burst_reads_the_percentile_among_the_burst_requests():
+    """The single-burst case (10 burst requests of 206): p = 90 needs the top 21 of the segment,
+    more than the burst holds (c); among the 10 burst requests it needs the top 1, j = 9. At
+    p = 50 the top 5 of 10 burst requests: j = 5 waits 1500 µs."""
+    counts = one_burst_counts([5, 5])
+    burst = AccTail(m=2.0, k=1, c_us=17.0, trn="burst").fit(counts, mean_count=2.0)
+    assert burst.total_requests == 10
+    assert burst.predict(90, 2000.0) == 17 + 300 * 9
+    assert burst.predict(50, 2000.0) == 17 + 300 * 5
+    assert burst.overrun_probability(2000.0, 2000.0) == pytest.approx(3 / 10)
+    assert AccTail(m=2.0, k=1, c_us=17.0).fit(counts, mean_count=2.0).predict(50, 2000.0) == 17
+
+
+EPS_COUNTS = np.array([8, 8, 2, 2, 8, 8])  # per ms; N = 2, M = 1.5: cores above 3
+
+
+def test_epsilon_following_the_rate_finds_the_bursts_of_that_rate():
+    """ε fixed (level 3): one continuous burst of all 6 ms, 36 requests, τ = 166.7 µs, so at
+    7000 IOPS (142.9 µs) nothing queues. ε at 7000 IOPS (level 7 per ms): the mean falls to 6 at
+    the third ms, so two bursts of 2 ms (16 requests, τ = 125 µs); request j waits 17.86 j µs.
+    p = 50 of 36 needs the top 18 of two bursts' j = 0..15: j = 7, 125 µs."""
+    fixed = AccTail(m=1.5, k=1, c_us=25.0).fit(EPS_COUNTS, mean_count=2.0)
+    assert fixed.sizes.tolist() == [36]
+    assert fixed.predict(50, 7000.0) == 25.0
+    moving = AccTail(m=1.5, k=1, c_us=25.0, epsilon="rate").fit(EPS_COUNTS, mean_count=2.0)
+    assert moving.predict(50, 7000.0) == pytest.approx(25.0 + 7 * (1e6 / 7000 - 125), abs=1)
+    assert moving._at_rate(7000.0).sizes.tolist() == [16, 16]
+    # at a rate below M x the mean the neighbourhood is M·N's: the bursts are the fixed ones
+    assert moving._at_rate(2000.0).sizes.tolist() == [36]
+
+
+def test_epsilon_rate_search_finds_the_smallest_rate_on_its_predictions():
+    model = AccTail(m=1.5, k=1, c_us=25.0, epsilon="rate").fit(EPS_COUNTS, mean_count=2.0)
+    rate = model.smallest_rate(50, 100.0, 3000.0, 20_000.0)
+    assert model.predict(50, rate) <= 100.0 < model.predict(50, rate - 1)
+
+
+@pytest.mark.parametrize("kwargs", [{"trn": "all"}, {"epsilon": "moving"}])
+def test_bad_trn_or_epsilon_is_refused_by_name(kwargs):
+    name = next(iter(kwargs))
+    with pytest.raises(ValueError, match=name):
+        AccTail(**kwargs)

@@ -19,7 +19,8 @@ def test_procedure_checks_give_the_hand_worked_lambda_and_dbscan():
     assert proc["rates"][0] == pytest.approx(claims.U1_TOP, abs=1e-3)
     assert proc["covers"] == [list(range(3, 15)), [1, 2]]
     assert proc["found"] == claims.U2_CASES
-    assert claims.u1(proc["rates"], proc["edges"], proc["covers"]).verdict == "reproduced"
+    claim = claims.u1_lambda_states(proc["rates"], proc["edges"], proc["covers"])
+    assert claim.verdict == "reproduced"
 
 
 def test_reading_table_lists_every_reading_and_its_primary():
@@ -119,3 +120,47 @@ def test_fig3_draws_a_bootstrap_ci_that_misses_rho(tmp_path):
     bars = fig.axes[0].containers[1]  # the first feature's bars, with their error bars
     (segment,) = bars.errorbar.lines[2][0].get_segments()
     assert segment[:, 1].tolist() == pytest.approx([0.2, 0.9])  # from ρ to the CI's far end
+
+
+def test_tenant_errors_by_hand():
+    """One accuracy tenant (it ran MMP), one that did not; AccTail's two SLOs at p99: P/A =
+    100/200 (negative error 100 %) and 300/100 (positive 200 %)."""
+    rows = [
+        {"tenant": 0, "method": "AccTail", "p": 99.0, "rate": 3000.0, "predicted_us": 100.0,
+         "actual_us": 200.0},
+        {"tenant": 0, "method": "AccTail", "p": 99.0, "rate": 3000.0, "predicted_us": 300.0,
+         "actual_us": 100.0},
+        {"tenant": 0, "method": "MMP", "p": 99.0, "rate": 3000.0, "predicted_us": 1.0,
+         "actual_us": 1.0},
+        {"tenant": 1, "method": "AccTail", "p": 99.0, "rate": 3000.0, "predicted_us": 1.0,
+         "actual_us": 9.0},
+    ]  # fmt: skip
+    table = ex.tenant_errors(pd.DataFrame(rows).assign(reading="primary"), ["primary"])["primary"]
+    assert table.index.tolist() == [0]  # only the accuracy tenant
+    row = table.loc[0]
+    assert row[("avg_positive_%", "AccTail", 99.0)] == pytest.approx(100.0)
+    assert row[("max_positive_%", "AccTail", 99.0)] == pytest.approx(200.0)
+    assert row[("max_negative_%", "AccTail", 99.0)] == pytest.approx(100.0)
+    assert row[("mean_total_%", "AccTail", 99.0)] == pytest.approx(150.0)
+    assert row[("max_total_%", "AccTail", 99.0)] == pytest.approx(200.0)
+    assert row[("max_total_%", "MMP", 99.0)] == 0.0
+
+
+def test_spearman_table_keeps_every_resample():
+    segs = pd.DataFrame({f: np.arange(12.0) * (i + 1) for i, f in enumerate(ex.FEATURES)}
+                        | {f"p{p:g}": np.arange(12.0) ** 2 for p in ex.PERCENTILES})
+    rho = ex.spearman_table(segs, np.random.default_rng(0), 50)
+    boot = rho.attrs["boot"]
+    assert len(boot) == len(ex.FEATURES) * len(ex.PERCENTILES)
+    assert boot[99.9, "max_duration_ms"].shape == (50,)
+    assert np.allclose(boot[99.9, "max_duration_ms"], 1.0)  # monotone: ρ = 1 in every resample
+
+
+def test_joint_readings_get_their_column_before_robust():
+    table = pd.DataFrame({"claim": ["x"], "primary": ["reproduced (1)"], "a=b": ["—"],
+                          "robust": ["yes"]}, index=["T4"])  # fmt: skip
+    claims_ = {"T4": {"by_reading": {"a=b&c=d": {"verdict": "inconclusive",
+                                                  "reproduced_value": "2 %"}}}}
+    out = ex.with_joint_readings(table, claims_, ["a=b", "a=b&c=d"])
+    assert out.columns.tolist() == ["claim", "primary", "a=b", "a=b&c=d", "robust"]
+    assert out.loc["T4", "a=b&c=d"] == "inconclusive (2 %)"

@@ -42,20 +42,25 @@ def test_line9_readings():
         AccTail(interval="rate")
 
 
-def test_reading_choices_change_one_reading_at_a_time():
+def test_reading_choices_change_one_reading_at_a_time_and_the_joint_ones_together():
     choices = ex.reading_choices()
     primary = choices.pop("primary")
     assert primary == ex.Choice()
+    joint = choices.pop("trn=burst&epsilon=rate")
+    assert (joint.trn, joint.epsilon) == ("burst", "rate")
+    assert joint == ex.Choice(trn="burst", epsilon="rate")
     assert set(choices) == {
         "normaliser=segment",
         "segment=longest",
         "line9=mean_of_rates",
         "pm=original",
+        "trn=burst",
+        "epsilon=rate",
     }
+    fields = ("normaliser", "segment", "line9", "pm", "trn", "epsilon")
     for label, choice in choices.items():
         name, value = label.split("=")
         assert getattr(choice, name) == value
-        fields = ("normaliser", "segment", "line9", "pm")
         assert sum(getattr(choice, f) != getattr(primary, f) for f in fields) == 1
 
 

@@ -158,12 +158,34 @@ def test_admission_and_safety_per_reading_run_on_their_tables_orders(monkeypatch
     """Both tables under every reading, each on its table's own stream of orders."""
     monkeypatch.setenv("STORREPRO_WORKERS", "1")
     alloc = pd.concat([tiny_allocations(4).assign(reading=label) for label in ("primary", "x=y")])
-    adm, safe = ex.admission_and_safety(alloc, None, ["primary", "x=y"], 70_000.0, 3, 8)
+    adm, safe, orders, violating = ex.admission_and_safety(alloc, None, ["primary", "x=y"],
+                                                            70_000.0, 3, 8)  # fmt: skip
     for label in ("primary", "x=y"):
         part = alloc[alloc.reading == label]
         runs = ex.admission_runs(part, 70_000.0, 3, "grid", task_rng(8, "admission"))
         assert adm[label].equals(ex.admission_summary(runs))
         assert safe[label].equals(ex.safety_table(part, 70_000.0, 3, task_rng(8, "safety")))
+        # one row per order; the orders' mean is the summary's mean admission
+        assert orders[label].shape == (3, len(ex.ADMISSION_METHODS) * 2)
+        assert orders[label][("SNCM", 99.0)].mean() == pytest.approx(
+            adm[label].set_index(["p", "method"]).loc[(99.0, "SNCM"), "admitted"])
+        assert violating[label].shape == (3, len(ex.ADMISSION_METHODS) * 2)
+
+
+def test_violating_share_by_order_by_hand():
+    """Two tenants, each admitted alone in turn (capacity fits one): tenant 0 violates its SLO
+    at every SLO of the grid, tenant 1 none; each order's share is 100 % or 0 %."""
+    rows = []
+    for tenant, actual in ((0, 1e9), (1, 1.0)):
+        for m in ex.ADMISSION_METHODS:
+            for p, grid in ex.SLO_GRID.items():
+                rows += [{"tenant": tenant, "method": m.name, "p": p, "slo_us": slo,
+                          "rate": 3000.0, "actual_us": actual} for slo in grid]  # fmt: skip
+    table, by_order = ex._safety(pd.DataFrame(rows), 4000.0, 20, np.random.default_rng(1))
+    shares = by_order[("AccTail", 99.0)]
+    assert set(shares) == {0.0, 100.0}
+    pooled = table.set_index(["p", "method"]).loc[(99.0, "AccTail"), "violating_%"]
+    assert shares.mean() == pytest.approx(pooled)  # one tenant per order: the same mean
 
 
 def test_the_pool_hands_out_the_accuracy_tenants_first_and_returns_tenant_order(monkeypatch):

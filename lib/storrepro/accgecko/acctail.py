@@ -14,6 +14,15 @@ Line 9's ``1/bs_i.avg_interval`` has two readings (``interval``): ``"stage_ratio
 as printed, ``τ_i = Σ L_b / Σ n_b`` (the stage's total burst time over its requests);
 ``"mean_of_rates"`` follows the text, which calls the quantity the stage's "average sending rate"
 (请求平均发送速率), the mean of its bursts' line-2 rates ``λ_b``: ``τ_i = 1 / mean(λ_b)``.
+
+Two more choices the paper leaves open (the readings ``trn`` and ``epsilon`` of the notebook):
+``trn="segment"`` counts every request of the segment in line 12's ``trn``;
+``trn="burst"`` counts the requests of the continuous bursts, the population whose latency
+AccTail predicts ("the probability that a request's latency exceeds the limit during continuous
+bursts"). ``epsilon="fixed"`` finds the continuous bursts once, with ε = 1/(M·N);
+``epsilon="rate"`` finds them again for each rate ``sr`` evaluated, with the neighbourhood of
+that rate, ε = 1/(sr·Δ) (cores stay above M·N): §3.2 derives ε from "the preset request service
+rate", which the rate search varies.
 """
 
 from __future__ import annotations
@@ -23,11 +32,20 @@ from collections.abc import Callable
 
 import numpy as np
 
-from storrepro.accgecko.bursts import burst_sizes, continuous_bursts
+from storrepro.accgecko.bursts import (
+    burst_sizes,
+    bursts_at_level,
+    continuous_bursts,
+    core_states,
+    integer_counts,
+    prefix_sums,
+)
 from storrepro.accgecko.features import DELTA
 from storrepro.checks import finite, whole
 
 INTERVALS = ("stage_ratio", "mean_of_rates")
+TRNS = ("segment", "burst")
+EPSILONS = ("fixed", "rate")
 
 
 def check_percentile(p: float) -> float:
@@ -62,30 +80,58 @@ class AccTail:
 
     ``m``: service-rate multiple of the mean behind both the burst threshold and ε;
     ``k``: number of intensity stages; ``c_us``: the constant c in µs (25 in the paper);
-    ``interval``: the reading of line 9's stage interval (see the module docstring).
+    ``interval``, ``trn``, ``epsilon``: the readings of line 9's stage interval, line 12's trn
+    and ε (see the module docstring).
     """
 
     def __init__(
-        self, m: float = 1.5, k: int = 1, c_us: float = 25.0, interval: str = "stage_ratio"
-    ):
-        if interval not in INTERVALS:
-            raise ValueError(f"interval = {interval!r}: expected one of {INTERVALS}")
-        self.interval = interval
+        self, m: float = 1.5, k: int = 1, c_us: float = 25.0, interval: str = "stage_ratio",
+        trn: str = "segment", epsilon: str = "fixed",
+    ):  # fmt: skip
+        for name, value, allowed in (("interval", interval, INTERVALS), ("trn", trn, TRNS),
+                                     ("epsilon", epsilon, EPSILONS)):  # fmt: skip
+            if value not in allowed:
+                raise ValueError(f"{name} = {value!r}: expected one of {allowed}")
+        self.interval, self.trn, self.epsilon = interval, trn, epsilon
         finite("m (multiple of the mean rate)", m, minimum=0.0, strict=True)
         k = whole("k (intensity stages)", k, minimum=1)
         finite("c_us", c_us, minimum=0.0, unit="µs")
         self.m, self.k, self.c_us = m, k, c_us
 
     def __repr__(self) -> str:
-        return f"AccTail(m={self.m!r}, k={self.k!r}, c_us={self.c_us!r})"
+        return (f"AccTail(m={self.m!r}, k={self.k!r}, c_us={self.c_us!r}, "
+                f"trn={self.trn!r}, epsilon={self.epsilon!r})")  # fmt: skip
 
     def fit(self, counts, mean_count: float | None = None) -> AccTail:
         """Model the segment with per-period ``counts``; N is ``mean_count`` (default: their
-        mean)."""
+        mean). With ``epsilon="rate"`` the bursts are found per rate, when one is evaluated."""
         counts = np.asarray(counts)
         spans = continuous_bursts(counts, self.m, mean_count=mean_count)
-        self.total_requests = int(counts.sum())
-        self.sizes = burst_sizes(counts, spans)
+        if self.epsilon == "rate":
+            self._counts = integer_counts(counts)
+            self._prefix = prefix_sums(self._counts)
+            self._core = self.m * (counts.mean() if mean_count is None else mean_count)
+            self._cores = core_states(self._counts, self._core)
+            self._at: dict[float, AccTail] = {}
+        return self._from_spans(counts, spans)
+
+    def _at_rate(self, sr: float) -> AccTail:
+        """``epsilon="rate"``: the model on the continuous bursts whose neighbourhood is the
+        rate ``sr`` (``sr·Δ`` requests per period), memoised per rate."""
+        if sr not in self._at:
+            level = max(sr * DELTA, self._core)
+            spans = bursts_at_level(self._counts, self._prefix, self._cores, level)
+            fixed = AccTail(self.m, self.k, self.c_us, self.interval, self.trn)
+            self._at[sr] = fixed._from_spans(self._counts, spans, self._prefix)
+        return self._at[sr]
+
+    def _from_spans(self, counts: np.ndarray, spans: np.ndarray, prefix=None) -> AccTail:
+        """Algorithm 1's histogram inputs from the continuous bursts ``spans`` (``prefix``: the
+        counts' prefix sums, when known)."""
+        self.sizes = burst_sizes(counts, spans, prefix)
+        # line 12's trn: every request of the segment, or those of its continuous bursts
+        whole = int(counts.sum()) if prefix is None else int(prefix[-1])
+        self.total_requests = whole if self.trn == "segment" else int(self.sizes.sum())
         durations_us = (spans[:, 1] - spans[:, 0] + 1) * DELTA * 1e6
         self.stage_of, self.stage_tau_us = stages(
             self.sizes, durations_us, self.k, self.interval
@@ -102,6 +148,8 @@ class AccTail:
     def latencies_us(self, sr: float) -> np.ndarray:
         """E14 for every request of every continuous burst, in µs."""
         sr = check_rate(sr)
+        if self.epsilon == "rate":
+            return self._at_rate(sr).latencies_us(sr)
         if self.sizes.size == 0:
             return np.empty(0)
         return self._slopes(sr)[self._stage] * self._position + self.c_us
@@ -116,6 +164,8 @@ class AccTail:
         largest positions can reach the top ``needed`` of the histogram: the same bucket as
         ranking every burst request (``percentile_from_top`` of ``latencies_us``)."""
         p = check_percentile(p)
+        if self.epsilon == "rate":
+            return self._at_rate(check_rate(sr)).predict(p, sr)
         slopes = self._slopes(check_rate(sr))
         needed = needed_from_top(self.total_requests, p)
         if self._position.size < needed or needed <= 0:
@@ -129,6 +179,8 @@ class AccTail:
         ``sr <= 1e6 / (τ_i + (S − c)/j)``, so the answer is just above the ``needed``-th largest
         of those rates; a step either way against :meth:`predict` settles the rounding."""
         p = check_percentile(p)
+        if self.epsilon == "rate":  # the bursts move with the rate: search on the predictions
+            return smallest_rate(lambda r: self.predict(p, r), slo_us, low, high)
         lo, hi = search_range(slo_us, low, high)
         reach = math.floor(slo_us) + 1 - self.c_us  # what the queueing part must reach
         needed = needed_from_top(self.total_requests, p)
@@ -149,8 +201,10 @@ class AccTail:
         return float(rate)
 
     def overrun_probability(self, slo_us: float, sr: float) -> float:
-        """E19: the share of the segment's requests predicted to exceed ``slo_us``."""
+        """E19: the share of line 12's trn requests predicted to exceed ``slo_us``."""
         finite("slo_us", slo_us, minimum=0.0, strict=True, unit="µs")
+        if self.epsilon == "rate":
+            return self._at_rate(check_rate(sr)).overrun_probability(slo_us, sr)
         return float(np.count_nonzero(self.latencies_us(sr) > slo_us) / self.total_requests)
 
 

@@ -37,7 +37,7 @@ def continuous_bursts(
     ``m``, our single-M reading of §3.2; ``core_m`` must be >= ``m`` so a core is its own
     neighbour). ``N`` is ``mean_count``, by default the mean of ``counts``.
     """
-    counts = _integer_counts(counts)
+    counts = integer_counts(counts)
     if counts.ndim != 1 or counts.size == 0:
         raise ValueError(f"counts: expected a non-empty 1-D array, got shape {counts.shape}")
     core_m = m if core_m is None else core_m
@@ -47,12 +47,34 @@ def continuous_bursts(
         raise ValueError(f"min_pts = {min_pts!r}: expected >= 1")
     mean = counts.mean() if mean_count is None else mean_count
     finite("mean_count", mean, strict=True, unit="requests per period")
-    return _scan(counts, core_m * mean, m * mean, min_pts)
+    return _scan(counts, prefix_sums(counts), core_states(counts, core_m * mean), m * mean,
+                 min_pts)  # fmt: skip
 
 
-def burst_sizes(counts, spans: np.ndarray) -> np.ndarray:
-    """The requests in each span ``[a, e]`` of per-period ``counts``."""
-    cumulative = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+def prefix_sums(counts: np.ndarray) -> np.ndarray:
+    """``[0, n_0, n_0 + n_1, …]`` of int64 ``counts``: the requests before each period."""
+    return np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+
+
+def core_states(counts: np.ndarray, core_level: float) -> np.ndarray:
+    """The periods whose count is above ``core_level``: the burst states a cluster starts at."""
+    return np.flatnonzero(counts > core_level)
+
+
+def bursts_at_level(counts: np.ndarray, prefix: np.ndarray, cores: np.ndarray,
+                    level: float) -> np.ndarray:  # fmt: skip
+    """Continuous bursts of int64 ``counts`` (with their :func:`prefix_sums`) from the ``cores``
+    of :func:`core_states`, growing while the mean from the core stays above ``level`` — which
+    may exceed the cores' level: with ε following the service rate being evaluated (reading
+    ``epsilon=rate``) the neighbourhood is that rate's while the cores stay M·N's, and a core
+    that the rate drains at once grows no burst."""
+    return _scan(counts, prefix, cores, level, MIN_PTS)
+
+
+def burst_sizes(counts, spans: np.ndarray, prefix: np.ndarray | None = None) -> np.ndarray:
+    """The requests in each span ``[a, e]`` of per-period ``counts`` (their
+    :func:`prefix_sums`, when known, save the sum)."""
+    cumulative = prefix_sums(counts) if prefix is None else prefix
     return cumulative[spans[:, 1] + 1] - cumulative[spans[:, 0]]
 
 
@@ -72,7 +94,7 @@ def in_bursts(size: int, spans: np.ndarray) -> np.ndarray:
     return np.cumsum(edges[:size]) > 0
 
 
-def _integer_counts(counts) -> np.ndarray:
+def integer_counts(counts) -> np.ndarray:
     """``counts`` as whole int64 request counts (a float count is truncated), or the
     ``finite_array`` error. Integer arrays, as ``period_counts`` makes, are only checked."""
     array = np.asarray(counts)
@@ -84,21 +106,17 @@ def _integer_counts(counts) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _scan(counts, core_level, level, min_pts):
-    """The scan: from each core ``a`` grow while ``mean(n_a..n_x) > level``, drop the
-    tail while ``n_e < mean(n_a..n_{e-1})``, keep spans of >= ``min_pts`` states."""
+def _scan(counts, prefix, cores, level, min_pts):
+    """The scan: from each core ``a`` (in order, past the last burst) grow while
+    ``mean(n_a..n_x) > level``, drop the tail while ``n_e < mean(n_a..n_{e-1})``, keep spans of
+    >= ``min_pts`` states."""
     size = counts.size
-    prefix = np.zeros(size + 1, np.int64)
-    for t in range(size):
-        prefix[t + 1] = prefix[t] + counts[t]
-    spans = np.empty((size // max(min_pts, 1) + 1, 2), dtype=np.int64)
+    spans = np.empty((cores.size + 1, 2), dtype=np.int64)
     found = 0
     t = 0
-    while t < size:
-        if not counts[t] > core_level:
-            t += 1
+    for a in cores:
+        if a < t:
             continue
-        a = t
         base = prefix[a] - level * a + TIE_TOLERANCE
         x = a + 1
         while x < size and prefix[x + 1] - level * (x + 1) > base:

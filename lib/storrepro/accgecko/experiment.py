@@ -93,23 +93,28 @@ EXPLAIN_SLO = HEADLINE_SLO  # the allocations the under-prediction experiment lo
 @dataclass(frozen=True)
 class Choice:
     """One reading of each open choice (see ``config.READINGS``): N, the modelled segment,
-    Algorithm 1's line 9 and which PriorityMeister."""
+    Algorithm 1's line 9, which PriorityMeister, line 12's trn and ε."""
 
     normaliser: str = "tenant"
     segment: str = "burst_requests"
     line9: str = "stage_ratio"
     pm: str = "simplified"
+    trn: str = "segment"
+    epsilon: str = "fixed"
 
 
 def reading_choices() -> dict[str, Choice]:
-    """``"primary"`` and every ``"name=value"`` alternative (one reading changed at a time)."""
-    from storrepro.accgecko.config import READINGS
+    """``"primary"``, every ``"name=value"`` alternative (one reading changed at a time) and
+    the joint alternatives of ``config.JOINT``."""
+    from storrepro.accgecko.config import JOINT, READINGS
 
     primary = Choice(**{name: r.primary for name, r in READINGS.items()})
     choices = {"primary": primary}
     for name, r in READINGS.items():
         for value in r.others():
             choices[reading_label(name, value)] = replace(primary, **{name: value})
+    for label, values in JOINT.items():
+        choices[label] = replace(primary, **values)
     return choices
 
 
@@ -156,16 +161,16 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
     return rows
 
 
-def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, line9,
-              pm: str = "simplified"):  # fmt: skip
-    """The method's predictor fitted to the modelled segment (``pm``: which PriorityMeister)."""
+def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, choice: Choice):
+    """The method's predictor fitted to the modelled segment under the readings ``choice``."""
     if method.kind == "acctail":
-        return AccTail(method.m, k, method.c_us, line9).fit(seg_counts, mean_count)
+        return AccTail(method.m, k, method.c_us, choice.line9, choice.trn, choice.epsilon).fit(
+            seg_counts, mean_count)
     if method.kind == "queue":
         return BurstQueue(method.m, method.c_us).fit(seg_counts, mean_count)
     if method.kind == "sncm":
         return SncMeister(method.c_us).fit(seg_counts)
-    if method.kind == "pm" and pm == "original":
+    if method.kind == "pm" and choice.pm == "original":
         return PriorityMeisterOriginal(method.c_us).fit(seg_arrivals, seg_counts.size * DELTA)
     if method.kind == "pm":
         return PriorityMeister(method.c_us).fit(seg_arrivals)
@@ -221,10 +226,11 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
                 tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
             )
             uses_n = method.kind in ("acctail", "queue")
+            acctail = method.kind == "acctail"
             key = (
                 index,
                 mean_count if uses_n else None,
-                choice.line9 if method.kind == "acctail" else None,
+                (choice.line9, choice.trn, choice.epsilon) if acctail else None,
                 choice.pm if method.kind == "pm" else None,
                 method,
             )
@@ -267,8 +273,7 @@ def _allocate(method, seg, mean_count, choice, fitted, key) -> list[dict]:
         k = BEST_K[p] if method.k == 0 else method.k
         mkey = (*key[:4], method.kind, method.m, k, method.c_us)
         if mkey not in fitted:
-            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, choice.line9,
-                              choice.pm)  # fmt: skip
+            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, choice)
             fitted[mkey] = (model, {})
         model, memo = fitted[mkey]
 
@@ -445,14 +450,14 @@ def error_summary(allocations: pd.DataFrame, methods) -> pd.DataFrame:
 def spearman_table(segments: pd.DataFrame, rng: np.random.Generator, boots: int) -> pd.DataFrame:
     """Spearman ρ of each feature against each latency percentile, with bootstrap 95 % CIs over
     segments (resampled rows, ranks recomputed per resample: once per column, since every pair
-    sees the same resamples)."""
+    sees the same resamples); ``attrs["boot"]`` keeps every resample's ρ per (p, feature)."""
     n = len(segments)
     picks = rng.integers(0, n, (boots, n))
     centred = {}
     for col in [*FEATURES, *(f"p{p:g}" for p in PERCENTILES)]:
         ranks = stats.rankdata(segments[col].to_numpy()[picks], axis=1)
         centred[col] = ranks - ranks.mean(axis=1, keepdims=True)
-    rows = []
+    rows, draws = [], {}
     for p in PERCENTILES:
         y = segments[f"p{p:g}"].to_numpy()
         ry = centred[f"p{p:g}"]
@@ -464,7 +469,10 @@ def spearman_table(segments: pd.DataFrame, rng: np.random.Generator, boots: int)
                 boot = (rx * ry).sum(1) / np.sqrt((rx**2).sum(1) * (ry**2).sum(1))
             lo, hi = np.nanpercentile(boot, [2.5, 97.5])
             rows.append({"p": p, "feature": feature, "rho": rho, "lo": lo, "hi": hi})
-    return pd.DataFrame(rows)
+            draws[p, feature] = boot
+    out = pd.DataFrame(rows)
+    out.attrs["boot"] = draws  # every resample's ρ, for claims on differences of ρ (M1)
+    return out
 
 
 # --- admission (Fig. 12) -----------------------------------------------------------------------
@@ -570,8 +578,14 @@ def safety_table(
     With ``priority`` PM admits on the shared priority queue; its tenants' latency is then at
     least their rate limiters' wait plus the overheads (``lower_p..``), which is what is
     counted: a violation there is certain, the priority queue can only add to it."""
+    return _safety(allocations, capacity, seeds, rng, priority)[0]
+
+
+def _safety(allocations, capacity, seeds, rng, priority=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`safety_table` and, per order (row) and ``(method, p)`` (column), the % of the
+    tenants admitted that violate their SLO (NaN for an order that admits none)."""
     tenants = allocations.tenant.nunique()
-    rows = []
+    rows, by_order = [], {}
     for p in SLO_GRID:
         rates = allocation_table(allocations, p)
         actual = allocation_table(allocations, p, "actual_us")
@@ -587,6 +601,10 @@ def safety_table(
             for m, t in zip(ADMISSION_METHODS, taken, strict=True):
                 admitted[m.name].append(np.stack([t, slos[t]]))
         for j, m in enumerate(ADMISSION_METHODS):
+            by_order[m.name, p] = [
+                100 * float(np.mean(actual[t, j, k] / grid[k] > 1)) if t.size else math.nan
+                for t, k in admitted[m.name]
+            ]
             taken, slo = np.concatenate(admitted[m.name], axis=1)
             ratio = actual[taken, j, slo] / grid[slo]
             rows.append(
@@ -601,7 +619,7 @@ def safety_table(
                     else float(np.mean(rates[taken, j, slo] / MEAN_RATE)),
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), pd.DataFrame(by_order)
 
 
 # --- Table 1 replicas and the MMPP/SNC view (Fig. 4) --------------------------------------------
@@ -664,6 +682,13 @@ def constant_burst_check(burst_rate: float, sr: float, size: int) -> dict[str, f
     expected = np.arange(size) * (1 / sr - 1 / burst_rate) * 1e6
     rel = np.abs(latency[1:] - expected[1:]) / expected[1:]
     return {"max_rel_error": float(rel.max()), "last_wait_us": float(latency[-1])}
+
+
+def by_order(runs: dict[float, np.ndarray]) -> pd.DataFrame:
+    """Admission ``runs`` as one row per order and one column per ``(method, p)``."""
+    names = [m.name for m in ADMISSION_METHODS]
+    return pd.DataFrame({(name, p): counts[:, j] for p, counts in runs.items()
+                         for j, name in enumerate(names)})  # fmt: skip
 
 
 def admission_summary(runs: dict[float, np.ndarray]) -> pd.DataFrame:
@@ -774,6 +799,19 @@ def reading_table(readings: dict) -> pd.DataFrame:
     ).T
 
 
+def with_joint_readings(table: pd.DataFrame, claims: dict, labels) -> pd.DataFrame:
+    """The run's reading table with a column for each of ``labels`` it lacks (the joint
+    alternatives, which the core's table, built from one reading at a time, leaves out)."""
+    table = table.copy()
+    for label in [x for x in labels if x not in table.columns]:
+        cells = []
+        for claim in table.index:
+            alt = claims[claim]["by_reading"].get(label)
+            cells.append(f"{alt['verdict']} ({alt['reproduced_value']})" if alt else "—")
+        table.insert(table.columns.get_loc("robust"), label, cells)
+    return table
+
+
 def pool_summary(segs: pd.DataFrame) -> pd.DataFrame:
     """Each generator's burst features and p99 / p99.9 at 3000 IOPS, described."""
     return segs.groupby("generator")[[*FEATURES, "p99", "p99.9"]].describe().T
@@ -826,6 +864,26 @@ def accuracy_errors(allocations: pd.DataFrame, labels) -> tuple[dict, dict]:
     return err, totals
 
 
+def tenant_errors(allocations: pd.DataFrame, labels) -> dict[str, pd.DataFrame]:
+    """Per reading, the accuracy claims' replicates: one row per accuracy tenant, one column per
+    ``(quantity, method, p)`` — the tenant's avg and max positive error, max negative error,
+    and avg and max total error over its SLOs (%, zeros counted; NaN where no SLO of the grid
+    was feasible)."""
+    accuracy = allocations[allocations.method == "MMP"].tenant.unique()
+    out = {}
+    for label in labels:
+        part = under_reading(allocations, label)
+        errors = fold_errors(part[part.tenant.isin(accuracy)])
+        errors = errors.assign(total=errors.positive + errors.negative)
+        table = errors.groupby(["tenant", "method", "p"]).agg(
+            **{"avg_positive_%": ("positive", "mean"), "max_positive_%": ("positive", "max"),
+               "max_negative_%": ("negative", "max"), "mean_total_%": ("total", "mean"),
+               "max_total_%": ("total", "max")})  # fmt: skip
+        wide = (100 * table).unstack(["method", "p"])
+        out[label] = wide.reindex(index=np.sort(accuracy))
+    return out
+
+
 def explain_summary(explain: pd.DataFrame) -> pd.DataFrame:
     """Section 7b's medians per percentile: AccTail's and the queue model's predictions against
     the segment's replay, the share of the top 1 % inside bursts, the bursts' rates."""
@@ -852,14 +910,17 @@ def priority_for(label: str, pm_original: pd.DataFrame) -> dict | None:
 
 def admission_and_safety(allocations, pm_original, labels, capacity, seeds, seed) -> tuple:
     """Fig. 12's admission summary and the SLO-safety table under every reading, each on the
-    same orders under every reading; the (table, reading) cases run side by side."""
+    same orders under every reading; the (table, reading) cases run side by side. Returns
+    ``(admission, safety, admitted by order, violating % by order)``, each a dict by reading
+    (the last two: one row per order, one column per ``(method, p)``)."""
     inputs = {label: (under_reading(allocations, label), priority_for(label, pm_original))
               for label in labels}  # fmt: skip
     cases = [(table, label) for table in ("admission", "safety") for label in labels]
     tables = sweep(functools.partial(_admission_case, inputs, capacity, seeds, seed), cases,
                    seed=seed, desc="admission and safety")  # fmt: skip
     adm, safe = tables[: len(labels)], tables[len(labels) :]
-    return dict(zip(labels, adm, strict=True)), dict(zip(labels, safe, strict=True))
+    return tuple({label: pair[i] for label, pair in zip(labels, half, strict=True)}
+                 for i in (0, 1) for half in (adm, safe))  # fmt: skip
 
 
 def _admission_case(inputs, capacity, seeds, seed, case, rng) -> pd.DataFrame:
@@ -868,8 +929,9 @@ def _admission_case(inputs, capacity, seeds, seed, case, rng) -> pd.DataFrame:
     part, priority = inputs[label]
     orders = task_rng(seed, table)
     if table == "admission":
-        return admission_summary(admission_runs(part, capacity, seeds, "grid", orders, priority))
-    return safety_table(part, capacity, seeds, orders, priority)
+        runs = admission_runs(part, capacity, seeds, "grid", orders, priority)
+        return admission_summary(runs), by_order(runs)
+    return _safety(part, capacity, seeds, orders, priority)
 
 
 def pm_comparison(adm: dict, safe: dict) -> pd.DataFrame:
@@ -919,10 +981,11 @@ def _sensitivity_case(inputs, seeds, seed, case, rng) -> dict:
     label, cap, mode = case
     tables, priority = inputs[label]
     orders = task_rng(seed, ("sensitivity", cap, mode))
-    s = admission_summary(runs_on(tables, cap, seeds, mode, orders, priority))
+    runs = runs_on(tables, cap, seeds, mode, orders, priority)
+    s = admission_summary(runs)
     admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
                 for p in SLO_GRID for m in ("PM", "SNCM", "AccTail")}  # fmt: skip
-    return {"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted}
+    return {"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted, "orders": by_order(runs)}
 
 
 def hand_example(live: LiveTrace, rates, m: float = 1.5) -> dict:
