@@ -235,8 +235,8 @@ UNSHIPPED = re.compile(
     r"\bthe spec\b|\bspec's\b|\bspecs?/|\bspec\s*[`§(]|\bspec\s+[A-Z]{1,2}\d|\b[\w-]+\.md\b",
     re.IGNORECASE,
 )
-# index.md: the site builds it
-SHIPPED = {"README.md", "CONTRIBUTING.md", "SCORECARD.md", "BENCH.md", "index.md"}
+# index.md and glossary.md: the site builds them
+SHIPPED = {"README.md", "CONTRIBUTING.md", "SCORECARD.md", "BENCH.md", "index.md", "glossary.md"}
 
 
 def _texts(area: str) -> list[Path]:

@@ -85,9 +85,11 @@ def test_interval_by_students_t():
     assert u["n"] == 3 and u["of"] == "ratio"
     assert u["ci95"] == pytest.approx([2 - half, 2 + half])
     assert interval([4.0], "x") == {"n": 1, "mean": 4.0, "ci95": None, "of": "x"}
-    with pytest.raises(ValueError, match="finite samples"):
-        interval([1.0, math.nan], "x")
-    with pytest.raises(ValueError, match="finite samples"):
+    undefined = interval([1.0, math.nan, math.inf], "x")
+    assert (undefined["undefined"], undefined["ci95"]) == (2, None)
+    assert judged(APPROX, undefined) == "not checkable"
+    assert bootstrap_interval([1.0, math.nan], "m")["undefined"] == 1
+    with pytest.raises(ValueError, match="at least one sample"):
         interval([], "x")
     assert judged(APPROX, interval([1.0, 1.01, 0.99], "r")) == "reproduced"
     assert judged(APPROX, interval([1.0, 1.3, 0.9], "r")) == "inconclusive"
@@ -268,3 +270,11 @@ def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="not there"):
         dating.set_in("config.py", dating.constant("MISSING"))
     dating._history.cache_clear(), dating._show.cache_clear(), dating._edited.cache_clear()
+
+
+def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():
+    run = Run(JudgeConfig(profile="quick"))
+    entry = run.judge(ratio_rule, [1.0, math.nan], not_affected_by=["model"])
+    assert entry["verdict"] == "not checkable"
+    assert entry["reason"].endswith("Not checkable: measured / paper is undefined on 1 of 2 "
+                                    "replicates.")

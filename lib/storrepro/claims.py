@@ -143,10 +143,13 @@ def _t975(df: int) -> float:
 def interval(samples: Iterable[float], of: str) -> dict:
     """The 95 % interval of the mean of ``samples`` (one per replicate: seed, trace, series),
     by Student's t: ``{"n", "mean", "ci95": [lo, hi], "of"}``. With one sample the interval is
-    unknown (``ci95`` None) and a verdict on it is the estimate's alone."""
-    x = np.asarray([float(s) for s in samples], dtype=float)
-    if x.size == 0 or not np.all(np.isfinite(x)):
-        raise ValueError(f"interval of {of!r}: needs finite samples, got {x.tolist()}")
+    unknown (``ci95`` None) and a verdict on it is the estimate's alone. A quantity that is
+    undefined on some replicate (NaN or infinite there: a ratio over zero on a user's trace)
+    has no interval: the record counts the replicates in ``undefined`` and :func:`judged`
+    calls the claim not checkable."""
+    x = _samples(samples, of)
+    if not np.all(np.isfinite(x)):
+        return _undefined(x, of)
     mean = float(x.mean())
     if x.size < 2:
         return {"n": 1, "mean": mean, "ci95": None, "of": of}
@@ -158,9 +161,9 @@ def bootstrap_interval(samples: Iterable[float], of: str, statistic=np.median,
                        resamples: int = 2000, seed: int = 0) -> dict:
     """A percentile bootstrap 95 % interval of ``statistic`` over ``samples`` (for a median or
     a share, where the t interval of a mean does not fit); deterministic for a ``seed``."""
-    x = np.asarray([float(s) for s in samples], dtype=float)
-    if x.size == 0 or not np.all(np.isfinite(x)):
-        raise ValueError(f"bootstrap interval of {of!r}: needs finite samples")
+    x = _samples(samples, of)
+    if not np.all(np.isfinite(x)):
+        return _undefined(x, of)
     est = float(statistic(x))
     if x.size < 2:
         return {"n": 1, "mean": est, "ci95": None, "of": of}
@@ -170,9 +173,23 @@ def bootstrap_interval(samples: Iterable[float], of: str, statistic=np.median,
     return {"n": int(x.size), "mean": est, "ci95": [float(lo), float(hi)], "of": of}
 
 
+def _samples(samples: Iterable[float], of: str) -> np.ndarray:
+    x = np.asarray([float(s) for s in samples], dtype=float)
+    if x.size == 0:
+        raise ValueError(f"interval of {of!r}: needs at least one sample")
+    return x
+
+
+def _undefined(x: np.ndarray, of: str) -> dict:
+    return {"n": int(x.size), "mean": float("nan"), "ci95": None, "of": of,
+            "undefined": int(np.sum(~np.isfinite(x)))}
+
+
 def judged(band, uncertainty: dict) -> str:
     """``band``'s verdict on an :func:`interval` record (its mean, and its interval when
-    known)."""
+    known); ``not checkable`` when the quantity is undefined on some replicate."""
+    if uncertainty.get("undefined"):
+        return "not checkable"
     ci = uncertainty["ci95"]
     return band.judge(uncertainty["mean"], tuple(ci) if ci is not None else None)
 

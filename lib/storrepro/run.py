@@ -132,6 +132,12 @@ class Run:
         if missing_prereq:
             raise ValueError(f"{where} requires {missing_prereq}: record them first")
         entry = asdict(claim)
+        undefined = (claim.uncertainty or {}).get("undefined")
+        if undefined:
+            entry["reason"] += (
+                f" Not checkable: {claim.uncertainty['of']} is undefined on {undefined} of "
+                f"{claim.uncertainty['n']} replicates."
+            )
         entry["requires"] = list(claim.requires)
         entry["by_reading"] = {}
         for label, alt in readings.items():
