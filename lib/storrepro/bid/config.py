@@ -143,7 +143,9 @@ FORCED = {
         "is stated.'",
         value="one queue per process, q requests per round, each round sorted by LBA (the "
         "paper's round-robin semantics, not the kernel's time slices, idling or its sorted "
-        "dispatch); q = 8 and q = 2, a check passing under either",
+        "dispatch); arrivals merge only with their own process's queued requests (Noop merges "
+        "across processes, BID within a staging queue); q = 8 and q = 2, a check passing under "
+        "either",
         kind="modelling",
         symbol=f"{_CLAIMS}:QUANTA",
         decides=("C1", "C2", "C5", "C6a", "C7", "C8", "C10"),
