@@ -127,7 +127,8 @@ def _margin(s: dict) -> float:
 
 def per_workload(x: pd.Series, band: Band, of: str) -> dict[str, dict]:
     """``band`` judged per workload on ``x`` (indexed by workload and replicate)."""
-    return {w: _status(band, g.to_numpy(), f"{of}, {w}") for w, g in x.groupby(level=0)}
+    keys, values = x.index.get_level_values(0).to_numpy(), x.to_numpy(dtype=float)
+    return {w: _status(band, values[keys == w], f"{of}, {w}") for w in sorted(set(keys))}
 
 
 def worst(statuses) -> dict:
@@ -778,15 +779,13 @@ def c7_seek_distance(ad: pd.DataFrame, ad_std: pd.DataFrame) -> Claim:
     workloads = list(ad.index.get_level_values(0).unique())
     for q in QUANTA:
         cols = [q, "noop", "bid-hdd", "bid-hybrid"]
-        lowest = {
-            w: worst(s[w] for s in (
-                per_workload(ad[o] - ad[q], BAND_LOWER, f"AD_seek of {o} − {Q_LABEL[q]}")
-                for o in cols[1:]))
-            for w in workloads
-        }
+        above = [per_workload(ad[o] - ad[q], BAND_LOWER, f"AD_seek of {o} − {Q_LABEL[q]}")
+                 for o in cols[1:]]
+        lowest = {w: worst(a[w] for a in above) for w in workloads}
         cv = ad_std[cols] / ad[cols]
-        wide = {w: worst(per_workload(cv[s], BAND_SPREAD, f"std/mean of {s}'s seek distances")[w]
-                         for s in cols) for w in workloads}
+        spread = [per_workload(cv[s], BAND_SPREAD, f"std/mean of {s}'s seek distances")
+                  for s in cols]
+        wide = {w: worst(a[w] for a in spread) for w in workloads}
         crit[q] = {"lowest": at_least_k(C7_MIN, lowest), "wide": at_least_k(C7_MIN, wide)}
         outcomes[q] = levels(_both, crit[q])
     verdict, q, possible = either_q(outcomes)
@@ -829,9 +828,9 @@ def c8_sweeps(td: pd.DataFrame) -> Claim:
     for q in QUANTA:
         crit[q] = {}
         for s in ("bid-hdd", "bid-hybrid"):
-            below = {w: worst(per_workload(td[b] - td[s], BAND_LOWER,
-                                           f"TD_sweep of {b} − {s}")[w] for b in (q, "noop"))
-                     for w in workloads}
+            gaps = [per_workload(td[b] - td[s], BAND_LOWER, f"TD_sweep of {b} − {s}")
+                    for b in (q, "noop")]
+            below = {w: worst(g[w] for g in gaps) for w in workloads}
             crit[q][s] = at_least_k(len(workloads), below)
         outcomes[q] = levels(lambda hdd, hybrid: verdict_of(hdd and hybrid), crit[q])
     verdict, q, possible = either_q(outcomes)
@@ -1208,8 +1207,9 @@ def seed_inputs(summary: pd.DataFrame, variant: str = "primary") -> dict:
     hybrid = summary[summary.scheduler == "bid-hybrid"]
     if "variant" in hybrid:
         hybrid = hybrid[hybrid.variant == variant]
+    tables = per_seed(summary, list(_COLUMNS.values()), variant)
     return {
-        **{k: per_seed(summary, c, variant) for k, c in _COLUMNS.items()},
+        **{k: tables[c] for k, c in _COLUMNS.items()},
         "oracle": workload_means(summary, "oracle_floor_s"),
         "tiered": workload_means(summary, "oracle_tiered_s"),
         "hybrid": hybrid,

@@ -102,18 +102,22 @@ def means(summary: pd.DataFrame, column: str, variant: str = "primary") -> pd.Da
     return table
 
 
-def per_seed(summary: pd.DataFrame, column: str, variant: str = "primary") -> pd.DataFrame:
+def per_seed(summary: pd.DataFrame, column, variant: str = "primary"):
     """workload x scheduler table of ``column`` with one row per trace (replicates in order;
     the run's input digest takes no MultiIndex, so the replicate is not a level); the BID
-    columns from ``variant`` (a reading label), the others from the primary runs they share."""
+    columns from ``variant`` (a reading label), the others from the primary runs they share.
+    With a list of columns, a dict of such tables (one reshaping for all)."""
     if "variant" not in summary:
         rows = summary
     else:
         bid = summary.scheduler.str.startswith("bid")
         mine = summary.variant == variant
         rows = summary[(~bid & (summary.variant == "primary")) | (bid & mine)]
-    table = rows.set_index(["workload", "replicate", "scheduler"])[column].unstack()
-    return table.reset_index(level="replicate", drop=True).rename_axis(columns=None)
+    columns = [column] if isinstance(column, str) else list(column)
+    wide = rows.set_index(["workload", "replicate", "scheduler"])[columns].unstack()
+    wide = wide.reset_index(level="replicate", drop=True)
+    tables = {c: wide[c].rename_axis(columns=None) for c in columns}
+    return tables[column] if isinstance(column, str) else tables
 
 
 def workload_means(summary: pd.DataFrame, column: str) -> pd.Series:
