@@ -248,7 +248,7 @@ FORCED = {
         value="cut in [30 %, 70 %] (C6d); rank 1, top 2 partly (C6c)",
         kind="band",
         symbol=f"{_CLAIMS}:C6_TERASORT",
-        decides=("C6c", "C6d"),
+        decides=("C6", "C6c", "C6d"),  # C6 before it was split into its parts
     ),
     "c7_band": Forced(
         question="What are 'fairly large' error bars, and 'most' workloads?",
