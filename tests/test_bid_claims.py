@@ -203,13 +203,13 @@ def test_c6_in_its_four_parts():
                  claims.c6c_terasort_largest_cut, claims.c6d_terasort_cut):
         c = rule(n2)
         assert c.verdict == "reproduced" and c.role == "test" and c.band, c.id
-    # TeraSort's cut 48 % is the smallest: C6c fails, C6d holds (the spec's 30–70 %)
+    # TeraSort's cut 48 % is the smallest: C6c fails, C6d holds (the acceptance check's 30–70 %)
     n2 = fixed(**N2, **{"bid-hybrid": [10, 10, 10, 26, 10, 10]})
     c = claims.c6c_terasort_largest_cut(n2)
     assert c.verdict == "not reproduced" and c.values["TeraSort rank"] == 6
     d = claims.c6d_terasort_cut(n2)
     assert d.verdict == "reproduced" and d.values["under ± 1.5 pp"] == "not reproduced"
-    n2.loc["TeraSort", "bid-hybrid"] = 40  # a 20 % cut: below the spec's 30–70 %
+    n2.loc["TeraSort", "bid-hybrid"] = 40  # a 20 % cut: below the accepted 30–70 %
     assert claims.c6d_terasort_cut(n2).verdict == "not reproduced"
     n2 = fixed(**{**N2, "bid-hdd": [150] * 6}, **{"bid-hybrid": [160] + [45] * 5})
     c = claims.c6a_fewer_moves(n2)

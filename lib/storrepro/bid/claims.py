@@ -12,14 +12,14 @@
   band on >= 4/6") is decided by its k-th best workload, whose interval the claim's
   ``uncertainty`` shows. A claim that a straddling interval could turn either way is
   ``inconclusive``. "Best Linux" is min(CFQ, Noop) per workload and seed; every check involving
-  CFQ is made with q = 8 and q = 2 and passes if it passes under either (spec bid.md §7.3), which
-  the statement names.
+  CFQ is made with q = 8 and q = 2 and passes if it passes under either (the acceptance checks),
+  which the statement names.
 - C12 (the authors' window model and our DES rank the schemes alike) and E (the verdicts' signs
   over our own parameter sweep) are ``analysis``: they compare our own simulators and settings,
   not the paper.
 
-Every band is a module constant below, from the paper's words and the spec's acceptance checks
-(spec bid.md §7.3: "Strict bands are the paper's range ± 10 pp; weak is the direction only"),
+Every band is a module constant below, from the paper's words and this reproduction's acceptance
+checks ("Strict bands are the paper's range ± 10 pp; weak is the direction only"),
 and each has an entry in the decision register (:mod:`storrepro.bid.config`).
 """
 
@@ -39,9 +39,9 @@ from storrepro.validation.claims import hdd_reference, ssd_reference
 QUANTA = ("cfq-q8", "cfq-q2")
 Q_LABEL = {"cfq-q8": "CFQ q=8", "cfq-q2": "CFQ q=2"}
 SECTION_ORACLE = "section 4, 'Oracle bound'"
-SPEC = "spec bid.md §7.3"
+CHECK = "the acceptance check"
 
-# -- the spec's acceptance checks (§7.3: strict = the paper's range ± 10 pp) ------------------
+# -- the acceptance checks (strict = the paper's range ± 10 pp) --------------------------------
 PAPER_C1 = (0.28, 0.52)
 # one constant per line: the decision register dates each from git by its own assignment
 C1_STRICT = (0.18, 0.62)
@@ -70,33 +70,33 @@ SCHEMES = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
 
 # -- the same checks as bands of the shared vocabulary (storrepro.bands) -----------------------
 BAND_C1 = Band("number", "'28–52 %' less time than the best of CFQ and Noop, ± 10 pp "
-               f"({SPEC} strict band)", *C1_STRICT)
-BAND_C1_WEAK = at_least(C1_WEAK, f"{SPEC} weak check for C1: '>= 10 % on >= 4/6'")
+               f"({CHECK}, strict)", *C1_STRICT)
+BAND_C1_WEAK = at_least(C1_WEAK, f"{CHECK}, weak, for C1: '>= 10 % on >= 4/6'")
 BAND_FASTER = direction("'BID-HDD outperforms CFQ and Noop for all the workloads'")
 BAND_C2 = Band("number", "'BID-HDD requires only about 50% of the time taken by CFQ', "
-               f"accepted in [0.35, 0.65] ({SPEC})", *C2_RATIO)
+               f"accepted in [0.35, 0.65] ({CHECK})", *C2_RATIO)
 BAND_C3 = Band("number", "'Noop outperforms CFQ, requiring 12% lesser time', Noop/CFQ 0.88 ± "
-               f"0.10 ({SPEC})", *C3_BAND)
-BAND_C4 = Band("number", f"'6–23 %' less time than BID-HDD, ± 5 pp ({SPEC}: [1 %, 33 %])",
+               f"0.10 ({CHECK})", *C3_BAND)
+BAND_C4 = Band("number", f"'6–23 %' less time than BID-HDD, ± 5 pp ({CHECK}: [1 %, 33 %])",
                *C4_STRICT)
 BAND_HYBRID_FASTER = direction("BID-Hybrid 'performs better' than BID-HDD on every workload")
-BAND_C5 = Band("number", f"'33–54 %' less time than the best of CFQ and Noop, ± 10 pp ({SPEC})",
+BAND_C5 = Band("number", f"'33–54 %' less time than the best of CFQ and Noop, ± 10 pp ({CHECK})",
                *C5_BAND)
 BAND_FEWER = direction("'BID-HDD and BID-Hybrid leads to fewer disk head movements as compared "
                        "to all other scheduling schemes in all the MapReduce workloads'")
 BAND_NO_MORE = at_least(0.0, "BID-Hybrid 'leads to fewer disk head movements' than the other "
-                        f"schemes: no more than BID-HDD ({SPEC})")
+                        f"schemes: no more than BID-HDD ({CHECK})")
 BAND_C6_CUT = Band("number", "'maximum in workloads like TeraSort (gain ~50%)', accepted in "
-                   f"[30 %, 70 %] ({SPEC})", *C6_TERASORT)
+                   f"[30 %, 70 %] ({CHECK})", *C6_TERASORT)
 BAND_LOWER = direction("a bare comparison: 'lower' / 'less' (the difference has the sign)")
-BAND_SPREAD = Band("bound", f"'fairly large error bars': std/mean > 1 ({SPEC})", low=1.0,
+BAND_SPREAD = Band("bound", f"'fairly large error bars': std/mean > 1 ({CHECK})", low=1.0,
                    high=np.inf)
 BAND_C9 = at_least(C9_SHORT_RATIO, "'the number of short distance track changes ... are much "
-                   f"larger in Noop than in BID-HDD': Noop >= 1.5 x BID-HDD ({SPEC})")
+                   f"larger in Noop than in BID-HDD': Noop >= 1.5 x BID-HDD ({CHECK})")
 BAND_C11_SHARE = at_most(C11_SHARE, "'the non-bulky data per HDD is usually small': <= 15 % "
-                         f"({SPEC})")
-BAND_C11_SMALL = at_least(C11_SMALL, f"{SPEC}: '>= 80 % of SSD-bound requests are <= 64 sectors'")
-BAND_C11_PF = at_most(PF_THRESHOLD, f"{SPEC}: 'No SQ with PF > 204.8 goes to the SSD'")
+                         f"({CHECK})")
+BAND_C11_SMALL = at_least(C11_SMALL, f"{CHECK}: '>= 80 % of SSD-bound requests are <= 64 sectors'")
+BAND_C11_PF = at_most(PF_THRESHOLD, f"{CHECK}: 'No SQ with PF > 204.8 goes to the SSD'")
 BAND_AT_MOST = Band("bound", "'at most': the difference baseline − scheme is >= 0", low=0.0)
 
 #: The levels a rule's criteria give, worst first.
@@ -753,14 +753,14 @@ def c6d_terasort_cut(n2: pd.DataFrame) -> Claim:
     approx = Band("approx", "gain ~50%", 0.5 - APPROX_PP / 100, 0.5 + APPROX_PP / 100)
     strict = judged(approx, s)
     reason = (f"On TeraSort BID-Hybrid makes {_ci_pct(s)} fewer arm movements than BID-HDD, "
-              f"against the paper's ~50 % (accepted 30–70 % by {SPEC}). The shared vocabulary's "
+              f"against the paper's ~50 % (accepted 30–70 % by {CHECK}). The shared vocabulary's "
               f"'≈' band for percentages (± {APPROX_PP:g} points) would give {strict}.")
     return Claim(
         id="C6d",
         statement="On TeraSort BID-Hybrid makes about 50 % fewer arm movements than BID-HDD",
         paper_value="~50 %",
         reproduced_value=_ci_pct(s),
-        tolerance=f"in {_band(C6_TERASORT)} ({SPEC}), by the seed interval",
+        tolerance=f"in {_band(C6_TERASORT)} ({CHECK}), by the seed interval",
         verdict=s["verdict"],
         reason=reason,
         band=BAND_C6_CUT.source,
@@ -969,7 +969,7 @@ def c10_latency(read: pd.DataFrame, write: pd.DataFrame) -> Claim:
 
 
 # -- C11: the offload is small -----------------------------------------------------------------
-#: What git shows of C11's form (the spec's check reads "<= 15 % of all written bytes").
+#: What git shows of C11's form (the acceptance check reads "<= 15 % of all written bytes").
 C11_HISTORY = (
     "Until 7e04e8f (the committed result of 2026-11-22) C11 was judged on the SSD's share of "
     "written bytes, with no 'partly' level, and was not reproduced (100 % of written bytes); "
