@@ -159,6 +159,7 @@ def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
     assert (summary.sectors_served == summary.sectors_submitted).all()
     sens = experiment.run_sensitivity(cfg, WORKLOADS, summary)
     run = Run(cfg, out=tmp_path)
-    claims.record_all(run, summary, experiment.arm_moves_by_variant(details), sens)
-    assert {"C1", "C3", "C12", "D9", "E"} <= set(run.claims)
-    assert "Checked on trace small.txt" in run.claims["C1"]["reason"]
+    claims.judge_all(run, summary, sens)
+    assert {"C1", "C3", "C6a", "C12", "D9", "E"} <= set(run.claims)
+    assert "Checked on the user's trace small.txt" in run.claims["C1"]["reason"]
+    assert run.claims["C1"]["uncertainty"]["n"] == 1  # one seed: the estimate alone decides

@@ -77,5 +77,5 @@ def test_c12_counts_identical_rankings():
     a = b.copy()
     a.loc[["Grep", "Sort"], "x"] = 2.5  # two workloads rank x second
     check = claims.c12_mode_consistency(b, a)
-    assert check.verdict == "not reproduced" and check.role == "test"
+    assert check.verdict == "not reproduced" and check.role == "analysis"
     assert check.values["same ranking"] == 4

@@ -11,7 +11,8 @@ device protocol ``add(request, now)`` / ``next(now)`` / ``next_wakeup(now)`` (ti
 simulator, :mod:`~storrepro.bid.oracle` the bound of any dispatch order and
 :mod:`~storrepro.bid.metrics` turns a run into the paper's quantities;
 :mod:`~storrepro.bid.experiment` runs the sweeps, :mod:`~storrepro.bid.claims` judges the claims
-with bands fixed before any run and :mod:`~storrepro.bid.plots` draws the figures.
+on the seeds against bands from the paper's words and the reproduction's acceptance checks, and
+:mod:`~storrepro.bid.plots` draws the figures.
 """
 
 from storrepro.bid.bid_hdd import BIDHDD, weighted_wait

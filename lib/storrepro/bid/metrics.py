@@ -43,6 +43,8 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         },
         "TD_sweep": m2["sweeps"],
         "short_moves": int(((d >= 2) & (d < SHORT_MOVE)).sum()),
+        # as arm_moves: moves (d >= 2) per second of the HDD's last request start
+        "moves_per_s": float(moves.size / (hdd.t_start.max() / 1000)) if len(hdd) else np.nan,
         "long_moves": int((d >= LONG_MOVE).sum()),
         "ssd_write_share": ssd.loc[ssd.op == "W", "size"].sum() / written if written else 0.0,
         "ssd_byte_share": ssd["size"].sum() / trace["size"].sum(),
@@ -98,6 +100,24 @@ def means(summary: pd.DataFrame, column: str, variant: str = "primary") -> pd.Da
         for col in alt.columns:
             table[col] = alt[col]
     return table
+
+
+def per_seed(summary: pd.DataFrame, column, variant: str = "primary"):
+    """workload x scheduler table of ``column`` with one row per trace (replicates in order;
+    the run's input digest takes no MultiIndex, so the replicate is not a level); the BID
+    columns from ``variant`` (a reading label), the others from the primary runs they share.
+    With a list of columns, a dict of such tables (one reshaping for all)."""
+    if "variant" not in summary:
+        rows = summary
+    else:
+        bid = summary.scheduler.str.startswith("bid")
+        mine = summary.variant == variant
+        rows = summary[(~bid & (summary.variant == "primary")) | (bid & mine)]
+    columns = [column] if isinstance(column, str) else list(column)
+    wide = rows.set_index(["workload", "replicate", "scheduler"])[columns].unstack()
+    wide = wide.reset_index(level="replicate", drop=True)
+    tables = {c: wide[c].rename_axis(columns=None) for c in columns}
+    return tables[column] if isinstance(column, str) else tables
 
 
 def workload_means(summary: pd.DataFrame, column: str) -> pd.Series:
