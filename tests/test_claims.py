@@ -57,6 +57,7 @@ CLAIM_KEYS = {
     "band",
     "uncertainty",
     "no_uncertainty",
+    "inputs",
 }
 
 
@@ -85,7 +86,17 @@ def claim(id="C1", verdict="reproduced", role="test", **kw) -> Claim:
         verdict=verdict,
         reason="measured 1 ms",
         role=role,
+        band="number: 1 ms",
+        no_uncertainty="a fixed test value",
         **kw,
+    )
+
+
+def record(run, judged_claim, readings=None, not_affected_by=()):
+    """Record an already judged claim through Run.judge (the rule returns it)."""
+    return run.judge(
+        lambda c: c, judged_claim, not_affected_by=not_affected_by,
+        by_reading={label: (alt,) for label, alt in (readings or {}).items()},
     )
 
 
@@ -124,27 +135,27 @@ def test_claims_reject_bad_verdicts_kinds_roles_and_missing_reasons():
 def test_a_run_refuses_duplicates_unknown_readings_and_unjudged_test_claims(tmp_path):
     run = Run(DemoConfig(profile="quick"), out=tmp_path)
     with pytest.raises(ValueError, match="not judged under the readings"):
-        run.record(claim())
+        record(run, claim())
     with pytest.raises(ValueError, match="unknown readings"):
-        run.record(claim(), readings={"window=weekly": claim()})
+        record(run, claim(), readings={"window=weekly": claim()})
     with pytest.raises(ValueError, match="unknown readings"):
-        run.record(claim(), not_affected_by=["pool"])
+        record(run, claim(), not_affected_by=["pool"])
     with pytest.raises(ValueError, match="another id"):
-        run.record(claim(), readings={"window=rolling": claim(id="C2")})
+        record(run, claim(), readings={"window=rolling": claim(id="C2")})
     with pytest.raises(ValueError, match="record them first"):
-        run.record(claim(requires=("C0",)), not_affected_by=["window"])
-    run.record(claim(role="calibration"))  # calibrations need no readings
+        record(run, claim(requires=("C0",)), not_affected_by=["window"])
+    record(run, claim(role="calibration"))  # calibrations need no readings
     with pytest.raises(ValueError, match="recorded twice"):
-        run.record(claim(role="calibration"))
+        record(run, claim(role="calibration"))
 
 
 def test_readings_mark_a_claim_robust_or_name_the_reading_that_decides_it(tmp_path):
     run = Run(DemoConfig(profile="quick"), out=tmp_path)
-    robust = run.record(claim("A"), readings={"window=rolling": claim("A")})
-    hangs = run.record(
+    robust = record(run, claim("A"), readings={"window=rolling": claim("A")})
+    hangs = record(run,
         claim("B"), readings={"window=rolling": claim("B", verdict="not reproduced")}
     )
-    untouched = run.record(claim("C"), not_affected_by=["window"])
+    untouched = record(run, claim("C"), not_affected_by=["window"])
     assert (robust["robust"], robust["decided_by"]) == (True, [])
     assert (hangs["robust"], hangs["decided_by"]) == (False, ["window"])
     assert hangs["by_reading"]["window=rolling"]["verdict"] == "not reproduced"
@@ -158,18 +169,20 @@ def test_readings_mark_a_claim_robust_or_name_the_reading_that_decides_it(tmp_pa
 
 def test_a_failed_prerequisite_voids_a_claim_under_each_reading(tmp_path):
     run = Run(DemoConfig(profile="quick"), out=tmp_path)
-    run.record(
+    record(run,
         claim("SAFE", verdict="not reproduced"),
         readings={"window=rolling": claim("SAFE", verdict="reproduced")},
     )
-    gain = run.record(claim("GAIN", requires=("SAFE",)), readings={"window=rolling": claim("GAIN")})
+    gain = record(
+        run, claim("GAIN", requires=("SAFE",)), readings={"window=rolling": claim("GAIN")}
+    )
     assert gain["verdict"] == "void"
     assert gain["reason"].startswith("Void: it requires SAFE, which is not reproduced")
     assert "would be reproduced: measured 1 ms" in gain["reason"]
     assert gain["values"]["verdict without its conditions"] == "reproduced"
     assert gain["by_reading"]["window=rolling"]["verdict"] == "reproduced"
     assert gain["decided_by"] == ["window"]
-    kept = run.record(claim("KEPT"), not_affected_by=["window"])
+    kept = record(run, claim("KEPT"), not_affected_by=["window"])
     assert kept["verdict"] == "reproduced"
 
 
@@ -186,13 +199,13 @@ def test_headline_verdict_and_its_errors(tmp_path):
 
 def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     run = Run(DemoConfig(profile="quick", seed=7), out=tmp_path)
-    run.record(claim("C1"), not_affected_by=["window"])
-    run.record(
+    record(run, claim("C1"), not_affected_by=["window"])
+    record(run,
         claim("C2", verdict="not reproduced", kind="should", values={"x": np.float64(2.5)}),
         readings={"window=rolling": claim("C2")},
     )
-    run.record(claim("K1", role="calibration"))
-    run.record(claim("I1", role="invariant", verdict="not reproduced"))
+    record(run, claim("K1", role="calibration"))
+    record(run, claim("I1", role="invariant", verdict="not reproduced"))
     run.headline("Demo holds.", core=["C1", "C2"], cause="C2 misses its band.")
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
@@ -229,7 +242,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     # test claims only: 2, 1 reproduced, 1 not; 1/2 robust; calibration 1/1; invariants 0/1
     assert "| 99_demo | quick | 7 |" in card
     assert "| 2 | 1 | 0 | 0 | 1 | 0 | 0 | 1/2 | 1/1 | 0/1 | — | — |" in card
-    row = "| C2 | test | should | s | 1 | 1 ms | t | — | not reproduced | hangs on window=rolling"
+    row = "| C2 | test | should | s | 1 | 1 ms | t | a fixed test value | not reproduced | hangs on"
     assert row in card
     assert ("| window | resolution | Which window does the paper average over? | calendar |"
             in card)
@@ -237,7 +250,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
 
 def test_the_full_profile_also_writes_an_svg(tmp_path):
     run = Run(DemoConfig(profile="full"), out=tmp_path)
-    run.record(claim("C1"), not_affected_by=["window"])
+    record(run, claim("C1"), not_affected_by=["window"])
     run.headline("Demo holds.", core=["C1"], cause="C1 is within its band.")
     fig, ax = plt.subplots()
     run.save_figure(fig, "line", "A line")
@@ -274,7 +287,7 @@ def test_a_figure_needs_a_caption_and_known_claims(tmp_path):
         run.save_figure(fig, "line", " ")
     run.save_figure(fig, "line", "A line", claims=["C9"])
     plt.close(fig)
-    run.record(claim("C1"), not_affected_by=["window"])
+    record(run, claim("C1"), not_affected_by=["window"])
     run.headline("Demo holds.", core=["C1"], cause="none")
     with pytest.raises(ValueError, match="C9"):
         run.result()

@@ -85,14 +85,6 @@ class Run:
             entry["by_reading"][label]["inputs"] = input_digest(alt, kwargs)
         return entry
 
-    def record(self, claim: Claim, readings: Mapping[str, Claim] | None = None,
-               not_affected_by: Iterable[str] = ()) -> dict:
-        """Record an already judged ``claim`` (and its claims under ``readings``). Transitional:
-        notebooks move to :meth:`judge`, which also stores the inputs' digest."""
-        return self._record(self._on_input(claim),
-                            {k: self._on_input(v) for k, v in (readings or {}).items()},
-                            not_affected_by)
-
     def _on_input(self, claim: Claim) -> Claim:
         """With a user's trace in place of the stand-in, the reason says what it was checked on."""
         words = self.config.input_description()

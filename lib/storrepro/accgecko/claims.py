@@ -248,7 +248,7 @@ def inside_targets(features: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def pool_calibration(generator: str, features: pd.DataFrame) -> Claim:
+def g1_g2_pool_calibration(generator: str, features: pd.DataFrame) -> Claim:
     """G1 / G2: the share of the generator's segments inside each target range, and inside all
     (G1 includes the T1–T3 replicas' segments)."""
     inside = inside_targets(features)

@@ -111,7 +111,7 @@ def _reference(id, statement, error_ms: float, tolerance: str, ok: bool, what: s
     )
 
 
-def hdd_reference(hdd: pd.DataFrame, id: str = "V8") -> Claim:
+def v8_hdd_reference(hdd: pd.DataFrame, id: str = "V8") -> Claim:
     """V8 (and BID's D1): the HDD service time at the nine reference points of the BID disk
     model."""
     error = float(hdd.abs_error_ms.max())
@@ -127,7 +127,7 @@ def hdd_reference(hdd: pd.DataFrame, id: str = "V8") -> Claim:
     )
 
 
-def ssd_reference(ssd: pd.DataFrame, id: str = "V9") -> Claim:
+def v9_ssd_reference(ssd: pd.DataFrame, id: str = "V9") -> Claim:
     """V9 (and BID's D2): the SSD's page costs against the BID paper's SSD model."""
     error = float(ssd.abs_error_ms.max())
     return _reference(
