@@ -222,7 +222,7 @@ def test_the_scorecard_states_the_headline_rule():
     card = build_scorecard([result])
     assert HEADLINE_RULE in card
     assert "(1 of 1 core claims reproduced: T1)" in card
-    assert "### Choices the paper's words settle" in card
+    assert "### The rest of the decision register: choices taken as stated" in card
 
 
 # ---------------------------------------------------------------- dating

@@ -236,9 +236,9 @@ def build_scorecard(results: list[dict]) -> str:
             )
             lines.append("")
         if r.get("forced"):
-            lines += ["### Choices the paper's words settle", ""]
+            lines += ["### The rest of the decision register: choices taken as stated", ""]
             lines += _table(
-                ["choice", "kind", "question", "value", "the words that force it", "set in"],
+                ["choice", "kind", "question", "value", "the words behind it", "set in"],
                 ([name, x["kind"], x["question"], x["value"], x["quote"], dated_text(x)]
                  for name, x in r["forced"].items()),
             )

@@ -219,10 +219,11 @@ def _forced(result: dict) -> str:
         for name, f in forced.items()
     ]
     return (
-        "Choices the paper's words settle (the rest of the decision register):\n\n"
+        "The rest of the decision register: choices taken as stated, each with the words "
+        "behind it (the paper's, or ours where the paper is silent):\n\n"
         + _table(
             f"forced-{result['notebook']}",
-            ["choice", "kind", "question", "value", "the words that force it", "set in (git)"],
+            ["choice", "kind", "question", "value", "the words behind it", "set in (git)"],
             rows,
             sortable=False,
         )

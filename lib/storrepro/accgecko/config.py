@@ -107,7 +107,7 @@ READINGS = {
         "Algorithm 1 builds its histogram from them alone. The text allows both; it does not "
         "say which the authors ran. The primary is what the code has done since the notebook's "
         "first commit (a05302f), before its first results (3831bc6); it was declared a reading, "
-        "and the alternative built, after issue 29 showed that it decides T4.",
+        "and the alternative built, after a review of this reproduction showed that it decides T4.",
     ),
     "epsilon": Reading(
         question="ε = 1/(M·N) is derived from 'the preset service rate': is it fixed at M × the "
@@ -129,7 +129,7 @@ READINGS = {
         "the notebook's first commit a05302f, before its first results). But the reason it "
         "gives for ε — a queue served at the preset rate — holds only at the rate actually "
         "served, which is what the rate search varies; the text does not exclude that reading. "
-        "Declared a reading, and the alternative built, after issue 29.",
+        "Declared a reading, and the alternative built, after that review.",
     ),
 }
 

@@ -1246,7 +1246,7 @@ CORE = ("C1", "C4", "C5")
 #: The modelling asymmetry the headline names (issue 30's measurement, not re-run here).
 ASYMMETRY = (
     "BID alone gets a 32-deep sorted device queue (Noop and CFQ dispatch to the disk one request "
-    "at a time); with the same queue for every scheduler issue 30 measured BID-HDD at −2.1 … "
+    "at a time); with the same queue for every scheduler a review measured BID-HDD at −2.1 … "
     "+0.2 % against best(CFQ, Noop); not yet re-run here."
 )
 

@@ -129,7 +129,7 @@ FORCED = {
         "commands (native command queueing), the depth a SATA driver exposes.",
         value="BID-HDD and BID-Hybrid only; Noop and CFQ hand the disk one request at a time. "
         "The justification is a property of the device, so the asymmetry favours BID: with the "
-        "same queue for every scheduler issue 30 measured BID-HDD at -2.1 … +0.2 % against "
+        "same queue for every scheduler a review measured BID-HDD at -2.1 … +0.2 % against "
         "best(CFQ, Noop) at depth 31/32; not yet re-run here.",
         kind="modelling",
         symbol="storrepro.bid.config:DQ_DEPTH",

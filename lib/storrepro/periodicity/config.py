@@ -163,7 +163,7 @@ def forced_register() -> dict[str, Forced]:
             'that the prediction result has a strong correlation with the actual time series" '
             "(§3.5): not settled by the words. 11 = the fewest samples on which two independent "
             "series reach PCC 0.7 with probability below α = 1 %, α being this reproduction's "
-            "choice (α = 5 % gives 7); not yet run as a reading (issue 31)",
+            "choice (α = 5 % gives 7); not yet run as a reading",
             value="11 samples",
             kind="resolution",
             symbol="storrepro.periodicity.precise_period:MIN_HORIZON",
@@ -226,7 +226,7 @@ class PrecisePeriodConfig(NotebookConfig):
             "so the text does denoise the input (for the ACF step, \"convenient for periodic "
             "detection\"), and Fig. 10's caption compares the prediction with the \"original "
             'data", which argues for a raw, unpreprocessed target — a reading not run here '
-            "(issue 31). The primary keeps both sides at the preprocessed series, the series "
+            "(a review). The primary keeps both sides at the preprocessed series, the series "
             "every step after step 1 starts from; the denoised readings follow §3.3's "
             "denoising into the verification. Git: this reading (and its primary) came in "
             "commit 6116a73, when results of the claims it decides were already committed.",

@@ -114,7 +114,7 @@ class VdiConfig(NotebookConfig):
                 "from each seed's own trace; the prototype's 78 M blocks is a number from "
                 "another implementation's random streams. The A7 replay sizes FG by ⌈A/50⌉ "
                 "while the scheduler whose pool it sizes uses ⌈max(A, Â)/50⌉: `a7-forecast` "
-                "sizes it the scheduler's way. It was added after issue 32 reported what it "
+                "sizes it the scheduler's way. It was added after a review reported what it "
                 "gives (S5 9.1 % / 1.8 %, S6 5.8× on the means), so it is an alternative, "
                 "judged beside the primary, not the primary; P moves S5 and S6 either way (S12 "
                 "scales it)."
