@@ -588,17 +588,10 @@ STOP_WAIT_S = 10.0
 def _stoppable_kernel_manager():
     """jupyter_client's kernel manager, keeping each kernel it launches in :data:`_KERNELS`
     so that :func:`_stop_kernels` can end it (a kernel runs in a session of its own, so a
-    Ctrl-C at the terminal never reaches it). Its kernels talk over local IPC sockets, not
-    TCP: the runner and its kernels share one machine, no port can collide, and the kernel's
-    warning that TCP traffic is unencrypted no longer applies (IPC is the remedy it names)."""
+    Ctrl-C at the terminal never reaches it)."""
     from jupyter_client.manager import AsyncKernelManager
-    from traitlets import default
 
     class StoppableKernelManager(AsyncKernelManager):
-        @default("transport")
-        def _ipc(self):
-            return "ipc"
-
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             await super()._async_launch_kernel(kernel_cmd, **kw)
             with _KERNELS_LOCK:  # their Popen: a pid is ours until its Popen reaps it
