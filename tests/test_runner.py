@@ -55,7 +55,7 @@ def _tiny_notebook(path, name):
             "if cfg.fail:\n"
             "    raise ZeroDivisionError('boom in tiny')\n"
             "run = Run(cfg)\n"
-            "run.record(TINY_CLAIM)\n"
+            "run.judge(lambda c: c, TINY_CLAIM)\n"
             "run.headline('Tiny runs.', core=['T'], cause='It is tiny.')\n"
             "run.finish()"
         ),
