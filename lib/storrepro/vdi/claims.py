@@ -5,8 +5,8 @@ frames, series and dicts the notebook already has) and returns a
 :class:`storrepro.claims.Claim`. The notebook records each through ``run.judge``, with the
 rule's inputs under every alternative reading. The bands and calibration targets are the module
 constants below, each from the paper's words (:mod:`storrepro.bands`) with the tolerance of
-this reproduction's acceptance checks, written before its first run (beside a scratch
-prototype's numbers); the config's decision register points at them. Roles:
+this reproduction's acceptance checks (sized beside a scratch prototype's numbers; the register
+dates each from git); the config's decision register points at them. Roles:
 
 - ``test``: F5, F7, F8 (forecasting), S5, S6 (scheduler), each judged on the seeds: a 95 %
   interval over the seeds inside the band is reproduced, one straddling its edge inconclusive;

@@ -185,8 +185,8 @@ class VdiConfig(NotebookConfig):
             question="How small is the 'small' cumulative error?",
             quote='"We are not concerned at minimizing the error [...] as long as the cumulative '
             'error at any time t is small"',
-            value="each seed's worst end-of-day |CumErr| ≤ 5 % (acceptance check F8, "
-            "written before this project's first run; the paper gives no number)",
+            value="each seed's worst end-of-day |CumErr| ≤ 5 % (acceptance check F8; the "
+            "paper gives no number)",
             kind="band",
             symbol=f"{_CLAIMS}:F8_BAND",
             decides=("F8",),
@@ -195,8 +195,7 @@ class VdiConfig(NotebookConfig):
             question="How close to the paper's smart numbers must S5 come?",
             quote='"SLO performance violation of only 6.2% through the 6 days where 2.6% of IO '
             'was queued"',
-            value="6.2 ± 4 pp and 2.6 ± 2 pp (acceptance check S5, "
-            "written before this project's first run) "
+            value="6.2 ± 4 pp and 2.6 ± 2 pp (acceptance check S5) "
             "on the 95 % interval of the mean over seeds",
             kind="band",
             symbol=f"{_CLAIMS}:S5_BANDS",
