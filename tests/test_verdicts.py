@@ -51,6 +51,8 @@ def test_the_vocabulary_bands():
     assert bands.significant_ratio("much lower").judge(1.10) == "not reproduced"
     assert bands.orders("orders of magnitude", 2).judge(99.0) == "not reproduced"
     assert bands.direction("lower", -1).judge(0.0) == "not reproduced"
+    assert bands.direction("lower", -1).text() == "< 0 (direction: lower)"
+    assert bands.direction("beats").text() == "> 0 (direction: beats)"
     assert bands.direction("lower", -1).judge(-0.1, (-0.2, -0.01)) == "reproduced"
     assert bands.direction("lower", -1).judge(-0.1, (-0.2, 0.05)) == "inconclusive"
     six = bands.number(6.2, 4.0, "6.2 % violations")

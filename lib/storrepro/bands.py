@@ -96,6 +96,8 @@ class Band:
     def text(self, fmt: str = "{:g}") -> str:
         """The band as a tolerance text, e.g. ``"in [0.87, 1.15] (approx)"``."""
         unit = f" {self.unit}" if self.unit else ""
+        if self.entry == "direction":  # its edge is the smallest float beside 0: say the sign
+            return f"{'< 0' if self.high < 0 else '> 0'} ({self.entry}: {self.words})"
         if self.low == -math.inf and self.high == math.inf:
             body = "any value"
         elif self.low == -math.inf:

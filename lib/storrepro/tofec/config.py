@@ -51,11 +51,9 @@ B8_MODAL_RULE = "non-increasing in λ; 5 or 6 at λ <= 10 req/s; 1 at λ >= 0.9�
 
 
 def band_text(band: Band, fmt: str = "{:g}") -> str:
-    """``band.text()``, with a sign band as "< 0" / "> 0" and B8-modal's shape as its rule."""
+    """``band.text()``, with B8-modal's shape as its rule."""
     if band is B8_MODAL_BAND:
         return f"{B8_MODAL_RULE} ({band.source})"
-    if band.entry == "direction":
-        return f"{'< 0' if band.high < 0 else '> 0'} ({band.source})"
     return band.text(fmt)
 
 
