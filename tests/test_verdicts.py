@@ -255,7 +255,7 @@ def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
     cfg.write_text(reading.format("b", 2.0))
     _git(repo, "add", ".")
     third = _git(repo, "commit", "-qm", "three")
-    dating._history.cache_clear(), dating._show.cache_clear(), dating._edited.cache_clear()
+    dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
     monkeypatch.setattr(dating, "repo_root", lambda: repo)
 
     assert dating.dated("config.py", dating.reading_primary("pool"), "nb", ["S5"]) == {
@@ -267,11 +267,10 @@ def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
     assert dating.dated("config.py", dating.constant("BAND"), "nb", ["X9"])[
         "set_after_results"] is False
     cfg.write_text(reading.format("c", 2.0))
-    dating._edited.cache_clear()
     assert dating.set_in("config.py", dating.reading_primary("pool")) == dating.UNCOMMITTED
     with pytest.raises(ValueError, match="not there"):
         dating.set_in("config.py", dating.constant("MISSING"))
-    dating._history.cache_clear(), dating._show.cache_clear(), dating._edited.cache_clear()
+    dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
 
 
 def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():

@@ -56,12 +56,6 @@ def _show(commit: str, path: str) -> str | None:
 
 
 @cache
-def _edited(relpath: str) -> bool:
-    """Whether the working tree's ``relpath`` differs from HEAD's."""
-    return _git("diff", "--quiet", "HEAD", "--", relpath) is None
-
-
-@cache
 def _tree(source: str) -> ast.Module | None:
     """A source file's syntax tree, parsed once however many register entries it holds."""
     try:
@@ -131,12 +125,9 @@ def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
         if source is None or extract(source) != current:
             break
         found = commit
-    if found != UNCOMMITTED and _edited(relpath):
-        # The file has uncommitted edits: the value may still match HEAD's, which is fine.
-        head = _show("HEAD", history[0][1])
-        if head is None or extract(head) != current:
-            return UNCOMMITTED
-    return found[:12] if found not in (UNCOMMITTED, NO_HISTORY) else found
+    # The newest commit touching the file holds HEAD's version: a working tree that differs from
+    # it there stops the walk at once, so the value is uncommitted.
+    return found if found == UNCOMMITTED else found[:12]
 
 
 def results_before(commit: str, notebook: str, claims: Iterable[str]) -> bool | None:
@@ -144,15 +135,22 @@ def results_before(commit: str, notebook: str, claims: Iterable[str]) -> bool | 
     ``claims``; None when the commit is not a real one."""
     if commit in (UNCOMMITTED, NO_HISTORY):
         return None
-    text = _show(f"{commit}^", f"results/{notebook}.json")
-    if text is None:
-        return False
-    try:
-        ids = {c["id"] for c in json.loads(text).get("claims", [])}
-    except (ValueError, KeyError, TypeError):
-        return False
+    ids = _claim_ids(f"{commit}^", notebook)
     wanted = set(claims)
     return bool(ids & wanted) if wanted else bool(ids)
+
+
+@cache
+def _claim_ids(commit: str, notebook: str) -> frozenset[str]:
+    """The claim ids of ``results/<notebook>.json`` at ``commit``, read once for every register
+    entry dated to it (none when the file is missing or not a result)."""
+    text = _show(commit, f"results/{notebook}.json")
+    if text is None:
+        return frozenset()
+    try:
+        return frozenset(c["id"] for c in json.loads(text).get("claims", []))
+    except (ValueError, KeyError, TypeError):
+        return frozenset()
 
 
 def dated(relpath: str, extract: Callable[[str], str | None], notebook: str,
@@ -164,6 +162,15 @@ def dated(relpath: str, extract: Callable[[str], str | None], notebook: str,
     created = bool(history) and history[-1][0].startswith(commit)
     return {"set_in": commit, "set_after_results": results_before(commit, notebook, decides),
             "since_file_created": created}
+
+
+def judged_under(claims: Iterable[dict], readings: Iterable[str]) -> dict[str, list[str]]:
+    """The ids of the claims judged under each reading: the claims a reading decides."""
+    claims = list(claims)
+    return {
+        name: [c["id"] for c in claims if any(x.split("=")[0] == name for x in c["by_reading"])]
+        for name in readings
+    }
 
 
 def date_register(config, decides: dict[str, list[str]]) -> dict[str, dict]:
@@ -193,12 +200,8 @@ def register_lines(notebook: str) -> list[str]:
     config = config_class(notebook)()
     path = repo_root() / "results" / f"{notebook}.json"
     claims = read_json(path)["claims"] if path.exists() else []
-    decides = {
-        name: [c["id"] for c in claims if any(x.split("=")[0] == name for x in c["by_reading"])]
-        for name in config.readings
-    }
     lines = [f"{notebook}:"]
-    for name, d in date_register(config, decides).items():
+    for name, d in date_register(config, judged_under(claims, config.readings)).items():
         after = {True: "after results", False: "before results", None: ""}[
             d["set_after_results"]]
         older = " (the file's first commit: may be older)" if d["since_file_created"] else ""

@@ -252,13 +252,9 @@ class Run:
     def register(self) -> tuple[dict, dict]:
         """The paper's decision register with each entry's dates (:mod:`storrepro.dating`):
         ``(readings, forced)`` as JSON-ready dicts."""
-        from storrepro.dating import date_register
+        from storrepro.dating import date_register, judged_under
 
-        decides = {
-            name: [c["id"] for c in self.claims.values()
-                   if any(x.split("=")[0] == name for x in c["by_reading"])]
-            for name in self.config.readings
-        }
+        decides = judged_under(self.claims.values(), self.config.readings)
         dates = date_register(self.config, decides)
         readings = {
             name: {**asdict(r), **dates[name], "decides": decides[name]}
