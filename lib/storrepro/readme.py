@@ -9,15 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storrepro.claims import VERDICTS
 from storrepro.paths import repo_root, write_text_atomic
-from storrepro.scorecard import (
-    core_reproduced,
-    load_results,
-    robust_summary,
-    role_summary,
-    verdict_counts,
-)
+from storrepro.scorecard import SUMMARY_HEADER, core_reproduced, load_results, summary_cells
 
 START = "<!-- results: written by the canonical run from results/*.json; do not edit -->"
 END = "<!-- end of results -->"
@@ -25,20 +18,12 @@ END = "<!-- end of results -->"
 
 def results_block(results: list[dict]) -> str:
     """The table and the headlines in short, as Markdown."""
-    header = ["notebook", "headline", "core reproduced", "test claims", *VERDICTS, "robust",
-              "calibration met", "invariants held", "stand-in met", "analyses", "wall (s)"]
+    header = ["notebook", "headline", "core reproduced", *SUMMARY_HEADER, "wall (s)"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in results:
-        counts = verdict_counts(r)
         h = r["headline"]
-        analyses = sum(verdict_counts(r, "analysis").values())
-        cells = [
-            r["notebook"], f"**{h['verdict']}**",
-            f"{core_reproduced(r)} of {len(h['core'])}",
-            sum(counts.values()), *counts.values(), robust_summary(r),
-            role_summary(r, "calibration"), role_summary(r, "invariant"),
-            role_summary(r, "stand-in"), analyses or "—", f"{r['wall_seconds']:.0f}",
-        ]
+        cells = [r["notebook"], f"**{h['verdict']}**", f"{core_reproduced(r)} of {len(h['core'])}",
+                 *summary_cells(r), f"{r['wall_seconds']:.0f}"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     lines += ["", "The headlines, in short (each with its measured cause in the scorecard):", ""]
     for r in results:

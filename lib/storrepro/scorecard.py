@@ -103,6 +103,26 @@ def core_reproduced(result: dict) -> int:
     return sum(c["verdict"] == "reproduced" for c in result["claims"] if c["id"] in core)
 
 
+#: The columns every summary of a result shares (scorecard and README): its test claims by
+#: verdict, how many are robust, and the other roles.
+SUMMARY_HEADER = ["test claims", *VERDICTS, "robust", "calibration met", "invariants held",
+                  "stand-in met", "analyses"]
+
+
+def summary_cells(result: dict) -> list:
+    """A result's cells under :data:`SUMMARY_HEADER`."""
+    counts = verdict_counts(result)
+    return [
+        sum(counts.values()),
+        *counts.values(),
+        robust_summary(result),
+        role_summary(result, "calibration"),
+        role_summary(result, "invariant"),
+        role_summary(result, "stand-in"),
+        sum(verdict_counts(result, "analysis").values()) or "—",
+    ]
+
+
 def headline_text(result: dict) -> str:
     """A headline's verdict with its core count and the verdicts other readings give, e.g.
     ``"partly (2 of 5 core claims reproduced; under pool=scheduler: reproduced)"``."""
@@ -181,35 +201,10 @@ def build_scorecard(results: list[dict]) -> str:
         )
     lines.append("")
     lines += _table(
-        [
-            "notebook",
-            "profile",
-            "seed",
-            "commit",
-            "wall (s)",
-            "test claims",
-            *VERDICTS,
-            "robust",
-            "calibration met",
-            "invariants held",
-            "stand-in met",
-            "analyses",
-        ],
+        ["notebook", "profile", "seed", "commit", "wall (s)", *SUMMARY_HEADER],
         (
-            [
-                r["notebook"],
-                r["profile"],
-                r["seed"],
-                r["git_commit"],
-                f"{r['wall_seconds']:.1f}",
-                sum(verdict_counts(r).values()),
-                *verdict_counts(r).values(),
-                robust_summary(r),
-                role_summary(r, "calibration"),
-                role_summary(r, "invariant"),
-                role_summary(r, "stand-in"),
-                sum(verdict_counts(r, "analysis").values()) or "—",
-            ]
+            [r["notebook"], r["profile"], r["seed"], r["git_commit"],
+             f"{r['wall_seconds']:.1f}", *summary_cells(r)]
             for r in results
         ),
     )
