@@ -13,6 +13,7 @@ from storrepro.claims import (
     HEADLINE_RULE,
     Claim,
     bootstrap_interval,
+    ci_text,
     headline_verdict,
     input_digest,
     interval,
@@ -279,3 +280,12 @@ def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():
     assert entry["verdict"] == "not checkable"
     assert entry["reason"].endswith("Not checkable: measured / paper is undefined on 1 of 2 "
                                     "replicates.")
+
+
+def test_ci_text_states_the_interval_one_replicate_and_undefined_values():
+    u = interval([1.0, 2.0, 3.0], of="x")  # mean 2, half-width t(2)·1/√3 = 2.484
+    assert ci_text(u) == "2 (95 % CI -0.484 to 4.48, n = 3)"
+    assert ci_text(u, fmt="{:.1f}", scale=100, unit=" %") == (
+        "200.0 % (95 % CI -48.4 % to 448.4 %, n = 3)")
+    assert ci_text(interval([0.5], of="x")) == "0.5 (n = 1)"
+    assert ci_text(interval([1.0, float("nan")], of="x")) == "undefined on 1 of 2 replicates"

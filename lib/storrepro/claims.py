@@ -173,6 +173,20 @@ def bootstrap_interval(samples: Iterable[float], of: str, statistic=np.median,
     return {"n": int(x.size), "mean": est, "ci95": [float(lo), float(hi)], "of": of}
 
 
+def ci_text(u: dict, fmt: str = "{:.3g}", scale: float = 1.0, unit: str = "") -> str:
+    """An interval for a reason: ``"1.12 (95 % CI 1.08 to 1.16, n = 5)"``, ``"1.12 (n = 1)"``
+    for one replicate; each number is ``scale·x`` in ``fmt`` followed by ``unit``."""
+    def f(x: float) -> str:
+        return fmt.format(scale * x) + unit
+
+    if u.get("undefined"):
+        return f"undefined on {u['undefined']} of {u['n']} replicates"
+    if u.get("ci95") is None:
+        return f"{f(u['mean'])} (n = {u['n']})"
+    lo, hi = u["ci95"]
+    return f"{f(u['mean'])} (95 % CI {f(lo)} to {f(hi)}, n = {u['n']})"
+
+
 def _samples(samples: Iterable[float], of: str) -> np.ndarray:
     x = np.asarray([float(s) for s in samples], dtype=float)
     if x.size == 0:
