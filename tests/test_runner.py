@@ -97,6 +97,14 @@ def test_failing_notebook_is_reported_plainly_and_the_rest_still_runs(tiny_suite
     assert result["notebook"] == "good" and result["profile"] == "quick"
 
 
+def test_kernels_run_with_encrypted_transport_and_print_no_plain_tcp_warning(tiny_suite, capfd):
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    err = capfd.readouterr().err  # the kernel's own stderr is ours: it would warn here
+    assert "without encryption" not in err
+    manager = runner._stoppable_kernel_manager()(kernel_name="python3")
+    assert manager.transport_encryption == "auto"
+
+
 def test_a_successful_run_swaps_its_outputs_in_whole(tiny_suite, capsys):
     stale = tiny_suite / "figures" / "good" / "old_seed.png"
     stale.parent.mkdir(parents=True)

@@ -589,9 +589,18 @@ def _stoppable_kernel_manager():
     """jupyter_client's kernel manager, keeping each kernel it launches in :data:`_KERNELS`
     so that :func:`_stop_kernels` can end it (a kernel runs in a session of its own, so a
     Ctrl-C at the terminal never reaches it)."""
+    import zmq
     from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
 
     class StoppableKernelManager(AsyncKernelManager):
+        @default("transport_encryption")
+        def _encrypt(self):
+            # CurveZMQ keys for every kernel whose kernelspec supports them (ipykernel's does):
+            # the messages are encrypted, and the kernel's plain-TCP warning stays away. A
+            # libzmq built without Curve refuses "auto", so it keeps the plain transport.
+            return "auto" if zmq.has("curve") else "disabled"
+
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             await super()._async_launch_kernel(kernel_cmd, **kw)
             with _KERNELS_LOCK:  # their Popen: a pid is ours until its Popen reaps it
