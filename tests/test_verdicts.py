@@ -18,6 +18,7 @@ from storrepro.claims import (
     input_digest,
     interval,
     judged,
+    plain_words_problems,
 )
 from storrepro.config import Forced, NotebookConfig, Param, Reading
 from storrepro.run import Run
@@ -289,3 +290,23 @@ def test_ci_text_states_the_interval_one_replicate_and_undefined_values():
         "200.0 % (95 % CI -48.4 % to 448.4 %, n = 3)")
     assert ci_text(interval([0.5], of="x")) == "0.5 (n = 1)"
     assert ci_text(interval([1.0, float("nan")], of="x")) == "undefined on 1 of 2 replicates"
+
+
+def test_a_plain_headline_has_no_claim_ids_and_no_unexplained_abbreviations():
+    ok = "Partly reproduced: the SSD scheduler cuts the worst tail, and TOFEC adapts its code."
+    assert plain_words_problems(ok, ["F3", "B9d"]) == []
+    assert plain_words_problems("Not reproduced: F3 fails.", ["F3"]) == ["claim ids ['F3']"]
+    assert plain_words_problems("Not reproduced: the FG cores wait.", []) == [
+        "abbreviations not in the glossary ['FG']"]
+    assert plain_words_problems("word " * 41, []) == ["41 words (at most 40)"]
+
+
+def test_the_headline_refuses_a_summary_a_reader_cannot_follow_and_shows_a_plain_one():
+    run = Run(JudgeConfig(profile="quick"))
+    run.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
+    with pytest.raises(ValueError, match=r"claim ids \['T1'\]"):
+        run.headline("It holds.", core=["T1"], cause="because", summary="Reproduced: T1 holds.")
+    run.headline("It holds.", core=["T1"], cause="because",
+                 summary="Reproduced: the method matches the paper.")
+    card = build_scorecard([run.result()])
+    assert "Reproduced: the method matches the paper. In detail: It holds." in card

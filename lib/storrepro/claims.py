@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import math
 import pickle
+import re
 import struct
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, is_dataclass
@@ -64,6 +65,35 @@ HEADLINE_RULE = (
     "Where an alternative reading of the paper's open choices changes a core claim, the "
     "headline gives the verdict under that reading too."
 )
+
+#: The abbreviations a plain-language headline may use; the glossary spells each out.
+ABBREVIATIONS = {
+    "CRAN": "the R language's package archive, whose 82 time series are a benchmark",
+    "HDD": "hard disk drive",
+    "I/O": "input/output: reads and writes to storage",
+    "IOPS": "I/O operations per second",
+    "SLO": "service-level objective: the latency limit a tenant is promised",
+    "SSD": "solid-state drive",
+    "VDI": "virtual desktop infrastructure: desktops run as virtual machines on shared storage",
+}
+#: The papers' own names for their methods, which a headline may use as names.
+_NAMES = {"BID", "TOFEC"}
+
+
+def plain_words_problems(summary: str, claim_ids: Iterable[str]) -> list[str]:
+    """What keeps ``summary`` from being a plain-language headline: more than 40 words, a claim
+    id, or an abbreviation the glossary does not spell out."""
+    problems = []
+    if len(summary.split()) > 40:
+        problems.append(f"{len(summary.split())} words (at most 40)")
+    ids = [c for c in claim_ids if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", summary)]
+    if ids:
+        problems.append(f"claim ids {ids}")
+    shorts = set(re.findall(r"\b[A-Z][A-Z0-9]+(?:/[A-Z0-9]+)?\b", summary)) - set(ids)
+    unknown = sorted(shorts - set(ABBREVIATIONS) - _NAMES)
+    if unknown:
+        problems.append(f"abbreviations not in the glossary {unknown}")
+    return problems
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from storrepro.claims import Claim, headline_verdict, input_digest, plain
+from storrepro.claims import Claim, headline_verdict, input_digest, plain, plain_words_problems
 from storrepro.config import NotebookConfig
 from storrepro.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
 from storrepro.scorecard import claims_frame, reading_table, style_claims, write_scorecard
@@ -181,8 +181,9 @@ class Run:
         unknown = [c for c in core if c not in self.claims]
         if not core or unknown:
             raise ValueError(f"headline core {unknown or core}: must name recorded claims")
-        if len(summary.split()) > 40:
-            raise ValueError(f"headline summary has {len(summary.split())} words: at most 40")
+        problems = plain_words_problems(summary, self.claims)
+        if problems:
+            raise ValueError(f"headline summary {summary!r}: {'; '.join(problems)}")
         verdict = headline_verdict(self.verdict(c) for c in core)
         by_reading = {}
         for label in self.config.reading_labels():

@@ -196,8 +196,10 @@ def build_scorecard(results: list[dict]) -> str:
     for r in results:
         h = r["headline"]
         hangs = f" Hangs on: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
+        plain = f"{h['summary']} In detail: " if h.get("summary") else ""
         lines.append(
-            f"- **{r['notebook']}** — {h['statement']} {headline_text(r)}. {h['cause']}{hangs}"
+            f"- **{r['notebook']}** — {plain}{h['statement']} {headline_text(r)}. "
+            f"{h['cause']}{hangs}"
         )
     lines.append("")
     lines += _table(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import nbformat
 
-from storrepro.claims import HEADLINE_RULE, ROLES, VERDICTS
+from storrepro.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.notebooks import PAPER_LINKS, notebook_path
 from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
 from storrepro.scorecard import (
@@ -134,10 +134,11 @@ def _headline(result: dict) -> str:
         f"; under {_e(label)}: <strong>{_e(verdict)}</strong>"
         for label, verdict in h.get("by_reading", {}).items()
     )
+    plain = f'<p class="summary">{_e(h["summary"])}</p>' if h.get("summary") else ""
     return (
-        f'<div class="headline {_verdict_class(h["verdict"])}"><p><strong>{_e(h["verdict"])}'
-        f"</strong> ({_e(_core_count(result))}: {', '.join(map(_claim_link, h['core']))}{under}) — "
-        f"{_e(h['statement'])}</p>"
+        f'<div class="headline {_verdict_class(h["verdict"])}">{plain}<p><strong>'
+        f'{_e(h["verdict"])}</strong> ({_e(_core_count(result))}: '
+        f"{', '.join(map(_claim_link, h['core']))}{under}) — {_e(h['statement'])}</p>"
         f"<p>{_e(h['cause'])}{_e(hangs)}</p></div>"
     )
 
@@ -366,7 +367,8 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
         )
     headlines = "\n".join(
         f"- **[{notebook_title(r['notebook'])}]({r['notebook']}.md)** — "
-        f"**{r['headline']['verdict']}** ({_core_count(r)}"
+        + (f"{r['headline']['summary']}\n\n  In detail: " if r["headline"].get("summary") else "")
+        + f"**{r['headline']['verdict']}** ({_core_count(r)}"
         + "".join(f"; under {k}: **{v}**" for k, v in r["headline"].get("by_reading", {}).items())
         + f"): {r['headline']['statement']} {r['headline']['cause']}"
         for r in results
@@ -486,7 +488,13 @@ def glossary_page() -> str:
         "(headline)=",
         "## Headline",
         "",
-        HEADLINE_RULE,
+        "Each paper's headline opens with one plain sentence (at most 40 words, the verdict "
+        "first), then gives the verdict on its core claims in detail. " + HEADLINE_RULE,
+        "",
+        "(abbreviations)=",
+        "## Abbreviations",
+        "",
+        "\n".join(f"- **{k}** — {v}" for k, v in sorted(ABBREVIATIONS.items())),
         "",
     ])
 
