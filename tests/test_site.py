@@ -14,8 +14,9 @@ import pytest
 
 from storrepro.claims import VERDICTS
 from storrepro.paths import executed_dir, repo_root
+from storrepro.readable import human
 from storrepro.scorecard import load_results, verdict_counts
-from storrepro.site import _e, build_site, figure_caption, human, index_page, paper_page
+from storrepro.site import _e, build_site, figure_caption, index_page, paper_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: no background connections that would only be refused.

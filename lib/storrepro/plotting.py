@@ -18,6 +18,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 
 from storrepro.paths import atomic_path, figures_dir
+from storrepro.readable import readable_tables
 
 #: Colour-blind-safe palette (Okabe–Ito), in the order series are usually drawn.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -40,8 +41,9 @@ STYLE = {
 
 
 def use_style() -> None:
-    """Apply the suite's figure style (notebooks call this once, at the top)."""
+    """Apply the suite's look to figures and tables (notebooks call this once, at the top)."""
     mpl.rcParams.update(STYLE)
+    readable_tables()
 
 
 def save_figure(

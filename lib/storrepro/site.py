@@ -14,7 +14,6 @@ network; Sphinx rebuilds only the pages whose source changed.
 from __future__ import annotations
 
 import html
-import math
 import re
 import shutil
 from pathlib import Path
@@ -24,6 +23,7 @@ import nbformat
 from storrepro.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.notebooks import PAPER_LINKS, notebook_path
 from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
+from storrepro.readable import human
 from storrepro.scorecard import (
     ROBUST_RULE,
     alternative_labels,
@@ -45,27 +45,6 @@ WIDGET_NOTE = (
     "*A live control: it needs a running kernel, so this static page shows its default output "
     "only. To move it, run `make lab` and open this notebook there.*"
 )
-
-
-def human(value) -> str:
-    """A value as a reader should see it: no Python dicts or lists, ``unbounded`` for an
-    infinity, ``—`` for a value not computed."""
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "—"
-        if math.isinf(value):
-            return "unbounded" if value > 0 else "−unbounded"
-        return f"{value:.5g}"
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {human(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return ", ".join(human(v) for v in value)
-    text = str(value)
-    # Rules print numbers with format(); an infinite or missing one reads "inf" / "nan".
-    text = re.sub(r"(?<![\w.])inf(?![\w])", "unbounded", text)
-    return re.sub(r"(?<![\w.])nan(?![\w])", "—", text)
 
 
 def _e(value) -> str:
