@@ -198,7 +198,6 @@ class Run:
             "summary": summary,
             "core": core,
             "verdict": verdict,
-            "core_reproduced": sum(self.verdict(c) == "reproduced" for c in core),
             "by_reading": by_reading,
             "cause": cause,
             "robust": all(self.claims[c]["robust"] is not False for c in core),
