@@ -375,3 +375,28 @@ def test_every_forced_entry_names_a_constant_of_the_claims_module():
             module, symbol = forced.symbol.split(":")
             assert module == vc.__name__, name
             assert constant(symbol)(source) is not None, name
+
+
+def test_summary_says_at_which_pool_sizes_the_cut_holds():
+    """The plain headline from recorded claims: the forecaster's median gap as measured, and the
+    scheduler's cut at every, some or no pool size (the pool readings and S12's scales)."""
+    def claims(f5_part, gap, s5s6, scales):
+        by = {"pool=prototype": {"verdict": s5s6[1]}, "spread=even-cores": {"verdict": "partly"}}
+        return {
+            "F5": {"verdict": f5_part, "values": {"median_gap_pp": gap, "parts": [f5_part]}},
+            "S5": {"verdict": s5s6[0], "by_reading": by},
+            "S6": {"verdict": s5s6[0], "by_reading": by},
+            "S12": {"values": {f"×{k}": {"S5": v, "S6": v} for k, v in scales.items()}},
+        }
+
+    every = vc._summary(claims("reproduced", -4.1, ("reproduced", "reproduced"),
+                               {0.9: "reproduced", 1.1: "reproduced"}))
+    assert every == ("Reproduced: the forecaster beats Holt-Winters (error a median 4.10 "
+                     "percentage points lower; paper 4.4); the scheduler matches the paper's cut "
+                     "in service-level violations at every pool size tried.")
+    none = vc._summary(claims("not reproduced", 0.4, ("partly", "inconclusive"),
+                              {0.9: "partly", 1.1: "not reproduced"}))
+    assert none == ("Partly: the forecaster is not better than Holt-Winters (error a "
+                    "median 0.40 percentage points higher); the scheduler falls short of the "
+                    "paper's cut in service-level violations at every pool size tried.")
+    assert len(none.split()) <= 40  # partly: S5 is partly at the primary readings
