@@ -244,8 +244,9 @@ def test_calibrations():
     assert copula.verdict == "not reproduced" and "ρ = 0.240" in copula.reason
     assert "calibrates nothing a claim uses" in copula.reason
     assert rules.c1_copula(0.14, 0.24, 0.24).verdict == "reproduced"
-    for claim in (copula, fixedk, keeps_up, rules.b4_abs(near(85.0)), rules.b2_126_ratio(0.25)):
+    for claim in (fixedk, keeps_up, rules.b4_abs(near(85.0)), rules.b2_126_ratio(0.25)):
         assert claim.role == "calibration"
+    assert copula.role == "stand-in"  # no claim's runs use the copula
 
 
 def test_invariants():
@@ -302,9 +303,42 @@ def test_headline_names_the_load_under_which_b9d_holds(tmp_path):
     assert "B5-mean not reproduced" in text["cause"]
     assert "'Faster than Ideal' (B9d) is partly with phase 2 at 0.98·C_full, reproduced at " \
            "1.03·C_full (the literal 80 req/s), partly at 0.95·C_full" in text["cause"]
+    assert "TOFEC recovers from a load drop faster than the head-of-line Ideal only when phase 2 " \
+           "overloads the system." in text["cause"]
+    assert text["summary"] == (
+        "Partly: TOFEC keeps full capacity, but its mean delay is up to 30 % above the best fixed "
+        "code's; it recovers from a load drop faster than a load-aware oracle only after an "
+        "overload.")
     head = run.headline(**text)
     assert head["verdict"] == "partly" and head["by_reading"] == {}
     assert head["hangs_on"] == ["phase2_load"]
+    assert head["summary"] == text["summary"]
+
+
+def test_summary_says_where_the_recovery_claim_holds(tmp_path):
+    """The plain headline follows the recorded verdicts: B9d held at the primary load, at a
+    below-capacity alternative only, and nowhere."""
+    means = {"TOFEC": 3.0, "Greedy": 1.0, "Ideal": 2.5}
+    slow, fast = (near(0.5, 0.05), near(-1, 0.1)), (near(-19, 1), near(-20, 1))
+    cases = [
+        (fast, slow, "and it recovers from a load drop faster than a load-aware oracle."),
+        (slow, fast, "but it recovers from a load drop faster than a load-aware oracle only "
+                     "with phase 2 at 95 % of capacity."),
+        (slow, slow, "but it is not shown to recover from a load drop faster than a load-aware "
+                     "oracle."),
+    ]
+    for primary, at_095, ending in cases:
+        run = Run(TofecConfig(profile="quick"), out=tmp_path)
+        run.judge(rules.b3_stable, "TOFEC", 74.0, near(1.0, 0.002), [0] * 5,
+                  not_affected_by=EVERY)
+        run.judge(rules.b9d_recovery, *primary, means, 0.9, "head_of_line", "0.98·C_full",
+                  by_reading={"phase2_load=1.03": (*slow, means, 0.9, "head_of_line", "1.03"),
+                              "phase2_load=0.95": (*at_095, means, 0.9, "head_of_line", "0.95")},
+                  not_affected_by=["alpha", "ideal_decision_point"])
+        summary = judging.headline_text(run)["summary"]
+        assert summary.startswith("Reproduced: TOFEC keeps full capacity " if primary is fast
+                                  else "Partly: TOFEC keeps full capacity, ")
+        assert summary.endswith(ending), summary
 
 
 def test_a_ratio_over_an_uncalibrated_baseline_is_void(tmp_path):

@@ -135,11 +135,13 @@ def test_the_run_names_a_users_trace_in_the_reasons(tmp_path):
     trace = tmp_path / "small.csv"
     trace.write_text("x")
     run = Run(VdiConfig(profile="quick", trace=str(trace)), out=tmp_path)
-    entry = run.judge(vc.s7_ordering, 1.0, 5.0, 7.0)
+    runs = pd.DataFrame({"violation_pct": [50.0], "queued_pct": [20.0]})
+    entry = run.judge(vc.s8_consistency, runs, runs)
     assert entry["reason"].endswith("Checked on the user's trace small.csv (detected), not on "
                                     "the paper's data.")
-    invariant = run.judge(vc.s11_determinism, True)
-    assert "user's trace" not in invariant["reason"]
+    for invariant in (run.judge(vc.s11_determinism, True),
+                      run.judge(vc.s7_ordering, 1.0, 5.0, 7.0)):
+        assert "user's trace" not in invariant["reason"]
 
 
 def test_pool_scale_table():
@@ -204,4 +206,9 @@ def test_queued_below_violations_is_not_true_by_definition():
     runs = pd.DataFrame({"violation_pct": [summary["violation_pct"]],
                          "queued_pct": [summary["queued_pct"]]})
     claim = vc.s8_consistency(runs, runs)
-    assert claim.verdict == "not reproduced" and "not from the definitions" in claim.reason
+    assert claim.verdict == "not reproduced"
+    assert "does not follow from the definitions" in claim.reason
+    assert "on some seed both schemes queue a larger share" in claim.reason
+    assert "as they do here" not in claim.reason  # a failing S8 does not also say it holds
+    holds = vc.s8_consistency(*(pd.DataFrame({"violation_pct": [50.0], "queued_pct": [20.0]}),) * 2)
+    assert holds.verdict == "reproduced" and holds.reason.endswith("as they do here on every seed.")

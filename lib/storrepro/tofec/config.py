@@ -149,8 +149,8 @@ B9D_BAND = bands.direction(
 #: Every band above: constant name -> (the claims it decides, its question). The
 #: config turns each into a dated entry of the decision register.
 BAND_REGISTER = {
-    "C1_COPULA_BAND": (("C1-copula",), "Which task correlation must the copula give "
-                       "(calibration)?"),
+    "C1_COPULA_BAND": (("C1-copula",), "Which task correlation must the copula stand-in "
+                       "give?"),
     "A1_SAT_BAND": (("A1-sat",), "How close must the simulated capacity be to Eq. (4)?"),
     "A3_BAND": (("A3",), "How closely must the optimum satisfy Theorem 1's conditions?"),
     "A4_BAND": (("A4",), "What must Corollary 1's codes do as the backlog grows?"),
@@ -292,7 +292,6 @@ READINGS = {
 CALIBRATION_IDS = frozenset({
     "B1-(1,1)", "B1-(2,1)", "B1-best", "B2-21", "B2-66", "B2-126", "B2-fixedk", "B3-21",
     "B4-mean-11", "B4-mean-21", "B4-median-11", "B4-greedy-mean", "B4-greedy-median", "B4-abs",
-    "C1-copula",
 })  # fmt: skip
 
 

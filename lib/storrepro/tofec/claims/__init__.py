@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.bands import Band
-from storrepro.claims import Claim, interval, judged, verdict_of
+from storrepro.claims import Claim, ci_text, interval, judged, verdict_of
 from storrepro.tofec.config import (
     A1_SAT_BAND,
     A3_BAND,
@@ -99,15 +99,6 @@ def _pct(x: float, digits: int = 0) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
-def _ci(u: dict, fmt: str = "{:.3f}") -> str:
-    """``"1.12 (95 % CI 1.08–1.16, n = 5)"`` or the value alone for one replicate."""
-    mean = fmt.format(u["mean"])
-    if u["ci95"] is None:
-        return f"{mean} (n = 1)"
-    lo, hi = (fmt.format(v) for v in u["ci95"])
-    return f"{mean} (95 % CI {lo}–{hi}, n = {u['n']})"
-
-
 def _excess(band: Band, mean: float) -> float:
     """How far ``mean`` lies outside ``band`` (negative inside: its distance to the nearer edge)."""
     return max(band.low - mean, mean - band.high)
@@ -172,9 +163,9 @@ def c1_fig5(reductions: Mapping[str, float]) -> Claim:
 
 
 def c1_copula(pearson: float, rho: float, rho_for_middle: float) -> Claim:
-    """C1-copula (calibration): the proposed copula ρ gives a task correlation in the paper's
-    measured range. It calibrates nothing a claim uses: every run behind a claim has
-    independent tasks."""
+    """C1-copula (stand-in): the proposed copula ρ gives a task correlation in the paper's
+    measured range — how faithful the copula is to the paper's traces. No claim's runs use it
+    (every run behind a claim has independent tasks), so it is not a calibration."""
     band = C1_COPULA_BAND
     ok = band.contains(pearson)
     reason = (
@@ -188,7 +179,8 @@ def c1_copula(pearson: float, rho: float, rho_for_middle: float) -> Claim:
             "the middle of the range (Section 1, copula table)."
         )
     reason += (" It calibrates nothing a claim uses: every run behind a claim draws independent "
-               "tasks, like the paper's analytical model; only Section 1's copula table uses it.")
+               "tasks, like the paper's analytical model; only Section 1's copula table uses it, "
+               "so this says how faithful that copula is to the paper's traces.")
     return Claim(
         id="C1-copula",
         statement=f"A Gaussian copula with the proposed ρ = {rho:g} gives a task-delay "
@@ -198,7 +190,7 @@ def c1_copula(pearson: float, rho: float, rho_for_middle: float) -> Claim:
         tolerance=band_text(band),
         verdict=verdict_of(ok),
         reason=reason,
-        role="calibration",
+        role="stand-in",
         kind="should",
         band=band.source,
         values={"pearson": pearson, "rho": rho, "rho_for_middle": rho_for_middle},
@@ -396,7 +388,7 @@ def a1_sat_capacity(seed_ratios: Mapping[tuple[int, int], list[float]], n_thread
     reason = (
         f"Saturated throughput of the 27 codes against L / E[U] (E[U] by Monte Carlo with "
         f"simultaneous start): largest gap {_pct(errors[worst], 1)} at {worst}; the deciding "
-        f"code {code} at {_ci(u)}×."
+        f"code {code} at {ci_text(u, '{:.3f}')}×."
     )
     if n_threads % worst[0]:
         reason += (
@@ -494,8 +486,9 @@ def b1_code(code: str, means, medians) -> Claim:
         reproduced_value=f"{mean:.1f} / {median:.1f} ms",
         tolerance=band_text(band, "{:.2f}") + " of the paper's mean and median",
         verdict=verdict,
-        reason=f"Mean {_ci(u_mean)}×, median {_ci(u_med)}× the paper's; SUR was calibrated to "
-        "these delays" + ("." if ok else ", so a miss means the calibration has drifted.")
+        reason=f"Mean {ci_text(u_mean, '{:.3f}')}×, median {ci_text(u_med, '{:.3f}')}× the "
+        "paper's; SUR was calibrated to these delays"
+        + ("." if ok else ", so a miss means the calibration has drifted.")
         + _pilot_note("B1", abs(u_mean["mean"] - 1) <= 0.05
                       and abs(u_med["mean"] - 1) <= (0.06 if code == "(1,1)" else 0.05)),
         role="calibration",
@@ -519,8 +512,8 @@ def b1_best(values, code: str) -> Claim:
         tolerance=band_text(band, "{:.2f}") + " of 84 ms",
         verdict=verdict,
         reason=f"The best stable static code at λ = 2 is {code} with {mean:.1f} ms "
-        f"({_ci(u)}× 84 ms); SUR's chunk-size dependence was calibrated to the paper's "
-        "light-load delays"
+        f"({ci_text(u, '{:.3f}')}× 84 ms); SUR's chunk-size dependence was calibrated to the "
+        "paper's light-load delays"
         + ("." if verdict == "reproduced" else ", so a miss means the calibration has drifted.")
         + _pilot_note("B1-best", 70.0 <= mean <= 90.0),
         role="calibration",
@@ -559,9 +552,9 @@ def b4_ratio(id: str, text: str, ratios, paper: float) -> Claim:
         reproduced_value=f"{value:.3f}×",
         tolerance=band_text(band, "{:.2f}") + " of the paper's ratio",
         verdict=verdict,
-        reason=f"Measured ratio {value:.3f} ({_ci(u)}× the paper's {paper:g}). SUR was "
-        "calibrated to the paper's light-load delays, TOFEC's 84 / 74 ms among them, so this "
-        "shows the calibration, not the paper's gain."
+        reason=f"Measured ratio {value:.3f} ({ci_text(u, '{:.3f}')}× the paper's {paper:g}). "
+        "SUR was calibrated to the paper's light-load delays, TOFEC's 84 / 74 ms among them, so "
+        "this shows the calibration, not the paper's gain."
         + (_pilot_note("B4", value <= _PILOT_B4[id]) if id in _PILOT_B4 else ""),
         role="calibration",
         requires=REQUIRES.get(id, ()),
@@ -584,8 +577,8 @@ def b4_abs(means) -> Claim:
         reproduced_value=f"{mean:.1f} ms",
         tolerance=band_text(band, "{:.2f}") + " of 84 ms",
         verdict=verdict,
-        reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms ({_ci(u)}× 84 ms); SUR was "
-        "calibrated to it." + _pilot_note("B4", 75.0 <= mean <= 95.0),
+        reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms ({ci_text(u, '{:.3f}')}× 84 "
+        "ms); SUR was calibrated to it." + _pilot_note("B4", 75.0 <= mean <= 95.0),
         role="calibration",
         requires=REQUIRES["B4-abs"],
         band=band.source,
@@ -630,7 +623,8 @@ def b5_envelope(
     means = {r: t["mean"] for r, t in table.items()}
     top = max(means, key=means.get)
     reason = (
-        f"Ratio to the best static code, per seed: deciding λ = {at:g} req/s at {_ci(u)}; "
+        f"Ratio to the best static code, per seed: deciding λ = {at:g} req/s at "
+        f"{ci_text(u, '{:.3f}')}; "
         f"largest mean {means[top]:.3f} at λ = {top:g}."
     )
     ctx = (context or {}).get(at)
@@ -706,7 +700,7 @@ def b6_vs_greedy(p90: Mapping[float, list[float]], p99: Mapping[float, list[floa
     worst = {m: max(t["mean"] for (mm, _), t in table.items() if mm == m) for m in ("p90", "p99")}
     reason = (
         f"Largest TOFEC/Greedy ratio over λ = 5–30 req/s: p90 {worst['p90']:.3f}, p99 "
-        f"{worst['p99']:.3f}; deciding {metric} at λ = {at:g}: {_ci(u)}."
+        f"{worst['p99']:.3f}; deciding {metric} at λ = {at:g}: {ci_text(u, '{:.3f}')}."
     )
     if verdict != "reproduced":
         reason += " TOFEC's tail is not significantly better than Greedy's there (Section 5)."
@@ -740,7 +734,7 @@ def b7_vs_greedy(seed_ratios: Mapping[float, list[float]]) -> Claim:
         reproduced_value=f"{top:.3f}× Greedy's at most",
         tolerance=band_text(band, "{:.3f}") + " at every λ",
         verdict=verdict,
-        reason=f"TOFEC/Greedy STD ratio, deciding λ = {at:g} req/s: {_ci(u)}"
+        reason=f"TOFEC/Greedy STD ratio, deciding λ = {at:g} req/s: {ci_text(u, '{:.3f}')}"
         + ("." if verdict == "reproduced"
            else "; TOFEC's code choice is not steadier than Greedy's here (Fig. 9).")
         + _pilot_note("B7-vs-greedy", top <= 0.70),
@@ -799,7 +793,7 @@ def b8_top2(seed_shares: Mapping[float, list[float]], alpha: float) -> Claim:
     low = min(t["mean"] for t in table.values())
     reason = (
         f"With α = {alpha:g} the two neighbouring k TOFEC uses most serve at least "
-        f"{_pct(low)} of its requests; deciding λ = {at:g} req/s at {_ci(u)}."
+        f"{_pct(low)} of its requests; deciding λ = {at:g} req/s at {ci_text(u, '{:.3f}')}."
     )
     if verdict != "reproduced":
         reason += (
@@ -837,7 +831,7 @@ def b8_greedy(seed_shares: Mapping[float, list[float]]) -> Claim:
         tolerance=band_text(band) + " at every λ",
         verdict=verdict,
         reason=f"At every λ at least {_pct(low)} of Greedy's requests use k = 1 or 6; deciding "
-        f"λ = {at:g} at {_ci(u)}"
+        f"λ = {at:g} at {ci_text(u, '{:.3f}')}"
         + ("." if verdict == "reproduced" else "; Greedy spreads over middle k here (Fig. 10).")
         + _pilot_note("B8-greedy", low >= 0.60),
         band=band.source,
@@ -881,7 +875,7 @@ def b3_stable(policy: str, rate: float, seed_ratios, seed_trends) -> Claim:
     trend = float(np.mean(seed_trends))
     verdict = judged(band, u) if trend == 0 else "not reproduced"
     reason = (
-        f"At λ = {rate:g} req/s throughput / arrival rate = {_ci(u, '{:.4f}')}; the last "
+        f"At λ = {rate:g} req/s throughput / arrival rate = {ci_text(u, '{:.4f}')}; the last "
         f"fifth's mean delay exceeds twice the first fifth's in {_pct(trend)} of seeds."
     )
     if verdict != "reproduced":
@@ -979,7 +973,8 @@ def b9a_surge(surge_k, switch_s, alpha: float, pattern: str) -> Claim:
     switch = float(np.mean(switch_s))
     reason = (
         f"With α = {alpha:g} and {_load(pattern)}, TOFEC's mean k over [202, 400) s is "
-        f"{_ci(u)}; it reaches >= 90 % k = 1 {switch:.2f} s after the surge (mean over seeds)."
+        f"{ci_text(u, '{:.3f}')}; it reaches >= 90 % k = 1 {switch:.2f} s after the surge (mean "
+        "over seeds)."
     )
     if verdict != "reproduced":
         reason += " The moving average lags the sudden backlog (Fig. 11(b))."
@@ -1015,7 +1010,7 @@ def b9b_phases(
     reason = (
         f"TOFEC's mean delay over {ideal}'s ({_load(pattern)}): "
         + ", ".join(f"{p} {g * 100:+.1f} %" for p, g in gaps.items())
-        + f"; deciding {worst} at {_ci(u)}."
+        + f"; deciding {worst} at {ci_text(u, '{:.3f}')}."
     )
     if verdict != "reproduced" and u["mean"] < 1:
         reason += (
@@ -1057,7 +1052,7 @@ def b9c_stability(seed_ratios, phase2_k1: float, alpha: float, pattern: str) -> 
     u = interval(seed_ratios, of="TOFEC k-std / Greedy k-std (phases 1, 3)")
     verdict = judged(band, u)
     reason = (
-        f"With α = {alpha:g} the std of TOFEC's k within phases 1 and 3 is {_ci(u)}× "
+        f"With α = {alpha:g} the std of TOFEC's k within phases 1 and 3 is {ci_text(u, '{:.3f}')}× "
         f"Greedy's; {_pct(phase2_k1, 1)} of its phase-2 requests use k = 1 ({_load(pattern)})."
     )
     if verdict != "reproduced":
@@ -1086,7 +1081,7 @@ def b9c_greedy(shares, pattern: str) -> Claim:
     top = 100 * float(np.max(shares))
     reason = (
         f"{u['mean']:.2f} % of Greedy's phase-2 requests use k >= 4 ({_load(pattern)}; "
-        f"{_ci(u, '{:.2f}')} %, largest seed {top:.2f} %)."
+        f"{ci_text(u, '{:.2f}')} %, largest seed {top:.2f} %)."
     )
     if verdict != "reproduced":
         reason += (
@@ -1125,8 +1120,8 @@ def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: f
     reason = (
         f"Recovery after the drop ({_load(pattern)}): TOFEC {means['TOFEC']:.1f} s (α = "
         f"{alpha:g}), Greedy {means['Greedy']:.1f} s, Ideal {means['Ideal']:.1f} s with its code "
-        f"fixed at {how}. TOFEC − Ideal {_ci(u_t, '{:+.2f}')} s ({v_t}); Greedy − Ideal "
-        f"{_ci(u_g, '{:+.2f}')} s ({v_g})."
+        f"fixed at {how}. TOFEC − Ideal {ci_text(u_t, '{:+.2f}')} s ({v_t}); Greedy − Ideal "
+        f"{ci_text(u_g, '{:+.2f}')} s ({v_g})."
     )
     if verdict != "reproduced":
         slow = [p for p, v in (("TOFEC", v_t), ("Greedy", v_g)) if v != "reproduced"]

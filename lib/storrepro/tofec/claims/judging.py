@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from storrepro.claims import headline_verdict
 from storrepro.tofec import claims as rules
 from storrepro.tofec.analysis import backlog
 from storrepro.tofec.config import B4_PAPER, READINGS
@@ -338,13 +339,73 @@ def headline_text(run) -> dict:
         )
     if "B9d" in run.claims:
         b9d = run.claims["B9d"]
-        under = {x: v["verdict"] for x, v in b9d["by_reading"].items() if x.startswith("phase2")}
+        under = {x.split("=")[1]: v["verdict"] for x, v in b9d["by_reading"].items()
+                 if x.startswith("phase2")}
         cause += (
             f"'Faster than Ideal' (B9d) is {b9d['verdict']} with phase 2 at 0.98·C_full, "
-            + ", ".join(f"{v} at {PHASE2[x.split('=')[1]][1]}" for x, v in under.items())
-            + ": TOFEC recovers faster than the head-of-line Ideal only when phase 2 overloads "
-            "the system. "
+            + ", ".join(f"{v} at {PHASE2[x][1]}" for x, v in under.items())
+            + ": "
+            + _recovery_words(b9d["verdict"], under, "TOFEC", "the head-of-line Ideal",
+                              "when phase 2 overloads the system", lambda x: PHASE2[x][1])
+            + ". "
         )
     cause += ("The light-load gain of about 2.4× (B4) is not counted: SUR was calibrated to the "
               "paper's light-load delays, so it echoes the calibration.")
-    return {"statement": statement, "core": core, "cause": cause.strip()}
+    return {"statement": statement, "core": core, "cause": cause.strip(),
+            "summary": _summary(run, core)}
+
+
+def _recovery_words(primary: str, under: dict[str, str], who: str, oracle: str,
+                    overload: str, load_name) -> str:
+    """Whether ``who`` recovers from a load drop faster than ``oracle``, in words: at the
+    primary phase-2 load, or only under the alternative loads (``{load: verdict}``) where B9d is
+    reproduced; ``overload`` says "when the phase-2 load exceeds capacity" and ``load_name``
+    names a load ("1.03") in the reader's words."""
+    faster = f"{who} recovers from a load drop faster than {oracle}"
+    if primary == "reproduced":
+        return faster
+    held = [x for x, v in under.items() if v == "reproduced"]
+    if not held:
+        return f"{who} is not shown to recover from a load drop faster than {oracle}"
+    if all(float(x) > 1 for x in held):
+        return f"{faster} only {overload}"
+    return f"{faster} only with phase 2 at " + ", ".join(load_name(x) for x in held)
+
+
+def _summary(run, core: list[str]) -> str:
+    """The headline in plain words (at most 40): the verdict, what holds, what does not, and the
+    phase-2 load the recovery claim hangs on."""
+    ok = {c: run.verdict(c) == "reproduced" for c in core}
+    kept, good, bad = [], [], []
+    if "B3-0.95-TOFEC" in ok:
+        (kept if ok["B3-0.95-TOFEC"] else bad).append(
+            "full capacity" if ok["B3-0.95-TOFEC"] else "it loses capacity")
+    delays = [(c, word) for c, word in (("B5-mean", "mean"), ("B5-median", "median")) if c in ok]
+    near = [word for c, word in delays if ok[c]]
+    if near:
+        kept.append(f"near-best {near[0]} and {near[1]} delays" if len(near) > 1
+                    else f"a near-best {near[0]} delay")
+    above = [(word, run.claims[c]["values"].get("max_ratio", float("nan")))
+             for c, word in delays if not ok[c]]
+    if above:
+        bad.append(
+            f"its {' and '.join(w for w, _ in above)} "
+            + ("delays are" if len(above) > 1 else "delay is") + " up to "
+            + " and ".join(f"{100 * (r - 1):.0f} %" for _, r in above)
+            + " above the best fixed code's")
+    if "B9d" in ok:
+        b9d = run.claims["B9d"]
+        under = {x.split("=")[1]: v["verdict"] for x, v in b9d["by_reading"].items()
+                 if x.startswith("phase2")}
+        (good if ok["B9d"] else bad).append(_recovery_words(
+            b9d["verdict"], under, "it", "a load-aware oracle", "after an overload",
+            lambda x: f"{100 * float(x):.0f} % of capacity"))
+    if kept:
+        good.insert(0, "TOFEC keeps " + " and ".join(kept))
+    said = " and ".join(good)
+    if bad:
+        said = f"{said}, but {'; '.join(bad)}" if said else "; ".join(bad)
+    if not kept:
+        said = "TOFEC" + said[2:]  # "it …" / "its …" opens the sentence
+    verdict = headline_verdict(run.verdict(c) for c in core)
+    return f"{verdict.capitalize()}: {said}."
