@@ -123,7 +123,9 @@ def _select(latency, counts, top, ranks, out):
         start[r + 1] = start[r] + (counts[bucket] if bucket >= 0 else 0)
     inside = np.empty(start[-1])
     filled = start[:-1].copy()
-    lowest = buckets.min()
+    lowest = top
+    for r in range(ranks.size):  # a loop, not buckets.min(): numba compiles that for a second
+        lowest = min(lowest, buckets[r])
     bits = latency.view(np.int64)
     for k in range(latency.size):
         bucket = bits[k] >> BUCKET_SHIFT
