@@ -74,7 +74,8 @@ def test_explain_summary_takes_medians_per_percentile():
 
 
 def test_sensitivity_row_reads_the_order_and_the_gains():
-    runs = {99.0: np.array([[5, 10, 21, 30]] * 3), 99.9: np.array([[5, 10, 12, 30]] * 3)}
+    runs = {99.0: np.array([[5, 10, 21, 30, 40]] * 3),
+            99.9: np.array([[5, 10, 12, 30, 40]] * 3)}
     row = ex.sensitivity_row(ex.admission_summary(runs))
     assert row["T1 holds"] and row["gain p99 %"] == pytest.approx(110.0)
     assert row["gain p99.9 %"] == pytest.approx(20.0)

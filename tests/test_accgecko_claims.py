@@ -227,20 +227,23 @@ def test_t5_and_t5b_fail_and_pass():
     assert c.t5b_robust_baseline_order(sens_frame()).requires == ()
 
 
-def safe_frame(violating=(1.0, 0.0), worst=(1.05, 0.9)) -> pd.DataFrame:
+def safe_frame(violating=(1.0, 0.0), worst=(1.05, 0.9), exact=(0.0, 0.0),
+               exact_worst=(0.95, 0.9)) -> pd.DataFrame:
     return pd.DataFrame(
         [{"p": p, "method": "AccTail", "violating_%": v, "worst actual/SLO": w}
          for p, v, w in zip(P, violating, worst, strict=True)]
+        + [{"p": p, "method": "Exact", "violating_%": v, "worst actual/SLO": w}
+           for p, v, w in zip(P, exact, exact_worst, strict=True)]
         + [{"p": p, "method": "BurstQueue", "violating_%": 3.0, "worst actual/SLO": 1.2}
            for p in P]
     )  # fmt: skip
 
 
-def violation_reps(violating=(1.0, 0.0), spread=0.0) -> Replicates:
+def violation_reps(violating=(1.0, 0.0), spread=0.0, exact=(0.0, 0.0)) -> Replicates:
     wiggle = spread * np.where(np.arange(20) % 2, 1.0, -1.0)
-    return Replicates(pd.DataFrame({("AccTail", p): v + wiggle for p, v in zip(P, violating,
-                                                                               strict=True)}),
-                      "order")  # fmt: skip
+    frame = {("AccTail", p): v + wiggle for p, v in zip(P, violating, strict=True)}
+    frame |= {("Exact", p): np.full(20, v) for p, v in zip(P, exact, strict=True)}
+    return Replicates(pd.DataFrame(frame), "order")
 
 
 def explain_frame(acc=(10.0, 12.0), queue=(102.0, 98.0), inside=(95, 95)) -> pd.DataFrame:
@@ -263,6 +266,52 @@ def test_t4_fails_and_passes():
     # 1.5 % violating on average, but ± 3 points from order to order: the interval crosses 2 %
     assert c.t4_slo_safety(safe_frame(violating=(1.5, 0.0)),
                            violation_reps((1.5, 0.0), 3.0)).verdict == "inconclusive"
+
+
+def test_t4_is_judged_against_the_exact_reference():
+    """5 % violating passes when the exact reference leaves 4 % (1 point more), fails when it
+    leaves none; a worst of 1.5× passes beside the reference's 1.4× (1.07×), fails beside 1.0×."""
+    near = c.t4_slo_safety(safe_frame(violating=(5.0, 0.0), exact=(4.0, 0.0)),
+                           violation_reps((5.0, 0.0), exact=(4.0, 0.0)))  # fmt: skip
+    assert near.verdict == "reproduced"
+    assert near.uncertainty["parts"]["violating p99"]["mean"] == pytest.approx(1.0)
+    far = c.t4_slo_safety(safe_frame(violating=(5.0, 0.0)), violation_reps((5.0, 0.0)))
+    assert far.verdict == "not reproduced"
+    worst = c.t4_slo_safety(safe_frame(worst=(1.5, 0.9), exact_worst=(1.4, 0.9)),
+                            violation_reps())  # fmt: skip
+    assert worst.verdict == "reproduced"
+    assert worst.uncertainty["parts"]["worst p99"]["mean"] == pytest.approx(1.5 / 1.4)
+    assert "against 0.0 %" in far.reason
+
+
+def test_x3_is_judged_against_the_exact_reference():
+    # BurstQueue: 3 % violating, worst 1.2×
+    assert c.x3_queue_model_safety(safe_frame(), ALLOC).verdict == "not reproduced"
+    near = safe_frame(exact=(2.0, 2.0), exact_worst=(1.15, 1.15))
+    assert c.x3_queue_model_safety(near, ALLOC).verdict == "reproduced"
+
+
+ALLOC = pd.DataFrame({"method": ["BurstQueue"], "rate": [4000.0], "actual_us": [110.0],
+                      "predicted_us": [100.0]})
+
+
+def shown_frame(joint=(0.0, 1.0), exact=(0.0, 0.5), primary=(90.0, 95.0)) -> pd.DataFrame:
+    index = pd.MultiIndex.from_product([(2.0, 10.0), P], names=["intensity", "p"])
+    return pd.DataFrame({"AccGecko violating %": np.repeat(primary, 2),
+                         "AccGecko gain %": 300.0,
+                         "AccGecko (joint) violating %": np.repeat(joint, 2),
+                         "AccGecko (joint) gain %": [120.0, 80.0, 100.0, 60.0],
+                         "Exact violating %": np.repeat(exact, 2), "Exact gain %": 150.0},
+                        index=index)  # fmt: skip
+
+
+def test_x4_burst_intensity():
+    good = c.x4_burst_intensity(shown_frame())
+    assert good.verdict == "reproduced" and good.role == "analysis"
+    assert good.values["joint_gain_%"]["10x p99.9"] == 60.0
+    assert "+60 to +120 %" in good.reason
+    bad = c.x4_burst_intensity(shown_frame(joint=(0.0, 8.0)))
+    assert bad.verdict == "not reproduced" and "at 10×" in bad.reason
 
 
 def test_analyses():
@@ -297,6 +346,19 @@ def test_conditions_void_gains_and_rankings_not_the_baselines_order(tmp_path):
         "reproduced"
 
 
+def adm_frame(vs_sncm: float) -> pd.DataFrame:
+    return pd.DataFrame({"p": [99.0, 99.9], "method": "AccTail", "vs SNCM": [vs_sncm, 1.5]})
+
+
+def test_plain_summary_when_the_primary_is_safe_or_nothing_is():
+    safe, adm = {"primary": safe_frame()}, {"primary": adm_frame(0.8)}
+    assert c.plain_summary("reproduced", ["primary"], [], safe, adm) == (
+        "Reproduced: 1.0 % of the tenants AccGecko admits miss their latency targets, and it "
+        "admits 20 % fewer tenants than SNC-Meister.")
+    assert c.plain_summary("not reproduced", [], ["primary"], safe, adm).endswith(
+        "no other reading of the paper we tried makes them safe.")
+
+
 def test_headline_names_the_readings_that_make_accgecko_safe(tmp_path):
     run = Run(AccGeckoConfig(profile="quick"), out=tmp_path)
     alt = AccGeckoConfig.reading_labels()
@@ -308,7 +370,13 @@ def test_headline_names_the_readings_that_make_accgecko_safe(tmp_path):
               by_reading={x: (*(safe if x == safe_under else unsafe), explain_frame())
                           for x in alt})  # fmt: skip
     run.judge(c.t2_gain_over_sncm, order_reps(), by_reading={x: (order_reps(),) for x in alt})
-    text = c.headline_text(run, explain_frame())
+    text = c.headline_text(run, explain_frame(), {"primary": safe_frame(violating=(93.0, 99.0)),
+                                                   safe_under: safe_frame(violating=(0.0, 0.2))},
+                           {"primary": adm_frame(5.0), safe_under: adm_frame(2.02)})
+    assert text["summary"] == (
+        "Partly reproduced: as we first read the algorithm, 93 % of the tenants AccGecko admits "
+        "miss their latency targets; under another reading the paper equally allows, 0.0 % miss "
+        "and it admits 102 % more tenants than SNC-Meister.")
     assert text["core"] == c.CORE
     assert "keep their SLOs (T4 reproduced) under " + safe_under.replace("&", " with ") in \
         text["cause"]

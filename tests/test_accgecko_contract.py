@@ -1,6 +1,7 @@
 """One contract for every tail-latency predictor of notebook 02, in the spirit of
 scikit-learn's ``check_estimator``: AccTail, SNC-Meister (LAMBDA rates) and its fitted MMPP
-(empirical rates), both PriorityMeisters, MMP and our burst-queue reference predictor.
+(empirical rates), both PriorityMeisters, MMP, our burst-queue reference predictor and the
+exact replay of the segment (with a dispatch overhead of c per request, its only c).
 
 Each is fitted to a trace segment — per-ms counts or arrival times, as it reads them — and
 answers ``predict(p, sr)``: the p-th percentile latency in µs at the fixed rate ``sr`` IOPS, c
@@ -22,6 +23,7 @@ import pytest
 from storrepro.accgecko.acctail import AccTail
 from storrepro.accgecko.baselines import PriorityMeister, SncMeister
 from storrepro.accgecko.burst_queue import BurstQueue
+from storrepro.accgecko.exact import ExactReplay
 from storrepro.accgecko.features import period_counts
 from storrepro.accgecko.mmp import MarkovCounts
 from storrepro.accgecko.priority_meister import PriorityMeisterOriginal
@@ -56,6 +58,7 @@ MEMBERS = [
     Member("PM original", lambda s: PriorityMeisterOriginal(C_US).fit(s.arrivals, s.duration)),
     Member("MMP", lambda s: MarkovCounts(C_US).fit(s.counts)),
     Member("BurstQueue", lambda s: BurstQueue(1.5, C_US).fit(s.counts, mean_count=2.0)),
+    Member("Exact", lambda s: ExactReplay().fit(s.arrivals, np.full(s.arrivals.size, C_US))),
 ]
 IDS = [m.name for m in MEMBERS]
 
@@ -117,7 +120,8 @@ def test_a_single_request_gets_a_finite_prediction(member):
 #: 16 requests 125 µs apart from 2.0625 ms: 8 in each of the periods 2 and 3 of a 10 ms segment.
 #: At 4000 IOPS (250 µs apart) request j waits 125 j µs: the largest wait is 1875 µs, and the
 #: 8th largest of 16 (p = 50) is 1000 µs. AccTail (N = 2, M = 1.5: one continuous burst of 2 ms,
-#: τ = 125 µs) and the burst queue (each ms spread evenly) both see exactly this queue.
+#: τ = 125 µs), the burst queue (each ms spread evenly) and the exact replay all see exactly this
+#: queue.
 HAND = segment(2.0625e-3 + 125e-6 * np.arange(16), 0.010)
 
 
@@ -138,6 +142,7 @@ HAND_CASES = {
     "AccTail": (HAND, 50.0, 4000.0, 1000.0 + C_US),
     "BurstQueue": (HAND, 50.0, 4000.0, 1000.0 + C_US),
     "PM simplified": (HAND, 99.0, 4000.0, 1875.0 + C_US),
+    "Exact": (HAND, 99.0, 4000.0, 1875.0 + C_US),  # the largest wait, plus its overhead c
     # eight pairs from 8000 IOPS (the peak ms) down to 1600 (the mean); the pair at 8000 has
     # b = 1 and the one at 1600 b = 13, and these two alone already give 1875 µs at 4000 IOPS
     "PM original": (HAND, 99.0, 4000.0, 1875.0 + C_US),

@@ -57,7 +57,7 @@ def test_fold_errors_follow_a7():
 
 
 def test_admission_summary_and_gain():
-    runs = {99.0: np.array([[5, 10, 21, 30], [5, 10, 21, 30], [5, 10, 21, 30]])}
+    runs = {99.0: np.array([[5, 10, 21, 30, 40], [5, 10, 21, 30, 40], [5, 10, 21, 30, 40]])}
     s = ex.admission_summary(runs)
     assert ex.gain(s, 99.0, "AccTail", "SNCM") == pytest.approx(1.1)
     assert ex.separated(s, 99.0)
@@ -68,6 +68,8 @@ def test_config_profiles_and_checks():
     assert AccGeckoConfig(profile="full").duration == 1800.0
     with pytest.raises(ParameterError, match="accuracy_tenants"):
         AccGeckoConfig(profile="quick", tenants=5, accuracy_tenants=6)
+    with pytest.raises(ParameterError, match="intensity_tenants"):
+        AccGeckoConfig(profile="quick", tenants=5, accuracy_tenants=2, intensity_tenants=6)
     with pytest.raises(ParameterError, match="capacity"):
         AccGeckoConfig(profile="quick", capacity=-1.0)
 

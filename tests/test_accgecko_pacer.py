@@ -8,7 +8,14 @@ import pytest
 
 from accgecko_samples import bursty
 from storrepro.accgecko.kernel import dispatch_overhead_us
-from storrepro.accgecko.pacer import Replayer, _narrowed, largest, pacer_waits, rank_from_top
+from storrepro.accgecko.pacer import (
+    Replayer,
+    _kth_smallest,
+    _narrowed,
+    largest,
+    pacer_waits,
+    rank_from_top,
+)
 from storrepro.sim.fifo import simulate_fifo
 
 
@@ -112,6 +119,15 @@ def test_largest_are_exact_order_statistics(seed):
     ranks = [1, 7, 300, 4000, 20_351, 20_370, 20_389, 20_390, 25_000, values.size]
     expected = np.sort(values)[::-1][np.array(ranks) - 1]
     assert largest(values, ranks).tolist() == expected.tolist()
+
+
+def test_quickselect_every_rank_with_ties():
+    rng = np.random.default_rng(3)
+    for values in (rng.integers(0, 4, 57).astype(float), rng.exponential(1.0, 64),
+                   np.full(9, 2.5), np.array([1.0])):  # fmt: skip
+        want = np.sort(values)
+        got = [_kth_smallest(values.copy(), k) for k in range(values.size)]
+        assert got == want.tolist()
 
 
 @pytest.mark.parametrize(

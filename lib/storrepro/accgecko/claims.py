@@ -9,7 +9,8 @@ Roles:
 - ``stand-in``: M2, M3, M6, M7 — properties of the paper's SNIA traces (how its features
   correlate, how loose the MMPP bound is on them) checked on our synthetic pool: they say how
   faithful the stand-in is, not whether the paper holds;
-- ``analysis``: X1–X3, this reproduction's own under-prediction experiment;
+- ``analysis``: X1–X3, this reproduction's own under-prediction experiment, and X4, its
+  burst-intensity sensitivity row;
 - ``test``: everything else.
 
 Every test claim is judged against a band from :mod:`storrepro.bands` (the module constants
@@ -34,7 +35,7 @@ import pandas as pd
 from storrepro import bands
 from storrepro.accgecko.replicates import Replicates, estimate_only, judge_parts, mean, top
 from storrepro.bands import Band
-from storrepro.claims import Claim, judged, verdict_of
+from storrepro.claims import Claim, headline_verdict, judged, verdict_of
 
 P = (99.0, 99.9)
 
@@ -127,9 +128,15 @@ T2M_BAND = bands.direction("§4.3: the gain over SNC-Meister is larger at p99 (+
 T3_BANDS = {99.0: bands.at_least(1.0, "§4.3: +194 % more tenants than PriorityMeister at p99 "
                                  "(acceptance: ≥ +100 %)"),
             99.9: bands.at_least(0.5, "§4.3: +109 % at p99.9 (acceptance: ≥ +50 %)")}
-T4_SHARE = bands.at_most(2.0, "abstract / §4.3: AccGecko guarantees the tenants' SLOs (acceptance: "
-                         "≤ 2 % of admitted tenants violate)", "%")  # fmt: skip
-T4_WORST = bands.at_most(1.10, "acceptance: no violation exceeds the SLO by more than 10 %", "×")
+#: T4 is judged against the exact-replay reference on the same orders: every method models one
+#: segment (§4: the one with the largest bursts) and is validated on the whole trace, so what the
+#: reference leaves violating is the trace's, not AccGecko's (on this pool: G2 tenants, whose
+#: segments are statistically alike, so the modelled one cannot bound the rest).
+T4_SHARE = bands.at_most(2.0, "abstract / §4.3: AccGecko guarantees the tenants' SLOs "
+                         "(acceptance: at most 2 points more of the admitted tenants violate than "
+                         "of the exact-replay reference's)", "pp")  # fmt: skip
+T4_WORST = bands.at_most(1.10, "acceptance: no violation exceeds the SLO by more than 10 % beyond "
+                         "the exact-replay reference's worst", "×")  # fmt: skip
 T5_CAPACITIES = (50_000.0, 100_000.0, 200_000.0)
 X1_TOL = 0.10  # the reference queue model's median |error| against the segment replay
 X2_SHARE = 0.5  # "most" top-1 % latencies inside continuous bursts: a majority
@@ -804,22 +811,33 @@ def _admissions(orders: Replicates) -> dict:
 
 
 def t4_slo_safety(safe: pd.DataFrame, violations: Replicates, explain=None) -> Claim:
-    """T4 on the safety table (the worst actual/SLO, pooled over orders) and the share of
-    admitted tenants violating per order (``violations``: columns ``(method, p)``, in %)."""
-    acc = safe[safe.method == "AccTail"].set_index("p")
-    vals = {_pk(p): {"violating %": float(acc.loc[p, "violating_%"]),
-                     "worst": float(acc.loc[p, "worst actual/SLO"])} for p in P}  # fmt: skip
+    """T4 against the exact-replay reference (:mod:`~storrepro.accgecko.exact`) on the same
+    orders: per order, the share of AccGecko-admitted tenants violating their SLO less the share
+    of the reference's (``violations``: columns ``(method, p)``, in %); and AccGecko's worst
+    actual/SLO over the reference's (at least 1), pooled over orders. The reference meets the
+    SLO on the modelled segment with the smallest rate, so what it leaves violating comes from
+    the rest of the trace, which no predictor of that segment sees."""
+    rows = {m: safe[safe.method == m].set_index("p") for m in ("AccTail", "Exact")}
+    vals = {_pk(p): {f"{q} {name}": float(rows[m].loc[p, col])
+                     for m, name in (("AccTail", "AccGecko"), ("Exact", "exact"))
+                     for q, col in (("violating %", "violating_%"),
+                                    ("worst", "worst actual/SLO"))} for p in P}  # fmt: skip
     parts = {}
     for p in P:
+        v = vals[_pk(p)]
         parts[f"violating {_pk(p)}"] = (T4_SHARE, violations.interval(
-            lambda col, p=p: mean(col(("AccTail", p))),
-            f"% of AccGecko-admitted tenants violating their SLO at {_pk(p)}"))
+            lambda col, p=p: mean(col(("AccTail", p))) - mean(col(("Exact", p))),
+            f"% of AccGecko-admitted tenants violating their SLO at {_pk(p)}, less the % of "
+            "the exact reference's"))
         parts[f"worst {_pk(p)}"] = (T4_WORST, estimate_only(
-            vals[_pk(p)]["worst"], f"worst actual/SLO over every order at {_pk(p)}"))
+            v["worst AccGecko"] / max(1.0, v["worst exact"]),
+            f"worst actual/SLO over every order at {_pk(p)}, over the exact reference's"))
     verdict, u, band = judge_parts(parts)
-    reason = "AccGecko-admitted tenants violating their SLO on the full-trace replay: " + "; ".join(
-        f"{k} {v['violating %']:.1f} % (worst {v['worst']:.2f}× the SLO)"
-        for k, v in vals.items()) + "."
+    reason = ("Admitted tenants violating their SLO on the full-trace replay, AccGecko against "
+              "the exact-replay reference on the same orders: " + "; ".join(
+                  f"{k} {v['violating % AccGecko']:.1f} % against {v['violating % exact']:.1f} "
+                  f"% (worst {v['worst AccGecko']:.2f}× against {v['worst exact']:.2f}× the SLO)"
+                  for k, v in vals.items()) + ".")  # fmt: skip
     if verdict != "reproduced":
         reason += _under_reason(explain)
         if "BurstQueue" in set(safe.method):
@@ -828,10 +846,13 @@ def t4_slo_safety(safe: pd.DataFrame, violations: Replicates, explain=None) -> C
                        + ", ".join(f"{v:.0f} % ({_pk(p)})" for p, v in q.items())
                        + " violate (section 9).")  # fmt: skip
     return Claim(
-        "T4", "<= 2 % of AccGecko-admitted tenants violate their SLO, none by more than 10 %",
+        "T4", "at most 2 points more of AccGecko-admitted tenants violate their SLO than of those "
+        "the exact-replay reference admits, none by more than 10 % beyond the reference's worst",
         paper_value="SLOs guaranteed",
-        reproduced_value="; ".join(f"{k} {v['violating %']:.1f} % violate, worst "
-                                   f"{v['worst']:.2f}×" for k, v in vals.items()),
+        reproduced_value="; ".join(f"{k} {v['violating % AccGecko']:.1f} % violate (exact "
+                                   f"{v['violating % exact']:.1f} %), worst "
+                                   f"{v['worst AccGecko']:.2f}× (exact {v['worst exact']:.2f}×)"
+                                   for k, v in vals.items()),
         tolerance=f"{T4_SHARE.text()}; {T4_WORST.text()}", verdict=verdict, band=band,
         uncertainty=u, reason=reason, values=vals,
     )  # fmt: skip
@@ -1041,23 +1062,29 @@ def x2_tail_in_bursts(explain: pd.DataFrame) -> Claim:
 
 def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Claim:
     """X3: does keeping the bursts' per-ms shape (the reference queue model, ours) keep the
-    tenants it admits within their SLOs (T4's band)?"""
+    tenants it admits within their SLOs (T4's bands, against the exact-replay reference)?"""
     q = safe[safe.method == "BurstQueue"].set_index("p")
-    vals = {_pk(p): {"violating %": float(r["violating_%"]), "worst": float(r["worst actual/SLO"])}
+    ref = safe[safe.method == "Exact"].set_index("p")
+    vals = {_pk(p): {"violating %": float(r["violating_%"]), "worst": float(r["worst actual/SLO"]),
+                     "exact violating %": float(ref.loc[p, "violating_%"]),
+                     "exact worst": float(ref.loc[p, "worst actual/SLO"])}
             for p, r in q.iterrows()}  # fmt: skip
-    ok = all(T4_SHARE.contains(v["violating %"]) and T4_WORST.contains(v["worst"])
+    ok = all(T4_SHARE.contains(v["violating %"] - v["exact violating %"])
+             and T4_WORST.contains(v["worst"] / max(1.0, v["exact worst"]))
              for v in vals.values())
     rows = allocations[(allocations.method == "BurstQueue") & np.isfinite(allocations.rate)]
     excess = float(np.median(rows.actual_us / rows.predicted_us)) if len(rows) else float("nan")
     reason = ("Tenants admitted on the per-ms queue model's rates violating their SLO on the "
               "full-trace replay: " + "; ".join(
-                  f"{k} {v['violating %']:.0f} % (worst {v['worst']:.1f}×)"
+                  f"{k} {v['violating %']:.0f} % (worst {v['worst']:.1f}×; the exact-replay "
+                  f"reference {v['exact violating %']:.0f} %, worst {v['exact worst']:.1f}×)"
                   for k, v in vals.items()) + ".")  # fmt: skip
     if not ok:
         reason += (f" At the allocated rates the full trace's percentile is a median {excess:.2f}× "
                    "the model's prediction: the smallest rate that meets the SLO leaves no "
-                   "margin, so both the model's own misses (queueing outside continuous bursts, "
-                   "X1/X2) and segments burstier than the modelled one become violations.")
+                   "margin, so the model's own misses (queueing outside continuous bursts, "
+                   "X1/X2) become violations beyond those of segments burstier than the "
+                   "modelled one, which the exact reference shares.")
     return Claim(
         "X3", "a predictor that keeps the bursts' per-ms shape (ours, not the paper's) keeps the "
         "tenants it admits within their SLOs", paper_value="— (not in the paper)",
@@ -1069,17 +1096,56 @@ def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Clai
     )  # fmt: skip
 
 
+def x4_burst_intensity(shown: pd.DataFrame) -> Claim:
+    """X4: across the paper's 2–10× burst intensity (``shown``: the table of
+    :func:`~storrepro.accgecko.experiment.intensity_shown`), does AccGecko under the joint
+    reading stay within T4's band against the exact-replay reference, and what does it gain
+    over SNC-Meister?"""
+    joint = shown["AccGecko (joint) violating %"] - shown["Exact violating %"]
+    ok = bool(np.all([T4_SHARE.contains(v) for v in joint]))
+    worst = joint.idxmax()
+    gains = shown["AccGecko (joint) gain %"]
+    primary = shown["AccGecko violating %"]
+    xs = sorted(shown.index.unique("intensity"))
+    return Claim(
+        "X4", "across burst intensities of 2–10× the mean, AccGecko under the joint reading "
+        "(trn = burst requests, ε following the rate) keeps its admitted tenants as safe as the "
+        "exact-replay reference (T4's band)",
+        paper_value="bursts typically 2–10× the mean (§2.1, §4.1)",
+        reproduced_value=f"joint reading {joint.min():+.1f} to {joint.max():+.1f} points "
+        f"against the reference; gain over SNC-Meister {gains.min():+.0f} to "
+        f"{gains.max():+.0f} %",
+        tolerance=f"T4's band at every intensity and percentile: {T4_SHARE.text()}",
+        verdict=verdict_of(ok), role="analysis", kind="report",
+        reason=f"Over intensities {', '.join(f'{x:g}×' for x in xs)} and both percentiles, the "
+        f"admitted tenants violating under the joint reading exceed the exact reference's by "
+        f"at most {joint.max():.1f} points (at {worst[0]:g}×, p{worst[1]:g}), while it admits "
+        f"{gains.min():+.0f} to {gains.max():+.0f} % more tenants than SNC-Meister; under the "
+        f"primary reading {primary.min():.0f}–{primary.max():.0f} % of the admitted tenants "
+        "violate"
+        + ("." if ok else "; the joint reading's safety on the pool does not hold at every "
+           "intensity."),
+        values={"joint_minus_exact_pp": {f"{x:g}x p{p:g}": float(v)
+                                         for (x, p), v in joint.items()},
+                "joint_gain_%": {f"{x:g}x p{p:g}": float(v) for (x, p), v in gains.items()},
+                "primary_violating_%": {f"{x:g}x p{p:g}": float(v)
+                                        for (x, p), v in primary.items()}},
+    )  # fmt: skip
+
+
 # --- the headline -------------------------------------------------------------------------------
 
 CORE = ["A7", "T2", "T4"]
+JOINT_LABEL = "trn=burst&epsilon=rate"  # the joint reading (config.JOINT)
 #: The readings issue 29 found to decide T4, named with their numbers in the headline.
 DECIDING = ("trn", "epsilon")
 
 
-def headline_text(run, explain: pd.DataFrame) -> dict:
-    """Keyword arguments of ``run.headline``: the paper's core claims, and a cause that says
-    under which readings AccGecko's admitted tenants keep their SLOs (and what it gains over
-    SNC-Meister there) and under which they do not."""
+def headline_text(run, explain: pd.DataFrame, safe: dict, adm: dict) -> dict:
+    """Keyword arguments of ``run.headline``: the paper's core claims, a cause that says under
+    which readings AccGecko's admitted tenants keep their SLOs (and what it gains over
+    SNC-Meister there) and under which they do not, and the plain summary (its p99 numbers from
+    the safety tables ``safe`` and the admission summaries ``adm``, by reading)."""
     statement = ("AccTail predicts tail latency with far lower error than PriorityMeister and "
                  "SNC-Meister, and AccGecko admits about 66 % more tenants than SNC-Meister "
                  "while meeting their SLOs:")  # fmt: skip
@@ -1116,7 +1182,40 @@ def headline_text(run, explain: pd.DataFrame) -> dict:
     cause += (" The paper does not say which reading its authors ran: Algorithm 1 never defines "
               "trn, and §3.2 ties ε to a preset service rate without saying whether it follows "
               "the rate being evaluated.")  # fmt: skip
-    return {"statement": statement, "core": CORE, "cause": cause}
+    verdict = headline_verdict(run.verdict(c) for c in CORE)
+    summary = plain_summary(verdict, group["reproduced"], unsafe, safe, adm)
+    return {"statement": statement, "core": CORE, "cause": cause, "summary": summary}
+
+
+_VERDICT_WORDS = {"reproduced": "Reproduced", "partly": "Partly reproduced",
+                  "inconclusive": "Inconclusive", "not reproduced": "Not reproduced"}
+
+
+def plain_summary(verdict: str, safe_under: list, unsafe_under: list, safe: dict,
+                  adm: dict) -> str:
+    """The headline in plain words, verdict first, with the p99 numbers: the share of the
+    tenants AccGecko admits that miss their SLO and its gain over SNC-Meister, under the
+    primary reading and (if the primary is unsafe) the first reading that is safe."""
+    def missing(label):
+        s = safe[label]
+        return float(s[(s.method == "AccTail") & (s.p == 99.0)]["violating_%"].item())
+
+    def more(label):
+        a = adm[label]
+        g = float(a[(a.method == "AccTail") & (a.p == 99.0)]["vs SNCM"].item()) - 1
+        return f"{abs(g) * 100:.0f} % {'more' if g >= 0 else 'fewer'} tenants than SNC-Meister"
+
+    head = _VERDICT_WORDS[verdict]
+    if "primary" not in unsafe_under:
+        return (f"{head}: {missing('primary'):.1f} % of the tenants AccGecko admits miss their "
+                f"latency targets, and it admits {more('primary')}.")
+    first = (f"{head}: as we first read the algorithm, {missing('primary'):.0f} % of the tenants "
+             "AccGecko admits miss their latency targets")
+    if not safe_under:
+        return first + "; no other reading of the paper we tried makes them safe."
+    other = JOINT_LABEL if JOINT_LABEL in safe_under else safe_under[0]
+    return (first + f"; under another reading the paper equally allows, {missing(other):.1f} % "
+            f"miss and it admits {more(other)}.")
 
 
 def _label(label: str) -> str:

@@ -24,6 +24,7 @@ from storrepro.accgecko.baselines import PriorityMeister, SncMeister, lambda_sta
 from storrepro.accgecko.baselines import fold_errors as count_folds
 from storrepro.accgecko.burst_queue import BurstQueue
 from storrepro.accgecko.bursts import burst_peaks, burst_sizes, continuous_bursts, in_bursts
+from storrepro.accgecko.exact import ExactReplay
 from storrepro.accgecko.features import DELTA, burst_features, period_counts
 from storrepro.accgecko.kernel import dispatch_overhead_us, node_latencies
 from storrepro.accgecko.mmp import MarkovCounts
@@ -45,6 +46,7 @@ from storrepro.accgecko.workload import (
     tenant_pool,
     trace_tenants,
 )
+from storrepro.checks import finite
 from storrepro.config import reading_label
 from storrepro.parallel import sweep, task_rng
 
@@ -61,9 +63,10 @@ LIVE_RATES = np.linspace(2500.0, 12_000.0, 39)  # the live AccTail control's rat
 
 @dataclass(frozen=True)
 class Method:
-    """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp/queue; ``k=0`` means BEST_K.
-    ``queue`` is this reproduction's reference predictor (:mod:`~storrepro.accgecko.burst_queue`),
-    not the paper's."""
+    """A predictor configuration: ``kind`` in acctail/pm/sncm/mmp/queue/exact; ``k=0`` means
+    BEST_K. ``queue`` and ``exact`` are this reproduction's reference predictors
+    (:mod:`~storrepro.accgecko.burst_queue`, :mod:`~storrepro.accgecko.exact`), not the
+    paper's."""
 
     name: str
     kind: str
@@ -76,7 +79,8 @@ ACCTAIL = Method("AccTail", "acctail", 1.5, 0, 25.0)
 PM = Method("PM", "pm")
 SNCM = Method("SNCM", "sncm")
 QUEUE = Method("BurstQueue", "queue", 1.5, 1, 25.0)
-ADMISSION_METHODS = (PM, SNCM, ACCTAIL, QUEUE)
+EXACT = Method("Exact", "exact", c_us=0.0)
+ADMISSION_METHODS = (PM, SNCM, ACCTAIL, QUEUE, EXACT)
 ABLATION = (
     Method("MMP", "mmp", c_us=0.0),
     Method("DB", "acctail", 2.0, 1, 0.0),
@@ -161,8 +165,12 @@ def segment_table(arrivals, overhead, counts, task: TenantTask, mean_count: floa
     return rows
 
 
-def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, choice: Choice):
-    """The method's predictor fitted to the modelled segment under the readings ``choice``."""
+def fit_model(method: Method, k: int, seg: _Segment, mean_count, choice: Choice):
+    """The method's predictor fitted to the modelled segment ``seg`` under the readings
+    ``choice``."""
+    seg_arrivals, seg_counts = seg.arrivals, seg.counts
+    if method.kind == "exact":
+        return ExactReplay().fit(seg_arrivals, seg.overhead)
     if method.kind == "acctail":
         return AccTail(method.m, k, method.c_us, choice.line9, choice.trn, choice.epsilon).fit(
             seg_counts, mean_count)
@@ -176,7 +184,8 @@ def fit_model(method: Method, k: int, seg_arrivals, seg_counts, mean_count, choi
         return PriorityMeister(method.c_us).fit(seg_arrivals)
     if method.kind == "mmp":
         return MarkovCounts(method.c_us, MMP_CEILING_US).fit(seg_counts)
-    raise ValueError(f"method kind = {method.kind!r}: expected acctail, queue, sncm, pm or mmp")
+    raise ValueError(
+        f"method kind = {method.kind!r}: expected acctail, queue, exact, sncm, pm or mmp")
 
 
 def chosen_segment(segments: list[dict], rule: str) -> int:
@@ -186,13 +195,14 @@ def chosen_segment(segments: list[dict], rule: str) -> int:
 
 
 class _Segment:
-    """The modelled segment's arrivals and counts, cut once."""
+    """The modelled segment's arrivals, dispatch overheads and counts, cut once."""
 
-    def __init__(self, arrivals, counts, index: int, segment: float):
+    def __init__(self, arrivals, overhead, counts, index: int, segment: float):
         t0, t1 = index * segment, (index + 1) * segment
         lo, hi = np.searchsorted(arrivals, [t0, t1])
         self.lo, self.hi = lo, hi
         self.arrivals = arrivals[lo:hi] - t0
+        self.overhead = overhead[lo:hi]
         per = int(round(segment / DELTA))
         self.counts = counts[index * per : (index + 1) * per]
 
@@ -216,11 +226,12 @@ def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
     rows = []
     for label, reading in choices.items():
         for method in methods:
-            # the reference queue model feeds no test claim: the primary reading only
+            # the reference queue model feeds no test claim: the primary reading only; the exact
+            # replay reads only the modelled segment, so readings share its rows (and replays)
             choice = choices["primary"] if method.kind == "queue" else reading
             index = chosen_segment(segments, choice.segment)
             if index not in cut:
-                cut[index] = _Segment(arrivals, counts, index, task.segment)
+                cut[index] = _Segment(arrivals, overhead, counts, index, task.segment)
             seg = cut[index]
             mean_count = (
                 tenant_mean if choice.normaliser == "tenant" else float(seg.counts.mean())
@@ -273,7 +284,7 @@ def _allocate(method, seg, mean_count, choice, fitted, key) -> list[dict]:
         k = BEST_K[p] if method.k == 0 else method.k
         mkey = (*key[:4], method.kind, method.m, k, method.c_us)
         if mkey not in fitted:
-            model = fit_model(method, k, seg.arrivals, seg.counts, mean_count, choice)
+            model = fit_model(method, k, seg, mean_count, choice)
             fitted[mkey] = (model, {})
         model, memo = fitted[mkey]
 
@@ -315,7 +326,7 @@ def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> 
         index = row["segment"]
         seg = cut[index]
         rate, p = row["rate"], row["p"]
-        replayer = Replayer(seg.arrivals, overhead[seg.lo : seg.hi], checked=True)
+        replayer = Replayer(seg.arrivals, seg.overhead, checked=True)
         latency = replayer.latencies_us(rate)
         queue = BurstQueue(ACCTAIL.m, ACCTAIL.c_us).fit(seg.counts, tenant_mean)
         spans = queue.spans
@@ -984,7 +995,7 @@ def _sensitivity_case(inputs, seeds, seed, case, rng) -> dict:
     runs = runs_on(tables, cap, seeds, mode, orders, priority)
     s = admission_summary(runs)
     admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
-                for p in SLO_GRID for m in ("PM", "SNCM", "AccTail")}  # fmt: skip
+                for p in SLO_GRID for m in ("PM", "SNCM", "AccTail", EXACT.name)}  # fmt: skip
     return {"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted, "orders": by_order(runs)}
 
 
@@ -1004,3 +1015,151 @@ def hand_example(live: LiveTrace, rates, m: float = 1.5) -> dict:
         "queue": np.array([queue.predict(99.0, r) for r in rates]),
         "acctail": np.array([acctail.predict(99.0, r) for r in rates]),
     }
+
+
+# --- burst-intensity sensitivity (section 11) ---------------------------------------------------
+# The pool's tenants again with every burst at 2, 4, 6, 8 or 10×
+# the mean rate (the paper's "typically 2–10×"; the pool's own bursts span about 2.5–4.2×).
+#
+# Each tenant of a sub-pool (spread evenly over the pool, so G1 and G2 in the pool's shares) keeps
+# its generator's other knobs (how often and how long it bursts) and has its burst rate set to the
+# intensity: G1's micro-bursts all at ``x`` × the mean (``intensity_lo = intensity_hi = x``), G2's
+# burst state at ``x``. The mean rate stays 2000 IOPS (the base rate makes up the rest).
+# SNC-Meister, AccGecko under the primary and the joint reading, and the exact-replay reference
+# allocate on the modelled segment as in the main pool. Admission and safety run on random
+# arrivals as there, on the same node: as many candidates as the main pool has tenants, each a
+# tenant of the sub-pool drawn with replacement, with an SLO drawn from the grid.
+
+INTENSITIES = (2.0, 4.0, 6.0, 8.0, 10.0)  # × the mean rate
+INTENSITY_JOINT = "trn=burst&epsilon=rate"  # config.JOINT
+INTENSITY_LABELS = ("primary", INTENSITY_JOINT)
+INTENSITY_METHODS = (SNCM, ACCTAIL, EXACT)
+
+
+def at_intensity(params: G1 | G2, x: float) -> G1 | G2:
+    """The generator setting ``params`` with every burst at ``x`` × the mean rate."""
+    finite("x (burst intensity)", x, minimum=1.0, strict=True, unit="× the mean rate")
+    if isinstance(params, G1):
+        return replace(params, intensity_lo=float(x), intensity_hi=float(x))
+    if isinstance(params, G2):
+        return replace(params, intensity=float(x))
+    raise ValueError(f"params = {params!r}: expected a G1 or G2 setting (a real trace has "
+                     "its own intensity)")
+
+
+@dataclass(frozen=True)
+class IntensityTask:
+    tenant: int
+    params: G1 | G2
+    intensity: float
+    duration: float  # seconds
+    segment: float  # seconds
+
+
+def evaluate_intensity(task: IntensityTask, rng: np.random.Generator) -> list[dict]:
+    """The tenant at ``task.intensity``: every method's allocation for every SLO of the grid under
+    each reading of :data:`INTENSITY_LABELS` (one row each), with the full trace's percentile
+    there."""
+    params = at_intensity(task.params, task.intensity)
+    arrivals = generate(params, task.duration, rng, task.segment)
+    overhead = dispatch_overhead_us(rng, arrivals.size)
+    counts = period_counts(arrivals, task.duration)
+    mean_count = MEAN_RATE * DELTA
+    per = int(round(task.segment / DELTA))
+    scores = [int(np.sum(burst_sizes(c, continuous_bursts(c, 2.0, mean_count=mean_count))))
+              for c in counts.reshape(-1, per)]  # fmt: skip
+    index = int(np.argmax(scores))  # the modelled segment: the most requests in bursts
+    seg = _Segment(arrivals, overhead, counts, index, task.segment)
+    choices = reading_choices()
+    fitted, made, rows = {}, {}, []
+    for label in INTENSITY_LABELS:
+        choice = choices[label]
+        for method in INTENSITY_METHODS:
+            acctail = method.kind == "acctail"
+            key = (index, mean_count, (choice.line9, choice.trn, choice.epsilon) if acctail
+                   else None, None, method)  # fmt: skip
+            if key not in made:
+                made[key] = _allocate(method, seg, mean_count, choice, fitted, key)
+            rows += [{**r, "tenant": task.tenant, "intensity": task.intensity, "reading": label}
+                     for r in made[key]]  # fmt: skip
+    actual_percentiles(rows, Replayer(arrivals, overhead, checked=True))
+    return rows
+
+
+def intensity_run(pool: list, tenants: int, duration: float, segment: float,
+                  seed: int) -> pd.DataFrame:
+    """``tenants`` of ``pool``, spread evenly over it, at every intensity of
+    :data:`INTENSITIES` (in parallel); each (tenant, intensity) draws its own stream (from its
+    task's repr)."""
+    if not 2 <= tenants <= len(pool):
+        raise ValueError(f"tenants = {tenants!r}: expected 2..{len(pool)} (the pool's size)")
+    picks = np.linspace(0, len(pool) - 1, tenants).round().astype(int)
+    tasks = [IntensityTask(int(i), pool[i], x, duration, segment)
+             for x in INTENSITIES for i in picks]  # fmt: skip
+    rows = sweep(evaluate_intensity, tasks, seed=seed, desc="burst intensity")
+    return pd.DataFrame([row for part in rows for row in part])
+
+
+def intensity_summary(rows: pd.DataFrame, capacity: float, candidates: int, seeds: int,
+                      seed: int) -> pd.DataFrame:
+    """Per (intensity, reading, p, method): tenants admitted (mean and 95 % half-width over
+    ``seeds`` runs of ``candidates`` arrivals, each a tenant drawn with replacement with an SLO
+    drawn from the grid; the same arrivals for every method, reading and intensity), the share
+    of them violating their SLO on the full-trace replay, and the gain in tenants admitted over
+    SNC-Meister."""
+    if candidates < 1:
+        raise ValueError(f"candidates = {candidates!r}: expected >= 1")
+    out = []
+    for (x, label), part in rows.groupby(["intensity", "reading"], sort=True):
+        tenants = np.sort(part.tenant.unique())
+        for p, grid in SLO_GRID.items():
+            rates, actual = (_intensity_table(part, p, tenants, column)
+                             for column in ("rate", "actual_us"))  # fmt: skip
+            rng = task_rng(seed, ("intensity orders", p))
+            admitted = np.zeros((seeds, len(INTENSITY_METHODS)))
+            violating = np.zeros(len(INTENSITY_METHODS))
+            taken_all = np.zeros(len(INTENSITY_METHODS))
+            for s in range(seeds):
+                slos = draw_slos(p, candidates, "grid", rng)
+                who = rng.integers(0, tenants.size, candidates)
+                for j in range(len(INTENSITY_METHODS)):
+                    taken = admit(rates[who, j, slos], capacity)
+                    admitted[s, j] = np.count_nonzero(taken)
+                    ratio = actual[who[taken], j, slos[taken]] / np.asarray(grid)[slos[taken]]
+                    violating[j] += np.count_nonzero(ratio > 1)
+                    taken_all[j] += admitted[s, j]
+            sncm = admitted[:, 0].mean()
+            for j, method in enumerate(INTENSITY_METHODS):
+                mean, half = mean_ci(admitted[:, j])
+                out.append({"intensity": x, "reading": label, "p": p, "method": method.name,
+                            "admitted": mean, "ci95": half, "gain vs SNCM %":
+                            100 * (mean / sncm - 1) if sncm else math.nan,
+                            "violating %": 100 * violating[j] / taken_all[j]
+                            if taken_all[j] else math.nan})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def _intensity_table(part: pd.DataFrame, p: float, tenants: np.ndarray, column: str) -> np.ndarray:
+    """``column`` as ``(tenants, INTENSITY_METHODS, SLOs of SLO_GRID[p])``."""
+    names = [m.name for m in INTENSITY_METHODS]
+    table = part[part.p == p].set_index(["tenant", "method", "slo_us"])[column]
+    index = pd.MultiIndex.from_product([tenants, names, SLO_GRID[p]])
+    return table.reindex(index).to_numpy().reshape(tenants.size, len(names), len(SLO_GRID[p]))
+
+
+def intensity_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The sensitivity row as the notebook shows it: per intensity and p, the violating share and
+    the gain over SNC-Meister of AccGecko under each reading and of the exact reference (which
+    no reading touches)."""
+    acc = table[table.method == ACCTAIL.name]
+    ref = table[(table.method == EXACT.name) & (table.reading == "primary")]
+    columns = {}
+    for label in INTENSITY_LABELS:
+        part = acc[acc.reading == label].set_index(["intensity", "p"])
+        name = "AccGecko" if label == "primary" else "AccGecko (joint)"
+        columns[f"{name} violating %"] = part["violating %"]
+        columns[f"{name} gain %"] = part["gain vs SNCM %"]
+    exact = ref.set_index(["intensity", "p"])
+    columns["Exact violating %"] = exact["violating %"]
+    columns["Exact gain %"] = exact["gain vs SNCM %"]
+    return pd.DataFrame(columns)

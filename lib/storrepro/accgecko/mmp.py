@@ -51,7 +51,10 @@ def _step(pi, values, c, top, out):
     value split between its two neighbouring grid points; the grid's last point keeps what would
     pass it. ``top``: the highest grid point holding probability. Returns the new ``top``."""
     size, k = pi.shape
-    out[: min(size, top + 2 + int(values.max() * GRID)), :] = 0.0
+    most = 0
+    for s in range(k):  # a loop, not values.max(): numba compiles that for a second
+        most = max(most, values[s])
+    out[: min(size, top + 2 + int(most * GRID)), :] = 0.0
     new_top = 0
     for s in range(k):
         n = values[s]
@@ -101,9 +104,11 @@ def _percentile(pi, values, c, mean_n, share, high):
     """The p-th percentile wait (requests) with ``share = 1 − p/100``: the smallest ``y`` with
     ``P(W > y) < share``, by bisection to float precision over ``[0, high]``."""
     tails = np.empty_like(pi)
-    tails[-1] = pi[-1]
-    for j in range(pi.shape[0] - 2, -1, -1):
-        tails[j] = tails[j + 1] + pi[j]
+    for s in range(pi.shape[1]):  # element by element: numba compiles a row copy for seconds
+        above = 0.0
+        for j in range(pi.shape[0] - 1, -1, -1):
+            above += pi[j, s]
+            tails[j, s] = above
     if _tail(tails, values, c, mean_n, 0.0) < share:
         return 0.0
     lo, hi = 0.0, high
@@ -128,7 +133,8 @@ def _stationary(chain, start, values, c, size, mean_n, share, ceiling):
     on the way (it only grows), else 0."""
     k = values.size
     pi = np.zeros((size, k))
-    pi[0, :] = start
+    for s in range(k):
+        pi[0, s] = start[s]
     moved = np.zeros((size, k))
     top = rows = it = 0
     while True:

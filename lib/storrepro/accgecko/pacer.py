@@ -106,20 +106,26 @@ def _replay(snapshot, spacing, floor, latency, waits, counts):
 def _select(latency, counts, top, ranks, out):
     """``out[r]``: the ``ranks[r]``-th largest of ``latency`` (all >= 0; histogram ``counts``,
     highest bucket ``top``), or NaN if there are fewer. Walks the histogram down to each rank's
-    bucket and partitions only that bucket's non-zero values: zeros, the smallest values, can
+    bucket and selects only among that bucket's non-zero values: zeros, the smallest values, can
     fill bucket 0 with nearly every request (a rate limiter that never waits), and a rank past
-    the non-zero ones is 0."""
-    buckets = np.full(ranks.size, -1)
+    the non-zero ones is 0. The buckets' values share one buffer, and the selection is a plain
+    quickselect (not ``np.partition``, whose compilation alone took longer than the notebook's
+    replays)."""
+    buckets = np.empty(ranks.size, np.int64)
     above = np.zeros(ranks.size, np.int64)
+    start = np.zeros(ranks.size + 1, np.int64)
     for r in range(ranks.size):
         bucket = top
         while bucket >= 0 and above[r] + counts[bucket] < ranks[r]:
             above[r] += counts[bucket]
             bucket -= 1
         buckets[r] = bucket
-    inside = [np.empty(counts[b] if b >= 0 else 0) for b in buckets]
-    filled = np.zeros(ranks.size, np.int64)
-    lowest = buckets.min()
+        start[r + 1] = start[r] + (counts[bucket] if bucket >= 0 else 0)
+    inside = np.empty(start[-1])
+    filled = start[:-1].copy()
+    lowest = top
+    for r in range(ranks.size):  # a loop, not buckets.min(): numba compiles that for a second
+        lowest = min(lowest, buckets[r])
     bits = latency.view(np.int64)
     for k in range(latency.size):
         bucket = bits[k] >> BUCKET_SHIFT
@@ -127,16 +133,42 @@ def _select(latency, counts, top, ranks, out):
             continue
         for r in range(ranks.size):
             if bucket == buckets[r]:
-                inside[r][filled[r]] = latency[k]
+                inside[filled[r]] = latency[k]
                 filled[r] += 1
     for r in range(ranks.size):
-        kth = filled[r] - (ranks[r] - above[r])
+        kth = filled[r] - start[r] - (ranks[r] - above[r])
         if buckets[r] < 0:
             out[r] = np.nan
         elif kth < 0:
             out[r] = 0.0
         else:
-            out[r] = np.partition(inside[r][: filled[r]], kth)[kth]
+            out[r] = _kth_smallest(inside[start[r] : filled[r]], kth)
+
+
+@numba.njit(cache=True)
+def _kth_smallest(values, k):
+    """The ``k``-th smallest (from 0) of ``values``, which it reorders (quickselect: Hoare's
+    partition around the middle element, then the side that holds ``k``)."""
+    lo, hi = 0, values.size - 1
+    while lo < hi:
+        pivot = values[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while values[i] < pivot:
+                i += 1
+            while values[j] > pivot:
+                j -= 1
+            if i <= j:
+                values[i], values[j] = values[j], values[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return values[k]
+    return values[k]
 
 
 @numba.njit(cache=True)
