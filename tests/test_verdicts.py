@@ -293,7 +293,8 @@ def test_ci_text_states_the_interval_one_replicate_and_undefined_values():
 
 
 def test_a_plain_headline_has_no_claim_ids_and_no_unexplained_abbreviations():
-    ok = "Partly reproduced: the SSD scheduler cuts the worst tail, and TOFEC adapts its code."
+    ok = ("Partly reproduced: the SSD scheduler cuts the worst tail, TOFEC adapts its code and "
+          "AccGecko admits more than SNC-Meister.")
     assert plain_words_problems(ok, ["F3", "B9d"]) == []
     assert plain_words_problems("Not reproduced: F3 fails.", ["F3"]) == ["claim ids ['F3']"]
     assert plain_words_problems("Not reproduced: the FG cores wait.", []) == [

@@ -89,7 +89,9 @@ def plain_words_problems(summary: str, claim_ids: Iterable[str]) -> list[str]:
     ids = [c for c in claim_ids if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", summary)]
     if ids:
         problems.append(f"claim ids {ids}")
-    shorts = set(re.findall(r"\b[A-Z][A-Z0-9]+(?:/[A-Z0-9]+)?\b", summary)) - set(ids)
+    # a capital run joined to a word by a hyphen is part of a name (SNC-Meister), not a short
+    shorts = set(re.findall(r"(?<![\w-])[A-Z][A-Z0-9]+(?:/[A-Z0-9]+)?(?![\w-])", summary))
+    shorts -= set(ids)
     unknown = sorted(shorts - set(ABBREVIATIONS) - _NAMES)
     if unknown:
         problems.append(f"abbreviations not in the glossary {unknown}")
