@@ -367,7 +367,7 @@ def synthetic_summary():
     for w in WORKLOADS:
         for r, d in enumerate(SPREAD):
             for s, time in times.items():
-                for v in claims.VARIANTS if s.startswith("bid") else ("primary",):
+                for v in claims.VARIANTS:
                     rows.append({"workload": w, "scheduler": s, "replicate": r, "variant": v,
                                  "device_time_s": time + d})
     summary = pd.DataFrame(rows)
@@ -404,7 +404,7 @@ def test_judge_all_records_every_claim_with_band_uncertainty_and_readings(tmp_pa
     assert "32-deep sorted device queue" in h["cause"] and "−2.1 … +0.2 %" in h["cause"]
     assert "No alternative reading changes a core claim's verdict" in h["cause"]
     readings, forced = run.register()
-    assert forced["device_queue_bid_only"]["kind"] == "modelling"
+    assert "device_queue_bid_only" not in forced  # now the reading device_queue
     assert "deleted along with SQ_p" in readings["wait_history"]["paper_words"]
 
 
@@ -417,34 +417,53 @@ def test_deciding_readings_names_each_change(tmp_path):
         "Deciding readings: C1 is partly under the primary readings and r=y: not reproduced.")
 
 
-def test_per_seed_takes_bid_columns_from_the_variant():
+def test_per_seed_takes_every_column_from_the_variant():
     s = pd.DataFrame(
         {
             "workload": "Grep",
-            "replicate": [0, 0, 0, 1, 1, 1],
-            "scheduler": ["noop", "bid-hdd", "bid-hdd"] * 2,
-            "variant": ["primary", "primary", "wait_history=reset"] * 2,
-            "x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "replicate": [0, 0, 0, 0, 1, 1, 1, 1],
+            "scheduler": ["noop", "noop", "bid-hdd", "bid-hdd"] * 2,
+            "variant": ["primary", "device_queue=all_depth1"] * 4,
+            "x": [1.0, 7.0, 2.0, 3.0, 4.0, 8.0, 5.0, 6.0],
         }
     )
-    t = per_seed(s, "x", "wait_history=reset")
-    assert list(t.index) == ["Grep", "Grep"] and t["noop"].tolist() == [1.0, 4.0]
+    t = per_seed(s, "x", "device_queue=all_depth1")
+    assert list(t.index) == ["Grep", "Grep"] and t["noop"].tolist() == [7.0, 8.0]
     assert t["bid-hdd"].tolist() == [3.0, 6.0]
     assert per_seed(s, "x")["bid-hdd"].tolist() == [2.0, 5.0]
+    assert per_seed(s, "x")["noop"].tolist() == [1.0, 4.0]
 
 
-def test_means_takes_bid_columns_from_the_variant():
+def test_means_takes_every_column_from_the_variant():
     s = pd.DataFrame(
         {
             "workload": "Grep",
-            "scheduler": ["noop", "bid-hdd", "bid-hdd"],
-            "variant": ["primary", "primary", "wait_history=reset"],
-            "x": [1.0, 2.0, 3.0],
+            "scheduler": ["noop", "noop", "bid-hdd", "bid-hdd"],
+            "variant": ["primary", "device_queue=all_depth1"] * 2,
+            "x": [1.0, 4.0, 2.0, 3.0],
         }
     )
-    alt = means(s, "x", "wait_history=reset")
-    assert alt.loc["Grep", "noop"] == 1.0 and alt.loc["Grep", "bid-hdd"] == 3.0
-    assert means(s, "x").loc["Grep", "bid-hdd"] == 2.0
+    alt = means(s, "x", "device_queue=all_depth1")
+    assert alt.loc["Grep", "noop"] == 4.0 and alt.loc["Grep", "bid-hdd"] == 3.0
+    assert means(s, "x").loc["Grep", "bid-hdd"] == 2.0 and means(s, "x").loc["Grep", "noop"] == 1.0
+
+
+def test_runs_are_shared_by_variants_with_the_same_options():
+    from storrepro.bid.experiment import scheduler_for, shared_runs
+
+    noop = shared_runs("noop")
+    # the command queue is the only reading Noop sees: depth 32 (primary and every BID-only
+    # reading) and depth 1 (no queue, or the queue for BID alone)
+    assert noop["primary"] == ("primary", *(v for v in claims.VARIANTS
+                                           if v.startswith("wait_history")))
+    assert noop["device_queue=all_depth1"] == ("device_queue=all_depth1",
+                                               "device_queue=bid_only_clook32")
+    bid = shared_runs("bid-hdd")
+    assert "device_queue=bid_only_clook32" in bid["primary"] and len(bid) == len(claims.VARIANTS) - 1
+    assert scheduler_for("cfq-q8").dq_depth == 32 and scheduler_for("bid-hdd").dq_depth == 32
+    assert scheduler_for("cfq-q2", "device_queue=bid_only_clook32").dq_depth == 1
+    assert scheduler_for("bid-hybrid", "device_queue=bid_only_clook32").dq_depth == 32
+    assert scheduler_for("noop", "device_queue=all_depth1").dq_depth == 1
 
 
 def test_mean_ci_is_the_t_interval():
