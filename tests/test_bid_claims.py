@@ -139,6 +139,13 @@ def test_c1_reason_cites_the_oracle_bound():
     assert "the paper's 28 % is within reach only on Grep," in c.reason
 
 
+def test_c5_reason_cites_the_tiered_bound():
+    t = fixed(**BASE, **{"bid-hybrid": [85] * 6})  # 5.6 % below best(CFQ q=8, Noop)
+    c = claims.c5_hybrid_vs_best(t, pd.Series([80.0] * 6, index=list(WORKLOADS)))
+    assert c.verdict == "partly"
+    assert "No schedule could reach the paper's 33–54 %: the tiered lower bound" in c.reason
+
+
 def test_c1_passes_under_either_quantum_and_says_which():
     t = fixed(noop=[100] * 6, **{"cfq-q8": [50] * 6, "cfq-q2": [100] * 6, "bid-hdd": [70] * 6})
     c = claims.c1_bid_vs_best(t, ORACLE)  # 30 % better than best(q=2, noop), worse than q=8
@@ -411,6 +418,7 @@ def test_judge_all_records_every_claim_with_band_uncertainty_and_readings(tmp_pa
     assert "a clairvoyant sweep over the whole trace reaches +11.1 … +11.1 %" in h["cause"]
     assert h["summary"].startswith("Partly: with the disk's own 32-request queue")
     assert "BID-HDD is 2.2 % faster on average" in h["summary"]
+    assert h["summary"].endswith("BID-Hybrid, moving small writes to an SSD, is 33–33 % faster.")
     assert "command queue in front of every scheduler" in h["statement"]
     assert ("Deciding readings: C1 is partly under the primary readings and "
             "device_queue=bid_only_clook32: reproduced") in h["cause"]
