@@ -412,7 +412,9 @@ def test_judge_all_records_every_claim_with_band_uncertainty_and_readings(tmp_pa
     # C1 partly under q = 2 (12 %); the oracle saves 1 - 70/90 = 22 % against best(q=8, Noop)
     h = run._headline
     assert run.claims["C1"]["verdict"] == "partly" and h["verdict"] == "partly"
-    assert h["core"] == list(claims.CORE) and "more than +22.2 … +22.2 % against best(CFQ q=8, Noop) and +30.0 … +30.0 %" in h["cause"]
+    assert h["core"] == list(claims.CORE)
+    assert ("more than +22.2 … +22.2 % against best(CFQ q=8, Noop) and +30.0 … +30.0 %"
+            in h["cause"])
     # to BID alone: 78 against best 90 (q=8, Noop 100) saves 13.3 %; the sweep 80 saves 11.1 %
     assert "Given to BID alone" in h["cause"] and "+13.3 … +13.3 % faster" in h["cause"]
     assert "a clairvoyant sweep over the whole trace reaches +11.1 … +11.1 %" in h["cause"]
@@ -478,7 +480,8 @@ def test_runs_are_shared_by_variants_with_the_same_options():
     assert noop["device_queue=all_depth1"] == ("device_queue=all_depth1",
                                                "device_queue=bid_only_clook32")
     bid = shared_runs("bid-hdd")
-    assert "device_queue=bid_only_clook32" in bid["primary"] and len(bid) == len(claims.VARIANTS) - 1
+    assert "device_queue=bid_only_clook32" in bid["primary"]
+    assert len(bid) == len(claims.VARIANTS) - 1
     assert scheduler_for("cfq-q8").dq_depth == 32 and scheduler_for("bid-hdd").dq_depth == 32
     assert scheduler_for("cfq-q2", "device_queue=bid_only_clook32").dq_depth == 1
     assert scheduler_for("bid-hybrid", "device_queue=bid_only_clook32").dq_depth == 32

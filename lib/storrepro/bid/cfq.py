@@ -26,7 +26,11 @@ class CFQ:
     name = "cfq"
 
     def __init__(
-        self, quantum: int = 8, merge: bool = True, max_sectors: int = MAX_SECTORS, dq_depth: int = 1
+        self,
+        quantum: int = 8,
+        merge: bool = True,
+        max_sectors: int = MAX_SECTORS,
+        dq_depth: int = 1,
     ):
         if isinstance(quantum, bool) or not isinstance(quantum, numbers.Integral) or quantum < 1:
             raise ValueError(

@@ -39,7 +39,7 @@ from storrepro.validation.claims import v8_hdd_reference, v9_ssd_reference
 
 QUANTA = ("cfq-q8", "cfq-q2")
 Q_LABEL = {"cfq-q8": "CFQ q=8", "cfq-q2": "CFQ q=2"}
-SECTION_ORACLE = "section 4, 'Oracle bound'"
+SECTION_ORACLE = "section 4, 'Lower bound and clairvoyant sweep'"
 #: How the reasons name the lower bound (storrepro.bid.oracle).
 BOUND = "lower bound on every schedule (the fewest requests and seeks the trace allows"
 TIERED_BOUND = ("tiered lower bound on every schedule (writes and re-reads may go to the SSD "
@@ -427,9 +427,9 @@ def _vs_best(times, scheme, oracle, id, label, band, k, paper, rule, bound=BOUND
         if og.max() < paper[0]:
             reason += (
                 f" No schedule could reach the paper's {100 * paper[0]:g}–"
-                f"{100 * paper[1]:g} %: the {bound}; {SECTION_ORACLE}) is only {_span(og)} below the "
-                f"same baseline, because the authors' disk model charges a fixed {FIXED_MS:g} ms "
-                "per request and has no transfer term."
+                f"{100 * paper[1]:g} %: the {bound}; {SECTION_ORACLE}) is only {_span(og)} below "
+                f"the same baseline, because the authors' disk model charges a fixed "
+                f"{FIXED_MS:g} ms per request and has no transfer term."
             )
         else:
             reach = og.index[og >= paper[0]]
