@@ -40,6 +40,8 @@ from storrepro.validation.claims import v8_hdd_reference, v9_ssd_reference
 QUANTA = ("cfq-q8", "cfq-q2")
 Q_LABEL = {"cfq-q8": "CFQ q=8", "cfq-q2": "CFQ q=2"}
 SECTION_ORACLE = "section 4, 'Lower bound and clairvoyant sweep'"
+#: A fraction's seed interval in a reason, in percent (claims.ci_text's format, scale, unit).
+PCT = ("{:.2f}", 100, " %")
 #: How the reasons name the lower bound (storrepro.bid.oracle).
 BOUND = "lower bound on every schedule (the fewest requests and seeks the trace allows"
 TIERED_BOUND = ("tiered lower bound on every schedule (writes and re-reads may go to the SSD "
@@ -280,11 +282,6 @@ def _names(index) -> str:
     return ", ".join(index) if len(index) else "none"
 
 
-def _ci_pct(s: dict) -> str:
-    """A status's fraction and seed interval in percent, in the core's wording."""
-    return ci_text(s, "{:.2f}", 100, " %")
-
-
 def _wmean(x: pd.Series) -> pd.Series:
     """Per workload, the mean over seeds."""
     return x.groupby(level=0).mean()
@@ -413,11 +410,11 @@ def _vs_best(times, scheme, oracle, id, label, band, k, paper, rule, bound=BOUND
         f"(means of the per-seed reductions; positive = faster): faster on "
         f"{_count_text(c['faster'])} workloads by the seed intervals, in the band on "
         f"{_count_text(c['band'])}; the {k}th best workload, {c['band']['decided_by']}, is at "
-        f"{_ci_pct(c['band'])}."
+        f"{ci_text(c['band'], *PCT)}."
     )
     if "weak" in c:
         reason += (f" At least {100 * C1_WEAK:g} % on {_count_text(c['weak'])} (the {k}th: "
-                   f"{c['weak']['decided_by']}, {_ci_pct(c['weak'])}).")
+                   f"{c['weak']['decided_by']}, {ci_text(c['weak'], *PCT)}).")
     reason += f" Against best({Q_LABEL[other]}, Noop): {_span(_wmean(r[other]))}."
     reason += _possible_text(verdict, possible)
     if verdict != "reproduced":
@@ -449,7 +446,7 @@ def _vs_best(times, scheme, oracle, id, label, band, k, paper, rule, bound=BOUND
         f"({Q_LABEL[q]}) and Noop on every workload, by {100 * paper[0]:g}–{100 * paper[1]:g} %",
         paper_value=f"{100 * paper[0]:g}–{100 * paper[1]:g} % on 6/6",
         reproduced_value=f"{_span(mean_r)} vs best({Q_LABEL[q]}, Noop); in band on "
-        f"{_count_text(c['band'])}; {k}th best {_ci_pct(c['band'])}",
+        f"{_count_text(c['band'])}; {k}th best {ci_text(c['band'], *PCT)}",
         tolerance=(f"{'> 0 on 6/6 and ' if id == 'C1' else ''}in {_band(band_tuple(band))} on "
                    f">= {k}/6{weak}; each workload by its seed interval; under q = 8 or q = 2"),
         verdict=verdict,
@@ -669,7 +666,7 @@ def c6a_fewer_moves(n2: pd.DataFrame) -> Claim:
     fewer = c["inside"]
     reason = (f"BID-HDD makes fewer arm movements (d >= 2) than Noop and {Q_LABEL[q]} on "
               f"{_count_text(c)} workloads by the seed intervals; the closest is "
-              f"{c['decided_by']} ({_ci_pct(c)} fewer).") + _possible_text(verdict, possible)
+              f"{c['decided_by']} ({ci_text(c, *PCT)} fewer).") + _possible_text(verdict, possible)
     if verdict != "reproduced":
         others = [w for w in n2.index.get_level_values(0).unique() if w not in fewer]
         reason += (
@@ -681,7 +678,7 @@ def c6a_fewer_moves(n2: pd.DataFrame) -> Claim:
         statement=f"BID-HDD makes fewer arm movements (n2, d >= 2) than Noop and {Q_LABEL[q]} on "
         "every workload",
         paper_value="6/6 fewer",
-        reproduced_value=f"fewer on {_count_text(c)}; closest {c['decided_by']} {_ci_pct(c)}",
+        reproduced_value=f"fewer on {_count_text(c)}; closest {c['decided_by']} {ci_text(c, *PCT)}",
         tolerance="fewer on 6/6, each by its seed interval; under q = 8 or q = 2",
         verdict=verdict,
         reason=reason,
@@ -703,7 +700,7 @@ def c6b_hybrid_no_more_moves(n2: pd.DataFrame) -> Claim:
     c = at_least_k(len(statuses), statuses)
     verdict = c["verdict"]
     reason = (f"BID-Hybrid cuts BID-HDD's arm movements by {_span(_wmean(cut))}; the smallest "
-              f"cut is on {c['decided_by']}: {_ci_pct(c)}.")
+              f"cut is on {c['decided_by']}: {ci_text(c, *PCT)}.")
     if verdict != "reproduced":
         reason += " BID-Hybrid may move the arm more than BID-HDD there."
     return Claim(
@@ -762,14 +759,14 @@ def c6d_terasort_cut(n2: pd.DataFrame) -> Claim:
     s = per_workload(cut, BAND_C6_CUT, of)["TeraSort"]
     approx = Band("approx", "gain ~50%", 0.5 - APPROX_PP / 100, 0.5 + APPROX_PP / 100)
     strict = judged(approx, s)
-    reason = (f"On TeraSort BID-Hybrid makes {_ci_pct(s)} fewer arm movements than BID-HDD, "
+    reason = (f"On TeraSort BID-Hybrid makes {ci_text(s, *PCT)} fewer arm movements than BID-HDD, "
               f"against the paper's ~50 % (accepted 30–70 % by {CHECK}). The shared vocabulary's "
               f"'≈' band for percentages (± {APPROX_PP:g} points) would give {strict}.")
     return Claim(
         id="C6d",
         statement="On TeraSort BID-Hybrid makes about 50 % fewer arm movements than BID-HDD",
         paper_value="~50 %",
-        reproduced_value=_ci_pct(s),
+        reproduced_value=ci_text(s, *PCT),
         tolerance=f"in {_band(C6_TERASORT)} ({CHECK}), by the seed interval",
         verdict=s["verdict"],
         reason=reason,
@@ -1030,7 +1027,7 @@ def c11_offload(hybrid: pd.DataFrame, share: str = "all_bytes",
     reason = (
         f"The SSD receives {_span(judged_share)} of {share.replace('_', ' ')} (means over "
         f"seeds; the largest, "
-        f"{crit['share']['decided_by']}: {_ci_pct(crit['share'])}) — the paper's 'non-bulky "
+        f"{crit['share']['decided_by']}: {ci_text(crit['share'], *PCT)}) — the paper's 'non-bulky "
         f"data per HDD is usually small'; {100 * small_min:.0f} % or more of SSD-bound requests "
         f"are <= {C11_SMALL_SECTORS} sectors in every run, and the largest PF sent to the SSD is "
         f"{max_pf:.1f} sectors." + _possible_text(verdict, possible)
