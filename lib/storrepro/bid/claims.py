@@ -1209,8 +1209,8 @@ _COLUMNS = {"times": "device_time_s", "n2": "n2", "ad": "AD_seek", "ad_std": "AD
 
 def seed_inputs(summary: pd.DataFrame, variant: str = "primary") -> dict:
     """Everything the test rules read, for one variant: per-seed tables ((workload, replicate)
-    x scheduler; BID columns from the variant's runs), the oracle floors per workload and the
-    BID-Hybrid runs."""
+    x scheduler; every scheduler's runs under the variant), the lower and tiered bounds per
+    workload and the BID-Hybrid runs."""
     hybrid = summary[summary.scheduler == "bid-hybrid"]
     if "variant" in hybrid:
         hybrid = hybrid[hybrid.variant == variant]

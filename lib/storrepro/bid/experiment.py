@@ -9,7 +9,7 @@ kernel) and, for the five main schemes under the primary readings, the authors' 
 (Mode A) on the same trace. Every scheduler runs once per *variant* — the primary readings and
 each alternative reading (:data:`storrepro.bid.config.VARIANTS`) — that gives it other options;
 variants with the same options share one run (Noop and CFQ only see the disk's command queue
-change). The primary Noop cell also computes the trace's oracle bounds.
+change). The primary Noop cell also computes the trace's lower bounds and clairvoyant sweep.
 """
 
 from __future__ import annotations
@@ -298,7 +298,8 @@ def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
 
 def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.DataFrame:
     """C1 (BID-HDD vs best Linux, q = 8 and 2) and C4 (Hybrid vs BID-HDD) per configuration,
-    with the oracle bound's reduction against best(CFQ q=8, Noop) beside them.
+    with the most any schedule could save against best(CFQ q=8, Noop) (the lower bound of
+    :mod:`storrepro.bid.oracle`) beside them.
 
     When the sweep's trace is the main runs' seed 0 (same events and request slots), the
     default configuration is taken from ``summary`` instead of being run again."""
@@ -366,7 +367,7 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
                     "C1 reduction vs best (q=2) %": 100 * (1 - own.loc[w, "bid-hdd"] / best2),
                     "C4 Hybrid vs BID-HDD %": 100
                     * (1 - own.loc[w, "bid-hybrid"] / own.loc[w, "bid-hdd"]),
-                    "oracle vs best (q=8) %": 100 * (1 - oracles[w][config == MODERN] / best8),
+                    "lower bound vs best (q=8) %": 100 * (1 - oracles[w][config == MODERN] / best8),
                 }
             )
     return pd.DataFrame(rows)
@@ -408,7 +409,8 @@ def noop_over_cfq(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def oracle_means(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per workload, the mean over seeds of the oracle bounds (s): floor, sweep and tiered."""
+    """Per workload, the mean over seeds of the oracle times (s): the lower bound (floor), the
+    clairvoyant sweep and the tiered bound."""
     columns = ("oracle_floor_s", "oracle_sweep_s", "oracle_tiered_s")
     return pd.DataFrame({c: workload_means(summary, c) for c in columns})
 
