@@ -23,8 +23,8 @@ def summary():
     for w in WORKLOADS:
         for r in (0, 1):
             for s in MAIN:
-                for v in VARIANTS if s.startswith("bid") else ("primary",):
-                    t = TIMES[s] + (1.0 if v == OTHER else 0.0) + 0.5 * r
+                for v in VARIANTS:  # every scheduler has a row per variant (shared runs too)
+                    t = TIMES[s] + (1.0 if v == OTHER and s.startswith("bid") else 0.0) + 0.5 * r
                     rows.append({"workload": w, "scheduler": s, "replicate": r, "variant": v,
                                  "device_time_s": t})  # fmt: skip
     frame = pd.DataFrame(rows)

@@ -55,12 +55,26 @@ def test_kernel_equals_simpy_model(trace, name, mode):
         ("bid-hdd", {"adaptive_wait": False, "wait_default": 100.0}, 256),
         ("noop", {"merge": False}, 16),
         ("cfq-q2", {"merge": False}, 16),
+        # the disk's command queue in front of Noop and CFQ
+        ("noop", {"dq_depth": 32}, 128),
+        ("noop", {"dq_depth": 31, "merge": False}, 64),
+        ("cfq-q8", {"dq_depth": 32}, 128),
+        ("cfq-q2", {"dq_depth": 32}, 128),
+        ("cfq-q2", {"dq_depth": 4}, 16),
     ],
 )
 def test_kernel_equals_simpy_model_with_options(name, options, rq_limit):
     trace = workload.generate("WordCount", 2000, np.random.default_rng(5))
     assert_identical(trace, name, rq_limit=rq_limit, **options)
     assert_identical(trace, name, "open", rq_limit, **options)
+
+
+@pytest.mark.parametrize("name", ["noop", "cfq-q8", "cfq-q2"])
+def test_baselines_behind_a_deep_queue_equal_simpy_on_every_workload(trace, name):
+    fast = assert_identical(trace, name, dq_depth=32)
+    # the queue reorders the disk's work: not the depth-1 order
+    shallow = simulate(trace, make_scheduler(name), 128)
+    assert not fast.requests.lba.equals(shallow.requests.lba)
 
 
 def test_hybrid_offloads_and_rereads_in_both_engines():

@@ -158,7 +158,7 @@ def test_a_deep_dispatch_queue_is_served_c_look_from_the_head():
     for t, (lba, pid) in enumerate([(900, 1), (100, 1), (500, 2), (300, 1), (50, 2)]):
         bid.add(BlockRequest(lba, 8, "R", pid), float(t))
     first = bid.next(100.0)  # both queues marked: all five in the DQ, head at 0
-    bid._head = 400  # C-LOOK: ascending from the head, then wrap to the lowest
+    bid._device._head = 400  # C-LOOK: ascending from the head, then wrap to the lowest
     rest = [r.lba for r in drain(bid, 100.0)]
     assert first.lba == 50 and rest == [500, 900, 100, 300]
 
@@ -328,3 +328,29 @@ def test_factory_names():
     assert isinstance(make_scheduler("cfq-q2"), CFQ) and make_scheduler("cfq-q2").quantum == 2
     assert make_scheduler("cfq-q8", quantum=3).quantum == 3
     assert type(make_scheduler("bid-hdd")) is BIDHDD
+
+
+@pytest.mark.parametrize("name", ["noop", "cfq-q8"])
+def test_a_deep_device_queue_serves_noop_and_cfq_c_look_and_keeps_their_slots(name):
+    from storrepro.bid import make_scheduler
+    from storrepro.bid.request import BlockRequest
+
+    s = make_scheduler(name, dq_depth=2)
+    for i, lba in enumerate([900, 100, 500, 300]):  # one process each: no merging
+        s.add(BlockRequest(lba, 8, "R", i), 0.0)
+    assert len(s) == 4
+    first = s.next(1.0)  # the disk holds two and takes the lower from head 0
+    assert first.lba == 100 and len(s) == 3  # one waits in the disk's queue, two upstream
+    # Noop hands over 900, 100, then 500, 300 (FIFO): C-LOOK from 108 takes 500, 900, wraps
+    # to 300; CFQ's round is in LBA order already
+    expected = [500, 900, 300] if name == "noop" else [300, 500, 900]
+    assert [s.next(1.0).lba for _ in range(3)] == expected
+    assert s.next(1.0) is None and len(s) == 0
+
+
+def test_device_queue_depth_is_checked():
+    from storrepro.bid.request import DeviceQueue
+
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="dq_depth must be an integer >= 1"):
+            DeviceQueue(bad)

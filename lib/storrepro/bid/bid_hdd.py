@@ -31,7 +31,7 @@ import math
 import numbers
 from collections import deque
 
-from storrepro.bid.request import MAX_SECTORS, BlockRequest, MergeIndex
+from storrepro.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
 from storrepro.checks import finite
 
 #: Which inter-batch gaps enter a process's wait history (module docstring).
@@ -115,11 +115,11 @@ class BIDHDD:
         self.wait_default = _check_ms("wait_default", wait_default)
         self.read_deadline = _check_ms("read_deadline", read_deadline)
         self.write_deadline = _check_ms("write_deadline", write_deadline)
-        for name, value in (("history", history), ("dq_depth", dq_depth)):
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if isinstance(history, bool) or not isinstance(history, numbers.Integral) or history < 1:
+            raise ValueError(f"history must be an integer >= 1, got {history!r}")
         self.history_length = int(history)
-        self.dq_depth = int(dq_depth)
+        self._device = DeviceQueue(dq_depth)
+        self.dq_depth = self._device.depth
         if wait_history not in WAIT_HISTORY:
             raise ValueError(f"wait_history must be one of {WAIT_HISTORY}, got {wait_history!r}")
         self.wait_history = wait_history
@@ -133,11 +133,9 @@ class BIDHDD:
         self._history: dict[int, deque] = {}
         self._timers: list[tuple[float, int, int, StagingQueue]] = []
         self._marked: deque[StagingQueue] = deque()
-        self._dq: list[BlockRequest] = []
         self._last_pid: int | None = None  # last staged process (forgotten when it is marked)
         self._last_arrival: int | None = None  # process of the last arrival (every_gap)
         self._seen: dict[int, float] = {}  # each process's last arrival, ms (every_gap)
-        self._head = 0
         self._count = 0
         self._seq = 0
         #: (time, pid, wait) every time a wait timer is set, ms.
@@ -227,21 +225,19 @@ class BIDHDD:
     # -- dispatch ------------------------------------------------------------------------
     def next(self, now: float) -> BlockRequest | None:
         self._fire(now)
-        while len(self._dq) < self.dq_depth and self._marked:
-            sq = self._marked[0]
-            self._dq.append(sq.requests.pop())
-            if not sq.requests:
-                self._marked.popleft()
-        if not self._dq:
+        request = self._device.take(self._pop_marked)
+        if request is not None:
+            self._count -= 1
+        return request
+
+    def _pop_marked(self) -> BlockRequest | None:
+        """The marked queues' next request (whole queues in marking order, each ascending)."""
+        if not self._marked:
             return None
-        if self.dq_depth == 1:
-            request = self._dq.pop()
-        else:  # C-LOOK over the DQ from the last dispatched position
-            ahead = [r for r in self._dq if r.lba >= self._head]
-            request = min(ahead or self._dq, key=_lba)
-            self._dq.remove(request)
-        self._head = request.end
-        self._count -= 1
+        sq = self._marked[0]
+        request = sq.requests.pop()
+        if not sq.requests:
+            self._marked.popleft()
         return request
 
     def next_wakeup(self, now: float) -> float | None:

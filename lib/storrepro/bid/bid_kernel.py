@@ -16,6 +16,7 @@ from storrepro.bid.kernel_core import (
     HYBRID,
     READ,
     WRITE,
+    _device_take,
     _index_add,
     _index_remove,
     _merge,
@@ -232,35 +233,14 @@ def _bid_add(lba, size, op, p, event, now, tsim, opt, st, req, idx, pieces, sq, 
 
 @borrowing
 def _bid_next(now, tsim, opt, st, req, idx, sq, hist, logs, vfs):
-    """BID's dispatch: fire due timers, then take the next request from the dispatch queue
-    (depth 1: the marked queues' FIFO; deeper: C-LOOK over its contents); a request id or -1."""
+    """BID's dispatch: fire due timers, then top the disk's queue up from the marked queues'
+    FIFO and take its next request (:func:`~kernel_core._device_take`); a request id or -1."""
     _fire(now, tsim, opt, st, req, idx, sq, hist, logs, vfs)
-    if opt.dq_depth == 1:
-        if st.mq_head == st.mq_tail:
-            return -1
-        r = sq.marked[st.mq_head]
+    while st.dq_n < opt.dq_depth and st.mq_head < st.mq_tail:
+        sq.dq[st.dq_n] = sq.marked[st.mq_head]
+        st.dq_n += 1
         st.mq_head += 1
-    else:
-        while st.dq_n < opt.dq_depth and st.mq_head < st.mq_tail:
-            sq.dq[st.dq_n] = sq.marked[st.mq_head]
-            st.dq_n += 1
-            st.mq_head += 1
-        m = st.dq_n
-        if m == 0:
-            return -1
-        best = -1
-        for j in range(m):  # C-LOOK: the lowest LBA at or after the head, else the lowest
-            lba = req[sq.dq[j]].lba
-            if lba >= st.head_pos and (best < 0 or lba < req[sq.dq[best]].lba):
-                best = j
-        if best < 0:
-            for j in range(m):
-                if best < 0 or req[sq.dq[j]].lba < req[sq.dq[best]].lba:
-                    best = j
-        r = sq.dq[best]
-        for j in range(best, m - 1):
-            sq.dq[j] = sq.dq[j + 1]
-        st.dq_n = m - 1
-    st.head_pos = req[r].lba + req[r].size
-    st.count -= 1
+    r = _device_take(opt.dq_depth, st, req, sq.dq)
+    if r >= 0:
+        st.count -= 1
     return r

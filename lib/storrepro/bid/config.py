@@ -1,8 +1,8 @@
 """Notebook 04 parameters, and the readings of the paper's open choices that move a verdict.
 
-Each reading maps its values to the BID scheduler options that implement them
-(:data:`READING_OPTIONS`); only BID-HDD and BID-Hybrid take them, so the Noop and CFQ runs are
-shared by every reading.
+Each reading maps its values to the scheduler options that implement them: the BID schedulers'
+(:data:`READING_OPTIONS`) and Noop's and CFQ's (:data:`BASELINE_OPTIONS`: only the disk's command
+queue touches them). Runs whose options are the same under two variants are shared.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from storrepro.config import (
     trace_params,
 )
 
-#: The driver queue depth of the primary dispatch-queue reading: a SATA drive's native command
-#: queue holds 32 commands (the testbed disk is a 250 GB SATA HDD).
+#: The depth of the disk's command queue under the primary device-queue reading: a SATA drive's
+#: native command queue holds 32 commands (the testbed disk is a 250 GB SATA HDD).
 DQ_DEPTH = 32
 
 #: The sensitivity row with a modern disk model: not one of this reproduction's own parameter
@@ -35,9 +35,19 @@ READING_OPTIONS: dict[str, dict[str, dict]] = {
         "open_queue": {"wait_history": "open_queue"},
         "reset": {"wait_history": "reset"},
     },
-    "dispatch_queue": {
-        f"clook{DQ_DEPTH}": {"dq_depth": DQ_DEPTH},
-        "fifo1": {"dq_depth": 1},
+    "device_queue": {
+        f"all_clook{DQ_DEPTH}": {"dq_depth": DQ_DEPTH},
+        "all_depth1": {"dq_depth": 1},
+        f"bid_only_clook{DQ_DEPTH}": {"dq_depth": DQ_DEPTH},
+    },
+}
+
+#: reading -> value -> the options of Noop and CFQ (readings not listed leave them alone).
+BASELINE_OPTIONS: dict[str, dict[str, dict]] = {
+    "device_queue": {
+        f"all_clook{DQ_DEPTH}": {"dq_depth": DQ_DEPTH},
+        "all_depth1": {"dq_depth": 1},
+        f"bid_only_clook{DQ_DEPTH}": {"dq_depth": 1},
     },
 }
 
@@ -74,27 +84,35 @@ READINGS = {
         "reproduced (BID-HDD -8.3 … -50.9 % against best(CFQ q=8, Noop)) under the earlier "
         "primaries open_queue and a dispatch queue of depth 1.",
     ),
-    "dispatch_queue": Reading(
-        question="How deep is the dispatch queue the flushed staging queues enter, and in which "
-        "order does the disk take requests from it?",
+    "device_queue": Reading(
+        question="Which schedulers dispatch into the disk's own command queue, how deep is it, "
+        "and in which order does the disk take requests from it?",
         paper_words="dispatch queue DQ ... sorted according to LBAs ... the size of the "
         "dispatch queue is determined by the block device / driver",
-        primary=f"clook{DQ_DEPTH}",
+        primary=f"all_clook{DQ_DEPTH}",
         alternatives={
-            f"clook{DQ_DEPTH}": f"a {DQ_DEPTH}-deep dispatch queue kept in LBA order and served "
-            "C-LOOK (the lowest LBA at or after the head, else the lowest)",
-            "fifo1": "a dispatch queue of depth 1: flushed queues reach the disk whole, in "
-            "marking order, each in ascending LBA",
+            f"all_clook{DQ_DEPTH}": f"every scheduler (Noop, CFQ, BID-HDD and BID-Hybrid's HDD "
+            f"side) dispatches into the disk's {DQ_DEPTH}-deep command queue, which the disk "
+            "serves C-LOOK (the lowest LBA at or after the head, else the lowest)",
+            "all_depth1": "no command queue for any scheduler: the disk takes each scheduler's "
+            "order as it comes (BID: flushed queues whole, in marking order, each in ascending "
+            "LBA)",
+            f"bid_only_clook{DQ_DEPTH}": f"the {DQ_DEPTH}-deep C-LOOK queue in front of BID-HDD "
+            "and BID-Hybrid only; Noop and CFQ hand the disk one request at a time (this "
+            "reproduction's earlier primary)",
         },
-        argument="A queue 'sorted according to LBAs' only means something if it can hold more "
-        "than one request, and its size is the driver's: the testbed's SATA disk queues 32 "
-        "commands (native command queueing), the depth a SATA driver exposes. Depth 1 is the "
-        "earlier choice here; the CFQ model already sorts each of its rounds by LBA. The "
-        "authors' released simulator dispatches each staged group whole, with no LBA-sorted "
-        "queue across groups (Mode A, section 10), so this primary departs from their code. "
-        "What git shows: it replaced depth 1 in 939ce45 (2026-11-23), after the committed "
-        "result of 7e04e8f in which C1 was not reproduced. Only BID-HDD and BID-Hybrid get this "
-        "queue (see the register's 'device_queue_bid_only').",
+        argument="The paper's queue is 'determined by the block device / driver': the "
+        "testbed's SATA disk queues 32 commands (native command queueing). That is a property "
+        "of the disk, so it sits in front of whichever scheduler feeds it, and Linux 3.x Noop "
+        "inserts into its dispatch queue sorted as CFQ does; the primary gives the same queue "
+        "to every scheduler. The authors' released simulator dispatches each staged group "
+        "whole with no LBA-sorted queue across groups (Mode A, section 10); all_depth1 is that "
+        "order. What git shows: depth 1 for BID was this reproduction's first primary; "
+        "939ce45 (2026-11-23) replaced it, after the committed result of 7e04e8f in which C1 "
+        "was not reproduced, by a 32-deep queue given to BID alone (the reading "
+        "dispatch_queue=clook32); a review then measured that asymmetry, and the primary "
+        "moved to the same queue for every scheduler (this entry's date) with those results "
+        "in view.",
     ),
     "offload_share": Reading(
         question="C11's share: of all bytes, or of the written bytes?",
@@ -121,20 +139,6 @@ _CLAIMS = "storrepro.bid.claims"
 _SPEC = "the acceptance check"
 
 FORCED = {
-    "device_queue_bid_only": Forced(
-        question="Which schedulers get the 32-deep LBA-sorted (C-LOOK) dispatch queue in front "
-        "of the disk?",
-        quote="The justification used: the paper's 'the size of the dispatch queue is "
-        "determined by the block device / driver' and the testbed's SATA disk, which queues 32 "
-        "commands (native command queueing), the depth a SATA driver exposes.",
-        value="BID-HDD and BID-Hybrid only; Noop and CFQ hand the disk one request at a time. "
-        "The justification is a property of the device, so the asymmetry favours BID: with the "
-        "same queue for every scheduler a review measured BID-HDD at -2.1 … +0.2 % against "
-        "best(CFQ, Noop) at depth 31/32; not yet re-run here.",
-        kind="modelling",
-        symbol="storrepro.bid.config:DQ_DEPTH",
-        decides=("C1", "C2", "C4", "C5", "C6a", "C7", "C8", "C9", "C10"),
-    ),
     "cfq_model": Forced(
         question="How is CFQ modelled?",
         quote="'CFQ in the advent of being fair to all contending processes (in terms of I/O "
@@ -155,8 +159,8 @@ FORCED = {
         question="How is Noop modelled?",
         quote="'The FIFO characteristics of Noop, tends to preserve the sequentiality of "
         "processes'",
-        value="FIFO, merging a request with any queued request it extends (up to 1024 sectors); "
-        "no sorted dispatch queue (Linux 3.x Noop inserts into its dispatch queue sorted)",
+        value="FIFO, merging a request with any queued request it extends (up to 1024 sectors), "
+        "dispatching into the disk's command queue (the reading device_queue)",
         kind="modelling",
         decides=("C1", "C2", "C3", "C5", "C9"),
     ),
@@ -294,15 +298,17 @@ FORCED = {
 }
 
 
-def reading_options(label: str | None = None) -> dict:
-    """The BID scheduler options of the primary readings, with one reading changed by
-    ``label`` (``"name=value"``; ``None``: all primary)."""
+def reading_options(label: str | None = None, bid: bool = True) -> dict:
+    """The options of the primary readings, with one reading changed by ``label``
+    (``"name=value"``; ``None``: all primary): a BID scheduler's, or (``bid=False``) Noop's and
+    CFQ's."""
+    table = READING_OPTIONS if bid else BASELINE_OPTIONS
     options = {}
-    for name in READING_OPTIONS:
-        options.update(READING_OPTIONS[name][READINGS[name].primary])
+    for name in table:
+        options.update(table[name][READINGS[name].primary])
     if label is not None:
         name, value = label.split("=")
-        options.update(READING_OPTIONS[name][value])
+        options.update(table.get(name, {}).get(value, {}))
     return options
 
 

@@ -6,9 +6,10 @@ The trace of a (workload, replicate) pair comes from its own random stream, keye
 alone, so every scheduler sees the identical trace (each worker process keeps the traces it made,
 so the schedulers of one trace do not regenerate it). A cell runs the DES (Mode B, the fast
 kernel) and, for the five main schemes under the primary readings, the authors' window model
-(Mode A) on the same trace. The BID schedulers run once per *variant* — the primary readings and
-each alternative reading (:data:`storrepro.bid.config.VARIANTS`); Noop and CFQ, which no reading
-touches, run once and serve every variant. The Noop cell also computes the trace's oracle bound.
+(Mode A) on the same trace. Every scheduler runs once per *variant* — the primary readings and
+each alternative reading (:data:`storrepro.bid.config.VARIANTS`) — that gives it other options;
+variants with the same options share one run (Noop and CFQ only see the disk's command queue
+change). The primary Noop cell also computes the trace's lower bounds and clairvoyant sweep.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from storrepro.bid.mode_a import ModeAOptions, simulate_mode_a, structures
 from storrepro.bid.oracle import oracle_bound
 from storrepro.bid.reference import simulate_simpy
 from storrepro.bid.results import SimResult, check_options
-from storrepro.bid.schedulers import MAIN, make_scheduler
+from storrepro.bid.schedulers import BASELINES, MAIN, make_scheduler
 from storrepro.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.parallel import sweep, task_rng
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
@@ -77,11 +78,27 @@ def is_bid(scheduler: str) -> bool:
     return scheduler.startswith("bid")
 
 
-def scheduler_for(name: str, variant: str = "primary", **options):
-    """A fresh scheduler; the BID ones with the readings of ``variant`` (primary: ``None``)."""
+def variant_options(name: str, variant: str = "primary") -> dict:
+    """The options the readings of ``variant`` give scheduler ``name`` (BID's, or the command
+    queue of Noop and CFQ; none for another scheduler)."""
+    label = None if variant == "primary" else variant
     if is_bid(name):
-        options = {**reading_options(None if variant == "primary" else variant), **options}
-    return make_scheduler(name, **options)
+        return reading_options(label)
+    return reading_options(label, bid=False) if name in BASELINES else {}
+
+
+def scheduler_for(name: str, variant: str = "primary", **options):
+    """A fresh scheduler with the readings of ``variant``; ``options`` override them."""
+    return make_scheduler(name, **{**variant_options(name, variant), **options})
+
+
+def shared_runs(name: str, variants=VARIANTS) -> dict[str, tuple[str, ...]]:
+    """The variants scheduler ``name`` runs under, each with every variant whose options are
+    the same (they share its run; the first, normally the primary, names it)."""
+    groups: dict[tuple, list[str]] = {}
+    for v in variants:
+        groups.setdefault(tuple(sorted(variant_options(name, v).items())), []).append(v)
+    return {vs[0]: tuple(vs) for vs in groups.values()}
 
 
 @functools.lru_cache(maxsize=8)
@@ -142,7 +159,7 @@ def run_cell(cell: Cell, rng=None) -> dict:
     scheduler = scheduler_for(cell.scheduler, cell.variant)
     result = simulate(trace, scheduler, cell.rq_limit, cell.mode)
     out = {"summary": summarise(result, trace)}
-    if cell.scheduler == "noop":
+    if cell.scheduler == "noop" and cell.variant == "primary":
         out["summary"].update(oracle_bound(trace))
     if cell.scheduler in MODE_A_SCHEMES and cell.variant == "primary":
         packed = _packed(_trace_key(cell))
@@ -167,38 +184,40 @@ def run_cell(cell: Cell, rng=None) -> dict:
 
 
 def main_cells(cfg, workloads, schedulers=MAIN, variants=VARIANTS) -> list[Cell]:
-    """Every (workload, replicate, scheduler, variant) cell — the BID schedulers once per
-    variant, the others once; the cells of one trace side by side, so a worker often reuses the
-    trace it made."""
+    """Every (workload, replicate, scheduler, variant) run — a scheduler once per group of
+    variants that share its options (:func:`shared_runs`); the cells of one trace side by side,
+    so a worker often reuses the trace it made."""
+    runs = {s: shared_runs(s, variants) for s in schedulers}
     return [
         Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode, v, cfg.trace, cfg.trace_format)
         for w in workloads
         for r in range(cfg.seeds)
         for s in schedulers
-        for v in (variants if is_bid(s) else ("primary",))
+        for v in runs[s]
     ]
 
 
 def run_all(cfg, workloads, schedulers=MAIN, desc="workloads x schedulers x readings"):
-    """All cells; returns (summary frame with a ``variant`` column,
+    """All runs; returns (summary frame with one row per (workload, scheduler, replicate,
+    variant) — a shared run under each variant it serves — and
     {(workload, scheduler, replicate, variant): detail dict})."""
     warm_up()
     cells = main_cells(cfg, workloads, schedulers)
     outs = sweep(run_cell, cells, seed=cfg.seed, desc=desc)
+    runs = {s: shared_runs(s) for s in schedulers}
+    served = [(c, o, v) for c, o in zip(cells, outs, strict=True)
+              for v in runs[c.scheduler][c.variant]]  # fmt: skip
     rows = [
         {
             "workload": c.workload,
             "scheduler": c.scheduler,
             "replicate": c.replicate,
-            "variant": c.variant,
+            "variant": v,
             **o["summary"],
         }
-        for c, o in zip(cells, outs, strict=True)
+        for c, o, v in served
     ]
-    details = {
-        (c.workload, c.scheduler, c.replicate, c.variant): o
-        for c, o in zip(cells, outs, strict=True)
-    }
+    details = {(c.workload, c.scheduler, c.replicate, v): o for c, o, v in served}
     return pd.DataFrame(rows), details
 
 
@@ -217,7 +236,7 @@ def mean_ci(summary: pd.DataFrame, column: str) -> pd.DataFrame:
 MODERN = MODERN_CONFIG
 
 #: One-at-a-time sensitivity configurations, on the primary readings:
-#: name -> (rq_limit, BID options). The wait-history rule and the dispatch queue are readings.
+#: name -> (rq_limit, BID options). The wait-history rule and the disk's command queue are readings.
 SENSITIVITY = {
     "default": (128, ()),
     "wait_default=10": (128, (("wait_default", 10.0),)),
@@ -279,7 +298,8 @@ def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
 
 def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.DataFrame:
     """C1 (BID-HDD vs best Linux, q = 8 and 2) and C4 (Hybrid vs BID-HDD) per configuration,
-    with the oracle bound's reduction against best(CFQ q=8, Noop) beside them.
+    with the most any schedule could save against best(CFQ q=8, Noop) (the lower bound of
+    :mod:`storrepro.bid.oracle`) beside them.
 
     When the sweep's trace is the main runs' seed 0 (same events and request slots), the
     default configuration is taken from ``summary`` instead of being run again."""
@@ -347,7 +367,7 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
                     "C1 reduction vs best (q=2) %": 100 * (1 - own.loc[w, "bid-hdd"] / best2),
                     "C4 Hybrid vs BID-HDD %": 100
                     * (1 - own.loc[w, "bid-hybrid"] / own.loc[w, "bid-hdd"]),
-                    "oracle vs best (q=8) %": 100 * (1 - oracles[w][config == MODERN] / best8),
+                    "lower bound vs best (q=8) %": 100 * (1 - oracles[w][config == MODERN] / best8),
                 }
             )
     return pd.DataFrame(rows)
@@ -389,17 +409,18 @@ def noop_over_cfq(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def oracle_means(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per workload, the mean over seeds of the oracle bounds (s): floor, sweep and tiered."""
+    """Per workload, the mean over seeds of the oracle times (s): the lower bound (floor), the
+    clairvoyant sweep and the tiered bound."""
     columns = ("oracle_floor_s", "oracle_sweep_s", "oracle_tiered_s")
     return pd.DataFrame({c: workload_means(summary, c) for c in columns})
 
 
 def detail_arms(details: dict, variant: str = "primary") -> dict:
-    """The HDD requests of the detail run (WordStdev, seed 0) per main scheme; the BID schemes
-    from ``variant``, the others from the primary runs they share."""
+    """The HDD requests of the detail run (WordStdev, seed 0) per main scheme, under
+    ``variant``."""
     workload, replicate = DETAIL
     return {
-        s: details[(workload, s, replicate, variant if is_bid(s) else "primary")]["arm"]
+        s: details[(workload, s, replicate, variant)]["arm"]
         for s in MAIN
     }
 

@@ -55,6 +55,7 @@ from storrepro.bid.kernel_core import (
     Queues,
     Staging,
     Vfs,
+    _device_take,
     _geometry_arrays,
     borrowing,
     hdd_time,
@@ -300,11 +301,20 @@ def _arrival(i, now, tsim, trace, opt, st, req, idx, pieces, q, sq, hist, logs, 
 
 @borrowing
 def _next(now, tsim, opt, st, req, idx, q, sq, hist, logs, vfs):
-    """The scheduler's ``next`` at scheduler time ``now`` (BID: due timers fire first): a
-    request id or -1."""
-    if opt.kind < BID:
-        return _queue_next(opt, st, req, idx, q)
-    return _bid_next(now, tsim, opt, st, req, idx, sq, hist, logs, vfs)
+    """The disk's next request at scheduler time ``now``: the scheduler's ``next`` (BID: due
+    timers fire first) through the disk's command queue; a request id or -1."""
+    if opt.kind >= BID:
+        return _bid_next(now, tsim, opt, st, req, idx, sq, hist, logs, vfs)
+    while st.dq_n < opt.dq_depth:  # the disk's command queue, topped up from the scheduler
+        r = _queue_next(opt, st, req, idx, q)
+        if r < 0:
+            break
+        sq.dq[st.dq_n] = r
+        st.dq_n += 1
+    r = _device_take(opt.dq_depth, st, req, sq.dq)
+    if r >= 0:
+        st.count -= 1
+    return r
 
 
 @borrowing
@@ -331,13 +341,14 @@ def scheduler_options(scheduler) -> np.ndarray:
         raise ValueError(f"the kernel needs a fresh scheduler, got {scheduler!r} with requests")
     opt = np.zeros(1, dtype=OPTIONS)  # the fields of other schedulers stay 0
     opt["kind"], opt["max_sectors"] = kind, scheduler.max_sectors
+    opt["dq_depth"] = scheduler.dq_depth
     if kind == CFQ_KIND:
         opt["quantum"] = scheduler.quantum
     if kind < BID:
         opt["merge"] = scheduler.merge
         return opt
     opt["merge"] = scheduler.sq_merge
-    opt["history"], opt["dq_depth"] = scheduler.history_length, scheduler.dq_depth
+    opt["history"] = scheduler.history_length
     opt["reset_history"] = scheduler.reset_history_on_flush
     opt["adaptive_wait"], opt["every_gap"] = scheduler.adaptive_wait, scheduler.every_gap
     opt["wait_default"], opt["read_deadline"] = scheduler.wait_default, scheduler.read_deadline

@@ -58,8 +58,8 @@ COUNTERS = np.dtype(
         ("last_arrival", I8),  # BID: the last process to arrive (the every-gap history's batches)
         ("mq_head", I8),  # BID: the marked requests' FIFO
         ("mq_tail", I8),
-        ("dq_n", I8),  # BID: requests in the dispatch queue
-        ("head_pos", I8),  # BID: where the dispatch queue's C-LOOK last left the head
+        ("dq_n", I8),  # requests in the disk's command queue
+        ("head_pos", I8),  # where the disk's last request from that queue ended
         ("nwait", I8),  # BID's log lengths
         ("nflush", I8),
         ("ndec", I8),
@@ -78,7 +78,7 @@ OPTIONS = np.dtype(
         ("max_sectors", I8),
         ("quantum", I8),  # CFQ
         ("history", I8),  # BID: gaps in the wait history
-        ("dq_depth", I8),  # BID: dispatch queue depth
+        ("dq_depth", I8),  # the disk's command queue depth (every scheduler)
         ("reset_history", B1),  # BID: the history is deleted with its queue
         ("adaptive_wait", B1),
         ("every_gap", B1),  # BID: every batch's gap enters the history, queue open or not
@@ -258,6 +258,34 @@ def _geometry_arrays(g: HDDGeometry, modern: bool = False):
         ]
     )
     return gi, gf
+
+
+# -- the disk's command queue (storrepro.bid.request.DeviceQueue) -----------------------------
+@borrowing
+def _device_take(depth, st, req, dq):
+    """The disk's next request from its command queue ``dq`` (the first ``st.dq_n``): depth 1
+    the one there, deeper C-LOOK (the lowest LBA at or after the head, else the lowest, equal
+    LBAs in dispatch order); -1 when it is empty."""
+    m = st.dq_n
+    if m == 0:
+        return -1
+    best = 0
+    if depth > 1:
+        best = -1
+        for j in range(m):
+            lba = req[dq[j]].lba
+            if lba >= st.head_pos and (best < 0 or lba < req[dq[best]].lba):
+                best = j
+        if best < 0:
+            for j in range(m):
+                if best < 0 or req[dq[j]].lba < req[dq[best]].lba:
+                    best = j
+    r = dq[best]
+    for j in range(best, m - 1):
+        dq[j] = dq[j + 1]
+    st.dq_n = m - 1
+    st.head_pos = req[r].lba + req[r].size
+    return r
 
 
 # -- merge index (storrepro.bid.request.MergeIndex) ------------------------------------------

@@ -88,31 +88,19 @@ def arm_moves(arms: dict) -> pd.DataFrame:
 
 
 def means(summary: pd.DataFrame, column: str, variant: str = "primary") -> pd.DataFrame:
-    """workload x scheduler table of the mean of ``column`` over replicates; the BID columns
-    from ``variant`` (a reading label), the others from the primary runs they share."""
-    if "variant" not in summary:
-        return summary.groupby(["workload", "scheduler"])[column].mean().unstack()
-    primary = summary[summary.variant == "primary"]
-    table = primary.groupby(["workload", "scheduler"])[column].mean().unstack()
-    if variant != "primary":
-        alt = summary[summary.variant == variant]
-        alt = alt.groupby(["workload", "scheduler"])[column].mean().unstack()
-        for col in alt.columns:
-            table[col] = alt[col]
-    return table
+    """workload x scheduler table of the mean of ``column`` over replicates, every scheduler's
+    runs under ``variant`` (a reading label)."""
+    if "variant" in summary:
+        summary = summary[summary.variant == variant]
+    return summary.groupby(["workload", "scheduler"])[column].mean().unstack()
 
 
 def per_seed(summary: pd.DataFrame, column, variant: str = "primary"):
     """workload x scheduler table of ``column`` with one row per trace (replicates in order;
-    the run's input digest takes no MultiIndex, so the replicate is not a level); the BID
-    columns from ``variant`` (a reading label), the others from the primary runs they share.
-    With a list of columns, a dict of such tables (one reshaping for all)."""
-    if "variant" not in summary:
-        rows = summary
-    else:
-        bid = summary.scheduler.str.startswith("bid")
-        mine = summary.variant == variant
-        rows = summary[(~bid & (summary.variant == "primary")) | (bid & mine)]
+    the run's input digest takes no MultiIndex, so the replicate is not a level), every
+    scheduler's runs under ``variant`` (a reading label). With a list of columns, a dict of such
+    tables (one reshaping for all)."""
+    rows = summary[summary.variant == variant] if "variant" in summary else summary
     columns = [column] if isinstance(column, str) else list(column)
     wide = rows.set_index(["workload", "replicate", "scheduler"])[columns].unstack()
     wide = wide.reset_index(level="replicate", drop=True)

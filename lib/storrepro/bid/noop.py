@@ -1,10 +1,11 @@
-"""Noop: one FIFO with back/front merging into any queued request."""
+"""Noop: one FIFO with back/front merging into any queued request, dispatching into the disk's
+command queue (:class:`~storrepro.bid.request.DeviceQueue`, depth ``dq_depth``)."""
 
 from __future__ import annotations
 
 from collections import deque
 
-from storrepro.bid.request import MAX_SECTORS, BlockRequest, MergeIndex
+from storrepro.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
 
 
 class Noop:
@@ -12,7 +13,9 @@ class Noop:
 
     name = "noop"
 
-    def __init__(self, merge: bool = True, max_sectors: int = MAX_SECTORS):
+    def __init__(self, merge: bool = True, max_sectors: int = MAX_SECTORS, dq_depth: int = 1):
+        self._device = DeviceQueue(dq_depth)
+        self.dq_depth = self._device.depth
         self._queue: deque[BlockRequest] = deque()
         self.merge = bool(merge)
         self._merger = MergeIndex(max_sectors, per_pid=False) if merge else None
@@ -26,6 +29,9 @@ class Noop:
         self._queue.append(request)
 
     def next(self, now: float) -> BlockRequest | None:
+        return self._device.take(self._dispatch)
+
+    def _dispatch(self) -> BlockRequest | None:
         if not self._queue:
             return None
         request = self._queue.popleft()
@@ -34,7 +40,7 @@ class Noop:
         return request
 
     def __len__(self) -> int:
-        return len(self._queue)
+        return len(self._queue) + len(self._device)
 
     def __repr__(self) -> str:
-        return f"Noop(merge={self._merger is not None})"
+        return f"Noop(merge={self._merger is not None}, dq_depth={self.dq_depth})"

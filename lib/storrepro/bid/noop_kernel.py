@@ -47,7 +47,8 @@ def _queue_add(i, now, trace, opt, st, req, idx, pieces, q):
 
 @borrowing
 def _queue_next(opt, st, req, idx, q):
-    """Noop's and CFQ's ``next``: a request id or -1."""
+    """Noop's and CFQ's next request for the disk's command queue, or -1 (the request keeps
+    its slot until the disk takes it)."""
     if opt.kind == NOOP:
         if st.f_head == st.f_tail:
             return -1
@@ -55,7 +56,6 @@ def _queue_next(opt, st, req, idx, q):
         st.f_head += 1
         if opt.merge:
             _index_remove(idx, st, -1, r, req)
-        st.count -= 1
         return r
     if st.r_head == st.r_tail:
         if st.norder == 0:
@@ -63,5 +63,4 @@ def _queue_next(opt, st, req, idx, q):
         _form_round(opt.merge, opt.quantum, st, req, idx, q)
     r = q.round[st.r_head]
     st.r_head += 1
-    st.count -= 1
     return r

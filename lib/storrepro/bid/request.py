@@ -109,3 +109,46 @@ class MergeIndex:
             self._by_start[self._key(target, target.lba)] = target
             return target
         return None
+
+
+def _lba(request: BlockRequest) -> int:
+    return request.lba
+
+
+class DeviceQueue:
+    """The disk's own command queue (SATA native command queueing), in front of any scheduler.
+
+    It holds up to ``depth`` requests the scheduler has dispatched; the disk takes them C-LOOK
+    (the lowest LBA at or after where its last request ended, else the lowest; equal LBAs in
+    dispatch order). Depth 1 hands the disk the scheduler's order unchanged. A request in the
+    queue can no longer merge, and still holds its block-layer slot until the disk takes it.
+    """
+
+    def __init__(self, depth: int = 1):
+        if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
+            raise ValueError(f"dq_depth must be an integer >= 1 (requests), got {depth!r}")
+        self.depth = int(depth)
+        self._queue: list[BlockRequest] = []
+        self._head = 0
+
+    def take(self, dispatch) -> BlockRequest | None:
+        """Top the queue up from ``dispatch()`` (the scheduler's next request, or ``None``),
+        then give the disk its next request, or ``None``."""
+        while len(self._queue) < self.depth:
+            request = dispatch()
+            if request is None:
+                break
+            self._queue.append(request)
+        if not self._queue:
+            return None
+        if self.depth == 1:
+            request = self._queue.pop()
+        else:
+            ahead = [r for r in self._queue if r.lba >= self._head]
+            request = min(ahead or self._queue, key=_lba)
+            self._queue.remove(request)
+        self._head = request.end
+        return request
+
+    def __len__(self) -> int:
+        return len(self._queue)

@@ -10,6 +10,8 @@ from storrepro.bid.noop import Noop
 
 #: name -> (class, fixed options); the five schemes of the Fig. 12 analogue come first.
 MAIN = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
+#: The Linux schedulers BID is measured against (they take the disk's command queue depth).
+BASELINES = ("cfq-q8", "cfq-q2", "noop")
 SCHEDULERS = {
     "cfq-q8": (CFQ, {"quantum": 8}),
     "cfq-q2": (CFQ, {"quantum": 2}),
