@@ -162,6 +162,15 @@ def trace_params(replaces: str) -> dict[str, Param]:
         "trace_format": Param(
             str, "", "", "the trace's format ('' detects it)", choices=("", *FORMATS)
         ),
+        "trace_start": Param(
+            float, 0.0, 0.0, "days from the trace's first record to the part used", low=0
+        ),
+        "trace_days": Param(
+            float, 0.0, 0.0, "days of the trace used from trace_start (0: to its end)", low=0
+        ),
+        "volumes": Param(
+            str, "", "", "the trace's volumes used, comma-separated ('' uses all)"
+        ),
     }
 
 
@@ -294,7 +303,11 @@ class NotebookConfig:
             raise ParameterError(
                 f"{cls.notebook}: the parameters cell does not set {', '.join(missing)}"
             )
-        return cls(**{name: namespace[name] for name in cls.all_params()})
+        cfg = cls(**{name: namespace[name] for name in cls.all_params()})
+        from storrepro.traces.needs import check
+
+        check(cfg)  # a user's trace that cannot give the notebook's input, before any work
+        return cfg
 
     def input_description(self) -> str:
         """What the paper's workload was stood in by: the user's trace or our synthetic one."""
@@ -305,6 +318,21 @@ class NotebookConfig:
 
     def validate(self) -> None:
         """Checks that involve several parameters; subclasses override."""
+
+    def trace_source(self) -> tuple[str, str]:
+        """``(path, format)`` of the trace this run reads: ``trace`` itself, or the part of it
+        ``trace_start``, ``trace_days`` and ``volumes`` select (:func:`storrepro.traces.needs.
+        selected`); ``('', '')`` keeps the stand-in."""
+        from storrepro.traces.needs import selected
+
+        return selected(self) if getattr(self, "trace", "") else ("", "")
+
+    def trace_needs(self):
+        """What the notebook needs from a user's trace (:class:`storrepro.traces.needs.
+        TraceNeeds`); a notebook taking a trace overrides it."""
+        from storrepro.traces.needs import TraceNeeds
+
+        return TraceNeeds()
 
     def cost_estimate(self) -> tuple[float, float, str]:
         """``(seconds, MiB, the size that drives memory)``, a rough linear estimate, good for

@@ -359,7 +359,7 @@ def tenant_tasks(cfg) -> list[TenantTask]:
     trace's first volumes — of which ``cfg.accuracy_tenants``, spread evenly over the pool, also
     run the ablation predictors."""
     if cfg.trace:
-        pool = trace_tenants(cfg.trace, cfg.trace_format, cfg.segment_seconds, cfg.tenants,
+        pool = trace_tenants(*cfg.trace_source(), cfg.segment_seconds, cfg.tenants,
                              cfg.segments)  # fmt: skip
         durations = [tenant.duration for tenant in pool]
     else:

@@ -100,8 +100,8 @@ def _trace_key(cell: Cell) -> tuple:
 
 def _seed0(cfg, workload: str, events: int, scheduler: str = "noop") -> Cell:
     """The cell of a workload's first trace under the notebook's config."""
-    return Cell(workload, scheduler, 0, events, cfg.seed, trace=cfg.trace,
-                trace_format=cfg.trace_format)  # fmt: skip
+    trace, trace_format = cfg.trace_source()
+    return Cell(workload, scheduler, 0, events, cfg.seed, trace=trace, trace_format=trace_format)
 
 
 def process_kinds(cfg, workload: str) -> dict:
@@ -171,7 +171,7 @@ def main_cells(cfg, workloads, schedulers=MAIN, variants=VARIANTS) -> list[Cell]
     variant, the others once; the cells of one trace side by side, so a worker often reuses the
     trace it made."""
     return [
-        Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode, v, cfg.trace, cfg.trace_format)
+        Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode, v, *cfg.trace_source())
         for w in workloads
         for r in range(cfg.seeds)
         for s in schedulers
@@ -290,7 +290,7 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
         and cfg.mode == "backlogged"
     )
     cells = [
-        SensitivityCell(c, w, s, cfg.sensitivity_events, cfg.seed, cfg.trace, cfg.trace_format)
+        SensitivityCell(c, w, s, cfg.sensitivity_events, cfg.seed, *cfg.trace_source())
         for w in workloads
         for c in SENSITIVITY
         for s in MAIN

@@ -288,13 +288,14 @@ def notebook_tasks(cfg) -> list:
         history_days=cfg.sched_history_days,
         intervals=cfg.sched_intervals,
     )
+    trace, trace_format = cfg.trace_source()  # the selected part of a user's trace
     sched = [
         SchedulingTask(
             r, spec, OVERHEADS, MOVE_COUNTS,
             verifications=(reading.primary, *reading.others()),
             target_tail_ms=cfg.sched_target_tail_ms,
-            trace=cfg.trace,
-            trace_format=cfg.trace_format,
+            trace=trace,
+            trace_format=trace_format,
         )
         for r in range(cfg.sched_replicates)
     ]

@@ -455,6 +455,12 @@ class TofecConfig(NotebookConfig):
         **trace_params("the synthetic request arrivals of the changing-workload experiment"),
     }
 
+    def trace_needs(self):
+        """Requests timed finer than 1 ms: their gaps shape the arrivals."""
+        from storrepro.traces.needs import TraceNeeds
+
+        return TraceNeeds(requests=True, fine_time="the gaps between requests shape the arrivals")
+
     def validate(self) -> None:
         if not self.alpha < 1:  # Param bounds are inclusive; 1 would freeze the backlog estimate
             raise ParameterError(f"parameter 'alpha' = {self.alpha!r}: expected a float in [0, 1)")

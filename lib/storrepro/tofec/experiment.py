@@ -292,7 +292,7 @@ def phase_sweep(
 ) -> tuple[pd.DataFrame, dict]:
     """The 3-phase workloads: per (pattern, seed, policy) metrics, and seed 0's traces. With
     ``cfg.trace`` the arrivals follow the trace's gaps (:mod:`storrepro.tofec.workload`)."""
-    gaps = trace_gaps(cfg.trace, cfg.trace_format) if cfg.trace else None
+    gaps = trace_gaps(*cfg.trace_source()) if cfg.trace else None
     tasks = [
         PhaseTask(
             name,

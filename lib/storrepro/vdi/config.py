@@ -260,6 +260,13 @@ class VdiConfig(NotebookConfig):
         ),
     }
 
+    def trace_needs(self):
+        """Traffic on every day of the evaluation window (:func:`storrepro.vdi.workload.
+        trace_needs`)."""
+        from storrepro.vdi.workload import trace_needs
+
+        return trace_needs()
+
     def validate(self) -> None:
         if not 0 < self.cap <= 1:
             raise ParameterError(f"parameter 'cap' = {self.cap!r}: expected a fraction in (0, 1]")
