@@ -267,6 +267,9 @@ class NotebookConfig:
     #: What the notebook may take here, quick and full profile, in seconds (``make bench``
     #: reports each against it).
     budget_s: ClassVar[tuple[float, float]] = (60.0, 120.0)
+    #: The ids of the claims whose inputs a user's ``trace`` drives (None: every claim); the
+    #: others keep the stand-in's inputs, and their reasons say nothing of the trace.
+    trace_claims: ClassVar[tuple[str, ...] | None] = None
 
     @classmethod
     def reading_labels(cls) -> list[str]:

@@ -62,6 +62,7 @@ class Run:
         *args: Any,
         by_reading: Mapping[str, tuple] | None = None,
         not_affected_by: Iterable[str] = (),
+        on_trace: bool = True,
         **kwargs: Any,
     ) -> dict:
         """Apply ``rule`` to ``args`` (the inputs under the primary readings) and to each
@@ -71,10 +72,12 @@ class Run:
         (``kwargs`` are shared); ``not_affected_by`` names the readings that cannot change the
         inputs. A ``test`` claim must be judged under every alternative of every reading of the
         config that touches it. The entry stores a digest of each reading's inputs, and a claim
-        judged on a user's trace says so in its reason.
+        judged on a user's trace says so in its reason; ``on_trace`` False (or a config's
+        ``trace_claims`` that leaves the claim out) says the claim's inputs do not come from the
+        trace even when the notebook takes one: they stay the stand-in's.
         """
-        claim = self._on_input(rule(*args, **kwargs))
-        alternatives = {label: self._on_input(rule(*alt, **kwargs))
+        claim = self._on_input(rule(*args, **kwargs), on_trace)
+        alternatives = {label: self._on_input(rule(*alt, **kwargs), on_trace)
                         for label, alt in (by_reading or {}).items()}
         gaps = claim.test_gaps() if claim.role == "test" else []
         if gaps:
@@ -85,10 +88,22 @@ class Run:
             entry["by_reading"][label]["inputs"] = input_digest(alt, kwargs)
         return entry
 
-    def _on_input(self, claim: Claim) -> Claim:
-        """With a user's trace in place of the stand-in, the reason says what it was checked on."""
+    def _on_input(self, claim: Claim, on_trace: bool = True) -> Claim:
+        """With a user's trace in place of the stand-in (``on_trace``: the claim's inputs come
+        from it), the reason says what it was checked on; a calibration target, fitted to the
+        stand-in, is not applicable to the trace and is not checkable."""
+        driven = self.config.trace_claims is None or claim.id in self.config.trace_claims
+        if not (getattr(self.config, "trace", "") and on_trace and driven):
+            return claim
         words = self.config.input_description()
-        if getattr(self.config, "trace", "") and claim.role in _ON_INPUT:
+        if claim.role == "calibration":
+            return dataclasses.replace(
+                claim,
+                verdict="not checkable",
+                reason=f"Not applicable: a target fitted to the synthetic stand-in, and this run "
+                f"read the user's {words} in its place (on it: {claim.reproduced_value}).",
+            )
+        if claim.role in _ON_INPUT:
             note = f" Checked on the user's {words}, not on the paper's data."
             claim = dataclasses.replace(claim, reason=claim.reason + note)
         return claim

@@ -455,6 +455,9 @@ class TofecConfig(NotebookConfig):
         **trace_params("the synthetic request arrivals of the changing-workload experiment"),
     }
 
+    #: The trace drives only the changing workload (Fig. 11); the grid's claims keep Poisson.
+    trace_claims = ("B9a", "B9b", "B9c", "B9c-greedy", "B9d")
+
     def trace_needs(self):
         """Requests timed finer than 1 ms: their gaps shape the arrivals."""
         from storrepro.traces.needs import TraceNeeds

@@ -58,8 +58,8 @@ def span_text(seconds: float) -> str:
 
 def selection(cfg) -> dict:
     """The selection parameters set away from their defaults (the whole trace)."""
-    chosen = {"trace_start": cfg.trace_start, "trace_days": cfg.trace_days, "volumes": cfg.volumes}
-    return {k: v for k, v in chosen.items() if v}
+    names = ("trace_start", "trace_days", "volumes")
+    return {k: getattr(cfg, k) for k in names if getattr(cfg, k, None)}
 
 
 def _volume_names(text: str) -> list[str]:
