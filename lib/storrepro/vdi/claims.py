@@ -334,7 +334,7 @@ def f6_magnitudes(smape: pd.DataFrame) -> Claim:
         f"proposed in [{p_lo:g}, {p_hi:g}] %": p_lo <= prop <= p_hi,
         f"HW in [{h_lo:g}, {h_hi:g}] %": h_lo <= hw <= h_hi,
         f"ARIMA ≥ HW + {F6_ARIMA_GAP:g} pp": arima >= hw + F6_ARIMA_GAP,
-        f"proposed/ARIMA ≤ {F6_RATIO_MAX:g}": prop <= F6_RATIO_MAX * arima,  # ARIMA may be 0
+        f"proposed/ARIMA ≤ {F6_RATIO_MAX:g}": arima > 0 and prop <= F6_RATIO_MAX * arima,
     }
     ratio = f"{prop / arima:.2f}" if arima > 0 else "undefined (ARIMA 0 %)"
     passed = sum(checks.values())
