@@ -1,5 +1,6 @@
 """Bands from the papers' words, seed intervals, inconclusive verdicts, Run.judge and dating."""
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -248,6 +249,23 @@ def test_on_a_users_trace_a_calibration_is_not_applicable_and_stand_in_inputs_ge
     some = Run(SomeDriven(profile="quick", trace=str(trace)))
     assert some.judge(fitted, 1.4, id="C3")["verdict"] == "not checkable"
     assert some.judge(fitted, 1.4, id="C4")["reason"] == fitted(1.4).reason
+    # a claim the trace cannot answer, and the stand-in's words said of the trace
+    class Worded(TraceConfig):
+        trace_not_checkable = {"A2": "no dates in the trace"}
+        trace_words = {r"\bseeds\b": "replicates", r"generator's noise": "trace's noise"}
+
+    worded = Run(Worded(profile="quick", trace=str(trace)))
+    dated = worded.judge(fitted, 2.0, role="analysis", id="A2")
+    assert (dated["verdict"], dated["reason"]) == ("not checkable", (
+        "Not applicable: no dates in the trace, and this run read the user's trace t.csv "
+        "(detected) in its place (on it: 2.0)."))
+    entry = worded.judge(ratio_rule, [1.0, 1.0], id="T2", not_affected_by=["model"])
+    assert entry["uncertainty"]["of"] == "measured / paper"
+    said = worded.judge(lambda: dataclasses.replace(
+        fitted(2.0, role="analysis", id="A3"), reason="the generator's noise on 0/2 seeds.",
+        reproduced_value="0/2 seeds"))
+    assert said["reason"].startswith("the trace's noise on 0/2 replicates. Checked on the user's")
+    assert said["reproduced_value"] == "0/2 replicates"
     # without a trace nothing changes
     bare = Run(JudgeConfig(profile="quick")).judge(fitted, 1.4)
     assert (bare["verdict"], bare["reason"]) == ("not reproduced", fitted(1.4).reason)

@@ -270,6 +270,12 @@ class NotebookConfig:
     #: The ids of the claims whose inputs a user's ``trace`` drives (None: every claim); the
     #: others keep the stand-in's inputs, and their reasons say nothing of the trace.
     trace_claims: ClassVar[tuple[str, ...] | None] = None
+    #: Claims a user's trace cannot answer, with the reason (e.g. dates the trace does not give):
+    #: on a trace they are not checkable.
+    trace_not_checkable: ClassVar[dict[str, str]] = {}
+    #: The stand-in's words in the claims' texts and what they mean on a user's trace (regular
+    #: expression -> replacement), e.g. the replicates of one fixed trace are not "seeds".
+    trace_words: ClassVar[dict[str, str]] = {}
 
     @classmethod
     def reading_labels(cls) -> list[str]:

@@ -9,6 +9,7 @@ sets a :meth:`Run.headline`, saves figures with :meth:`Run.save_figure` and call
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict
@@ -96,17 +97,33 @@ class Run:
         if not (getattr(self.config, "trace", "") and on_trace and driven):
             return claim
         words = self.config.input_description()
-        if claim.role == "calibration":
+        claim = self._in_trace_words(claim)
+        cannot = self.config.trace_not_checkable.get(claim.id)
+        if claim.role == "calibration" or cannot:
+            why = cannot or "a target fitted to the synthetic stand-in"
             return dataclasses.replace(
                 claim,
                 verdict="not checkable",
-                reason=f"Not applicable: a target fitted to the synthetic stand-in, and this run "
-                f"read the user's {words} in its place (on it: {claim.reproduced_value}).",
+                reason=f"Not applicable: {why}, and this run read the user's {words} in its "
+                f"place (on it: {claim.reproduced_value}).",
             )
         if claim.role in _ON_INPUT:
             note = f" Checked on the user's {words}, not on the paper's data."
             claim = dataclasses.replace(claim, reason=claim.reason + note)
         return claim
+
+    def _in_trace_words(self, claim: Claim) -> Claim:
+        """The claim's texts with the stand-in's words in the config's ``trace_words``
+        replaced by what they mean on the user's trace."""
+        def say(text: str) -> str:
+            for pattern, words in self.config.trace_words.items():
+                text = re.sub(pattern, words, text)
+            return text
+
+        texts = {k: say(getattr(claim, k)) for k in ("reason", "reproduced_value", "tolerance")}
+        if claim.uncertainty and "of" in claim.uncertainty:
+            texts["uncertainty"] = {**claim.uncertainty, "of": say(claim.uncertainty["of"])}
+        return dataclasses.replace(claim, **texts)
 
     def _record(
         self,
