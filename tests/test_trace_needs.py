@@ -10,7 +10,7 @@ from storrepro.config import ParameterError
 from storrepro.periodicity.config import PrecisePeriodConfig
 from storrepro.tofec.config import TofecConfig
 from storrepro.traces import convert
-from storrepro.traces.needs import check, selected, span_text
+from storrepro.traces.needs import check, needs_of, selected, span_text, words_of
 from storrepro.traces.reader import read_trace
 from storrepro.vdi.config import VdiConfig
 from trace_samples import T0
@@ -109,8 +109,9 @@ def test_each_notebook_says_what_it_needs(tmp_path):
     with pytest.raises(ParameterError, match=r"04_bid needs individual requests, not an iops"):
         check(BIDConfig(profile="quick", trace=long_one))
     # 14,400 requests: a 7.2 s tenant at 2000 IOPS, short of a 10 s segment
-    with pytest.raises(ParameterError, match=r"02_accgecko needs at least 1 volume\(s\) of at "
-                       r"least 20,000 requests each \(segment_seconds = 10"):
+    with pytest.raises(ParameterError, match=r"02_accgecko needs at least 2 volume\(s\) of at "
+                       r"least 20,000 requests each \(each volume is a tenant, .* segment_secon"
+                       r"ds = 10.*; it has 0 such of 1 \(d0: 14,400\)"):
         check(AccGeckoConfig(profile="quick", trace=short, segment_seconds=10))
     seconds = _alibaba(tmp_path / "whole.csv", T0 + np.repeat(np.arange(100.0), 5))  # 400/499 tie
     with pytest.raises(ParameterError, match=r"05_tofec needs timestamps to 1 ms or finer \(the "
@@ -122,15 +123,23 @@ def test_each_notebook_says_what_it_needs(tmp_path):
 
 def test_accgeckos_need_is_its_conversions_own_boundary(tmp_path):
     # a segment's worth at 2000 IOPS gives a tenant its first whole segment; a few fewer, none
-    need = AccGeckoConfig(profile="quick", segment_seconds=10).trace_needs().volume_requests
-    enough = _alibaba(tmp_path / "enough.csv", T0 + np.linspace(0, 100, need))
-    assert convert.accgecko_tenants(enough, segment_s=10, progress=False)["d0"].shape[0] == 1
+    need = needs_of(AccGeckoConfig(profile="quick", segment_seconds=10)).volume_requests
+    def two(name, n):  # two tenants of n requests each over 100 s
+        times = T0 + np.repeat(np.linspace(0, 100, n), 2)
+        return _alibaba(tmp_path / name, times, ["a", "b"] * n)
+
+    enough = two("enough.csv", need)
+    tenants = convert.accgecko_tenants(enough, segment_s=10, progress=False)
+    assert [t.shape[0] for t in tenants.values()] == [1, 1]
     check(AccGeckoConfig(profile="quick", trace=enough, segment_seconds=10))
-    short = _alibaba(tmp_path / "short.csv", T0 + np.linspace(0, 100, need - 3))
+    short = two("short.csv", need - 3)
     with pytest.raises(ValueError, match="no tenant spans a whole 10 s segment"):
         convert.accgecko_tenants(short, segment_s=10, progress=False)
     with pytest.raises(ParameterError, match="02_accgecko needs"):
         check(AccGeckoConfig(profile="quick", trace=short, segment_seconds=10))
+    one = _alibaba(tmp_path / "one.csv", T0 + np.linspace(0, 100, 2 * need))  # one tenant
+    with pytest.raises(ParameterError, match=r"needs at least 2 volume\(s\).*it has 1 such of 1"):
+        check(AccGeckoConfig(profile="quick", trace=one, segment_seconds=10))
 
 
 def test_span_text():
@@ -142,3 +151,12 @@ def test_an_unreadable_trace_names_the_parameter(tmp_path):
     empty.write_text("time_s,iops\n")
     with pytest.raises(ParameterError, match=r"parameter 'trace' = .*empty.csv.*header and no"):
         check(VdiConfig(profile="quick", trace=str(empty)))
+
+
+def test_bid_names_its_windows_by_the_traces_processes(tmp_path):
+    times = T0 + np.arange(0, 600, 0.05)  # 12,000 requests of two volumes, alternating
+    trace = _alibaba(tmp_path / "two.csv", times, ["a" if i % 2 else "b" for i in range(12_000)])
+    words = words_of(BIDConfig(profile="quick", trace=trace))  # 2,000-request windows
+    assert words[r"\bGrep\b"] == "window 1 (pids 0, 1)"
+    assert words[r"\bWordStdev\b"] == "window 6 (pids 0, 1)" and words[r"\bseeds\b"] == "windows"
+    assert words_of(BIDConfig(profile="quick")) == {}  # no trace: no words to change

@@ -133,7 +133,7 @@ def test_scheduler_inputs_and_the_reading_table():
 
 def test_the_run_names_a_users_trace_in_the_reasons(tmp_path):
     trace = tmp_path / "small.csv"
-    trace.write_text("x")
+    trace.write_text("time_s,iops\n0,5\n600,6\n")  # checked by Run: traffic every day, repeated
     run = Run(VdiConfig(profile="quick", trace=str(trace)), out=tmp_path)
     entry = run.judge(vc.s7_ordering, 1.0, 5.0, 7.0)
     assert entry["reason"].endswith("Checked on the user's trace small.csv (detected), not on "

@@ -276,6 +276,10 @@ class NotebookConfig:
     #: The stand-in's words in the claims' texts and what they mean on a user's trace (regular
     #: expression -> replacement), e.g. the replicates of one fixed trace are not "seeds".
     trace_words: ClassVar[dict[str, str]] = {}
+    #: The package module saying what the notebook needs from a trace, ``trace_needs(cfg)``
+    #: (:class:`storrepro.traces.needs.TraceNeeds`), and optionally ``trace_words(cfg)``: words
+    #: that depend on the trace, added to ``trace_words``.
+    trace_module: ClassVar[str] = ""
 
     @classmethod
     def reading_labels(cls) -> list[str]:
@@ -312,11 +316,7 @@ class NotebookConfig:
             raise ParameterError(
                 f"{cls.notebook}: the parameters cell does not set {', '.join(missing)}"
             )
-        cfg = cls(**{name: namespace[name] for name in cls.all_params()})
-        from storrepro.traces.needs import check
-
-        check(cfg)  # a user's trace that cannot give the notebook's input, before any work
-        return cfg
+        return cls(**{name: namespace[name] for name in cls.all_params()})
 
     def input_description(self) -> str:
         """What the paper's workload was stood in by: the user's trace or our synthetic one."""
@@ -327,21 +327,6 @@ class NotebookConfig:
 
     def validate(self) -> None:
         """Checks that involve several parameters; subclasses override."""
-
-    def trace_source(self) -> tuple[str, str]:
-        """``(path, format)`` of the trace this run reads: ``trace`` itself, or the part of it
-        ``trace_start``, ``trace_days`` and ``volumes`` select (:func:`storrepro.traces.needs.
-        selected`); ``('', '')`` keeps the stand-in."""
-        from storrepro.traces.needs import selected
-
-        return selected(self) if getattr(self, "trace", "") else ("", "")
-
-    def trace_needs(self):
-        """What the notebook needs from a user's trace (:class:`storrepro.traces.needs.
-        TraceNeeds`); a notebook taking a trace overrides it."""
-        from storrepro.traces.needs import TraceNeeds
-
-        return TraceNeeds()
 
     def cost_estimate(self) -> tuple[float, float, str]:
         """``(seconds, MiB, the size that drives memory)``, a rough linear estimate, good for

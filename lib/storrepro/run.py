@@ -23,6 +23,8 @@ from storrepro.claims import Claim, headline_verdict, input_digest, plain
 from storrepro.config import NotebookConfig
 from storrepro.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
 from storrepro.scorecard import claims_frame, reading_table, style_claims, write_scorecard
+from storrepro.traces.needs import check as check_trace
+from storrepro.traces.needs import words_of
 
 #: Roles whose claims rest on the workload, so a user's trace in place of the stand-in is said.
 _ON_INPUT = ("test", "calibration", "stand-in", "analysis")
@@ -43,6 +45,8 @@ class Run:
         self.captions: dict[str, str] = {}
         self.figure_claims: dict[str, dict] = {}
         self._headline: dict | None = None
+        check_trace(config)  # a user's trace that cannot give the notebook's input: before work
+        self._trace_words: dict[str, str] | None = None
 
     @property
     def provenance(self) -> dict[str, str]:
@@ -115,8 +119,11 @@ class Run:
     def _in_trace_words(self, claim: Claim) -> Claim:
         """The claim's texts with the stand-in's words in the config's ``trace_words``
         replaced by what they mean on the user's trace."""
+        if self._trace_words is None:
+            self._trace_words = words_of(self.config)
+
         def say(text: str) -> str:
-            for pattern, words in self.config.trace_words.items():
+            for pattern, words in self._trace_words.items():
                 text = re.sub(pattern, words, text)
             return text
 

@@ -320,23 +320,7 @@ class AccGeckoConfig(NotebookConfig):
         **trace_params("the synthetic tenant pool"),
     }
 
-    def trace_needs(self):
-        """Requests timed finer than 1 ms, and a volume with a whole ``segment_seconds``
-        segment once rescaled to 2000 IOPS (:func:`storrepro.traces.convert.accgecko_tenants`)."""
-        import math
-
-        from storrepro.accgecko.workload import MEAN_RATE
-        from storrepro.traces.needs import TraceNeeds
-
-        return TraceNeeds(
-            requests=True,
-            fine_time="per-ms counts",
-            # a segment's worth at 2000 IOPS; the conversion's floating-point binning may make
-            # a tenant of one or two fewer short of its last 1 ms bin
-            volume_requests=math.ceil(MEAN_RATE * self.segment_seconds),
-            volumes_why=f"segment_seconds = {self.segment_seconds:g}: each tenant rescaled to "
-            f"{MEAN_RATE:g} IOPS must span a whole segment",
-        )
+    trace_module = "storrepro.accgecko.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:
         if self.accuracy_tenants > self.tenants:

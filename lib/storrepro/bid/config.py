@@ -352,11 +352,7 @@ class BIDConfig(NotebookConfig):
     readings: ClassVar[dict[str, Reading]] = READINGS
     forced: ClassVar[dict[str, Forced]] = FORCED
 
-    def trace_needs(self):
-        """Individual requests (any number: the windows wrap round a short trace)."""
-        from storrepro.traces.needs import TraceNeeds
-
-        return TraceNeeds(requests=True)
+    trace_module = "storrepro.bid.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:
         if self.events < self.rq_limit:

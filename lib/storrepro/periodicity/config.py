@@ -347,21 +347,7 @@ class PrecisePeriodConfig(NotebookConfig):
         **trace_params("the synthetic per-segment traffic of the SSD scheduling study"),
     }
 
-    def trace_needs(self):
-        """A volume per SSD and the history plus the intervals, in minutes (as
-        :func:`storrepro.periodicity.workload.from_trace` reads them)."""
-        from storrepro.periodicity.workload import MINUTES_PER_INTERVAL
-        from storrepro.traces.needs import TraceNeeds
-
-        minutes = self.sched_history_days * 1440 + self.sched_intervals * MINUTES_PER_INTERVAL
-        return TraceNeeds(
-            volumes=self.sched_ssds,
-            volumes_why=f"sched_ssds = {self.sched_ssds}: each volume is one segment, at least "
-            "one on each SSD",
-            seconds=(minutes - 1) * 60.0,  # the last minute's bin starts at its first second
-            seconds_why=f"sched_history_days = {self.sched_history_days} days of history and "
-            f"sched_intervals = {self.sched_intervals} 6-h intervals",
-        )
+    trace_module = "storrepro.periodicity.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:
         if self.sched_segments < self.sched_ssds:

@@ -458,11 +458,7 @@ class TofecConfig(NotebookConfig):
     #: The trace drives only the changing workload (Fig. 11); the grid's claims keep Poisson.
     trace_claims = ("B9a", "B9b", "B9c", "B9c-greedy", "B9d")
 
-    def trace_needs(self):
-        """Requests timed finer than 1 ms: their gaps shape the arrivals."""
-        from storrepro.traces.needs import TraceNeeds
-
-        return TraceNeeds(requests=True, fine_time="the gaps between requests shape the arrivals")
+    trace_module = "storrepro.tofec.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:
         if not self.alpha < 1:  # Param bounds are inclusive; 1 would freeze the backlog estimate

@@ -1,17 +1,20 @@
 """What a notebook needs from a user's trace, and the part of the trace a run reads.
 
-Each paper's config declares its needs (``trace_needs()``, a :class:`TraceNeeds`); :func:`check`
-reads the trace before any work and raises a :class:`~storrepro.config.ParameterError` naming the
-parameter, its value and what is allowed. The parameters ``trace_start`` and ``trace_days``
-(days from the trace's first record; ``trace_days`` 0 to its end) and ``volumes`` (names,
-comma-separated; '' all) select a part of the trace: :func:`selected` writes that part once into
-a cache file (``build/traces``), in the ``requests`` format (``iops`` for a rate series), which
-the conversions then read as the whole trace.
+Each paper's package declares its needs (``trace_needs(cfg)``, a :class:`TraceNeeds`, in the
+module its config names as ``trace_module``); :func:`check` reads the trace before any work (the
+runner before a kernel starts, :class:`~storrepro.run.Run` in a notebook's first cell) and raises
+a :class:`~storrepro.config.ParameterError` naming the parameter, its value and what is allowed.
+The parameters ``trace_start`` and ``trace_days`` (days from the trace's first record;
+``trace_days`` 0 to its end) and ``volumes`` (names, comma-separated; '' all) select a part of
+the trace: :func:`selected` writes that part once into a cache file (``build/traces``), in the
+``requests`` format (``iops`` for a rate series), which the conversions then read as the whole
+trace.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -113,7 +116,9 @@ def _write_selection(cfg, info: TraceInfo, target: Path) -> None:
 def selected(cfg) -> tuple[str, str]:
     """``(path, format)`` ('' detects it) of the trace a run reads: the user's ``trace`` itself,
     or the part of it ``trace_start``, ``trace_days`` and ``volumes`` select (written once to a
-    cache file, then reused)."""
+    cache file, then reused); ``('', '')`` without a trace (the stand-in)."""
+    if not getattr(cfg, "trace", ""):
+        return "", ""
     if not selection(cfg):
         return cfg.trace, cfg.trace_format
     fmt, _ = detect_format(cfg.trace, cfg.trace_format or None)
@@ -123,10 +128,32 @@ def selected(cfg) -> tuple[str, str]:
     return str(target), "iops" if fmt == "iops" else "requests"
 
 
+def _module(cfg):
+    return importlib.import_module(cfg.trace_module) if cfg.trace_module else None
+
+
+def needs_of(cfg) -> TraceNeeds:
+    """What the notebook of ``cfg`` needs from a trace: its package's ``trace_needs(cfg)``."""
+    module = _module(cfg)
+    return module.trace_needs(cfg) if module else TraceNeeds()
+
+
+def words_of(cfg) -> dict[str, str]:
+    """The stand-in's words and what they mean on the user's trace: the config's
+    ``trace_words`` and its package's ``trace_words(cfg)``, where it has one; none without a
+    trace."""
+    if not getattr(cfg, "trace", ""):
+        return {}
+    module = _module(cfg)
+    extra = module.trace_words(cfg) if hasattr(module, "trace_words") else {}
+    return {**cfg.trace_words, **extra}
+
+
 def check(cfg) -> None:
     """Refuse, before any work, a user trace (or the part of it selected) that cannot give the
-    notebook's input, saying what the notebook needs; nothing without a ``trace``."""
-    if not getattr(cfg, "trace", ""):
+    notebook's input, saying what the notebook needs; nothing without a ``trace`` or a config
+    that declares no needs (no ``trace_module``)."""
+    if not (getattr(cfg, "trace", "") and cfg.trace_module):
         return
     subject = f"parameter 'trace' = {cfg.trace!r}"
     try:
@@ -144,7 +171,7 @@ def check(cfg) -> None:
         raise  # a selection parameter, named by _window
     except (OSError, ValueError) as err:
         raise ParameterError(f"{subject}: {err}") from None
-    problem = missing(cfg.trace_needs(), info, *selected(cfg))
+    problem = missing(needs_of(cfg), info, *selected(cfg))
     if problem:
         raise ParameterError(f"{subject}: {cfg.notebook} needs {problem}")
 

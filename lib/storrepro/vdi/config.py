@@ -273,12 +273,7 @@ class VdiConfig(NotebookConfig):
         r"\bthis stand-in\b": "this trace",
     }
 
-    def trace_needs(self):
-        """Traffic on every day of the evaluation window (:func:`storrepro.vdi.workload.
-        trace_needs`)."""
-        from storrepro.vdi.workload import trace_needs
-
-        return trace_needs()
+    trace_module = "storrepro.vdi.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:
         if not 0 < self.cap <= 1:

@@ -239,7 +239,7 @@ def window(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def trace_needs() -> TraceNeeds:
+def trace_needs(cfg) -> TraceNeeds:
     """What the notebook needs from a trace: any length (it is laid on the calendar and
     repeated), but traffic on every day of the evaluation window as laid."""
     return TraceNeeds(series=window_traffic)
