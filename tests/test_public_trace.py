@@ -3,14 +3,17 @@ CloudPhysics VM trace in libCacheSim's source distribution (fetched by pip on fi
 git-ignored data/ cache, pinned by SHA-256); every test here skips, with the reason, without it."""
 
 import json
+import re
 import subprocess
 
 import pytest
 
 from storrepro.__main__ import main
 from storrepro.accgecko.config import AccGeckoConfig
+from storrepro.bid.workload import WORKLOADS
 from storrepro.config import ParameterError
 from storrepro.data.cloudphysics import TraceUnavailable, cloudphysics_trace
+from storrepro.notebooks import config_class
 from storrepro.periodicity.config import PrecisePeriodConfig
 from storrepro.periodicity.workload import SurrogateSpec, from_trace
 from storrepro.traces import convert
@@ -69,6 +72,31 @@ def test_notebook_runs_on_the_public_trace(runs, trace, name):
     result = runs(name)
     assert set(result) == RESULT_KEYS and result["input"].startswith(f"trace {trace.name}")
     assert result["claims"] and result["parameters"]["trace"] == str(trace)
+
+
+#: Words of the stand-in a notebook's results must not use on a user's trace.
+STAND_IN_WORDS = {
+    "03_vdi_background": r"\b[Ss]eeds?\b",  # every replicate reads the same trace
+    "04_bid": r"\b(" + "|".join(WORKLOADS) + r")\b",  # its windows are named by processes
+    "05_tofec": r"^$",
+}
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", RUNS)
+def test_results_on_the_public_trace_speak_of_the_trace(runs, name):
+    result, driven = runs(name), config_class(name).trace_claims
+    assert not re.search(r"\bnan\b", json.dumps(result["headline"]), re.IGNORECASE)
+    for claim in result["claims"]:
+        text = claim["reason"] + " " + claim["reproduced_value"]
+        assert not re.search(r"\bnan\b", text, re.IGNORECASE), (claim["id"], text)
+        if driven is not None and claim["id"] not in driven:
+            assert "user's trace" not in text, claim["id"]  # its inputs stay the stand-in's
+            continue
+        assert not re.search(STAND_IN_WORDS[name], text), (claim["id"], text)
+        if claim["role"] == "calibration":
+            assert claim["verdict"] == "not checkable" and claim["reason"].startswith(
+                "Not applicable: a target fitted to the synthetic stand-in"), claim["id"]
 
 
 def test_precise_period_and_accgecko_refuse_it_before_any_work_and_say_why(trace):

@@ -270,6 +270,7 @@ class VdiConfig(NotebookConfig):
     trace_words = {
         r"\bseeds\b": "replicates of the trace",
         r"\bseed\b": "replicate",
+        r"\bSeed\b": "Replicate",
         r"\bthis stand-in\b": "this trace",
     }
 
