@@ -1,6 +1,8 @@
 """What each notebook needs from a user's trace, checked before any work, and the part of a
 trace that trace_start, trace_days and volumes select (storrepro.traces.needs)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,17 @@ def test_bid_names_its_windows_by_the_traces_processes(tmp_path):
     assert words[r"\bGrep\b"] == "window 1 (pids 0, 1)"
     assert words[r"\bWordStdev\b"] == "window 6 (pids 0, 1)" and words[r"\bseeds\b"] == "windows"
     assert words_of(BIDConfig(profile="quick")) == {}  # no trace: no words to change
+
+
+@pytest.mark.parametrize(("config", "stand_in", "on_trace"), [
+    (PrecisePeriodConfig, "the forecasts miss the surrogate's bursts",
+     "the forecasts miss the trace's bursts"),
+    (AccGeckoConfig, "In this synthetic pool another; the synthetic pool ties",
+     "In this trace's pool another; the trace's pool ties"),
+    (VdiConfig, "Seed 0's log; on 0 of 2 seeds; a seed", "Replicate 0's log; on 0 of 2 "
+     "replicates of the trace; a replicate"),
+])
+def test_the_stand_ins_words_said_of_a_trace(config, stand_in, on_trace):
+    for pattern, words in config.trace_words.items():
+        stand_in = re.sub(pattern, words, stand_in)
+    assert stand_in == on_trace

@@ -325,6 +325,7 @@ class AccGeckoConfig(NotebookConfig):
     trace_claims = ("G1", "G2", "M1", "M2", "M3", "M7", "X1", "X2", "X3", "A0", "A1", "A2", "A3",
                     "A4", "A5", "A6", "A6n", "A6s", "A7", "A7b", "A8", "T1", "T1b", "T2", "T2m",
                     "T3", "T4", "T5", "T5b")  # fmt: skip
+    trace_words = {r"\b([Tt]h(?:is|e)) synthetic pool\b": r"\1 trace's pool"}
     trace_module = "storrepro.accgecko.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:

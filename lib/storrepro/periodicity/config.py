@@ -354,6 +354,7 @@ class PrecisePeriodConfig(NotebookConfig):
         "E1": "nothing is planted in a user's trace, so whether a found period is the right one "
         "is not known",
     }
+    trace_words = {r"\bthe surrogate's\b": "the trace's", r"\bsurrogate\b": "trace"}
     trace_module = "storrepro.periodicity.workload"  # trace_needs(cfg): what it needs of a trace
 
     def validate(self) -> None:
