@@ -47,8 +47,10 @@ def test_parameters_cell_matches_the_config(name):
     }
     assert set(values) == set(config_class(name).all_params())
     assert values.pop("profile") == "full" and values.pop("seed") == 0
-    for name in ("trace", "trace_format"):  # '' keeps the stand-in and detects the format
+    for name in ("trace", "trace_format", "volumes"):  # '': the stand-in, detected, all
         assert values.pop(name, "") == ""
+    for name in ("trace_start", "trace_days"):  # the whole trace
+        assert values.pop(name, 0.0) == 0.0
     assert all(v is None for v in values.values()), "paper parameters default to None"
 
 

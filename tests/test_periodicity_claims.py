@@ -208,6 +208,9 @@ def test_e_rules():
     assert rules.e2_aggregate_forecast(_cloud(30, 28)).verdict == "reproduced"  # 0.925 ≥ 0.870
     low = [{"aggregate_pcc": [0.8, 0.85]}]
     assert rules.e2_aggregate_forecast(low).verdict == "not reproduced"
+    none = rules.e2_aggregate_forecast([{"aggregate_pcc": [float("nan")] * 3}])  # no periodic
+    assert none.verdict == "not checkable" and "nothing was forecast" in none.reason
+    assert "nan" not in none.reason + none.reproduced_value and not none.test_gaps()
     e3 = rules.e3_switch([(500, 60), (1300, None), (1500, 120)], 1200, 120)
     assert e3.verdict == "reproduced" and not e3.test_gaps()
     late = rules.e3_switch([(500, 60), (2000, 120)], 1200, 120)  # 6.7 periods: late, but locks

@@ -3,16 +3,21 @@ CloudPhysics VM trace in libCacheSim's source distribution (fetched by pip on fi
 git-ignored data/ cache, pinned by SHA-256); every test here skips, with the reason, without it."""
 
 import json
+import re
 import subprocess
 
 import pytest
 
 from storrepro.__main__ import main
+from storrepro.accgecko.config import AccGeckoConfig
+from storrepro.bid.workload import WORKLOADS
+from storrepro.config import ParameterError
 from storrepro.data.cloudphysics import TraceUnavailable, cloudphysics_trace
 from storrepro.notebooks import config_class
 from storrepro.periodicity.config import PrecisePeriodConfig
 from storrepro.periodicity.workload import SurrogateSpec, from_trace
 from storrepro.traces import convert
+from storrepro.traces.needs import check
 from storrepro.traces.summary import trace_info
 from test_claims import RESULT_KEYS
 
@@ -69,26 +74,45 @@ def test_notebook_runs_on_the_public_trace(runs, trace, name):
     assert result["claims"] and result["parameters"]["trace"] == str(trace)
 
 
-def test_precise_period_cannot_take_a_one_volume_trace_and_says_so(trace):
-    # its scheduling study puts one volume on each of sched_ssds SSDs and needs days of history
+#: Words of the stand-in a notebook's results must not use on a user's trace.
+STAND_IN_WORDS = {
+    "03_vdi_background": r"\b[Ss]eeds?\b",  # every replicate reads the same trace
+    "04_bid": r"\b(" + "|".join(WORKLOADS) + r")\b",  # its windows are named by processes
+    "05_tofec": r"^$",
+}
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", RUNS)
+def test_results_on_the_public_trace_speak_of_the_trace(runs, name):
+    result, driven = runs(name), config_class(name).trace_claims
+    assert not re.search(r"\bnan\b", json.dumps(result["headline"]), re.IGNORECASE)
+    for claim in result["claims"]:
+        text = claim["reason"] + " " + claim["reproduced_value"]
+        assert not re.search(r"\bnan\b", text, re.IGNORECASE), (claim["id"], text)
+        if driven is not None and claim["id"] not in driven:
+            assert "user's trace" not in text, claim["id"]  # its inputs stay the stand-in's
+            continue
+        assert not re.search(STAND_IN_WORDS[name], text), (claim["id"], text)
+        if claim["role"] == "calibration":
+            assert claim["verdict"] == "not checkable" and claim["reason"].startswith(
+                "Not applicable: a target fitted to the synthetic stand-in"), claim["id"]
+
+
+def test_precise_period_and_accgecko_refuse_it_before_any_work_and_say_why(trace):
+    # 01's scheduling study puts one volume on each of sched_ssds SSDs and needs days of
+    # history; 02's intervals are over tenants (volumes), at least two
+    with pytest.raises(ParameterError, match=r"01_precise_period needs at least 1.25 days of "
+                       r"trace .*; it spans 2 h"):
+        check(PrecisePeriodConfig(profile="quick", trace=str(trace)))
     quick = PrecisePeriodConfig(profile="quick")
     spec = SurrogateSpec(ssds=quick.sched_ssds, history_days=quick.sched_history_days,
                          intervals=quick.sched_intervals)
     with pytest.raises(ValueError, match="1 volumes, expected at least sched_ssds = 4"):
-        from_trace(trace, spec)
-    assert "trace" in config_class("01_precise_period").all_params()
-
-
-@pytest.mark.skip(
-    reason="02_accgecko on the public trace: its one tenant rescaled to 2000 IOPS spans 57 s, so "
-    "only segment_seconds=10 gives it whole segments, and then the pool's allocation search took "
-    "232 s on a loaded 2-core machine (about 20x the stand-in's quick run): beyond make test's "
-    "budget. Its conversion is checked above; Fig. 3's CI on a few segments in "
-    "test_accgecko_analyses."
-)
-def test_accgecko_on_the_public_trace():
-    pass
-
+        from_trace(trace, spec)  # the conversion's own check agrees
+    with pytest.raises(ParameterError, match=r"02_accgecko needs at least 2 volume\(s\) of at "
+                       r"least 120,000 requests each .*; it has 0 such of 1 \(0: 113,872\)"):
+        check(AccGeckoConfig(profile="quick", trace=str(trace)))
 
 
 def test_a_failed_fetch_or_a_changed_file_is_said_and_nothing_kept(tmp_path, monkeypatch):

@@ -204,6 +204,17 @@ def test_b9d_needs_both_faster_than_ideal():
     assert slow.verdict == "not reproduced" and "moving average" in slow.reason
 
 
+def test_b9d_says_when_a_policy_never_recovers_and_prints_no_nan():
+    means = {"TOFEC": 0.0, "Greedy": 0.0, "Ideal": float("nan")}  # Ideal: not by 600 s once
+    claim = rules.b9d_recovery([0.0, float("nan")], [0.0, float("nan")], means, 0.9,
+                               "head_of_line", "1.03·C_full")
+    assert claim.verdict == "not checkable" and "nan" not in claim.reason + claim.reproduced_value
+    assert claim.reproduced_value == ("TOFEC 0.0 s, Greedy 0.0 s, Ideal no recovery by the end "
+                                      "of phase 3 on some replicate")
+    assert "TOFEC − Ideal undefined on 1 of 2 replicates s" not in claim.reason
+    assert "TOFEC − Ideal undefined on 1 of 2 replicates" in claim.reason
+
+
 def test_reports_are_analyses():
     for claim in (
         rules.c1_fig5({"+1": 0.6, "+2": 0.7, "+3": 0.8}),

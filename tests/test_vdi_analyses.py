@@ -133,7 +133,7 @@ def test_scheduler_inputs_and_the_reading_table():
 
 def test_the_run_names_a_users_trace_in_the_reasons(tmp_path):
     trace = tmp_path / "small.csv"
-    trace.write_text("x")
+    trace.write_text("time_s,iops\n0,5\n600,6\n")  # checked by Run: traffic every day, repeated
     run = Run(VdiConfig(profile="quick", trace=str(trace)), out=tmp_path)
     runs = pd.DataFrame({"violation_pct": [50.0], "queued_pct": [20.0]})
     entry = run.judge(vc.s8_consistency, runs, runs)

@@ -131,6 +131,14 @@ def test_f6_magnitudes_partly_outside_the_bands():
     assert claim.verdict == "partly" and claim.role == "calibration"
 
 
+def test_f6_on_an_idle_window_fails_the_ratio_without_dividing_by_zero():
+    table = pd.DataFrame({"proposed": [0.0], "holt-winters": [0.0], "arima": [0.0]})
+    claim = vc.f6_magnitudes(table)  # every forecaster's error 0 %: an idle evaluation window
+    assert claim.verdict == "not reproduced" and "ratio undefined (ARIMA 0 %)" in (
+        claim.reproduced_value)
+    assert "proposed/ARIMA ≤ 0.85" in claim.values["failed"]
+
+
 def test_f7_fails_on_a_biased_forecast_and_shows_the_baselines():
     smape = {"proposed": [15, 16], "holt-winters": [17, 18], "seasonal-naive": [19, 19]}
     good = psyn_rows(smape, {"proposed": -4.0, "holt-winters": -3.0, "seasonal-naive": -3.9})

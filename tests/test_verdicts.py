@@ -1,5 +1,6 @@
 """Bands from the papers' words, seed intervals, inconclusive verdicts, Run.judge and dating."""
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -216,6 +217,59 @@ def test_a_users_trace_is_named_in_every_reason(tmp_path):
     entry = run.judge(ratio_rule, [1.0, 1.0], not_affected_by=["model"])
     assert entry["reason"].endswith("Checked on the user's trace t.csv (detected), not on the "
                                      "paper's data.")
+
+
+def test_on_a_users_trace_a_calibration_is_not_applicable_and_stand_in_inputs_get_no_note(
+    tmp_path,
+):
+    class TraceConfig(JudgeConfig):
+        params = {"trace": Param(str, "", "", "a trace", is_file=True)}
+
+    def fitted(value, role="calibration", id="C1"):
+        return Claim(id=id, statement="fitted", paper_value="1.0", reproduced_value=f"{value}",
+                     tolerance="±5 %", verdict="not reproduced", role=role,
+                     reason="the generator's noise was fitted to it")
+
+    trace = tmp_path / "t.csv"
+    trace.write_text("x")
+    run = Run(TraceConfig(profile="quick", trace=str(trace)))
+    entry = run.judge(fitted, 1.4)
+    assert entry["verdict"] == "not checkable"
+    assert entry["reason"] == ("Not applicable: a target fitted to the synthetic stand-in, and "
+                               "this run read the user's trace t.csv (detected) in its place (on "
+                               "it: 1.4).")
+    # inputs that stay the stand-in's (a grid the trace does not drive): as without a trace
+    kept = run.judge(fitted, 1.4, id="C2", on_trace=False)
+    assert (kept["verdict"], kept["reason"]) == ("not reproduced", fitted(1.4).reason)
+    plain = run.judge(fitted, 2.0, role="analysis", id="A1", on_trace=False)
+    assert plain["reason"] == fitted(2.0).reason
+    # a config naming the claims its trace drives: the rest keep their verdict and reason
+    class SomeDriven(TraceConfig):
+        trace_claims = ("C3",)
+
+    some = Run(SomeDriven(profile="quick", trace=str(trace)))
+    assert some.judge(fitted, 1.4, id="C3")["verdict"] == "not checkable"
+    assert some.judge(fitted, 1.4, id="C4")["reason"] == fitted(1.4).reason
+    # a claim the trace cannot answer, and the stand-in's words said of the trace
+    class Worded(TraceConfig):
+        trace_not_checkable = {"A2": "no dates in the trace"}
+        trace_words = {r"\bseeds\b": "replicates", r"generator's noise": "trace's noise"}
+
+    worded = Run(Worded(profile="quick", trace=str(trace)))
+    dated = worded.judge(fitted, 2.0, role="analysis", id="A2")
+    assert (dated["verdict"], dated["reason"]) == ("not checkable", (
+        "Not applicable: no dates in the trace, and this run read the user's trace t.csv "
+        "(detected) in its place (on it: 2.0)."))
+    entry = worded.judge(ratio_rule, [1.0, 1.0], id="T2", not_affected_by=["model"])
+    assert entry["uncertainty"]["of"] == "measured / paper"
+    said = worded.judge(lambda: dataclasses.replace(
+        fitted(2.0, role="analysis", id="A3"), reason="the generator's noise on 0/2 seeds.",
+        reproduced_value="0/2 seeds"))
+    assert said["reason"].startswith("the trace's noise on 0/2 replicates. Checked on the user's")
+    assert said["reproduced_value"] == "0/2 replicates"
+    # without a trace nothing changes
+    bare = Run(JudgeConfig(profile="quick")).judge(fitted, 1.4)
+    assert (bare["verdict"], bare["reason"]) == ("not reproduced", fitted(1.4).reason)
 
 
 def test_the_scorecard_states_the_headline_rule():

@@ -162,6 +162,15 @@ def trace_params(replaces: str) -> dict[str, Param]:
         "trace_format": Param(
             str, "", "", "the trace's format ('' detects it)", choices=("", *FORMATS)
         ),
+        "trace_start": Param(
+            float, 0.0, 0.0, "days from the trace's first record to the part used", low=0
+        ),
+        "trace_days": Param(
+            float, 0.0, 0.0, "days of the trace used from trace_start (0: to its end)", low=0
+        ),
+        "volumes": Param(
+            str, "", "", "the trace's volumes used, comma-separated ('' uses all)"
+        ),
     }
 
 
@@ -258,6 +267,19 @@ class NotebookConfig:
     #: What the notebook may take here, quick and full profile, in seconds (``make bench``
     #: reports each against it).
     budget_s: ClassVar[tuple[float, float]] = (60.0, 120.0)
+    #: The ids of the claims whose inputs a user's ``trace`` drives (None: every claim); the
+    #: others keep the stand-in's inputs, and their reasons say nothing of the trace.
+    trace_claims: ClassVar[tuple[str, ...] | None] = None
+    #: Claims a user's trace cannot answer, with the reason (e.g. dates the trace does not give):
+    #: on a trace they are not checkable.
+    trace_not_checkable: ClassVar[dict[str, str]] = {}
+    #: The stand-in's words in the claims' texts and what they mean on a user's trace (regular
+    #: expression -> replacement), e.g. the replicates of one fixed trace are not "seeds".
+    trace_words: ClassVar[dict[str, str]] = {}
+    #: The package module saying what the notebook needs from a trace, ``trace_needs(cfg)``
+    #: (:class:`storrepro.traces.needs.TraceNeeds`), and optionally ``trace_words(cfg)``: words
+    #: that depend on the trace, added to ``trace_words``.
+    trace_module: ClassVar[str] = ""
 
     @classmethod
     def reading_labels(cls) -> list[str]:

@@ -9,6 +9,7 @@ sets a :meth:`Run.headline`, saves figures with :meth:`Run.save_figure` and call
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict
@@ -22,6 +23,8 @@ from storrepro.claims import Claim, headline_verdict, input_digest, plain, plain
 from storrepro.config import NotebookConfig
 from storrepro.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
 from storrepro.scorecard import claims_frame, reading_table, style_claims, write_scorecard
+from storrepro.traces.needs import check as check_trace
+from storrepro.traces.needs import words_of
 
 #: Roles whose claims rest on the workload, so a user's trace in place of the stand-in is said.
 _ON_INPUT = ("test", "calibration", "stand-in", "analysis")
@@ -42,6 +45,8 @@ class Run:
         self.captions: dict[str, str] = {}
         self.figure_claims: dict[str, dict] = {}
         self._headline: dict | None = None
+        check_trace(config)  # a user's trace that cannot give the notebook's input: before work
+        self._trace_words: dict[str, str] | None = None
 
     @property
     def provenance(self) -> dict[str, str]:
@@ -62,6 +67,7 @@ class Run:
         *args: Any,
         by_reading: Mapping[str, tuple] | None = None,
         not_affected_by: Iterable[str] = (),
+        on_trace: bool = True,
         **kwargs: Any,
     ) -> dict:
         """Apply ``rule`` to ``args`` (the inputs under the primary readings) and to each
@@ -71,10 +77,12 @@ class Run:
         (``kwargs`` are shared); ``not_affected_by`` names the readings that cannot change the
         inputs. A ``test`` claim must be judged under every alternative of every reading of the
         config that touches it. The entry stores a digest of each reading's inputs, and a claim
-        judged on a user's trace says so in its reason.
+        judged on a user's trace says so in its reason; ``on_trace`` False (or a config's
+        ``trace_claims`` that leaves the claim out) says the claim's inputs do not come from the
+        trace even when the notebook takes one: they stay the stand-in's.
         """
-        claim = self._on_input(rule(*args, **kwargs))
-        alternatives = {label: self._on_input(rule(*alt, **kwargs))
+        claim = self._on_input(rule(*args, **kwargs), on_trace)
+        alternatives = {label: self._on_input(rule(*alt, **kwargs), on_trace)
                         for label, alt in (by_reading or {}).items()}
         gaps = claim.test_gaps() if claim.role == "test" else []
         if gaps:
@@ -85,13 +93,44 @@ class Run:
             entry["by_reading"][label]["inputs"] = input_digest(alt, kwargs)
         return entry
 
-    def _on_input(self, claim: Claim) -> Claim:
-        """With a user's trace in place of the stand-in, the reason says what it was checked on."""
+    def _on_input(self, claim: Claim, on_trace: bool = True) -> Claim:
+        """With a user's trace in place of the stand-in (``on_trace``: the claim's inputs come
+        from it), the reason says what it was checked on; a calibration target, fitted to the
+        stand-in, is not applicable to the trace and is not checkable."""
+        driven = self.config.trace_claims is None or claim.id in self.config.trace_claims
+        if not (getattr(self.config, "trace", "") and on_trace and driven):
+            return claim
         words = self.config.input_description()
-        if getattr(self.config, "trace", "") and claim.role in _ON_INPUT:
+        claim = self._in_trace_words(claim)
+        cannot = self.config.trace_not_checkable.get(claim.id)
+        if claim.role == "calibration" or cannot:
+            why = cannot or "a target fitted to the synthetic stand-in"
+            return dataclasses.replace(
+                claim,
+                verdict="not checkable",
+                reason=f"Not applicable: {why}, and this run read the user's {words} in its "
+                f"place (on it: {claim.reproduced_value}).",
+            )
+        if claim.role in _ON_INPUT:
             note = f" Checked on the user's {words}, not on the paper's data."
             claim = dataclasses.replace(claim, reason=claim.reason + note)
         return claim
+
+    def _in_trace_words(self, claim: Claim) -> Claim:
+        """The claim's texts with the stand-in's words in the config's ``trace_words``
+        replaced by what they mean on the user's trace."""
+        if self._trace_words is None:
+            self._trace_words = words_of(self.config)
+
+        def say(text: str) -> str:
+            for pattern, words in self._trace_words.items():
+                text = re.sub(pattern, words, text)
+            return text
+
+        texts = {k: say(getattr(claim, k)) for k in ("reason", "reproduced_value", "tolerance")}
+        if claim.uncertainty and "of" in claim.uncertainty:
+            texts["uncertainty"] = {**claim.uncertainty, "of": say(claim.uncertainty["of"])}
+        return dataclasses.replace(claim, **texts)
 
     def _record(
         self,

@@ -53,6 +53,7 @@ from storrepro.paths import (
 )
 from storrepro.readme import update_readme
 from storrepro.scorecard import build_scorecard, load_results, verdict_counts
+from storrepro.traces import needs
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,10 @@ def plan(
     for name in dict.fromkeys(names):
         cls = config_class(name)
         values = cls.parse_overrides(overrides_for(name, overrides, names))
-        check_cost(cls(profile=profile, **values), force)  # validates the resolved configuration
+        cfg = cls(profile=profile, **values)  # validates the resolved configuration
+        check_cost(cfg, force)
         check_trace(values)
+        needs.check(cfg)  # what the notebook needs from a user's trace, before any kernel
         jobs.append(Job(name, {"profile": profile, **values}))
     if NEEDS_CRAN & {j.name for j in jobs}:
         from storrepro.data.cran import cran_source, ensure_cran

@@ -342,6 +342,14 @@ class AccGeckoConfig(NotebookConfig):
         **trace_params("the synthetic tenant pool"),
     }
 
+    #: A trace replaces the tenant pool: every claim on the pool's segments, allocations and
+    #: admissions; not M4-M6, on the Table 1 replicas, nor the invariants.
+    trace_claims = ("G1", "G2", "M1", "M2", "M3", "M7", "X1", "X2", "X3", "A0", "A1", "A2", "A3",
+                    "A4", "A5", "A6", "A6n", "A6s", "A7", "A7b", "A8", "T1", "T1b", "T2", "T2m",
+                    "T3", "T4", "T5", "T5b")  # fmt: skip
+    trace_words = {r"\b([Tt]h(?:is|e)) synthetic pool\b": r"\1 trace's pool"}
+    trace_module = "storrepro.accgecko.workload"  # trace_needs(cfg): what it needs of a trace
+
     def validate(self) -> None:
         for name in ("accuracy_tenants", "intensity_tenants"):
             if getattr(self, name) > self.tenants:

@@ -49,6 +49,7 @@ from storrepro.accgecko.workload import (
 from storrepro.checks import finite
 from storrepro.config import reading_label
 from storrepro.parallel import sweep, task_rng
+from storrepro.traces.needs import selected
 
 PERCENTILES = (95.0, 99.0, 99.9, 99.99)
 MOTIVATION_RATE = 3000.0  # IOPS: 1.5x the mean, a 333 µs service interval (paper §2)
@@ -370,7 +371,7 @@ def tenant_tasks(cfg) -> list[TenantTask]:
     trace's first volumes — of which ``cfg.accuracy_tenants``, spread evenly over the pool, also
     run the ablation predictors."""
     if cfg.trace:
-        pool = trace_tenants(cfg.trace, cfg.trace_format, cfg.segment_seconds, cfg.tenants,
+        pool = trace_tenants(*selected(cfg), cfg.segment_seconds, cfg.tenants,
                              cfg.segments)  # fmt: skip
         durations = [tenant.duration for tenant in pool]
     else:

@@ -21,11 +21,14 @@ arrival times, so each ms's requests are placed uniformly at random inside it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 from scipy.stats import qmc
+
+from storrepro.traces.needs import TraceNeeds
 
 MEAN_RATE = 2000.0  # IOPS, every trace of the paper's motivation study
 SEGMENT_S = 300.0  # the paper's 5-min segments
@@ -307,3 +310,20 @@ def generate(
     if isinstance(params, G2):
         return generate_g2(params, duration, rng)
     raise ValueError(f"params = {params!r}: expected a G1 or G2 setting or a TraceTenant")
+
+
+def trace_needs(cfg) -> TraceNeeds:
+    """Requests timed to 1 ms or finer, and two volumes (the claims' intervals are over the
+    tenants) each with a whole ``segment_seconds`` segment once rescaled to 2000 IOPS
+    (:func:`storrepro.traces.convert.accgecko_tenants`)."""
+    return TraceNeeds(
+        requests=True,
+        fine_time="per-ms counts",
+        volumes=2,
+        # a segment's worth at 2000 IOPS; the conversion's floating-point binning may leave a
+        # tenant of one or two fewer short of its last 1 ms bin
+        volume_requests=math.ceil(MEAN_RATE * cfg.segment_seconds),
+        volumes_why=f"each volume is a tenant, and the claims' intervals are over at least 2; "
+        f"segment_seconds = {cfg.segment_seconds:g}: each tenant rescaled to {MEAN_RATE:g} IOPS "
+        "must span a whole segment",
+    )

@@ -358,6 +358,8 @@ class BIDConfig(NotebookConfig):
     readings: ClassVar[dict[str, Reading]] = READINGS
     forced: ClassVar[dict[str, Forced]] = FORCED
 
+    trace_module = "storrepro.bid.workload"  # trace_needs(cfg): what it needs of a trace
+
     def validate(self) -> None:
         if self.events < self.rq_limit:
             raise ParameterError(

@@ -32,6 +32,7 @@ from storrepro.bid.schedulers import BASELINES, MAIN, make_scheduler
 from storrepro.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.parallel import sweep, task_rng
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
+from storrepro.traces.needs import selected
 
 
 def simulate(
@@ -117,8 +118,8 @@ def _trace_key(cell: Cell) -> tuple:
 
 def _seed0(cfg, workload: str, events: int, scheduler: str = "noop") -> Cell:
     """The cell of a workload's first trace under the notebook's config."""
-    return Cell(workload, scheduler, 0, events, cfg.seed, trace=cfg.trace,
-                trace_format=cfg.trace_format)  # fmt: skip
+    trace, trace_format = selected(cfg)
+    return Cell(workload, scheduler, 0, events, cfg.seed, trace=trace, trace_format=trace_format)
 
 
 def process_kinds(cfg, workload: str) -> dict:
@@ -189,7 +190,7 @@ def main_cells(cfg, workloads, schedulers=MAIN, variants=VARIANTS) -> list[Cell]
     so a worker often reuses the trace it made."""
     runs = {s: shared_runs(s, variants) for s in schedulers}
     return [
-        Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode, v, cfg.trace, cfg.trace_format)
+        Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode, v, *selected(cfg))
         for w in workloads
         for r in range(cfg.seeds)
         for s in schedulers
@@ -310,7 +311,7 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
         and cfg.mode == "backlogged"
     )
     cells = [
-        SensitivityCell(c, w, s, cfg.sensitivity_events, cfg.seed, cfg.trace, cfg.trace_format)
+        SensitivityCell(c, w, s, cfg.sensitivity_events, cfg.seed, *selected(cfg))
         for w in workloads
         for c in SENSITIVITY
         for s in MAIN

@@ -25,6 +25,7 @@ import pandas as pd
 
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
 from storrepro.traces.convert import bid_trace
+from storrepro.traces.needs import TraceNeeds, selected
 
 DISK_SECTORS = DEFAULT_GEOMETRY.cylinders * DEFAULT_GEOMETRY.sectors_per_cylinder
 CHUNK = 262_144  # 128 MB HDFS chunk, sectors
@@ -298,3 +299,22 @@ def trace_window(
     k = (WORKLOADS.index(workload) + len(WORKLOADS) * replicate) % windows
     window = table.iloc[k * events : (k + 1) * events].reset_index(drop=True)
     return window.assign(ts=window.ts - window.ts.iloc[0])[list(TRACE_COLUMNS) + ["kind"]]
+
+
+def trace_needs(cfg) -> TraceNeeds:
+    """Individual requests (any number: the windows wrap round a short trace)."""
+    return TraceNeeds(requests=True)
+
+
+def trace_words(cfg) -> dict[str, str]:
+    """On a user's trace each workload is a run of windows of the trace (its replicate r is
+    window index + 6 r), named by its first window and that window's processes; the seeds are
+    those windows."""
+    path, fmt = selected(cfg)
+    words = {r"\bseeds\b": "windows", r"\bseed\b": "window",
+             r"\bthese synthetic traces\b": "these windows of the trace"}
+    for k, workload in enumerate(WORKLOADS):
+        pids = sorted(trace_window(path, fmt, workload, 0, cfg.events).pid.unique())
+        shown = ", ".join(str(p) for p in pids[:3]) + (" …" if len(pids) > 3 else "")
+        words[rf"\b{workload}\b"] = f"window {k + 1} (pid{'s' * (len(pids) > 1)} {shown})"
+    return words

@@ -347,6 +347,16 @@ class PrecisePeriodConfig(NotebookConfig):
         **trace_params("the synthetic per-segment traffic of the SSD scheduling study"),
     }
 
+    #: A trace replaces only the scheduling study's traffic: the detection claims keep CRAN and
+    #: the synthetic series, and E3's track its planted switch.
+    trace_claims = ("F0", "E1", "E2", "F1", "F2", "F3", "F4", "F5", "F6", "F7")
+    trace_not_checkable = {
+        "E1": "nothing is planted in a user's trace, so whether a found period is the right one "
+        "is not known",
+    }
+    trace_words = {r"\bthe surrogate's\b": "the trace's", r"\bsurrogate\b": "trace"}
+    trace_module = "storrepro.periodicity.workload"  # trace_needs(cfg): what it needs of a trace
+
     def validate(self) -> None:
         if self.sched_segments < self.sched_ssds:
             raise ParameterError(

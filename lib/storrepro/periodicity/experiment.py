@@ -51,6 +51,7 @@ from storrepro.periodicity.workload import (
     from_trace,
     generate,
 )
+from storrepro.traces.needs import selected
 
 BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
 METHODS = (*BASELINES, "PrecisePeriod")
@@ -288,13 +289,14 @@ def notebook_tasks(cfg) -> list:
         history_days=cfg.sched_history_days,
         intervals=cfg.sched_intervals,
     )
+    trace, trace_format = selected(cfg)  # the selected part of a user's trace
     sched = [
         SchedulingTask(
             r, spec, OVERHEADS, MOVE_COUNTS,
             verifications=(reading.primary, *reading.others()),
             target_tail_ms=cfg.sched_target_tail_ms,
-            trace=cfg.trace,
-            trace_format=cfg.trace_format,
+            trace=trace,
+            trace_format=trace_format,
         )
         for r in range(cfg.sched_replicates)
     ]

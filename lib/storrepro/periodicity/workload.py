@@ -24,6 +24,7 @@ import numba
 import numpy as np
 
 from storrepro.traces.convert import precise_period_segments
+from storrepro.traces.needs import TraceNeeds
 
 MINUTES_PER_INTERVAL = 360
 #: The size of every request of the SSD model (64 sectors of 512 B): the bytes a trace's
@@ -220,3 +221,17 @@ def from_trace(path: str | Path, spec: SurrogateSpec, format: str = "") -> Workl
     none = np.zeros(volumes, dtype=int)
     return Workload(read, np.zeros_like(read), none, none.astype(bool),
                     hash_placement(volumes, spec.ssds), spec)
+
+
+def trace_needs(cfg) -> TraceNeeds:
+    """A volume per SSD and the history plus the intervals, in minutes (as :func:`from_trace`
+    reads them)."""
+    minutes = cfg.sched_history_days * 1440 + cfg.sched_intervals * MINUTES_PER_INTERVAL
+    return TraceNeeds(
+        volumes=cfg.sched_ssds,
+        volumes_why=f"sched_ssds = {cfg.sched_ssds}: each volume is one segment, at least one "
+        "on each SSD",
+        seconds=(minutes - 1) * 60.0,  # the last minute's bin starts at its first second
+        seconds_why=f"sched_history_days = {cfg.sched_history_days} days of history and "
+        f"sched_intervals = {cfg.sched_intervals} 6-h intervals",
+    )

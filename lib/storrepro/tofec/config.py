@@ -454,6 +454,11 @@ class TofecConfig(NotebookConfig):
         **trace_params("the synthetic request arrivals of the changing-workload experiment"),
     }
 
+    #: The trace drives only the changing workload (Fig. 11); the grid's claims keep Poisson.
+    trace_claims = ("B9a", "B9b", "B9c", "B9c-greedy", "B9d")
+
+    trace_module = "storrepro.tofec.workload"  # trace_needs(cfg): what it needs of a trace
+
     def validate(self) -> None:
         if not self.alpha < 1:  # Param bounds are inclusive; 1 would freeze the backlog estimate
             raise ParameterError(f"parameter 'alpha' = {self.alpha!r}: expected a float in [0, 1)")

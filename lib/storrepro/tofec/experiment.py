@@ -40,6 +40,7 @@ from storrepro.tofec.workload import (
     trace_gaps,
     trace_phase_arrivals,
 )
+from storrepro.traces.needs import selected
 
 MODELS = {"SUR": SUR, "PURE": PURE}
 ALPHAS = (0.0, 0.5, 0.9, 0.95, 0.99)
@@ -292,7 +293,7 @@ def phase_sweep(
 ) -> tuple[pd.DataFrame, dict]:
     """The 3-phase workloads: per (pattern, seed, policy) metrics, and seed 0's traces. With
     ``cfg.trace`` the arrivals follow the trace's gaps (:mod:`storrepro.tofec.workload`)."""
-    gaps = trace_gaps(cfg.trace, cfg.trace_format) if cfg.trace else None
+    gaps = trace_gaps(*selected(cfg)) if cfg.trace else None
     tasks = [
         PhaseTask(
             name,

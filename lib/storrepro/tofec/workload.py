@@ -20,6 +20,7 @@ import numpy as np
 
 from storrepro.checks import finite
 from storrepro.sim.cloud_inputs import poisson_arrival_times
+from storrepro.traces.needs import TraceNeeds
 from storrepro.traces.reader import TraceFormatError, read_chunks
 
 PHASE_S = 200.0  # length of each phase of the changing workload (s)
@@ -100,3 +101,8 @@ def trace_phase_arrivals(
                 break
         parts.append(i * span + np.array(offsets))
     return np.concatenate(parts)
+
+
+def trace_needs(cfg) -> TraceNeeds:
+    """Requests timed to 1 ms or finer: their gaps shape the arrivals."""
+    return TraceNeeds(requests=True, fine_time="the gaps between requests shape the arrivals")

@@ -22,6 +22,9 @@ has one, else -1). The ``iops`` format holds rates instead of requests: ``time_s
   reservations) are not; one volume, ``0``.
 - ``iops``: a CSV with a header ``time_s,iops`` or ``time_s,volume,iops``: seconds, I/O per
   second from ``time_s`` until the volume's next row.
+- ``requests``: a CSV of the request table itself, header ``time_s,volume,op,offset,size,pid``
+  (seconds, bytes; ``pid`` -1 where there is no process): what a selected part of another trace
+  is written as (:mod:`storrepro.traces.needs`).
 
 A CSV trace may start with its header line; gzip is read whatever the file's name.
 """
@@ -61,8 +64,9 @@ TENCENT = CsvFormat(
     "tencent", ("Timestamp", "Offset", "Size", "IOType", "VolumeID"),
     ("Timestamp", "Offset", "Size", "IOType"),
 )
-CSV_FORMATS = {f.name: f for f in (MSR, ALIBABA, TENCENT)}
-FORMATS = ("msr", "alibaba", "tencent", "blkparse", "vscsi", "iops")
+REQUESTS = CsvFormat("requests", COLUMNS, ("time_s", "offset", "size", "pid"))
+CSV_FORMATS = {f.name: f for f in (MSR, ALIBABA, TENCENT, REQUESTS)}
+FORMATS = ("msr", "alibaba", "tencent", "blkparse", "vscsi", "iops", "requests")
 
 #: One blkparse event: device, cpu, sequence, time, pid, action, RWBS, then the payload.
 BLKPARSE_EVENT = re.compile(

@@ -206,7 +206,7 @@ def _numbers(chunk: pd.DataFrame, path: Path, header: bool, fields, minimum=0, u
     return out
 
 
-_BYTE_FIELDS = {"Offset", "Size", "offset", "length"}
+_BYTE_FIELDS = {"Offset", "Size", "offset", "length", "size"}
 
 
 def _ops(values: pd.Series, mapping: dict, path, header, field) -> np.ndarray:
@@ -243,6 +243,12 @@ def _from_csv(name: str, chunk: pd.DataFrame, path: Path, header: bool) -> pd.Da
         op = _ops(chunk.opcode, {"r": "R", "w": "W"}, path, header, "opcode")
         volume = chunk.device_id.str.strip()
         return _requests(n["timestamp"] / 1e6, volume, op, n["offset"], n["length"])
+    if name == "requests":
+        n = _numbers(chunk, path, header, ("time_s", "offset", "size"))
+        pid = _numbers(chunk, path, header, ("pid",), minimum=-1)["pid"]
+        op = _ops(chunk.op, {"r": "R", "w": "W"}, path, header, "op")
+        return _requests(n["time_s"], chunk.volume.str.strip(), op, n["offset"], n["size"],
+                         pid.to_numpy(np.int64))
     n = _numbers(chunk, path, header, ("Timestamp", "Offset", "Size"), unit=SECTOR)
     op = _ops(chunk.IOType, {"0": "R", "1": "W"}, path, header, "IOType")
     volume = chunk.VolumeID.str.strip()

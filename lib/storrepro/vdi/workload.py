@@ -19,6 +19,7 @@ import pandas as pd
 
 from storrepro.checks import finite
 from storrepro.traces.convert import vdi_foreground
+from storrepro.traces.needs import TraceNeeds
 from storrepro.traces.summary import trace_info
 
 BIN_S = 600
@@ -236,3 +237,27 @@ def window(frame: pd.DataFrame) -> pd.DataFrame:
     if len(out) != WINDOW_BINS:
         raise ValueError(f"trace covers {len(out)} of the window's {WINDOW_BINS} bins")
     return out
+
+
+def trace_needs(cfg) -> TraceNeeds:
+    """What the notebook needs from a trace: any length (it is laid on the calendar and
+    repeated), but traffic on every day of the evaluation window as laid."""
+    return TraceNeeds(series=window_traffic)
+
+
+def window_traffic(path: str, format: str = "") -> str:
+    """'' when the trace, laid on the stand-in's calendar (:func:`trace_frame`), has traffic on
+    every day of the evaluation window; else what is missing: an idle day makes every
+    forecaster's error 0 % on it and leaves the schedulers nothing to do."""
+    iops = window(aggregate(trace_frame(TraceInput(path, format), TraceConfig()))).total_iops
+    daily = iops.groupby(np.arange(iops.size) // BINS_PER_DAY).sum()
+    idle = [str((WINDOW_START + pd.Timedelta(days=int(d))).date()) for d in daily.index[daily <= 0]]
+    if not idle:
+        return ""
+    offset = (WINDOW_START - pd.Timestamp(TraceConfig().start)) / pd.Timedelta(days=1)
+    return (
+        f"traffic on every day of the 6-day evaluation window, which starts {offset:.4g} days "
+        f"after the trace's first record (the trace repeated when shorter); the days from "
+        f"{', '.join(idle)} (as laid on the calendar) have none: choose a busier part with "
+        "trace_start, trace_days and volumes"
+    )
