@@ -433,3 +433,14 @@ def test_verification_inputs_names_every_alternative_reading():
         "verification_target=denoised": ("denoised",),
         "verification_target=forecast_denoised": ("forecast_denoised",),
     }
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero")
+def test_a_quantity_undefined_on_a_replicate_is_not_checkable():
+    # PreciseScheduling at 1 % has a zero tail on replicate 1: F5's ratio over it is infinite
+    tails = {**TAILS, ("PreciseScheduling", 0.01): [1.0, 0.0, 1.0]}
+    f5 = rules.f5_greedy_5x(_lats(4.0, tails, replicates=3))
+    assert f5.verdict == "not checkable" and "undefined on 1 of 3 replicates" in f5.reason
+    # with one replicate there is no interval: the undefined value alone is not checkable
+    one = rules.f7_overhead_flat(_lats(4.0, {**TAILS, ("PreciseScheduling", 0.01): 0.0}))
+    assert one.verdict == "not checkable"

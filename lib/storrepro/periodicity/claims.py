@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro import bands
-from storrepro.claims import Claim, interval, verdict_of
+from storrepro.claims import Claim, ci_text, interval, judged, verdict_of
 from storrepro.periodicity.config import (  # the bands, with the rest of the register
     B1_BAND,
     B2_BAND,
@@ -124,10 +124,12 @@ def _estimate(quantity: Callable, main, blocks: Sequence, of: str) -> tuple[floa
 
 
 def _judge(band: bands.Band, value: float, unc: dict | None) -> str:
-    """The band's verdict on the interval (the value alone when there is none)."""
-    if unc is None or unc["ci95"] is None:
-        return band.judge(value)
-    return band.judge(value, tuple(unc["ci95"]))
+    """The band's verdict through :func:`storrepro.claims.judged` (not checkable when the
+    quantity is undefined on a replicate); without an interval, on the value alone (not
+    checkable when it is undefined)."""
+    if unc is None:
+        unc = interval([value], of="the estimate")
+    return judged(band, unc)
 
 
 def _worst(*verdicts: str) -> str:
@@ -138,10 +140,8 @@ def _worst(*verdicts: str) -> str:
 
 
 def _ci(unc: dict | None, fmt: str = "{:+.3f}") -> str:
-    if unc is None or unc["ci95"] is None:
-        return ""
-    lo, hi = unc["ci95"]
-    return f" (95 % CI {fmt.format(lo)} … {fmt.format(hi)}, n = {unc['n']})"
+    """The seed interval in the core's wording (:func:`storrepro.claims.ci_text`), or ''."""
+    return "" if unc is None else f" (over replicates: {ci_text(unc, fmt)})"
 
 
 def _of_synthetic(what: str, blocks: Sequence) -> str:
@@ -869,8 +869,9 @@ def d1_theta(sweep_scores: pd.DataFrame, blocks: Sequence = ()) -> Claim:
 
 # ------------------------------------------------------------------ E: cloud surrogate
 def _replicate_interval(samples: list[float], of: str) -> dict | None:
-    """The interval over replicates, or None with one replicate or a non-finite value."""
-    if len(samples) < 2 or not all(math.isfinite(x) for x in samples):
+    """The interval over replicates (a record of the undefined ones when a value is not
+    finite, which :func:`_judge` calls not checkable), or None with one defined replicate."""
+    if len(samples) < 2 and all(math.isfinite(x) for x in samples):
         return None
     return interval(samples, of=of)
 
