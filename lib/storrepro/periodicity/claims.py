@@ -41,6 +41,7 @@ import pandas as pd
 
 from storrepro import bands
 from storrepro.claims import Claim, ci_text, interval, judged, verdict_of
+from storrepro.periodicity.ceiling import noise_limit
 from storrepro.periodicity.config import (  # the bands, with the rest of the register
     B1_BAND,
     B2_BAND,
@@ -99,6 +100,15 @@ LOAD = "load_regime"
 B3_READING = "b3_nearly_one"
 #: The readings a detection claim cannot depend on (the scheduling load, B3's band).
 DETECTION_ONLY = (LOAD, B3_READING)
+
+
+#: What the PCC ceiling (section 9c) says to the claims read on the synthetic set.
+NOISE_CEILING = (
+    f" On the synthetic set noise caps the PCC of even the right period's 3-period forecast: "
+    f"beyond noise variance {noise_limit():.3f} (the generator draws up to 0.5) it stays below "
+    "θ = 0.7, so PrecisePeriod cannot verify the right answer there (the PCC ceiling, "
+    "section 9c)."
+)
 
 
 # ------------------------------------------------------------------ replicates and verdicts
@@ -401,7 +411,7 @@ def b2_best_accuracy(scored: pd.DataFrame, blocks: Sequence = ()) -> Claim:
     reason = (f"Synthetic accuracy (±2 %): PrecisePeriod {pp:.3f}, best baseline {name} "
               f"{other:.3f}; margin {margin:+.3f}{_ci(unc)}.")
     if verdict != "reproduced":
-        reason += " Cause: " + _cause_pp_low(scored, "synthetic", 0.02) + "."
+        reason += " Cause: " + _cause_pp_low(scored, "synthetic", 0.02) + "." + NOISE_CEILING
     return Claim(
         id="B2",
         statement="PrecisePeriod has the highest accuracy on the synthetic set at ±2 %",
@@ -621,7 +631,8 @@ def b7_sazed_between(scored: pd.DataFrame, blocks: Sequence = ()) -> Claim:
     reason = (f"Synthetic accuracy (±2 %): findFrequency {ffs:.3f}, best SAZED {sz:.3f}, "
               f"PrecisePeriod {pps:.3f}; smaller step {m:+.3f}{_ci(unc)}.")
     if sz >= pps:
-        reason += " SAZED beats PrecisePeriod: " + _cause_pp_low(scored, "synthetic", 0.02) + "."
+        reason += (" SAZED beats PrecisePeriod: " + _cause_pp_low(scored, "synthetic", 0.02)
+                   + "." + NOISE_CEILING)
     elif sz <= ffs:
         reason += " SAZED does not beat findFrequency."
     return Claim(
@@ -742,6 +753,7 @@ def c3_single_longer(results: pd.DataFrame, blocks: Sequence = ()) -> Claim:
     old = verdict_of(d["wrong"] > 0 and share >= 0.60)
     if old != verdict:
         reason += f" Under the former band (≥ 60 % longer) it would be {old}."
+    reason += NOISE_CEILING
     return Claim(
         id="C3",
         statement="Single verification prefers long periods (most of its errors on synthetic are "
@@ -794,6 +806,7 @@ def c4_gain_with_outliers(results: pd.DataFrame, blocks: Sequence = ()) -> Claim
     old = verdict_of(gaps[1] > 0 and gaps[1] >= 1.5 * gaps[0])
     if old != verdict:
         reason += f" Under the former band (high-r gain ≥ 1.5 × low-r gain) it would be {old}."
+    reason += NOISE_CEILING
     return Claim(
         id="C4",
         statement=f"The preprocessing gain grows with the outlier ratio (r > {C4_SPLIT:g} vs "
