@@ -432,7 +432,15 @@ def test_verification_inputs_names_every_alternative_reading():
     assert inputs(lambda v: (v,)) == {
         "verification_target=denoised": ("denoised",),
         "verification_target=forecast_denoised": ("forecast_denoised",),
+        "verification_target=raw": ("raw",),
+        "min_horizon=none": ("min_horizon=none",),
+        "min_horizon=7": ("min_horizon=7",),
     }
+    from storrepro.periodicity.experiment import detector_readings
+
+    assert detector_readings(PrecisePeriodConfig(profile="quick")) == (
+        "preprocessed", "denoised", "forecast_denoised", "raw", "min_horizon=none",
+        "min_horizon=7")
 
 
 @pytest.mark.filterwarnings("ignore:divide by zero")

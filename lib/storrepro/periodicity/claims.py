@@ -75,6 +75,7 @@ from storrepro.periodicity.config import (  # the bands, with the rest of the re
     F7_BAND,
 )
 from storrepro.periodicity.metrics import error_direction, scores
+from storrepro.periodicity.precise_period import HORIZON_READING, HORIZONS
 
 PP = "PrecisePeriod"
 BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
@@ -96,6 +97,13 @@ SAME_CUT_POINTS = 5.0
 
 _READINGS = "the table of PrecisePeriod under each verification reading (section 4b)"
 VERIFY = "verification_target"
+HORIZON = HORIZON_READING
+#: What the reading ``min_horizon`` sets, for the reasons of the claims it decides.
+HORIZON_NOTE = (
+    f" PrecisePeriod's verification rests on at least {HORIZONS['11']} samples (reading "
+    f"min_horizon; {HORIZONS['7']} or none under its alternatives, in the reading table), "
+    "which decides the short periods of CRAN."
+)
 LOAD = "load_regime"
 B3_READING = "b3_nearly_one"
 #: The readings a detection claim cannot depend on (the scheduling load, B3's band).
@@ -113,10 +121,16 @@ NOISE_CEILING = (
 
 # ------------------------------------------------------------------ replicates and verdicts
 def verification_inputs(config) -> Callable[[Callable], dict]:
-    """``inputs(make)``: a claim's inputs under each of ``config``'s alternative verification
-    readings (``by_reading`` of :meth:`storrepro.run.Run.judge`), ``make(reading)`` for each."""
-    others = config.readings[VERIFY].others()
-    return lambda make: {f"{VERIFY}={v}": make(v) for v in others}
+    """``inputs(make)``: a claim's inputs under each of ``config``'s alternative readings of
+    PrecisePeriod, the verification target's and the minimum horizon's (``by_reading`` of
+    :meth:`storrepro.run.Run.judge`), ``make(key)`` for each, with the key of
+    :func:`~storrepro.periodicity.precise_period.reading_fields`."""
+    targets = config.readings[VERIFY].others()
+    horizons = config.readings[HORIZON].others()
+    return lambda make: {
+        **{f"{VERIFY}={v}": make(v) for v in targets},
+        **{f"{HORIZON}={h}": make(f"{HORIZON}={h}") for h in horizons},
+    }
 
 
 
@@ -384,6 +398,8 @@ def b1_best_f1(scored: pd.DataFrame, datasets, tol: float, blocks: Sequence = ()
     lead = [d for d in datasets if d not in lost]
     if lead:
         reason += f" PrecisePeriod has the best F1 on {', '.join(lead)}."
+    if "cran" in datasets:
+        reason += HORIZON_NOTE
     return Claim(
         id=cid,
         statement=f"PrecisePeriod has the highest F1 of the 5 methods on both data sets at "
@@ -482,6 +498,7 @@ def b3_cran_precision(scored: pd.DataFrame, nearly_one: bands.Band = B3_NEARLY_O
               f"{above}.")
     if verdict != "reproduced":
         reason += f" {_pp_profile(scored, 'cran', 0.0)}."
+    reason += HORIZON_NOTE
     old = verdict_of(prec >= 0.90 and prec >= other + 0.10)
     if old != verdict:
         reason += f" Under the former band (≥ 0.90 and ≥ 0.10 above) it would be {old}."

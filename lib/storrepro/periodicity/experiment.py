@@ -33,12 +33,15 @@ from storrepro.periodicity.findfrequency import (
 from storrepro.periodicity.kernel import latency_stats
 from storrepro.periodicity.metrics import scores, scores_macro
 from storrepro.periodicity.precise_period import (
+    HORIZON_READING,
+    HORIZONS,
     VERIFICATIONS,
     PrecisePeriod,
     decide,
     forecast,
     pcc,
     precise_period,
+    reading_fields,
     single_verification_best,
 )
 from storrepro.periodicity.sazed import sazed
@@ -58,8 +61,14 @@ ABLATIONS = ("PrecisePeriod", "No Preprocessing", "Single Verification", "Single
 THETAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 TOLERANCES = (0.0, 0.02)
 #: The primary reading of the verification target (see :class:`~storrepro.periodicity.config.
-#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``.
+#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``, and
+#: so are the minimum horizon's other values, as ``"<column> @min_horizon=<value>"``.
 PRIMARY_VERIFICATION = "preprocessed"
+PRIMARY_HORIZON = "11"
+#: Every reading of PrecisePeriod the benchmark runs (keys of
+#: :func:`~storrepro.periodicity.precise_period.reading_fields`), the primary first.
+DETECTOR_READINGS = (*VERIFICATIONS, *(f"{HORIZON_READING}={h}" for h in HORIZONS
+                                       if h != PRIMARY_HORIZON))
 #: The columns a verification reading changes (every one is PrecisePeriod's).
 READING_COLUMNS = (
     "PrecisePeriod",
@@ -168,7 +177,7 @@ def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -
     row["SAZED_maj"] = sazed(x, "maj")
     row["SAZED_opt"] = sazed(x, "opt")
     caches: dict = {}  # the readings share PrecisePeriod's windows (same numbers, once)
-    for reading in VERIFICATIONS:  # only PrecisePeriod's columns depend on the reading
+    for reading in DETECTOR_READINGS:  # only PrecisePeriod's columns depend on the reading
         suffix = "" if reading == PRIMARY_VERIFICATION else f" @{reading}"
         for column, value in precise_columns(x, reading, caches).items():
             row[column + suffix] = value
@@ -179,12 +188,14 @@ def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -
     return row
 
 
-def precise_columns(x: np.ndarray, verification: str, caches: dict | None = None) -> dict:
-    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one verification reading
-    (``caches``: kept between the readings of one ``x``, see
-    :meth:`~storrepro.periodicity.precise_period.PrecisePeriod.windows`)."""
+def precise_columns(x: np.ndarray, reading: str, caches: dict | None = None) -> dict:
+    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one reading (a key of
+    :func:`~storrepro.periodicity.precise_period.reading_fields`; ``caches``: kept between the
+    readings of one ``x``, see :meth:`~storrepro.periodicity.precise_period.PrecisePeriod.
+    windows`)."""
     caches = {} if caches is None else caches
-    pp = PrecisePeriod(verification=verification)
+    fields = reading_fields(reading)
+    pp = PrecisePeriod(**fields)
     trace = (
         list(pp.windows(x, stop_at_first=False, cache=caches.setdefault("full", {})))
         if x.size >= pp.L0_min
@@ -193,10 +204,10 @@ def precise_columns(x: np.ndarray, verification: str, caches: dict | None = None
     out = {"PrecisePeriod": decide(trace, pp.theta)}
     for theta in THETAS:
         out[f"theta={theta:g}"] = decide(trace, theta)
-    out["No Preprocessing"] = PrecisePeriod(preprocess=False, verification=verification).detect(
+    out["No Preprocessing"] = PrecisePeriod(preprocess=False, **fields).detect(
         x, cache=caches.setdefault("no preprocessing", {})
     )
-    best, score = single_verification_best(x, verification=verification)
+    best, score = single_verification_best(x, **fields)
     out["Single Verification"] = best if best is not None and score >= pp.theta else None
     out["Single (no θ gate)"] = best
     return out
@@ -275,13 +286,22 @@ OVERHEADS = (0.005, 0.01, 0.02, 0.05, 0.1)
 MOVE_COUNTS = (1, 2, 4, 8, 16)
 
 
+def detector_readings(cfg) -> tuple[str, ...]:
+    """The readings of PrecisePeriod a notebook run computes, the primary first: every value of
+    ``verification_target`` and, as ``"min_horizon=<value>"``, every other value of
+    ``min_horizon`` (keys of :func:`~storrepro.periodicity.precise_period.reading_fields`)."""
+    target, horizon = cfg.readings["verification_target"], cfg.readings[HORIZON_READING]
+    return (target.primary, *target.others(),
+            *(f"{HORIZON_READING}={h}" for h in horizon.others()))
+
+
 def notebook_tasks(cfg) -> list:
     """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
-    surrogate replicates first, run under every verification reading (the primary first); then,
+    surrogate replicates first, run under every reading of PrecisePeriod (the primary first); then,
     when the load is calibrated, the same replicates at the paper's mean traffic unscaled (the
     ``load_regime`` reading: the same workloads, since the load target is out of the task's
     seed, under the primary verification only); then the series in small batches."""
-    reading = cfg.readings["verification_target"]
+    readings = detector_readings(cfg)
     spec = SurrogateSpec(
         ssds=cfg.sched_ssds,
         segments=cfg.sched_segments,
@@ -291,14 +311,14 @@ def notebook_tasks(cfg) -> list:
     sched = [
         SchedulingTask(
             r, spec, OVERHEADS, MOVE_COUNTS,
-            verifications=(reading.primary, *reading.others()),
+            verifications=readings,
             target_tail_ms=cfg.sched_target_tail_ms,
             trace=cfg.trace,
             trace_format=cfg.trace_format,
         )
         for r in range(cfg.sched_replicates)
     ]
-    unscaled = [AtMeanTraffic(replace(t, verifications=(reading.primary,), target_tail_ms=0.0),
+    unscaled = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0),
                               cfg.seed) for t in sched if t.target_tail_ms > 0]
     return (
         sched
@@ -372,7 +392,7 @@ def detection_check(
     """
     caches = {} if caches is None else caches  # as in scheduling.precise_prediction
     hist = slice(0, w.spec.history_minutes)
-    det = PrecisePeriod(verification=verification)
+    det = PrecisePeriod(**reading_fields(verification))
     bins = w.spec.history_minutes // scheduling.BIN_MIN
     found = correct = planted_n = unverifiable = found_aperiodic = 0
     for g in ids:
