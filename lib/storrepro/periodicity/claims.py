@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro import bands
-from storrepro.claims import Claim, ci_text, interval, judged, verdict_of
+from storrepro.claims import Claim, ci_text, headline_verdict, interval, judged, verdict_of
 from storrepro.periodicity.ceiling import noise_limit
 from storrepro.periodicity.config import (  # the bands, with the rest of the register
     B1_BAND,
@@ -1474,4 +1474,34 @@ def headline_text(run) -> dict:
                 "not the scheduler"
     sched += f"; F1 is {c['F1']['verdict']} ({c['F1']['reproduced_value']})"
     return {"statement": statement, "core": list(HEADLINE_CORE),
-            "cause": "detection: " + "; ".join(detection) + " — " + sched + "."}
+            "cause": "detection: " + "; ".join(detection) + " — " + sched + ".",
+            "summary": headline_summary(run)}
+
+
+def headline_summary(run) -> str:
+    """The plain headline (verdict first, at most 40 words, no claim ids): which data set
+    PrecisePeriod detects best on, and the load setting the scheduling verdict hangs on."""
+    c = run.claims
+    verdict = headline_verdict(run.verdict(k) for k in HEADLINE_CORE)
+    word = "partly reproduced" if verdict == "partly" else verdict
+    b1 = c["B1"]["values"]
+    names = {"cran": "82 real series", "synthetic": "our synthetic sines"}
+    lead = {d: b1[d]["PrecisePeriod"] > b1[d]["best_baseline_f1"] for d in names if d in b1}
+    best = [names[d] for d, ok in lead.items() if ok]
+    lost = [names[d] for d, ok in lead.items() if not ok]
+    detection = ("the new detector finds periods best on " + " and ".join(best)
+                 if best else "the new detector finds periods best on no data set")
+    if best and lost:
+        detection += ", not on " + " and ".join(lost)
+    f3 = c["F3"]
+    under = [v["verdict"] for k, v in f3["by_reading"].items() if k.startswith(LOAD)]
+    cut = "the slowest disk's worst delays by the paper's 50–90 %"
+    if f3["verdict"] == "reproduced" and any(v != "reproduced" for v in under):
+        sched = f"scheduling cuts {cut} only when traffic is raised until they reach 10 ms"
+    elif f3["verdict"] == "reproduced":
+        sched = f"scheduling cuts {cut} at every load tried"
+    elif any(v == "reproduced" for v in under):
+        sched = f"scheduling cuts {cut} only at a load other than the primary one"
+    else:
+        sched = f"scheduling never cuts {cut} at any load tried"
+    return f"{word.capitalize()}: {detection}; {sched}."
