@@ -53,6 +53,7 @@ from storrepro.periodicity.workload import (
     bin_sum,
     from_trace,
     generate,
+    volume_skew,
 )
 
 BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
@@ -364,6 +365,9 @@ class SchedulingTask:
     #: latency (ms) in the first interval (the paper's regime: ≈ 10 ms on a single SSD); out
     #: of the repr too, so the calibrated workload is the same workload, scaled.
     target_tail_ms: float = field(default=0.0, repr=False)
+    #: > 0: instead, skew the segment volumes (the total traffic kept) until hash placement's
+    #: worst SSD reaches this 99.99 % latency (:func:`calibrate_skew`); out of the repr too.
+    skew_target_ms: float = field(default=0.0, repr=False)
     #: A block trace replacing the surrogate (``''``: the surrogate) and its format (``''``:
     #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
     trace: str = field(default="", repr=False)
@@ -454,6 +458,44 @@ def calibrate_load(w: Workload, target_ms: float, steps: int = 16) -> tuple[floa
     }
 
 
+#: The range of volume sigmas :func:`calibrate_skew` searches.
+SKEW_RANGE = (0.0, 3.0)
+
+
+def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[float, dict]:
+    """The volume sigma (:func:`~storrepro.periodicity.workload.volume_skew`, in
+    :data:`SKEW_RANGE`) at which hash placement's worst SSD has a 99.99 % latency of
+    ``target_ms`` in the first evaluation interval, the total traffic unchanged (bisection, the
+    same Poisson stream at every step), and what hash placement then shows. With more skew a
+    few SSDs carry the largest segments: the SSDs come to differ, their mean barely moves."""
+    actual = scheduling.interval_traffic(w, w.spec.history_minutes)
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+
+    def tails(sigma):
+        factor = volume_skew(w, sigma, totals)
+        load = scheduling.ssd_load(actual * factor[:, None], w.placement, w.spec.ssds)
+        return load, latency_stats(load, np.random.default_rng(CALIBRATION_SEED))
+
+    lo, hi = SKEW_RANGE
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if 1e3 * tails(mid)[1][1].max() < target_ms:
+            lo = mid
+        else:
+            hi = mid
+    sigma = (lo + hi) / 2
+    load, (mean, tail) = tails(sigma)
+    return sigma, {
+        "volume_sigma": sigma,
+        "scale": 1.0,
+        "target_ms": target_ms,
+        "hash_max_tail_ms": 1e3 * float(tail.max()),
+        "hash_mean_ssd_tail_ms": 1e3 * float(tail.mean()),
+        "hash_mean_latency_ms": 1e3 * float(mean.mean()),
+        "mean_ssd_mb_per_s": float(load.mean()) / 60 / 1e6,
+    }
+
+
 def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
@@ -462,7 +504,12 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
         rng, task.spec
     )
     calibration = None
-    if task.target_tail_ms > 0:
+    if task.skew_target_ms > 0:
+        sigma, calibration = calibrate_skew(w, task.skew_target_ms)
+        factor = volume_skew(w, sigma)[:, None].astype(np.float32)
+        w.read *= factor
+        w.write *= factor
+    elif task.target_tail_ms > 0:
         scale, calibration = calibrate_load(w, task.target_tail_ms)
         w.read *= np.float32(scale)
         w.write *= np.float32(scale)
