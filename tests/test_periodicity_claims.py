@@ -413,14 +413,32 @@ def test_headline_states_both_data_sets_and_the_load_reading():
     assert "scheduling never cuts the slowest disk's" in rules.headline_text(FakeRun())["summary"]
 
 
-def test_f0_calibration_states_the_other_load_numbers():
-    good = {"scale": 2.8, "hash_max_tail_ms": 10.2, "hash_mean_ssd_tail_ms": 1.9,
-            "hash_mean_latency_ms": 0.2, "mean_ssd_mb_per_s": 60.0}
-    claim = rules.f0_load_regime([good, {**good, "hash_max_tail_ms": 9.9}])
-    assert claim.verdict == "reproduced" and claim.role == "calibration"
-    assert "mean per-SSD 99.99 % latency 1.90 ms (paper 1.019 ms)" in claim.reason
-    assert "200 µs (paper 127 µs)" in claim.reason
-    assert rules.f0_load_regime([{**good, "hash_max_tail_ms": 5.0}]).verdict == "not reproduced"
+def test_f0_checks_all_four_load_numbers():
+    # scaled until the worst SSD is at 10 ms: the other three are missed
+    scaled = {"scale": 2.8, "hash_max_tail_ms": 10.2, "hash_mean_ssd_tail_ms": 1.9,
+              "hash_mean_latency_ms": 0.2, "mean_ssd_mb_per_s": 60.0}
+    claim = rules.f0_load_regime([scaled, {**scaled, "hash_max_tail_ms": 9.9}])
+    assert claim.verdict == "not reproduced" and claim.role == "calibration"
+    assert "mean per-SSD 99.99 % latency 1.900 ms (paper 1.019)" in claim.reason
+    assert "200 µs (paper 127)" in claim.reason
+    assert "Missed: mean tail, mean latency, traffic." in claim.reason
+    assert "scaled by 2.80–2.80" in claim.reason
+    # skewed volumes at the paper's traffic: all four within ×/÷ 1.15 (0.97, 0.93, 1.06, 0.99)
+    skewed = {"volume_sigma": 1.3, "scale": 1.0, "hash_max_tail_ms": 9.7,
+              "hash_mean_ssd_tail_ms": 0.95, "hash_mean_latency_ms": 0.135,
+              "mean_ssd_mb_per_s": 25.8}
+    claim = rules.f0_load_regime([skewed])
+    assert claim.verdict == "reproduced" and "All four" in claim.reason
+    assert "lognormal sigma was set to 1.30–1.30" in claim.reason
+    # each number alone can fail it: the mean tail just outside 1.019 × 1.15 = 1.172 ms
+    assert rules.f0_load_regime([{**skewed, "hash_mean_ssd_tail_ms": 1.18}]).verdict == \
+        "not reproduced"
+    assert rules.f0_load_regime([{**skewed, "hash_max_tail_ms": 5.0}]).verdict == \
+        "not reproduced"
+    assert rules.f0_load_regime([{**skewed, "hash_mean_latency_ms": 0.15}]).verdict == \
+        "not reproduced"
+    assert rules.f0_load_regime([{**skewed, "mean_ssd_mb_per_s": 30.0}]).verdict == \
+        "not reproduced"
     assert rules.f0_load_regime([None]).verdict == "not checkable"
 
 

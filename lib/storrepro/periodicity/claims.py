@@ -62,7 +62,13 @@ from storrepro.periodicity.config import (  # the bands, with the rest of the re
     E2_BAND,
     E3_BAND,
     F0_BAND,
+    F0_MEAN_LATENCY,
+    F0_MEAN_LATENCY_MS,
+    F0_MEAN_TAIL,
+    F0_MEAN_TAIL_MS,
+    F0_SSD_MB_PER_S,
     F0_TARGET_MS,
+    F0_TRAFFIC,
     F1_BAND,
     F2_EARLY,
     F2_GROWS,
@@ -1163,53 +1169,73 @@ def _reps(lat: pd.DataFrame) -> list:
 
 
 def f0_load_regime(calibrations: list[dict | None]) -> Claim:
-    """F0 (calibration): hash placement's worst SSD at the paper's ≈ 10 ms after scaling the
-    surrogate's load (one calibration per replicate); the other three §5.2.1 numbers shown."""
+    """F0 (calibration): the surrogate meets §5.2.1's four numbers under hash placement (one
+    calibration per replicate, fitted on the worst SSD): worst SSD ≈ 10 ms, mean per-SSD
+    99.99 % tail 1.019 ms, mean latency 127 µs, 26 MB/s per SSD, each within the approx band
+    (the worst verdict counts)."""
     cal = [c for c in calibrations if c]
     statement = ("The surrogate is in the paper's regime: under hash placement the worst SSD's "
-                 "99.99 % latency is ≈ 10 ms")
-    paper = (f"≈ {F0_TARGET_MS:g} ms on a single SSD (also: 2.5 GB/s mean traffic, 127 µs mean "
-             "latency, 1.019 ms mean 99.99 % tail)")
+                 "99.99 % latency is ≈ 10 ms, the mean per-SSD tail 1.019 ms, the mean latency "
+                 "127 µs and the traffic 26 MB/s per SSD")
+    paper = (f"≈ {F0_TARGET_MS:g} ms worst SSD, {F0_MEAN_TAIL_MS:g} ms mean tail, "
+             f"{1e3 * F0_MEAN_LATENCY_MS:g} µs mean latency, 2.5 GB/s over 96 SSDs")
     if not cal:
         return Claim(
             id="F0",
             statement=statement,
             paper_value=paper,
-            reproduced_value="not calibrated (load scale 1)",
+            reproduced_value="not calibrated",
             tolerance=F0_BAND.text(),
             verdict="not checkable",
-            reason="This run keeps the surrogate's traffic at the paper's mean per-SSD rate; no "
-            "load calibration was made.",
+            reason="This run keeps the surrogate's traffic at the paper's mean per-SSD rate "
+            "with the generated volumes; no load calibration was made.",
             role="calibration",
         )
-    worst = float(np.mean([c["hash_max_tail_ms"] for c in cal]))
-    mean_tail = float(np.mean([c["hash_mean_ssd_tail_ms"] for c in cal]))
-    mean_lat = float(np.mean([c["hash_mean_latency_ms"] for c in cal]))
-    mbps = float(np.mean([c["mean_ssd_mb_per_s"] for c in cal]))
-    scale = [c["scale"] for c in cal]
-    verdict = F0_BAND.judge(worst / F0_TARGET_MS)
+    got = {k: float(np.mean([c[k] for c in cal])) for k in (
+        "hash_max_tail_ms", "hash_mean_ssd_tail_ms", "hash_mean_latency_ms",
+        "mean_ssd_mb_per_s")}
+    worst, mean_tail = got["hash_max_tail_ms"], got["hash_mean_ssd_tail_ms"]
+    mean_lat, mbps = got["hash_mean_latency_ms"], got["mean_ssd_mb_per_s"]
+    checks = {
+        "worst SSD": F0_BAND.judge(worst / F0_TARGET_MS),
+        "mean tail": F0_MEAN_TAIL.judge(mean_tail / F0_MEAN_TAIL_MS),
+        "mean latency": F0_MEAN_LATENCY.judge(mean_lat / F0_MEAN_LATENCY_MS),
+        "traffic": F0_TRAFFIC.judge(mbps / F0_SSD_MB_PER_S),
+    }
+    verdict = _worst(*checks.values())
+    missed = [k for k, v in checks.items() if v != "reproduced"]
+    if "volume_sigma" in cal[0]:
+        sigma = [c["volume_sigma"] for c in cal]
+        how = (f"The segment volumes' lognormal sigma was set to {min(sigma):.2f}–"
+               f"{max(sigma):.2f} (generated: 1.8) per replicate, the total traffic unchanged, so "
+               f"that hash placement's worst SSD reaches {worst:.2f} ms in the first interval "
+               "(a fitted target, not a test): a few SSDs carry the largest segments, as the "
+               "paper's SSDs differ")
+        fitted = {"volume_sigma": sigma}
+    else:
+        scale = [c["scale"] for c in cal]
+        how = (f"The surrogate's traffic was scaled by {min(scale):.2f}–{max(scale):.2f} so that "
+               f"hash placement's worst SSD reaches {worst:.2f} ms in the first interval (a "
+               "fitted target, not a test)")
+        fitted = {"scale": scale}
+    reason = (f"{how}. Then: mean per-SSD 99.99 % latency {mean_tail:.3f} ms (paper "
+              f"{F0_MEAN_TAIL_MS:g}), mean latency {1e3 * mean_lat:.0f} µs (paper "
+              f"{1e3 * F0_MEAN_LATENCY_MS:g}), {mbps:.1f} MB/s per SSD (paper "
+              f"{F0_SSD_MB_PER_S:.1f}); worst/mean tail {worst / mean_tail:.1f} (paper ≈ "
+              f"{F0_TARGET_MS / F0_MEAN_TAIL_MS:.0f}).")
+    reason += (" All four of §5.2.1's numbers are met." if not missed else
+               f" Missed: {', '.join(missed)}.")
     return Claim(
         id="F0",
         statement=statement,
         paper_value=paper,
-        reproduced_value=f"worst SSD {worst:.2f} ms at {min(scale):.2f}–{max(scale):.2f} × the "
-        f"paper's mean traffic; then mean tail {mean_tail:.2f} ms, mean latency "
-        f"{1e3 * mean_lat:.0f} µs, {mbps:.0f} MB/s per SSD",
-        tolerance=F0_BAND.text() + ", on worst SSD / 10 ms",
+        reproduced_value=f"worst SSD {worst:.2f} ms, mean tail {mean_tail:.3f} ms, mean latency "
+        f"{1e3 * mean_lat:.0f} µs, {mbps:.1f} MB/s per SSD",
+        tolerance=F0_BAND.text() + ", on each of the four as a ratio to the paper's",
         verdict=verdict,
-        reason=(
-            f"The surrogate's traffic was scaled by {min(scale):.2f}–{max(scale):.2f} so that hash"
-            f" placement's worst SSD reaches {worst:.2f} ms in the first interval (a fitted "
-            "target, not a test). Scaled so, the other numbers of §5.2.1 are missed: mean "
-            f"per-SSD 99.99 % latency {mean_tail:.2f} ms (paper 1.019 ms), mean latency "
-            f"{1e3 * mean_lat:.0f} µs (paper 127 µs), {mbps:.0f} MB/s per SSD (paper 26): the "
-            "surrogate's SSDs differ less than the paper's (worst/mean tail "
-            f"{worst / mean_tail:.1f}, paper ≈ 10). The reading load_regime=paper_mean_traffic "
-            "judges every scheduling claim at scale 1 instead."
-        ),
+        reason=reason,
         role="calibration",
-        values={"hash_max_tail_ms": worst, "hash_mean_ssd_tail_ms": mean_tail,
-                "hash_mean_latency_ms": mean_lat, "mean_ssd_mb_per_s": mbps, "scale": scale},
+        values={**got, **fitted, "checks": checks},
     )
 
 

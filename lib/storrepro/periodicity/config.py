@@ -81,6 +81,16 @@ F7_BAND = bands.approx_ratio("\"there is no discernible variation in 99.99% tail
 F0_TARGET_MS = 10.0
 F0_BAND = bands.approx_ratio("\"for a single SSD, the 99.99% read-write tail latency may be up "
                              "to ten milliseconds\" (§5.2.1)")
+#: F0's other three numbers of §5.2.1, each checked with the vocabulary's approx band.
+F0_MEAN_TAIL_MS = 1.019
+F0_MEAN_TAIL = bands.approx_ratio("\"the average 99.99% read-write tail latency of SSDs is "
+                                  "1.019ms\" (§5.2.1)")
+F0_MEAN_LATENCY_MS = 0.127
+F0_MEAN_LATENCY = bands.approx_ratio("\"the average read-write latency of SSDs is 127us\" "
+                                     "(§5.2.1)")
+F0_SSD_MB_PER_S = 2.5e9 / 96 / 1e6
+F0_TRAFFIC = bands.approx_ratio("\"the average value of the total read-write traffic is "
+                                "2.5GB/s\" over \"96 separate SSDs\" (§5.2.1): 26 MB/s per SSD")
 
 
 _HERE = "storrepro.periodicity.config"
@@ -93,7 +103,8 @@ BANDS = {
     "E1_SHARE": ("E1",), "E1_ACCURATE": ("E1",), "E2_BAND": ("E2",), "E3_BAND": ("E3",),
     "F1_BAND": ("F1",), "F2_GROWS": ("F2",), "F2_SMALL": ("F2",), "F3_BAND": ("F3",),
     "F4_BAND": ("F4",), "F5_BAND": ("F5",), "F6_WORSE": ("F6",), "F6_SIMILAR": ("F6",),
-    "F7_BAND": ("F7",), "F0_BAND": ("F0",),
+    "F7_BAND": ("F7",), "F0_BAND": ("F0",), "F0_MEAN_TAIL": ("F0",),
+    "F0_MEAN_LATENCY": ("F0",), "F0_TRAFFIC": ("F0",),
 }
 
 
