@@ -381,6 +381,7 @@ def test_headline_states_both_data_sets_and_the_load_reading():
             "B2": claim("not reproduced"),
             "B3": claim("reproduced", values={"precision": 0.898}, by_reading={
                 "b3_nearly_one=points": {"verdict": "not reproduced"}}),
+            "F0": claim("reproduced"),
             "F1": claim("not reproduced", "smallest lead -4.3 points"),
             "F3": claim("reproduced", "-78.7 % at 1 %", values={
                 "reduction_1pct": 78.7, "greedy-history reduction_1pct": 78.4,
@@ -405,12 +406,17 @@ def test_headline_states_both_data_sets_and_the_load_reading():
     assert summary == (
         "Partly reproduced: the new detector finds periods best on 82 real series, not on our "
         "synthetic sines; scheduling cuts the slowest disk's worst delays by the paper's 50–90 "
-        "% only when traffic is raised until they reach 10 ms.")
+        "% with disks as uneven as the paper's, not at every load.")
     assert len(summary.split()) <= 40
     # every load setting fails: the summary says so
     FakeRun.claims["F3"] = claim("not reproduced", by_reading={
         "load_regime=paper_mean_traffic": {"verdict": "not reproduced", "reproduced_value": "x"}})
     assert "scheduling never cuts the slowest disk's" in rules.headline_text(FakeRun())["summary"]
+    # the longest summary the rule can write stays within the core's 40 words
+    FakeRun.claims["F3"] = claim("not reproduced", by_reading={
+        "load_regime=worst_ssd_10ms": {"verdict": "reproduced", "reproduced_value": "x"}})
+    longest = rules.headline_text(FakeRun())["summary"]
+    assert "only at a load other than" in longest and len(longest.split()) <= 40
 
 
 def test_f0_checks_all_four_load_numbers():

@@ -122,8 +122,8 @@ def forced_register() -> dict[str, Forced]:
     }
     forced.update({
         "F0 target": Forced(
-            question="Which 99.99 % latency is hash placement's worst SSD calibrated to under "
-            "load_regime=worst_ssd_10ms?",
+            question="Which 99.99 % latency is hash placement's worst SSD calibrated to (by "
+            "volume skew under load_regime=ssds_differ, by scaling under worst_ssd_10ms)?",
             quote='"for a single SSD, the 99.99% read-write tail latency may be up to ten '
             'milliseconds" (§5.2.1)',
             value=f"{F0_TARGET_MS:g} ms (the notebook's sched_target_tail_ms)",
@@ -235,29 +235,37 @@ class PrecisePeriodConfig(NotebookConfig):
             "raw came after those results too.",
         ),
         "load_regime": Reading(
-            question="At what load is the scheduling surrogate run: scaled until hash "
-            "placement's worst SSD reaches the paper's ≈ 10 ms 99.99 % latency, or at the "
-            "paper's mean traffic (2.5 GB/s over 96 SSDs) unscaled?",
+            question="In what load regime is the scheduling surrogate run: §5.2.1 gives four "
+            "numbers (mean traffic, mean latency, mean per-SSD tail, and a worst SSD near "
+            "10 ms); which surrogate meets which?",
             paper_words='"the average value of the total read-write traffic is 2.5GB/s … the '
             "average read-write latency of SSDs is 127us, and the average 99.99% read-write "
-            "tail latency of SSDs is 1.019ms. However, for a single SSD, the 99.99% read-write "
-            'tail latency may be up to ten milliseconds" (§5.2.1)',
-            primary="worst_ssd_10ms",
+            'tail latency of SSDs is 1.019ms. However, for a single SSD, the 99.99% read-write '
+            'tail latency may be up to ten milliseconds" (§5.2.1); "stored in 96 separate SSDs"',
+            primary="ssds_differ",
             alternatives={
-                "worst_ssd_10ms": "each replicate's traffic scaled (1.8–2.5×) until hash "
-                "placement's worst SSD reaches sched_target_tail_ms = 10 ms (claim F0); the "
-                "mean per-SSD tail is then ≈ 1.8 ms, not 1.019 ms",
-                "paper_mean_traffic": "the surrogate at the paper's mean traffic per SSD, "
-                "unscaled: mean latency and mean tail near the paper's 127 µs and 1.019 ms, "
-                "the worst SSD near 1 ms instead of 10",
+                "ssds_differ": "96 SSDs at the paper's mean traffic, the segment volumes' "
+                "lognormal sigma fitted per replicate (volume skew, the total traffic kept) "
+                "until hash placement's worst SSD reaches sched_target_tail_ms = 10 ms: a few "
+                "SSDs carry the largest segments, the rest stay near the mean, so all four "
+                "numbers can hold at once (claim F0 checks them)",
+                "worst_ssd_10ms": "the even-load surrogate (16 SSDs, generated volumes) with "
+                "each replicate's traffic scaled (1.8–2.5×) until hash placement's worst SSD "
+                "reaches 10 ms; the mean per-SSD tail is then ≈ 1.8 ms, not 1.019 ms",
+                "paper_mean_traffic": "the even-load surrogate at the paper's mean traffic per "
+                "SSD, unscaled: mean latency and mean tail near the paper's 127 µs and "
+                "1.019 ms, the worst SSD near 1 ms instead of 10",
             },
-            argument="The surrogate cannot meet all four §5.2.1 numbers at once: its SSDs "
-            "differ less than the paper's (worst/mean tail ≈ 1.5 against ≈ 10). The primary "
-            "meets the worst SSD, the one the paper's F3 is about (\"the SSD with the highest "
-            '99.99% tail latency"), and misses the other three; the alternative meets those '
-            "and misses the worst SSD. Git: the scaling came in commit b638a7c, the commit "
-            "after 36c6661 had committed F3 as not reproduced (−10.7 % at 1 %): a calibration "
-            "target chosen with that result in view.",
+            argument="The paper's SSDs differ: its worst SSD's tail is ≈ 10 times the mean "
+            "tail. The even-load surrogate's differ little (≈ 1.5 times), so it meets either "
+            "the worst SSD (scaled) or the other three numbers (unscaled), never all four: "
+            "with 16 SSDs one at 10 ms already lifts the mean tail above 1.17 ms. The primary "
+            "uses the paper's 96 SSDs and lets the segment volumes differ more, fitted so the "
+            "worst SSD reaches 10 ms at the paper's traffic; it is the one setting in which "
+            "all four numbers are checked. Git: the scaling came in commit b638a7c, the commit "
+            "after 36c6661 had committed F3 as not reproduced (−10.7 % at 1 %); this primary "
+            "came after both regimes' results were committed (F3 −78 % scaled, −11 % "
+            "unscaled): calibration targets chosen with those results in view.",
             kind="calibration",
         ),
         "min_horizon": Reading(
@@ -342,12 +350,16 @@ class PrecisePeriodConfig(NotebookConfig):
             float,
             10.0,
             10.0,
-            "scale the surrogate's traffic so hash placement's worst SSD has this 99.99 % "
-            "latency (ms; the paper's ≈ 10 ms); 0: no scaling",
+            "skew the surrogate's segment volumes (the traffic kept) so hash placement's worst "
+            "SSD has this 99.99 % latency (ms; the paper's ≈ 10 ms), and scale the even-load "
+            "surrogate's traffic to it; 0: neither",
             low=0.0,
             high=1000.0,
         ),
-        "sched_ssds": Param(int, 4, 16, "SSDs of the scheduling surrogate", low=2, high=96),
+        "sched_ssds": Param(int, 8, 96, "SSDs of the scheduling surrogate (paper: 96)", low=2,
+                            high=96),
+        "sched_even_ssds": Param(int, 4, 16, "SSDs of the even-load surrogate of the alternative "
+                                 "load regimes", low=2, high=96),
         "sched_segments": Param(
             int,
             200,
@@ -374,8 +386,9 @@ class PrecisePeriodConfig(NotebookConfig):
     }
 
     def validate(self) -> None:
-        if self.sched_segments < self.sched_ssds:
-            raise ParameterError(
-                f"parameter 'sched_segments' = {self.sched_segments}: expected at least "
-                f"sched_ssds = {self.sched_ssds} segments"
-            )
+        for name in ("sched_ssds", "sched_even_ssds"):
+            if self.sched_segments < getattr(self, name):
+                raise ParameterError(
+                    f"parameter 'sched_segments' = {self.sched_segments}: expected at least "
+                    f"{name} = {getattr(self, name)} segments"
+                )

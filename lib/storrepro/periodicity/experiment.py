@@ -245,9 +245,11 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
                                                              generator=g)]
 
 
-def run_task(task: SeriesTask | SchedulingTask | AtMeanTraffic,
+def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic,
              rng: np.random.Generator) -> list[dict] | dict:
     """:func:`run_series` or :func:`run_replicate`."""
+    if isinstance(task, UnevenSSDs):
+        return run_replicate(task.task, rng)
     if isinstance(task, AtMeanTraffic):
         return run_replicate(task.task, task_rng(task.seed, task.task))
     if isinstance(task, SchedulingTask):
@@ -296,34 +298,52 @@ def detector_readings(cfg) -> tuple[str, ...]:
             *(f"{HORIZON_READING}={h}" for h in horizon.others()))
 
 
+def _regimes(cfg) -> tuple[bool, bool]:
+    """(calibrated, skewed): whether the load is calibrated to ``sched_target_tail_ms`` at all,
+    and whether by skewing the surrogate's volumes (the primary ``load_regime``; a real trace
+    has no volumes to skew and is scaled instead)."""
+    calibrated = cfg.sched_target_tail_ms > 0
+    return calibrated, calibrated and not cfg.trace
+
+
 def notebook_tasks(cfg) -> list:
     """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
-    surrogate replicates first, run under every reading of PrecisePeriod (the primary first); then,
-    when the load is calibrated, the same replicates at the paper's mean traffic unscaled (the
-    ``load_regime`` reading: the same workloads, since the load target is out of the task's
-    seed, under the primary verification only); then the series in small batches."""
+    surrogate replicates first, run under every reading of PrecisePeriod (the primary first):
+    ``sched_ssds`` SSDs whose volumes are skewed until hash placement's worst SSD reaches
+    ``sched_target_tail_ms`` (:class:`UnevenSSDs`, the primary ``load_regime``); then, under the
+    primary reading only, the alternative load regimes: the even-load surrogate of
+    ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``), and the same workloads
+    unscaled (``paper_mean_traffic``: the load target is out of the task's seed); then the
+    series in small batches. Without a target nothing is calibrated and no alternative runs;
+    with a trace the primary scales it and only the unscaled alternative runs."""
     readings = detector_readings(cfg)
+    calibrated, skewed = _regimes(cfg)
     spec = SurrogateSpec(
         ssds=cfg.sched_ssds,
         segments=cfg.sched_segments,
         history_days=cfg.sched_history_days,
         intervals=cfg.sched_intervals,
     )
-    sched = [
-        SchedulingTask(
-            r, spec, OVERHEADS, MOVE_COUNTS,
-            verifications=readings,
-            target_tail_ms=cfg.sched_target_tail_ms,
-            trace=cfg.trace,
-            trace_format=cfg.trace_format,
-        )
-        for r in range(cfg.sched_replicates)
-    ]
-    unscaled = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0),
-                              cfg.seed) for t in sched if t.target_tail_ms > 0]
+    target = cfg.sched_target_tail_ms
+
+    def task(r, spec, verifications, **load):
+        return SchedulingTask(r, spec, OVERHEADS, MOVE_COUNTS, verifications=verifications,
+                              trace=cfg.trace, trace_format=cfg.trace_format, **load)
+
+    replicates = range(cfg.sched_replicates)
+    if skewed:
+        sched = [UnevenSSDs(task(r, spec, readings, skew_target_ms=target)) for r in replicates]
+        even = replace(spec, ssds=cfg.sched_even_ssds)
+        scaled = [task(r, even, readings[:1], target_tail_ms=target) for r in replicates]
+    else:
+        sched = [task(r, spec, readings, target_tail_ms=target) for r in replicates]
+        scaled = []
+    flat = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0), cfg.seed)
+            for t in (scaled or sched)] if calibrated else []
     return (
         sched
-        + unscaled
+        + scaled
+        + flat
         + tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
         + tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
         + generator_tasks(cfg.generator_series, cfg.seed)
@@ -372,6 +392,15 @@ class SchedulingTask:
     #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
     trace: str = field(default="", repr=False)
     trace_format: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class UnevenSSDs:
+    """A replicate of the primary load regime (``task`` skews its volumes): wrapped so that its
+    repr, which seeds its random stream, differs from an even-load replicate's with the same
+    surrogate settings."""
+
+    task: SchedulingTask
 
 
 @dataclass(frozen=True)
@@ -742,17 +771,21 @@ def theta_demo(series: list, traces: list, theta: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def split_sweep(done: list, replicates: int) -> tuple[list, list, pd.DataFrame, pd.DataFrame]:
-    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, the same
-    replicates unscaled — the scaled ones themselves when the load was not calibrated —,
-    benchmark rows, generator rows)."""
-    sched = done[:replicates]
-    calibrated = any(r["calibration"] for r in sched)
-    unscaled = done[replicates:2 * replicates] if calibrated else sched
-    first = 2 * replicates if calibrated else replicates
-    rows = pd.DataFrame([row for part in done[first:] for row in part])
+def split_sweep(done: list, cfg) -> tuple[list, dict, pd.DataFrame, pd.DataFrame]:
+    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, their
+    results under each alternative ``load_regime`` — the primary replicates themselves where
+    that regime did not run —, benchmark rows, generator rows)."""
+    n = cfg.sched_replicates
+    calibrated, skewed = _regimes(cfg)
+    sched, k = done[:n], n
+    scaled = done[k:k + n] if skewed else sched
+    k += n if skewed else 0
+    flat = done[k:k + n] if calibrated else sched
+    k += n if calibrated else 0
+    rows = pd.DataFrame([row for part in done[k:] for row in part])
     is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
-    return sched, unscaled, rows[~is_generator], rows[is_generator]
+    regimes = {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}
+    return sched, regimes, rows[~is_generator], rows[is_generator]
 
 
 def synthetic_blocks(results: pd.DataFrame, blocks: int) -> list[pd.DataFrame]:
