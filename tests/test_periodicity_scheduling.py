@@ -164,9 +164,20 @@ def test_calibrate_skew_reaches_the_target_tail_at_the_same_traffic():
 
     # 32 SSDs: enough total traffic for the largest segments to push one SSD past its knee
     w = generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300, history_days=1,
-                                                         intervals=1))
+                                                         intervals=2))
     sigma, cal = calibrate_skew(w, 5.0)
     assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["volume_sigma"] == sigma
+    # the target holds for the worst interval: no interval's worst SSD goes beyond it
+    from storrepro.periodicity import scheduling
+    from storrepro.periodicity.experiment import CALIBRATION_SEED
+    from storrepro.periodicity.kernel import latency_stats
+    from storrepro.periodicity.workload import volume_skew
+
+    factor = volume_skew(w, sigma)[:, None]
+    worst = [1e3 * latency_stats(scheduling.ssd_load(
+        scheduling.interval_traffic(w, w.spec.history_minutes + 360 * k) * factor, w.placement,
+        32), np.random.default_rng(CALIBRATION_SEED))[1].max() for k in range(2)]
+    assert max(worst) == pytest.approx(cal["hash_max_tail_ms"])
     # the same mean traffic per SSD as generated (2.5 GB/s over 96 SSDs, to a few %: the first
     # interval's share of the whole span)
     assert cal["mean_ssd_mb_per_s"] == pytest.approx(SSD_MEAN_BYTES_PER_S / 1e6, rel=0.15)

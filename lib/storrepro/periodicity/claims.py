@@ -1209,7 +1209,7 @@ def f0_load_regime(calibrations: list[dict | None]) -> Claim:
         sigma = [c["volume_sigma"] for c in cal]
         how = (f"The segment volumes' lognormal sigma was set to {min(sigma):.2f}–"
                f"{max(sigma):.2f} (generated: 1.8) per replicate, the total traffic unchanged, so "
-               f"that hash placement's worst SSD reaches {worst:.2f} ms in the first interval "
+               f"that hash placement's worst SSD reaches {worst:.2f} ms in its worst interval "
                "(a fitted target, not a test): a few SSDs carry the largest segments, as the "
                "paper's SSDs differ")
         fitted = {"volume_sigma": sigma}
