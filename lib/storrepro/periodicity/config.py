@@ -356,7 +356,7 @@ class PrecisePeriodConfig(NotebookConfig):
             low=0.0,
             high=1000.0,
         ),
-        "sched_ssds": Param(int, 8, 96, "SSDs of the scheduling surrogate (paper: 96)", low=2,
+        "sched_ssds": Param(int, 4, 96, "SSDs of the scheduling surrogate (paper: 96)", low=2,
                             high=96),
         "sched_even_ssds": Param(int, 4, 16, "SSDs of the even-load surrogate of the alternative "
                                  "load regimes", low=2, high=96),
