@@ -412,6 +412,10 @@ def test_headline_states_both_data_sets_and_the_load_reading():
     FakeRun.claims["F3"] = claim("not reproduced", by_reading={
         "load_regime=paper_mean_traffic": {"verdict": "not reproduced", "reproduced_value": "x"}})
     assert "scheduling never cuts the slowest disk's" in rules.headline_text(FakeRun())["summary"]
+    # F0 missed: F3 is void under every load, and the summary does not call the cut missed
+    FakeRun.claims["F3"] = claim("void", by_reading={
+        "load_regime=worst_ssd_10ms": {"verdict": "void", "reproduced_value": "x"}})
+    assert "the scheduling test is void" in rules.headline_text(FakeRun())["summary"]
     # the longest summary the rule can write stays within the core's 40 words
     FakeRun.claims["F3"] = claim("not reproduced", by_reading={
         "load_regime=worst_ssd_10ms": {"verdict": "reproduced", "reproduced_value": "x"}})

@@ -1524,7 +1524,10 @@ def headline_summary(run) -> str:
     f3 = c["F3"]
     under = [v["verdict"] for k, v in f3["by_reading"].items() if k.startswith(LOAD)]
     cut = "the slowest disk's worst delays by the paper's 50–90 %"
-    if f3["verdict"] == "reproduced" and any(v != "reproduced" for v in under):
+    if f3["verdict"] == "void":  # F0 missed: no cut is judged, whatever it was
+        sched = ("the scheduling test is void, since the simulated disks miss one of the "
+                 "paper's four load numbers")
+    elif f3["verdict"] == "reproduced" and any(v != "reproduced" for v in under):
         sched = f"scheduling cuts {cut} with disks as uneven as the paper's, not at every load"
     elif f3["verdict"] == "reproduced":
         sched = f"scheduling cuts {cut} at every load tried"
