@@ -86,16 +86,28 @@ def test_generator_table_pairs_variants_with_the_papers_generator(results):
     assert table.loc["square wave"].isna().all()  # a variant that did not run
 
 
-def test_split_sweep_separates_replicates_series_and_generator_rows(results):
+def test_split_sweep_separates_replicates_regimes_series_and_generator_rows(results):
+    from storrepro.periodicity.config import PrecisePeriodConfig
+
     gen = results.head(1).assign(dataset=ex.GENERATOR_PREFIX + "sawtooth")
-    done = [{"replicate": 0, "calibration": None}, results.to_dict("records"),
-            gen.to_dict("records")]
-    sched, unscaled, rows, generator_rows = ex.split_sweep(done, 1)
-    assert sched == unscaled == [done[0]] and len(rows) == 4 and len(generator_rows) == 1
-    # a calibrated replicate is followed by the same replicate at the paper's mean traffic
-    scaled, flat = {"replicate": 0, "calibration": {"scale": 2.0}}, {"replicate": 0}
-    sched, unscaled, rows, _ = ex.split_sweep([scaled, flat, *done[1:]], 1)
-    assert sched == [scaled] and unscaled == [flat] and len(rows) == 4
+    series = [results.to_dict("records"), gen.to_dict("records")]
+    plain = {"replicate": 0, "calibration": None}
+    cfg = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
+    sched, regimes, rows, generator_rows = ex.split_sweep([plain, *series], cfg)
+    assert sched == [plain] and len(rows) == 4 and len(generator_rows) == 1
+    assert regimes == {"worst_ssd_10ms": [plain], "paper_mean_traffic": [plain]}  # none ran
+    # calibrated: the skewed replicate, then the even-load one scaled, then it unscaled
+    skewed, scaled, flat = ({"replicate": 0, "calibration": {"volume_sigma": 1.3}},
+                            {"replicate": 0, "calibration": {"scale": 2.0}}, {"replicate": 0})
+    cfg = PrecisePeriodConfig(profile="quick")
+    sched, regimes, rows, _ = ex.split_sweep([skewed, scaled, flat, *series], cfg)
+    assert sched == [skewed] and len(rows) == 4
+    assert regimes == {"worst_ssd_10ms": [scaled], "paper_mean_traffic": [flat]}
+    # a trace is scaled, not skewed (no volumes): only the unscaled alternative runs
+    trace = type("Cfg", (), {"sched_replicates": 1, "sched_target_tail_ms": 10.0,
+                             "trace": "some.csv"})()
+    sched, regimes, _, _ = ex.split_sweep([scaled, flat, *series], trace)
+    assert regimes == {"worst_ssd_10ms": [scaled], "paper_mean_traffic": [flat]}
 
 
 def test_synthetic_blocks_deal_the_series_round_robin_beside_all_of_cran(results):
@@ -182,17 +194,28 @@ def test_every_plot_draws_a_figure(results, scored):
         plt.close(fig)
 
 
-def test_the_unscaled_replicates_draw_the_calibrated_ones_workloads():
+def test_the_load_regimes_tasks_and_their_workloads():
     from storrepro.periodicity.config import PrecisePeriodConfig
 
     cfg = PrecisePeriodConfig(profile="quick", sched_replicates=2)
     tasks = ex.notebook_tasks(cfg)
-    scaled, flat = tasks[:2], tasks[2:4]
+    skewed, scaled, flat = tasks[:2], tasks[2:4], tasks[4:6]
+    assert all(isinstance(t, ex.UnevenSSDs) for t in skewed)
+    for t in skewed:  # the primary: sched_ssds SSDs, volumes skewed, every reading
+        assert t.task.spec.ssds == cfg.sched_ssds and t.task.skew_target_ms == 10.0
+        assert t.task.target_tail_ms == 0.0 and t.task.verifications == \
+            ex.detector_readings(cfg)
     assert all(isinstance(t, ex.AtMeanTraffic) for t in flat)
     for s, f in zip(scaled, flat, strict=True):
-        assert s.target_tail_ms == 10.0 and f.task.target_tail_ms == 0.0
-        assert f.task.verifications == ("preprocessed",) and f.seed == cfg.seed
+        assert s.spec.ssds == cfg.sched_even_ssds and s.target_tail_ms == 10.0
+        assert s.verifications == f.task.verifications == ("preprocessed",)
+        assert f.task.target_tail_ms == 0.0 and f.seed == cfg.seed
         assert repr(f.task) == repr(s)  # the same random stream, so the same workload
     assert len({repr(t) for t in tasks}) == len(tasks)  # the sweep needs distinct tasks
+    # the same SSD counts still give distinct tasks: the skewed one is wrapped
+    same = PrecisePeriodConfig(profile="quick", sched_ssds=4, sched_even_ssds=4)
+    tasks = ex.notebook_tasks(same)
+    assert len({repr(t) for t in tasks}) == len(tasks)
     unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
-    assert not any(isinstance(t, ex.AtMeanTraffic) for t in ex.notebook_tasks(unscaled))
+    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs)
+                   for t in ex.notebook_tasks(unscaled))

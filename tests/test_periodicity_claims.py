@@ -372,6 +372,9 @@ def test_headline_states_both_data_sets_and_the_load_reading():
                 "by_reading": by_reading or {}}
 
     class FakeRun:
+        def verdict(self, cid):
+            return self.claims[cid]["verdict"]
+
         claims = {
             "B1": claim("not reproduced", values={
                 "cran": {"PrecisePeriod": 0.672, "best_baseline": "SAZED_opt",
@@ -381,6 +384,7 @@ def test_headline_states_both_data_sets_and_the_load_reading():
             "B2": claim("not reproduced"),
             "B3": claim("reproduced", values={"precision": 0.898}, by_reading={
                 "b3_nearly_one=points": {"verdict": "not reproduced"}}),
+            "F0": claim("reproduced"),
             "F1": claim("not reproduced", "smallest lead -4.3 points"),
             "F3": claim("reproduced", "-78.7 % at 1 %", values={
                 "reduction_1pct": 78.7, "greedy-history reduction_1pct": 78.4,
@@ -401,16 +405,53 @@ def test_headline_states_both_data_sets_and_the_load_reading():
     assert "verification_target" not in cause and "beating" not in text["statement"]
     assert "greedy-history cuts 78.4 %, ceiling (actual future) cuts 79.4 % against " \
         "PreciseScheduling's 78.7 %, so F3 measures where" in cause
+    summary = text["summary"]
+    assert summary == (
+        "Partly reproduced: the new detector finds periods best on 82 real series, not on our "
+        "synthetic sines; scheduling cuts the slowest disk's worst delays by the paper's 50–90 "
+        "% with disks as uneven as the paper's, not at every load.")
+    assert len(summary.split()) <= 40
+    # every load setting fails: the summary says so
+    FakeRun.claims["F3"] = claim("not reproduced", by_reading={
+        "load_regime=paper_mean_traffic": {"verdict": "not reproduced", "reproduced_value": "x"}})
+    assert "scheduling never cuts the slowest disk's" in rules.headline_text(FakeRun())["summary"]
+    # F0 missed: F3 is void under every load, and the summary does not call the cut missed
+    FakeRun.claims["F3"] = claim("void", by_reading={
+        "load_regime=worst_ssd_10ms": {"verdict": "void", "reproduced_value": "x"}})
+    assert "the scheduling test is void" in rules.headline_text(FakeRun())["summary"]
+    # the longest summary the rule can write stays within the core's 40 words
+    FakeRun.claims["F3"] = claim("not reproduced", by_reading={
+        "load_regime=worst_ssd_10ms": {"verdict": "reproduced", "reproduced_value": "x"}})
+    longest = rules.headline_text(FakeRun())["summary"]
+    assert "only at a load other than" in longest and len(longest.split()) <= 40
 
 
-def test_f0_calibration_states_the_other_load_numbers():
-    good = {"scale": 2.8, "hash_max_tail_ms": 10.2, "hash_mean_ssd_tail_ms": 1.9,
-            "hash_mean_latency_ms": 0.2, "mean_ssd_mb_per_s": 60.0}
-    claim = rules.f0_load_regime([good, {**good, "hash_max_tail_ms": 9.9}])
-    assert claim.verdict == "reproduced" and claim.role == "calibration"
-    assert "mean per-SSD 99.99 % latency 1.90 ms (paper 1.019 ms)" in claim.reason
-    assert "200 µs (paper 127 µs)" in claim.reason
-    assert rules.f0_load_regime([{**good, "hash_max_tail_ms": 5.0}]).verdict == "not reproduced"
+def test_f0_checks_all_four_load_numbers():
+    # scaled until the worst SSD is at 10 ms: the other three are missed
+    scaled = {"scale": 2.8, "hash_max_tail_ms": 10.2, "hash_mean_ssd_tail_ms": 1.9,
+              "hash_mean_latency_ms": 0.2, "mean_ssd_mb_per_s": 60.0}
+    claim = rules.f0_load_regime([scaled, {**scaled, "hash_max_tail_ms": 9.9}])
+    assert claim.verdict == "not reproduced" and claim.role == "calibration"
+    assert "mean per-SSD 99.99 % latency 1.900 ms (paper 1.019)" in claim.reason
+    assert "200 µs (paper 127)" in claim.reason
+    assert "Missed: mean tail, mean latency, traffic." in claim.reason
+    assert "scaled by 2.80–2.80" in claim.reason
+    # skewed volumes at the paper's traffic: all four within ×/÷ 1.15 (0.97, 0.93, 1.06, 0.99)
+    skewed = {"volume_sigma": 1.3, "scale": 1.0, "hash_max_tail_ms": 9.7,
+              "hash_mean_ssd_tail_ms": 0.95, "hash_mean_latency_ms": 0.135,
+              "mean_ssd_mb_per_s": 25.8}
+    claim = rules.f0_load_regime([skewed])
+    assert claim.verdict == "reproduced" and "All four" in claim.reason
+    assert "lognormal sigma was set to 1.30–1.30" in claim.reason
+    # each number alone can fail it: the mean tail just outside 1.019 × 1.15 = 1.172 ms
+    assert rules.f0_load_regime([{**skewed, "hash_mean_ssd_tail_ms": 1.18}]).verdict == \
+        "not reproduced"
+    assert rules.f0_load_regime([{**skewed, "hash_max_tail_ms": 5.0}]).verdict == \
+        "not reproduced"
+    assert rules.f0_load_regime([{**skewed, "hash_mean_latency_ms": 0.15}]).verdict == \
+        "not reproduced"
+    assert rules.f0_load_regime([{**skewed, "mean_ssd_mb_per_s": 30.0}]).verdict == \
+        "not reproduced"
     assert rules.f0_load_regime([None]).verdict == "not checkable"
 
 
@@ -435,4 +476,23 @@ def test_verification_inputs_names_every_alternative_reading():
     assert inputs(lambda v: (v,)) == {
         "verification_target=denoised": ("denoised",),
         "verification_target=forecast_denoised": ("forecast_denoised",),
+        "verification_target=raw": ("raw",),
+        "min_horizon=none": ("min_horizon=none",),
+        "min_horizon=7": ("min_horizon=7",),
     }
+    from storrepro.periodicity.experiment import detector_readings
+
+    assert detector_readings(PrecisePeriodConfig(profile="quick")) == (
+        "preprocessed", "denoised", "forecast_denoised", "raw", "min_horizon=none",
+        "min_horizon=7")
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero")
+def test_a_quantity_undefined_on_a_replicate_is_not_checkable():
+    # PreciseScheduling at 1 % has a zero tail on replicate 1: F5's ratio over it is infinite
+    tails = {**TAILS, ("PreciseScheduling", 0.01): [1.0, 0.0, 1.0]}
+    f5 = rules.f5_greedy_5x(_lats(4.0, tails, replicates=3))
+    assert f5.verdict == "not checkable" and "undefined on 1 of 3 replicates" in f5.reason
+    # with one replicate there is no interval: the undefined value alone is not checkable
+    one = rules.f7_overhead_flat(_lats(4.0, {**TAILS, ("PreciseScheduling", 0.01): 0.0}))
+    assert one.verdict == "not checkable"

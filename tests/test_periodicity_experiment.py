@@ -31,12 +31,15 @@ from storrepro.periodicity.workload import SurrogateSpec
 
 def test_config_profiles_and_bad_values():
     quick, full = PrecisePeriodConfig(profile="quick"), PrecisePeriodConfig(profile="full")
-    assert (full.cran_series, full.synthetic_series, full.sched_ssds) == (82, 1000, 16)
+    assert (full.cran_series, full.synthetic_series, full.sched_ssds) == (82, 1000, 96)
+    assert full.sched_even_ssds == 16
     assert quick.synthetic_series < full.synthetic_series
     with pytest.raises(ParameterError, match="cran_series"):
         PrecisePeriodConfig(cran_series=83)
     with pytest.raises(ParameterError, match="sched_segments"):
         PrecisePeriodConfig(sched_ssds=50, sched_segments=20)
+    with pytest.raises(ParameterError, match="sched_even_ssds = 30"):
+        PrecisePeriodConfig(sched_ssds=10, sched_even_ssds=30, sched_segments=20)
 
 
 def test_run_series_on_one_synthetic_series():
@@ -148,3 +151,17 @@ def test_tracking_never_verifies_on_fewer_samples_than_the_minimum_horizon(monke
     events = pp.track_period(x, 200)
     assert events[0] == (200, 4)
     assert lengths and min(lengths) >= pp.MIN_HORIZON > 4
+
+
+def test_an_uneven_ssds_replicate_skews_its_volumes_and_keeps_its_traffic():
+    from storrepro.periodicity.experiment import UnevenSSDs
+
+    spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=1)
+    plain = SchedulingTask(0, spec, (0.01,), (1,), detection_sample=10)
+    skewed = SchedulingTask(0, spec, (0.01,), (1,), detection_sample=10, skew_target_ms=5.0)
+    even = run_task(plain, np.random.default_rng(0))
+    uneven = run_task(UnevenSSDs(skewed), np.random.default_rng(0))  # the same draws here
+    assert even["calibration"] is None and "volume_sigma" in uneven["calibration"]
+    # the same workload with its volumes skewed: the same traffic over the whole span, so
+    # about the same over the history
+    assert uneven["mean_bytes_per_s"] == pytest.approx(even["mean_bytes_per_s"], rel=0.1)

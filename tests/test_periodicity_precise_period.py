@@ -240,6 +240,46 @@ def test_no_verification_pcc_rests_on_fewer_samples_than_the_minimum_horizon(mon
     assert found is not None and found % 2 == 0
 
 
+def test_the_stability_check_looks_three_accuracy_horizons_ahead(monkeypatch):
+    # period 4 < 11: the accuracy check on 11 samples, the stability check on 33 (not 12 or
+    # the same 11); with no minimum, the paper's T and 3T
+    x = np.tile([0.0, 1.0, 0.0, -1.0], 100)
+
+    def first_window(**config):  # the PCC lengths of the first window, which verifies T = 4
+        seen, real = [], ppm.pcc
+        monkeypatch.setattr(ppm, "pcc", lambda a, b: seen.append(a.size) or real(a, b))
+        window = next(ppm.PrecisePeriod(**config).windows(x))
+        monkeypatch.setattr(ppm, "pcc", real)
+        assert window.best == 4 and window.stability == pytest.approx(1.0)
+        return seen
+
+    assert first_window()[-1] == 33 and 11 in first_window()
+    assert first_window(min_horizon=1)[-1] == 12 and 4 in first_window(min_horizon=1)
+
+
+def test_raw_reading_scores_the_forecast_against_the_raw_future():
+    x = np.sin(2 * np.pi * np.arange(600) / 50)
+    x[[470, 471, 520, 521, 575]] -= 8.0  # log-loss dips, which preprocessing fills
+    raw = ppm.PrecisePeriod(verification="raw")
+    full = raw.clean(x)
+    assert np.array_equal(raw.target_of(full, 400, 50, x), x[400:])
+    assert np.array_equal(raw.forecast_source(full[:400], 50), full[:400])
+    # single verification scores its in-sample forecast against the raw series too
+    assert ppm.single_verification_best(x, verification="raw")[1] < \
+        ppm.single_verification_best(x)[1]
+
+
+def test_reading_fields_of_every_reading_key():
+    assert ppm.HORIZONS == {"none": 1, "7": 7, "11": ppm.MIN_HORIZON}
+    assert ppm.HORIZONS["7"] == ppm.min_verification_horizon(0.7, 0.05)
+    assert ppm.reading_fields("min_horizon=7") == {"min_horizon": 7}
+    assert ppm.reading_fields("min_horizon=none") == {"min_horizon": 1}
+    assert ppm.reading_fields("raw") == {"verification": "raw"}
+    for bad in ("min_horizon=5", "smoothed", "theta=0.7"):
+        with pytest.raises(ValueError, match="reading"):
+            ppm.reading_fields(bad)
+
+
 def test_verification_level_keeps_four_harmonics():
     assert [ppm.verification_level(t, 5) for t in (2, 8, 15, 16, 50, 200, 1000)] == [
         0, 0, 0, 1, 2, 4, 5]
@@ -257,11 +297,12 @@ def test_every_verification_reading_finds_a_clean_sine():
 def test_denoised_reading_scores_against_a_low_passed_target():
     det = ppm.PrecisePeriod(verification="denoised")
     full = np.sin(2 * np.pi * np.arange(400) / 64) + np.where(np.arange(400) % 7 == 0, 3.0, 0.0)
-    target = det.target_of(full, 300, 64)
+    raw = full + 1.0  # stands for the series before preprocessing
+    target = det.target_of(full, 300, 64, raw)
     assert target.size == 100 and np.abs(target).max() < 2.5  # the spikes are smoothed away
-    assert np.array_equal(ppm.PrecisePeriod().target_of(full, 300, 64), full[300:])
+    assert np.array_equal(ppm.PrecisePeriod().target_of(full, 300, 64, raw), full[300:])
     fd = ppm.PrecisePeriod(verification="forecast_denoised")
-    assert np.array_equal(fd.target_of(full, 300, 64), full[300:])
+    assert np.array_equal(fd.target_of(full, 300, 64, raw), full[300:])
     assert not np.array_equal(fd.forecast_source(full[:300], 64), full[:300])
 
 

@@ -137,3 +137,48 @@ def test_calibrate_load_reaches_the_target_tail():
                                                          intervals=1))
     scale, cal = calibrate_load(w, 5.0)
     assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["scale"] == scale > 1
+
+
+def test_volume_skew_regenerates_the_workload_with_another_sigma():
+    from storrepro.periodicity.workload import VOLUME_SIGMA, SurrogateSpec, generate, volume_skew
+
+    spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=1)
+    w = generate(np.random.default_rng(0), spec)
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    assert np.allclose(volume_skew(w, VOLUME_SIGMA), 1.0)  # the generated sigma: unchanged
+    f = volume_skew(w, 0.5)
+    assert (f * totals).sum() == pytest.approx(totals.sum())  # the total traffic is kept
+    # the factors are exp((σ − 1.8) z) up to one constant: their logs are linear in z
+    slope = np.polyfit(w.volume_z, np.log(f), 1)[0]
+    assert slope == pytest.approx(0.5 - VOLUME_SIGMA)
+    with pytest.raises(ValueError, match="sigma"):
+        volume_skew(w, -1.0)
+    w.volume_z = None
+    with pytest.raises(ValueError, match="no segment volumes"):
+        volume_skew(w, 1.0)
+
+
+def test_calibrate_skew_reaches_the_target_tail_at_the_same_traffic():
+    from storrepro.periodicity.experiment import calibrate_skew
+    from storrepro.periodicity.workload import SSD_MEAN_BYTES_PER_S, SurrogateSpec, generate
+
+    # 32 SSDs: enough total traffic for the largest segments to push one SSD past its knee
+    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300, history_days=1,
+                                                         intervals=2))
+    sigma, cal = calibrate_skew(w, 5.0)
+    assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["volume_sigma"] == sigma
+    # the target holds for the worst interval: no interval's worst SSD goes beyond it
+    from storrepro.periodicity import scheduling
+    from storrepro.periodicity.experiment import CALIBRATION_SEED
+    from storrepro.periodicity.kernel import latency_stats
+    from storrepro.periodicity.workload import volume_skew
+
+    factor = volume_skew(w, sigma)[:, None]
+    worst = [1e3 * latency_stats(scheduling.ssd_load(
+        scheduling.interval_traffic(w, w.spec.history_minutes + 360 * k) * factor, w.placement,
+        32), np.random.default_rng(CALIBRATION_SEED))[1].max() for k in range(2)]
+    assert max(worst) == pytest.approx(cal["hash_max_tail_ms"])
+    # the same mean traffic per SSD as generated (2.5 GB/s over 96 SSDs, to a few %: the first
+    # interval's share of the whole span)
+    assert cal["mean_ssd_mb_per_s"] == pytest.approx(SSD_MEAN_BYTES_PER_S / 1e6, rel=0.15)
+    assert cal["hash_mean_ssd_tail_ms"] < cal["hash_max_tail_ms"]

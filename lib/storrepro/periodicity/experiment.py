@@ -33,12 +33,15 @@ from storrepro.periodicity.findfrequency import (
 from storrepro.periodicity.kernel import latency_stats
 from storrepro.periodicity.metrics import scores, scores_macro
 from storrepro.periodicity.precise_period import (
+    HORIZON_READING,
+    HORIZONS,
     VERIFICATIONS,
     PrecisePeriod,
     decide,
     forecast,
     pcc,
     precise_period,
+    reading_fields,
     single_verification_best,
 )
 from storrepro.periodicity.sazed import sazed
@@ -50,6 +53,7 @@ from storrepro.periodicity.workload import (
     bin_sum,
     from_trace,
     generate,
+    volume_skew,
 )
 from storrepro.traces.needs import selected
 
@@ -59,8 +63,14 @@ ABLATIONS = ("PrecisePeriod", "No Preprocessing", "Single Verification", "Single
 THETAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 TOLERANCES = (0.0, 0.02)
 #: The primary reading of the verification target (see :class:`~storrepro.periodicity.config.
-#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``.
+#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``, and
+#: so are the minimum horizon's other values, as ``"<column> @min_horizon=<value>"``.
 PRIMARY_VERIFICATION = "preprocessed"
+PRIMARY_HORIZON = "11"
+#: Every reading of PrecisePeriod the benchmark runs (keys of
+#: :func:`~storrepro.periodicity.precise_period.reading_fields`), the primary first.
+DETECTOR_READINGS = (*VERIFICATIONS, *(f"{HORIZON_READING}={h}" for h in HORIZONS
+                                       if h != PRIMARY_HORIZON))
 #: The columns a verification reading changes (every one is PrecisePeriod's).
 READING_COLUMNS = (
     "PrecisePeriod",
@@ -169,7 +179,7 @@ def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -
     row["SAZED_maj"] = sazed(x, "maj")
     row["SAZED_opt"] = sazed(x, "opt")
     caches: dict = {}  # the readings share PrecisePeriod's windows (same numbers, once)
-    for reading in VERIFICATIONS:  # only PrecisePeriod's columns depend on the reading
+    for reading in DETECTOR_READINGS:  # only PrecisePeriod's columns depend on the reading
         suffix = "" if reading == PRIMARY_VERIFICATION else f" @{reading}"
         for column, value in precise_columns(x, reading, caches).items():
             row[column + suffix] = value
@@ -180,12 +190,14 @@ def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -
     return row
 
 
-def precise_columns(x: np.ndarray, verification: str, caches: dict | None = None) -> dict:
-    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one verification reading
-    (``caches``: kept between the readings of one ``x``, see
-    :meth:`~storrepro.periodicity.precise_period.PrecisePeriod.windows`)."""
+def precise_columns(x: np.ndarray, reading: str, caches: dict | None = None) -> dict:
+    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one reading (a key of
+    :func:`~storrepro.periodicity.precise_period.reading_fields`; ``caches``: kept between the
+    readings of one ``x``, see :meth:`~storrepro.periodicity.precise_period.PrecisePeriod.
+    windows`)."""
     caches = {} if caches is None else caches
-    pp = PrecisePeriod(verification=verification)
+    fields = reading_fields(reading)
+    pp = PrecisePeriod(**fields)
     trace = (
         list(pp.windows(x, stop_at_first=False, cache=caches.setdefault("full", {})))
         if x.size >= pp.L0_min
@@ -194,10 +206,10 @@ def precise_columns(x: np.ndarray, verification: str, caches: dict | None = None
     out = {"PrecisePeriod": decide(trace, pp.theta)}
     for theta in THETAS:
         out[f"theta={theta:g}"] = decide(trace, theta)
-    out["No Preprocessing"] = PrecisePeriod(preprocess=False, verification=verification).detect(
+    out["No Preprocessing"] = PrecisePeriod(preprocess=False, **fields).detect(
         x, cache=caches.setdefault("no preprocessing", {})
     )
-    best, score = single_verification_best(x, verification=verification)
+    best, score = single_verification_best(x, **fields)
     out["Single Verification"] = best if best is not None and score >= pp.theta else None
     out["Single (no θ gate)"] = best
     return out
@@ -234,9 +246,11 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
                                                              generator=g)]
 
 
-def run_task(task: SeriesTask | SchedulingTask | AtMeanTraffic,
+def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic,
              rng: np.random.Generator) -> list[dict] | dict:
     """:func:`run_series` or :func:`run_replicate`."""
+    if isinstance(task, UnevenSSDs):
+        return run_replicate(task.task, rng)
     if isinstance(task, AtMeanTraffic):
         return run_replicate(task.task, task_rng(task.seed, task.task))
     if isinstance(task, SchedulingTask):
@@ -276,35 +290,62 @@ OVERHEADS = (0.005, 0.01, 0.02, 0.05, 0.1)
 MOVE_COUNTS = (1, 2, 4, 8, 16)
 
 
+def detector_readings(cfg) -> tuple[str, ...]:
+    """The readings of PrecisePeriod a notebook run computes, the primary first: every value of
+    ``verification_target`` and, as ``"min_horizon=<value>"``, every other value of
+    ``min_horizon`` (keys of :func:`~storrepro.periodicity.precise_period.reading_fields`)."""
+    target, horizon = cfg.readings["verification_target"], cfg.readings[HORIZON_READING]
+    return (target.primary, *target.others(),
+            *(f"{HORIZON_READING}={h}" for h in horizon.others()))
+
+
+def _regimes(cfg) -> tuple[bool, bool]:
+    """(calibrated, skewed): whether the load is calibrated to ``sched_target_tail_ms`` at all,
+    and whether by skewing the surrogate's volumes (the primary ``load_regime``; a real trace
+    has no volumes to skew and is scaled instead)."""
+    calibrated = cfg.sched_target_tail_ms > 0
+    return calibrated, calibrated and not cfg.trace
+
+
 def notebook_tasks(cfg) -> list:
     """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
-    surrogate replicates first, run under every verification reading (the primary first); then,
-    when the load is calibrated, the same replicates at the paper's mean traffic unscaled (the
-    ``load_regime`` reading: the same workloads, since the load target is out of the task's
-    seed, under the primary verification only); then the series in small batches."""
-    reading = cfg.readings["verification_target"]
+    surrogate replicates first, run under every reading of PrecisePeriod (the primary first):
+    ``sched_ssds`` SSDs whose volumes are skewed until hash placement's worst SSD reaches
+    ``sched_target_tail_ms`` (:class:`UnevenSSDs`, the primary ``load_regime``); then, under the
+    primary reading only, the alternative load regimes: the even-load surrogate of
+    ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``), and the same workloads
+    unscaled (``paper_mean_traffic``: the load target is out of the task's seed); then the
+    series in small batches. Without a target nothing is calibrated and no alternative runs;
+    with a trace the primary scales it and only the unscaled alternative runs."""
+    readings = detector_readings(cfg)
+    calibrated, skewed = _regimes(cfg)
     spec = SurrogateSpec(
         ssds=cfg.sched_ssds,
         segments=cfg.sched_segments,
         history_days=cfg.sched_history_days,
         intervals=cfg.sched_intervals,
     )
+    target = cfg.sched_target_tail_ms
     trace, trace_format = selected(cfg)  # the selected part of a user's trace
-    sched = [
-        SchedulingTask(
-            r, spec, OVERHEADS, MOVE_COUNTS,
-            verifications=(reading.primary, *reading.others()),
-            target_tail_ms=cfg.sched_target_tail_ms,
-            trace=trace,
-            trace_format=trace_format,
-        )
-        for r in range(cfg.sched_replicates)
-    ]
-    unscaled = [AtMeanTraffic(replace(t, verifications=(reading.primary,), target_tail_ms=0.0),
-                              cfg.seed) for t in sched if t.target_tail_ms > 0]
+
+    def task(r, spec, verifications, **load):
+        return SchedulingTask(r, spec, OVERHEADS, MOVE_COUNTS, verifications=verifications,
+                              trace=trace, trace_format=trace_format, **load)
+
+    replicates = range(cfg.sched_replicates)
+    if skewed:
+        sched = [UnevenSSDs(task(r, spec, readings, skew_target_ms=target)) for r in replicates]
+        even = replace(spec, ssds=cfg.sched_even_ssds)
+        scaled = [task(r, even, readings[:1], target_tail_ms=target) for r in replicates]
+    else:
+        sched = [task(r, spec, readings, target_tail_ms=target) for r in replicates]
+        scaled = []
+    flat = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0), cfg.seed)
+            for t in (scaled or sched)] if calibrated else []
     return (
         sched
-        + unscaled
+        + scaled
+        + flat
         + tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
         + tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
         + generator_tasks(cfg.generator_series, cfg.seed)
@@ -346,10 +387,22 @@ class SchedulingTask:
     #: latency (ms) in the first interval (the paper's regime: ≈ 10 ms on a single SSD); out
     #: of the repr too, so the calibrated workload is the same workload, scaled.
     target_tail_ms: float = field(default=0.0, repr=False)
+    #: > 0: instead, skew the segment volumes (the total traffic kept) until hash placement's
+    #: worst SSD reaches this 99.99 % latency (:func:`calibrate_skew`); out of the repr too.
+    skew_target_ms: float = field(default=0.0, repr=False)
     #: A block trace replacing the surrogate (``''``: the surrogate) and its format (``''``:
     #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
     trace: str = field(default="", repr=False)
     trace_format: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class UnevenSSDs:
+    """A replicate of the primary load regime (``task`` skews its volumes): wrapped so that its
+    repr, which seeds its random stream, differs from an even-load replicate's with the same
+    surrogate settings."""
+
+    task: SchedulingTask
 
 
 @dataclass(frozen=True)
@@ -374,7 +427,7 @@ def detection_check(
     """
     caches = {} if caches is None else caches  # as in scheduling.precise_prediction
     hist = slice(0, w.spec.history_minutes)
-    det = PrecisePeriod(verification=verification)
+    det = PrecisePeriod(**reading_fields(verification))
     bins = w.spec.history_minutes // scheduling.BIN_MIN
     found = correct = planted_n = unverifiable = found_aperiodic = 0
     for g in ids:
@@ -436,6 +489,48 @@ def calibrate_load(w: Workload, target_ms: float, steps: int = 16) -> tuple[floa
     }
 
 
+#: The range of volume sigmas :func:`calibrate_skew` searches.
+SKEW_RANGE = (0.0, 3.0)
+
+
+def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[float, dict]:
+    """The volume sigma (:func:`~storrepro.periodicity.workload.volume_skew`, in
+    :data:`SKEW_RANGE`) at which hash placement's worst SSD, over every evaluation interval,
+    has a 99.99 % latency of ``target_ms`` ("may be up to ten milliseconds": the worst interval's
+    worst SSD), the total traffic unchanged (bisection, the same Poisson stream at every
+    step); and what hash placement then shows, as means over the intervals. With more skew a
+    few SSDs carry the largest segments: the SSDs come to differ, their mean barely moves.
+    Fitted on the first interval alone, a later interval's bursts can push an SSD past
+    saturation (a tail of seconds): every interval is held to the target."""
+    starts = [w.spec.history_minutes + k * MINUTES_PER_INTERVAL for k in range(w.spec.intervals)]
+    actual = [scheduling.interval_traffic(w, t) for t in starts]
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+
+    def tails(sigma):
+        factor = volume_skew(w, sigma, totals)[:, None]
+        loads = [scheduling.ssd_load(a * factor, w.placement, w.spec.ssds) for a in actual]
+        return loads, [latency_stats(x, np.random.default_rng(CALIBRATION_SEED)) for x in loads]
+
+    lo, hi = SKEW_RANGE
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if 1e3 * max(tail.max() for _, tail in tails(mid)[1]) < target_ms:
+            lo = mid
+        else:
+            hi = mid
+    sigma = (lo + hi) / 2
+    loads, stats = tails(sigma)
+    return sigma, {
+        "volume_sigma": sigma,
+        "scale": 1.0,
+        "target_ms": target_ms,
+        "hash_max_tail_ms": 1e3 * float(max(tail.max() for _, tail in stats)),
+        "hash_mean_ssd_tail_ms": 1e3 * float(np.mean([tail.mean() for _, tail in stats])),
+        "hash_mean_latency_ms": 1e3 * float(np.mean([mean.mean() for mean, _ in stats])),
+        "mean_ssd_mb_per_s": float(np.mean([x.mean() for x in loads])) / 60 / 1e6,
+    }
+
+
 def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
@@ -444,7 +539,12 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
         rng, task.spec
     )
     calibration = None
-    if task.target_tail_ms > 0:
+    if task.skew_target_ms > 0:
+        sigma, calibration = calibrate_skew(w, task.skew_target_ms)
+        factor = volume_skew(w, sigma)[:, None].astype(np.float32)
+        w.read *= factor
+        w.write *= factor
+    elif task.target_tail_ms > 0:
         scale, calibration = calibrate_load(w, task.target_tail_ms)
         w.read *= np.float32(scale)
         w.write *= np.float32(scale)
@@ -677,17 +777,21 @@ def theta_demo(series: list, traces: list, theta: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def split_sweep(done: list, replicates: int) -> tuple[list, list, pd.DataFrame, pd.DataFrame]:
-    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, the same
-    replicates unscaled — the scaled ones themselves when the load was not calibrated —,
-    benchmark rows, generator rows)."""
-    sched = done[:replicates]
-    calibrated = any(r["calibration"] for r in sched)
-    unscaled = done[replicates:2 * replicates] if calibrated else sched
-    first = 2 * replicates if calibrated else replicates
-    rows = pd.DataFrame([row for part in done[first:] for row in part])
+def split_sweep(done: list, cfg) -> tuple[list, dict, pd.DataFrame, pd.DataFrame]:
+    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, their
+    results under each alternative ``load_regime`` — the primary replicates themselves where
+    that regime did not run —, benchmark rows, generator rows)."""
+    n = cfg.sched_replicates
+    calibrated, skewed = _regimes(cfg)
+    sched, k = done[:n], n
+    scaled = done[k:k + n] if skewed else sched
+    k += n if skewed else 0
+    flat = done[k:k + n] if calibrated else sched
+    k += n if calibrated else 0
+    rows = pd.DataFrame([row for part in done[k:] for row in part])
     is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
-    return sched, unscaled, rows[~is_generator], rows[is_generator]
+    regimes = {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}
+    return sched, regimes, rows[~is_generator], rows[is_generator]
 
 
 def synthetic_blocks(results: pd.DataFrame, blocks: int) -> list[pd.DataFrame]:

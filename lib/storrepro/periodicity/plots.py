@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.periodicity import scheduling
+from storrepro.periodicity.ceiling import noise_limit, pcc_ceiling
 from storrepro.periodicity.experiment import TOLERANCES
 from storrepro.periodicity.precise_period import (
     PrecisePeriod,
@@ -251,7 +252,7 @@ def latency_panels(series: dict, title: str, source: str):
     for ax in axes:
         for i in range(0, n, 2):
             ax.axvspan(i - 0.5, i + 0.5, color="grey", alpha=0.08, lw=0)
-        ax.set_xticks(range(n))
+        ax.set_xticks(range(0, n, max(1, n // 16)))  # 96 SSDs: every sixth labelled
         ax.set_xlim(-0.5, n - 0.5)
         ax.grid(axis="x", visible=False)
     axes[0].set(xlabel="SSD id", ylabel="99.99 % latency (ms)", title="tail latency per SSD")
@@ -259,4 +260,27 @@ def latency_panels(series: dict, title: str, source: str):
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center",
                ncol=min(len(series), 4), fontsize=9)
     fig.suptitle(f"{title} ({source}, replicate 0, interval 0)")
+    return fig
+
+
+def noise_ceiling(table: pd.DataFrame, methods, theta: float = 0.7):
+    """The PCC ceiling of the right period's forecast against noise variance, and each
+    method's measured accuracy per noise bin of the synthetic set."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4))
+    grid = np.linspace(0, 0.6, 200)
+    left.plot(grid, pcc_ceiling(grid), label="3-period-mean forecast (PrecisePeriod's)")
+    left.plot(grid, pcc_ceiling(grid, periods=None), "--", label="noise-free forecast")
+    left.axhline(theta, color="grey", ls=":", label=f"θ = {theta:g}")
+    left.axvline(noise_limit(theta), color="C3", ls=":",
+                 label=f"limit σ² = {noise_limit(theta):.3f}")
+    left.set(xlabel="noise variance σ² (amplitude-1 sine)", ylabel="expected PCC",
+             title="PCC of the right period's forecast")
+    left.legend(fontsize=8)
+    xs = np.arange(len(table))
+    for k, m in enumerate(methods):
+        right.bar(xs + (k - (len(methods) - 1) / 2) * 0.16, table[m], 0.16, label=m)
+    right.set_xticks(xs, table.index)
+    right.set(xlabel="noise variance σ² bin", ylabel="accuracy (±2 %)", ylim=(0, 1.05),
+              title="Measured accuracy per noise bin (synthetic)")
+    right.legend(fontsize=8, ncol=2)
     return fig

@@ -26,21 +26,25 @@ constant exposed in :class:`PrecisePeriod`:
 4. **Verification** (§3.5). A candidate T is verifiable when 3T <= L and
    max(T, ``min_horizon``) future samples remain. The forecast is the mean of the last three
    observed periods; the best candidate's PCC against the next max(T, ``min_horizon``)
-   samples must reach ``theta``, then the PCC over a horizon of min(N - L, max(3T,
-   ``min_horizon``)) must too. Otherwise the window grows by ``dL`` (doubled after every
+   samples (the accuracy horizon) must reach ``theta``, then the PCC over min(N - L, three
+   accuracy horizons) must too: the paper's T and 3T, and for a period shorter than
+   ``min_horizon`` a stability check still three times longer than the accuracy check, not the
+   same samples again. Otherwise the window grows by ``dL`` (doubled after every
    ``fail_patience`` failures). When no window verifies, the method abstains (``None``).
    ``min_horizon`` (:data:`MIN_HORIZON`, 11 samples) keeps a short candidate from being
    verified on a handful of samples: a PCC over 2 samples is always ±1. It is the fewest
    samples on which two independent Gaussian series reach a PCC of 0.7 (the paper's θ) with
    probability below 1 % (:func:`min_verification_horizon`); α = 1 % is this reproduction's
-   choice (α = 5 % gives 7), made in commit 6116a73, after results were committed.
+   choice (α = 5 % gives 7), made in commit 6116a73, after results were committed; notebook 01
+   runs none (1), 7 and 11 as the reading ``min_horizon``.
    ``verification`` says which series the forecast and its target are (the paper says "the
    prediction results and the actual time series"): ``'preprocessed'`` (both from the
    preprocessed series), ``'denoised'`` (both low-passed at the candidate's DWT level, see
-   :func:`verification_level`) or ``'forecast_denoised'`` (the forecast from the low-passed
-   history, the target preprocessed). ``spikes='remove'`` (a sensitivity variant, against the
-   paper's "this instantaneous traffic peak needs to be reserved") also flattens isolated
-   single-sample spikes in step 1.
+   :func:`verification_level`), ``'forecast_denoised'`` (the forecast from the low-passed
+   history, the target preprocessed) or ``'raw'`` (the forecast from the preprocessed
+   history, the target the raw series, Fig. 10's "original data"). ``spikes='remove'`` (a
+   sensitivity variant, against the paper's "this instantaneous traffic peak needs to be
+   reserved") also flattens isolated single-sample spikes in step 1.
 
 Ablations (§5.1.3): ``preprocess=False`` skips step 1; :func:`single_verification` runs steps
 1–3 once on the whole series and checks the candidates in-sample.
@@ -62,7 +66,7 @@ from storrepro.periodicity import _fast_steps as fast
 from storrepro.periodicity._input import as_series, is_constant
 
 TUKEY_K = 1.5
-VERIFICATIONS = ("preprocessed", "denoised", "forecast_denoised")
+VERIFICATIONS = ("preprocessed", "denoised", "forecast_denoised", "raw")
 
 
 def min_verification_horizon(theta: float = 0.7, alpha: float = 0.01) -> int:
@@ -80,6 +84,22 @@ def min_verification_horizon(theta: float = 0.7, alpha: float = 0.01) -> int:
 #: No verification PCC rests on fewer samples (see the module doc; git: set in 6116a73, after
 #: results of notebook 01 were committed).
 MIN_HORIZON = min_verification_horizon()
+#: The minimum horizon under each value of notebook 01's reading ``min_horizon``: none (the
+#: paper's bare T), α = 5 % and α = 1 % (:func:`min_verification_horizon`).
+HORIZONS = {"none": 1, "7": min_verification_horizon(alpha=0.05), "11": MIN_HORIZON}
+HORIZON_READING = "min_horizon"
+
+
+def reading_fields(key: str) -> dict:
+    """PrecisePeriod's fields under one reading of notebook 01: a verification value
+    (``'denoised'``) or ``'min_horizon=<value>'`` of :data:`HORIZONS`."""
+    name, _, value = key.partition("=")
+    if name == HORIZON_READING and value in HORIZONS:
+        return {"min_horizon": HORIZONS[value]}
+    if key in VERIFICATIONS:
+        return {"verification": key}
+    raise ValueError(f"reading = {key!r}: expected one of {VERIFICATIONS} or "
+                     f"'{HORIZON_READING}=<{'|'.join(HORIZONS)}>'")
 
 
 # ---------------------------------------------------------------- step 1: preprocessing
@@ -281,7 +301,7 @@ class Window:
     scores: tuple[float, ...]  # accuracy PCC of each verifiable candidate
     best: int | None
     accuracy: float  # PCC of the best candidate over the next T samples
-    stability: float  # PCC over min(N - L, 3T) samples (nan if the accuracy check failed)
+    stability: float  # PCC over min(N - L, 3·max(T, min_horizon)) samples (nan if not run)
 
     def verified(self, theta: float) -> bool:
         return self.best is not None and self.accuracy >= theta and self.stability >= theta
@@ -352,13 +372,16 @@ class PrecisePeriod:
 
     def forecast_source(self, w: np.ndarray, period: int) -> np.ndarray:
         """The history the forecast of ``period`` is built from, under ``verification``."""
-        if self.verification == "preprocessed":
+        if self.verification in ("preprocessed", "raw"):
             return w
         return dwt_lowpass(w, self.level_of(period, w.size), self.wavelet)
 
-    def target_of(self, full: np.ndarray, start: int, period: int) -> np.ndarray:
+    def target_of(self, full: np.ndarray, start: int, period: int, raw: np.ndarray) -> np.ndarray:
         """The verification target ``full[start:]`` (``full``: preprocessed history and future)
-        under ``verification``; ``'denoised'`` low-passes history and future together."""
+        under ``verification``; ``'denoised'`` low-passes history and future together, ``'raw'``
+        takes the future of ``raw`` (the same span, not preprocessed)."""
+        if self.verification == "raw":
+            return raw[start:]
         if self.verification != "denoised":
             return full[start:]
         return dwt_lowpass(full, self.level_of(period, start), self.wavelet)[start:]
@@ -399,12 +422,13 @@ class PrecisePeriod:
             ok = [t for t in cands if 3 * t <= length and length + max(t, hmin) <= n]
             scores, best, acc, stab = [], None, math.nan, math.nan
             if ok:
-                horizon = min(n - length, max(3 * max(ok), hmin))
+                horizon = min(n - length, 3 * max(max(ok), hmin))
                 end = ("full", length + horizon)
                 if end not in cache:
                     cache[end] = self.clean(x[: length + horizon])
                 full = cache[end]
-                targets = {t: self.target_of(full, length, t) for t in ok}
+                raw = x[: length + horizon]
+                targets = {t: self.target_of(full, length, t, raw) for t in ok}
                 scores = [
                     pcc(self.predict(w, t, max(t, hmin)), targets[t][: max(t, hmin)]) for t in ok
                 ]
@@ -412,7 +436,7 @@ class PrecisePeriod:
                 best = ok[int(np.argmax(finite))]
                 acc = scores[int(np.argmax(finite))]
                 if acc >= self.theta or not stop_at_first:
-                    h = min(n - length, max(3 * best, hmin))
+                    h = min(n - length, 3 * max(best, hmin))
                     stab = pcc(self.predict(w, best, h), targets[best][:h])
             window = Window(length, tuple(per_level), tuple(cands), tuple(scores), best, acc, stab)
             yield window
@@ -495,7 +519,7 @@ def single_verification_best(x, **config) -> tuple[int | None, float]:
             continue
         idx = np.arange(3 * t, n)
         src = det.forecast_source(w, t)
-        target = src if det.verification == "denoised" else w
+        target = {"denoised": src, "raw": x}.get(det.verification, w)
         pred = (src[idx - t] + src[idx - 2 * t] + src[idx - 3 * t]) / 3
         score = pcc(pred, target[idx])
         if np.isfinite(score) and score > best_score:
@@ -531,7 +555,8 @@ def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) ->
             break
         hist = det.clean(x[origin:now])
         full = det.clean(x[origin : now + horizon])
-        score = pcc(det.predict(hist, period, horizon), det.target_of(full, now - origin, period))
+        target = det.target_of(full, now - origin, period, x[origin : now + horizon])
+        score = pcc(det.predict(hist, period, horizon), target)
         fails = fails + 1 if not score >= det.theta else 0
         now += period
         if fails >= patience:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from storrepro.periodicity.precise_period import PrecisePeriod
+from storrepro.periodicity.precise_period import PrecisePeriod, reading_fields
 from storrepro.periodicity.workload import MINUTES_PER_INTERVAL, Workload, bin_sum
 
 SEGMENT_BYTES = 32e9
@@ -137,7 +137,8 @@ def precise_prediction(
 
     ``periods`` reuses detections made earlier (segment -> (T_read, T_write)); missing segments
     are detected on the history before ``start``. ``verification`` is PrecisePeriod's reading
-    of its verification target (it also sets the series the forecast is built from).
+    (:func:`~storrepro.periodicity.precise_period.reading_fields`: a verification target, which
+    also sets the series the forecast is built from, or a minimum horizon).
     ``caches`` (a dict, kept between calls for the same ``start``) shares each series' windows
     between the readings (see :meth:`PrecisePeriod.windows`).
     """
@@ -147,7 +148,7 @@ def precise_prediction(
     write = bin_sum(w.write[:, hist], BIN_MIN).astype(float)
     volume = read.sum(axis=1) + write.sum(axis=1)
     top = np.argsort(volume)[::-1][: int(np.ceil(TOP_SHARE * w.spec.segments))]
-    det = PrecisePeriod(verification=verification)
+    det = PrecisePeriod(**reading_fields(verification))
     periods = dict(periods or {})
     ids, preds = [], []
     for g in top:

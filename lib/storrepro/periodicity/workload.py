@@ -13,6 +13,11 @@ scaled so that the mean per-SSD traffic is 2.5 GB/s / 96 SSDs ≈ 26 MB/s, as in
   switch from 1 h to 2 h halfway through the history.
 * The rest carry AR(1) noise with Poisson random bursts and a slow drift.
 * Capture artefacts: single-bin dropouts to 0 with probability 0.002.
+
+Every part of a segment's traffic is proportional to its volume, so :func:`volume_skew` can
+regenerate the same workload with the volumes' sigma changed (and the total traffic kept) by
+rescaling each segment's rows: how the notebook's primary load regime makes SSDs differ as the
+paper's do (:func:`storrepro.periodicity.experiment.calibrate_skew`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ MINUTES_PER_INTERVAL = 360
 REQUEST_BYTES = 64 * 512
 PERIODS_MIN = (30, 60, 120, 360, 720, 1440)
 SSD_MEAN_BYTES_PER_S = 2.5e9 / 96
+#: The lognormal sigma of the generated segment volumes.
+VOLUME_SIGMA = 1.8
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,8 @@ class Workload:
     switched: np.ndarray  # bool: period switched 60 -> 120 min mid-history
     placement: np.ndarray  # hash placement: segment -> SSD
     spec: SurrogateSpec
+    #: each segment's volume is exp(VOLUME_SIGMA · z): its z (None for a real trace)
+    volume_z: np.ndarray | None = None
 
 
 def hash_placement(segments: int, ssds: int) -> np.ndarray:
@@ -95,7 +104,8 @@ def burst_trains(t, period, start, length, height) -> np.ndarray:
 def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) -> Workload:
     n, m = spec.segments, spec.minutes
     t = np.arange(m)
-    volume = rng.lognormal(0.0, 1.8, size=n)
+    z = rng.standard_normal(n)
+    volume = np.exp(0.0 + VOLUME_SIGMA * z)  # rng.lognormal(0, 1.8, n), its z kept
     periodic = rng.random(n) < spec.periodic_share
     idx = np.flatnonzero(periodic)
     k = idx.size
@@ -152,7 +162,23 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     period_min[idx] = period
     switched = np.zeros(n, dtype=bool)
     switched[idx] = switched_p
-    return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec)
+    return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec, z)
+
+
+def volume_skew(w: Workload, sigma: float, totals: np.ndarray | None = None) -> np.ndarray:
+    """Per-segment factors that turn the workload's volumes from ``exp(VOLUME_SIGMA · z)`` into
+    ``exp(sigma · z)`` and keep its total traffic (``totals``: each segment's total traffic,
+    computed when not given): multiplying each segment's rows by its factor is generating the
+    workload with ``sigma``, since all of a segment's traffic is proportional to its volume."""
+    if w.volume_z is None:
+        raise ValueError("the workload has no segment volumes to skew (a real trace): expected "
+                         "a surrogate from generate()")
+    if not (np.isfinite(sigma) and sigma >= 0):
+        raise ValueError(f"sigma = {sigma!r}: expected a finite number >= 0")
+    if totals is None:
+        totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    factor = np.exp((sigma - VOLUME_SIGMA) * w.volume_z)
+    return factor * (totals.sum() / (factor * totals).sum())
 
 
 @numba.njit(cache=True)

@@ -265,10 +265,6 @@ class VdiConfig(NotebookConfig):
     #: On a user's trace: its first bin is laid on the stand-in's calendar (Wednesday
     #: 2016-01-27 00:00), so its days of the week are not the trace's; and every seed reads the
     #: same trace, so the seeds are replicates of it.
-    trace_not_checkable = {
-        "F3": "the trace is laid on the stand-in's calendar from Wednesday 2016-01-27, so its "
-        "days of the week are not the trace's own dates",
-    }
     trace_words = {
         r"\bseeds\b": "replicates of the trace",
         r"\bseed\b": "replicate",
