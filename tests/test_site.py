@@ -68,6 +68,8 @@ def test_pages_show_headline_readings_reasons_and_figures():
     for result in results:
         page = paper_page(result, has_notebook=True)
         assert result["headline"]["statement"].split()[0] in page
+        summary = result["headline"]["summary"]  # the plain headline opens the page
+        assert summary and f'<p class="summary">{_e(summary)}</p>' in page
         for claim in result["claims"]:
             assert f'<tr id="claim-{claim["id"]}"' in page  # anchors the ids link to
             assert f'<td data-label="id">{claim["id"]}</td>' in page

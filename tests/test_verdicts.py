@@ -3,6 +3,7 @@
 import dataclasses
 import json
 import math
+import re
 import subprocess
 
 import numpy as np
@@ -365,3 +366,18 @@ def test_the_headline_refuses_a_summary_a_reader_cannot_follow_and_shows_a_plain
                  summary="Reproduced: the method matches the paper.")
     card = build_scorecard([run.result()])
     assert "Reproduced: the method matches the paper. In detail: It holds." in card
+
+
+def test_the_scorecard_writes_values_for_people():
+    run = Run(JudgeConfig(profile="quick"))
+
+    def unbounded(x):
+        return Claim(id="T1", statement="s", paper_value=None, reproduced_value="DB inf %",
+                     tolerance="t", verdict="not reproduced", reason=f"gap {x} ms",
+                     band=APPROX.source, no_uncertainty="fixed data")
+
+    run.judge(unbounded, float("nan"), not_affected_by=["model"])
+    run.headline("It holds.", core=["T1"], cause="grows inf×")
+    card = build_scorecard([run.result()])
+    assert "DB unbounded %" in card and "gap — ms" in card and "grows unbounded×" in card
+    assert not re.search(r"\b(inf|nan|None)\b", card)

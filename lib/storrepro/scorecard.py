@@ -11,6 +11,7 @@ import pandas as pd
 from storrepro.claims import HEADLINE_RULE, VERDICT_COLOURS, VERDICTS
 from storrepro.config import reading_label
 from storrepro.paths import read_json, results_dir, write_text_atomic
+from storrepro.readable import human
 
 CLAIM_COLUMNS = [
     "id",
@@ -161,9 +162,7 @@ def dated_text(entry: dict) -> str:
 
 
 def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        value = f"{value:.5g}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return human(value).replace("|", "\\|").replace("\n", " ")
 
 
 def _table(header: list[str], rows: Iterable[Iterable[Any]]) -> list[str]:
@@ -197,10 +196,10 @@ def build_scorecard(results: list[dict]) -> str:
         h = r["headline"]
         hangs = f" Hangs on: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
         plain = f"{h['summary']} In detail: " if h.get("summary") else ""
-        lines.append(
+        lines.append(human(
             f"- **{r['notebook']}** — {plain}{h['statement']} {headline_text(r)}. "
             f"{h['cause']}{hangs}"
-        )
+        ))
     lines.append("")
     lines += _table(
         ["notebook", "profile", "seed", "commit", "wall (s)", *SUMMARY_HEADER],

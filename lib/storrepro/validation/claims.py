@@ -138,3 +138,14 @@ def v9_ssd_reference(ssd: pd.DataFrame, id: str = "V9") -> Claim:
         error < 1e-6,
         "reference page costs",
     )
+
+
+def headline_summary(verdicts: dict[str, str]) -> str:
+    """The plain headline of notebook 00 from its checks' verdicts (claim id → verdict)."""
+    held = sum(v == "reproduced" for v in verdicts.values())
+    if held == len(verdicts):
+        return (f"Reproduced: all {held} checks hold, so the shared queue, disk and storage-cloud "
+                "simulators agree with queueing theory and the disk model's published values, "
+                "and the papers' notebooks can rely on them.")
+    return (f"Not reproduced: {len(verdicts) - held} of {len(verdicts)} simulator checks fail "
+            "(listed below), so the papers' results that use those simulators are in doubt.")
