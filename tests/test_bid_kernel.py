@@ -83,6 +83,22 @@ def test_hybrid_offloads_and_rereads_in_both_engines():
     assert (fast.requests.device == 1).sum() > 0 and fast.vfs_hits["R"] > 0
 
 
+def test_a_queue_sent_to_the_ssd_frees_slots_for_the_blocked_replayer_in_both_engines():
+    # one process's small scattered writes fill all 8 slots; marking its staging queue sends
+    # them to the SSD without an HDD dispatch, which must let the replayer go on (it stalled,
+    # and the trace's last 32 events were never served)
+    rng = np.random.default_rng(3)
+    ops = np.where(np.arange(40) % 10 == 9, "R", "W")  # a few reads keep the HDD busy too
+    trace = pd.DataFrame({"ts": np.arange(40) * 0.01, "pid": 0, "op": ops,
+                          "lba": rng.integers(0, 10**8, 40) * 8, "size": 8, "kind": "trace"})
+    for mode in ("backlogged", "open"):
+        for engine in ("kernel", "simpy"):
+            run = simulate(trace, make_scheduler("bid-hybrid"), 8, mode, engine=engine)
+            assert not np.isnan(run.event_completion).any(), (mode, engine)
+            assert run.requests["size"].sum() == trace["size"].sum()
+        assert_identical(trace, "bid-hybrid", mode, rq_limit=8)
+
+
 @pytest.mark.parametrize(("case", "lba", "size", "head", "expected", "d"), HDD_REFERENCE)
 def test_kernel_hdd_model_is_the_shared_one(case, lba, size, head, expected, d):
     gi, gf = _geometry_arrays(DEFAULT_GEOMETRY)

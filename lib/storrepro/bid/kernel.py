@@ -179,7 +179,14 @@ def _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, h
             clock = wake
             r = _next(clock, t, opt, st, req, idx, q, sq, hist, logs, vfs)
         if r < 0:
-            break
+            # a marking that sent a queue's writes to the SSD freed slots without a dispatch:
+            # the replayer refills them, or the run is over
+            before = i
+            i, clock = _fill(i, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx,
+                             pieces, q, sq, hist, logs, vfs)  # fmt: skip
+            if i == before:
+                break
+            continue
         head, service = _dispatch(r, t, head, served, req, gi, gf, out)
         # the dispatch frees a slot: the replayer refills at the start of the service
         i, clock = _fill(i, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces,
@@ -235,6 +242,17 @@ def _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, l
                 has, wake = _next_wakeup(t, st, sq)
                 if has:
                     sleeping_until = t + (wake - t)
+            if blocked and st.count < rq_limit:
+                # a marking sent a queue's writes to the SSD and freed slots: the replayer
+                # resumes now, and what it submits wakes the HDD at once
+                shift += t - block_t
+                t_rep = t
+                i, admitted, blocked = _admit_due(
+                    i, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q, sq, hist,
+                    logs, vfs)  # fmt: skip
+                block_t = t if blocked else block_t
+                if admitted:
+                    sleeping_until = t
             continue
         head, service = _dispatch(r, t, head, served, req, gi, gf, out)
         t_free = t + service

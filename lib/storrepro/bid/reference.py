@@ -100,9 +100,11 @@ def simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd) -> SimResult
     devices = []
 
     def pulled(request):
-        # a dispatch frees a slot (the replayer goes first); marking may have fed the SSD
+        # a dispatch frees a slot (the replayer goes first); so does a marking that sent a
+        # queue's writes to the SSD, which may also have fed the SSD
         event = slot["event"]
-        if request is not None and event is not None and not event.triggered:
+        freed = request is not None or len(scheduler) < rq_limit
+        if freed and event is not None and not event.triggered:
             event.succeed()
         wake_ssd()
 
