@@ -6,7 +6,7 @@ import pytest
 
 from storrepro.vdi import forecast as fc
 from storrepro.vdi import workload as wl
-from storrepro.vdi.config import SystemParams
+from storrepro.vdi.config import SystemParams, VdiConfig
 from storrepro.vdi.experiment import a7_pool, system_series
 from storrepro.vdi.seeds import seed_trace
 
@@ -133,3 +133,11 @@ def test_an_iops_series_takes_the_stand_in_write_share(tmp_path):
 def test_bad_generator_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         wl.TraceConfig(**kwargs)
+
+
+def test_a_fixed_trace_runs_once_unless_replicates_are_asked_for(tmp_path):
+    trace = tmp_path / "iops.csv"
+    trace.write_text("time_s,iops\n0,5\n600,7\n")
+    assert VdiConfig(profile="full").seeds == 5
+    assert VdiConfig(profile="full", trace=str(trace)).seeds == 1
+    assert VdiConfig(profile="full", trace=str(trace), seeds=3).seeds == 3

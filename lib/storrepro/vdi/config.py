@@ -266,6 +266,7 @@ class VdiConfig(NotebookConfig):
     #: 2016-01-27 00:00), so its days of the week are not the trace's; and every seed reads the
     #: same trace, so the seeds are replicates of it.
     trace_words = {
+        r"\bseeds' runs\b": "runs on the trace",
         r"\bseeds\b": "replicates of the trace",
         r"\bseed\b": "replicate",
         r"\bSeed\b": "Replicate",
@@ -273,6 +274,11 @@ class VdiConfig(NotebookConfig):
     }
 
     trace_module = "storrepro.vdi.workload"  # trace_needs(cfg): what it needs of a trace
+
+    def __init__(self, profile: str = "full", seed: int | None = 0, **values):
+        super().__init__(profile, seed, **values)
+        if self.trace and values.get("seeds") is None:
+            self.seeds = 1  # every seed reads the same trace: more would repeat one run
 
     def validate(self) -> None:
         if not 0 < self.cap <= 1:
