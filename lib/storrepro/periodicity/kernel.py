@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from storrepro.periodicity._fast_steps import pairwise_sum
-from storrepro.periodicity.ssd_latency import BASE_S, S_OPS, backlog, sub_bin_arrivals
+from storrepro.periodicity.ssd_latency import BASE_S, S_OPS, sub_bin_arrivals
 
 
 def latency_stats(
@@ -28,8 +28,7 @@ def latency_stats(
     """Mean and ``quantile`` latency (seconds) per SSD; input shape (ssds, minutes)."""
     x = np.atleast_2d(bytes_per_minute)
     counts, rate = sub_bin_arrivals(x, rng)
-    q = backlog(counts, service)
-    wait = np.concatenate([np.zeros((x.shape[0], 1)), q[:, :-1]], axis=1) / service
+    wait = backlog_wait(counts, service)
     mu = np.maximum(service - rate, 0.05 * service)
     weight = counts
     total = weight.sum(axis=1)
@@ -49,6 +48,36 @@ def latency_stats(
         below = cdf < target
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
     return mean, base + hi
+
+
+def backlog_wait(counts: np.ndarray, service: float = S_OPS) -> np.ndarray:
+    """The wait of a request arriving in each 1-s sub-bin: the backlog left by the sub-bins
+    before it over ``service``, with numpy's arithmetic of ::
+
+        q = ssd_latency.backlog(counts, service)
+        np.concatenate([np.zeros((rows, 1)), q[:, :-1]], axis=1) / service
+
+    in one pass (``cumsum`` and ``minimum.accumulate`` add and compare in order)."""
+    return _backlog_wait(np.ascontiguousarray(counts, dtype=float), float(service))
+
+
+@numba.njit(cache=True)
+def _backlog_wait(counts, service):  # pragma: no cover (numba)
+    rows, cols = counts.shape
+    wait = np.empty((rows, cols))
+    for row in range(rows):
+        c = 0.0
+        floor = 0.0
+        for i in range(cols):
+            d = counts[row, i] - service
+            c = d if i == 0 else c + d
+            m = np.minimum(c, 0.0)
+            floor = m if i == 0 else np.minimum(floor, m)
+            if i + 1 < cols:
+                wait[row, i + 1] = (c - floor) / service
+        if cols:
+            wait[row, 0] = 0.0 / service
+    return wait
 
 
 class _Runs:
