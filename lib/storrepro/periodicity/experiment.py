@@ -435,11 +435,13 @@ def detection_check(
             planted_n += 1
             t = w.period_min[g] / scheduling.BIN_MIN
             unverifiable += 3 * t + max(t, det.min_horizon) > bins
-        periods = [
-            det.detect(bin_sum(side[g, hist].astype(float), scheduling.BIN_MIN),
-                       cache=caches.setdefault((g, k), {}))
-            for k, side in enumerate((w.read, w.write))
-        ]
+        periods = []
+        for k, side in enumerate((w.read, w.write)):
+            if ("series", g, k) not in caches:  # the same for every reading
+                caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
+                                                   scheduling.BIN_MIN)
+            periods.append(det.detect(caches[("series", g, k)],
+                                      cache=caches.setdefault((g, k), {})))
         periods = [p * scheduling.BIN_MIN for p in periods if p is not None]
         if periods:
             found += 1
