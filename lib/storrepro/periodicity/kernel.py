@@ -29,12 +29,11 @@ def latency_stats(
     x = np.atleast_2d(bytes_per_minute)
     counts, rate = sub_bin_arrivals(x, rng)
     wait = backlog_wait(counts, service)
-    mu = np.maximum(service - rate, 0.05 * service)
     weight = counts
-    total = weight.sum(axis=1)
-    mean = base + (weight * (wait + 1 / mu)).sum(axis=1) / np.maximum(total, 1)
+    mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
+    mean = base + weighted / np.maximum(total, 1)
     lo = np.zeros(x.shape[0])
-    hi = wait.max(axis=1) + 50 / mu.min(axis=1)
+    hi = wait_max + 50 / mu_min
     target = quantile * np.maximum(total, 1)
     runs = _Runs(weight, mu, wait)
     work = None
@@ -78,6 +77,40 @@ def _backlog_wait(counts, service):  # pragma: no cover (numba)
         if cols:
             wait[row, 0] = 0.0 / service
     return wait
+
+
+def moments(weight: np.ndarray, rate: np.ndarray, wait: np.ndarray, service: float = S_OPS):
+    """``(mu, total, weighted, wait_max, mu_min)`` in one pass per row, with numpy's arithmetic
+    of ::
+
+        mu = np.maximum(service - rate, 0.05 * service)
+        total = weight.sum(axis=1)
+        weighted = (weight * (wait + 1 / mu)).sum(axis=1)
+        wait.max(axis=1), mu.min(axis=1)
+
+    (the sums in numpy's pairwise order, :func:`pairwise_sum`)."""
+    f = np.ascontiguousarray
+    return _moments(f(weight, dtype=float), f(rate, dtype=float), f(wait, dtype=float),
+                    float(service), float(0.05 * service))
+
+
+@numba.njit(cache=True)
+def _moments(weight, rate, wait, service, floor):  # pragma: no cover (numba)
+    rows, cols = weight.shape
+    mu = np.empty((rows, cols))
+    terms = np.empty(cols)
+    total, weighted = np.empty(rows), np.empty(rows)
+    wait_max, mu_min = np.empty(rows), np.empty(rows)
+    for row in range(rows):
+        for i in range(cols):
+            m = np.maximum(service - rate[row, i], floor)
+            mu[row, i] = m
+            terms[i] = weight[row, i] * (wait[row, i] + 1 / m)
+        weighted[row] = pairwise_sum(terms, 0, cols)
+        total[row] = pairwise_sum(weight[row], 0, cols)
+        wait_max[row] = wait[row].max()
+        mu_min[row] = mu[row].min()
+    return mu, total, weighted, wait_max, mu_min
 
 
 class _Runs:
