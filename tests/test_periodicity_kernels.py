@@ -241,7 +241,7 @@ def test_backlog_wait_and_moments_equal_the_numpy_expressions():
     rng = np.random.default_rng(13)
     for trial, ssds in enumerate((1, 3, 7)):
         x = rng.lognormal(0, 0.5, size=(ssds, 150)) * 26e6 * 60 * rng.uniform(0.2, 3, (ssds, 1))
-        x[trial % ssds, 40:70] *= 25 + trial  # overload: a backlog that builds and drains
+        x[trial % ssds, 40:70] *= 60 + trial  # overload: a backlog that builds and drains
         x[:, 100:110] = 0.0  # idle minutes
         counts, rate = lat.sub_bin_arrivals(x, np.random.default_rng(trial))
         q = lat.backlog(counts)
