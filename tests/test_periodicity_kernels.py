@@ -251,7 +251,7 @@ def test_backlog_wait_and_moments_equal_the_numpy_expressions():
         mu = np.maximum(lat.S_OPS - rate, 0.05 * lat.S_OPS)
         want = (mu, counts.sum(axis=1), (counts * (wait + 1 / mu)).sum(axis=1),
                 wait.max(axis=1), mu.min(axis=1))
-        for got, plain in zip(kernel.moments(counts, rate, wait), want):
+        for got, plain in zip(kernel.moments(counts, rate, wait), want, strict=True):
             assert np.array_equal(got, plain)
 
 

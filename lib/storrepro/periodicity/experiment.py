@@ -14,6 +14,7 @@ the notebook's long surrogate replicates and its many short series.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -246,9 +247,11 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
                                                              generator=g)]
 
 
-def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic,
+def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic | EvenLoads,
              rng: np.random.Generator) -> list[dict] | dict:
-    """:func:`run_series` or :func:`run_replicate`."""
+    """:func:`run_series`, :func:`run_replicate` or :func:`run_even_loads`."""
+    if isinstance(task, EvenLoads):
+        return run_even_loads(task)
     if isinstance(task, UnevenSSDs):
         return run_replicate(task.task, rng)
     if isinstance(task, AtMeanTraffic):
@@ -316,7 +319,9 @@ def notebook_tasks(cfg) -> list:
     ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``), and the same workloads
     unscaled (``paper_mean_traffic``: the load target is out of the task's seed); then the
     series in small batches. Without a target nothing is calibrated and no alternative runs;
-    with a trace the primary scales it and only the unscaled alternative runs."""
+    with a trace the primary scales it and only the unscaled alternative runs. The two
+    alternatives of a replicate share their workload: they run as one :class:`EvenLoads` task,
+    which generates it once."""
     readings = detector_readings(cfg)
     calibrated, skewed = _regimes(cfg)
     spec = SurrogateSpec(
@@ -342,6 +347,8 @@ def notebook_tasks(cfg) -> list:
         scaled = []
     flat = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0), cfg.seed)
             for t in (scaled or sched)] if calibrated else []
+    if scaled and flat:  # one task per replicate for both alternatives: one workload
+        scaled, flat = [EvenLoads(s, f) for s, f in zip(scaled, flat, strict=True)], []
     return (
         sched
         + scaled
@@ -413,6 +420,30 @@ class AtMeanTraffic:
 
     task: SchedulingTask
     seed: int
+
+
+@dataclass(frozen=True)
+class EvenLoads:
+    """The even-load replicate scaled to the load target (``task``) and the same replicate at
+    the paper's mean traffic (``flat``, whose ``task`` is ``task`` without the target): both
+    draw their workload from the stream ``task`` has under the sweep's seed (``flat.seed``), so
+    :func:`run_even_loads` generates it once for both. The sweep's own stream for this wrapper
+    is not used."""
+
+    task: SchedulingTask
+    flat: AtMeanTraffic
+
+
+def run_even_loads(pair: EvenLoads) -> list[dict]:
+    """``[run_replicate(pair.task), run_replicate(pair.flat)]`` from one generated workload:
+    the same numbers as the two tasks run apart (the unscaled run leaves the workload as it
+    is; the scaled one then scales it in place), in half the generation time."""
+    if pair.task.trace or pair.flat.task.target_tail_ms > 0 or pair.flat.task.skew_target_ms > 0:
+        raise ValueError("EvenLoads: expected a surrogate replicate and its unscaled twin")
+    rng = task_rng(pair.flat.seed, pair.task)
+    w = generate(rng, pair.task.spec)
+    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w)
+    return [run_replicate(pair.task, rng, w), flat]
 
 
 def detection_check(
@@ -520,7 +551,7 @@ def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[floa
     order = list(range(len(actual)))  # the intervals, the last one over the target first
     for _ in range(steps):
         mid = (lo + hi) / 2
-        over = _first_over(order, lambda k: 1e3 * latency_stats(
+        over = _first_over(order, lambda k, mid=mid: 1e3 * latency_stats(
             load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED))[1].max(), target_ms)
         if over is None:
             lo = mid
@@ -567,13 +598,17 @@ class _Evaluations:
         return dict(self.done[key])
 
 
-def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
+def run_replicate(task: SchedulingTask, rng: np.random.Generator,
+                  w: Workload | None = None) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
+    ``w``: the task's workload, already generated from ``rng`` (it is scaled in place when the
+    task calibrates the load).
     """
-    w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
-        rng, task.spec
-    )
+    if w is None:
+        w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
+            rng, task.spec
+        )
     calibration = None
     if task.skew_target_ms > 0:
         sigma, calibration = calibrate_skew(w, task.skew_target_ms)
@@ -820,10 +855,13 @@ def split_sweep(done: list, cfg) -> tuple[list, dict, pd.DataFrame, pd.DataFrame
     n = cfg.sched_replicates
     calibrated, skewed = _regimes(cfg)
     sched, k = done[:n], n
-    scaled = done[k:k + n] if skewed else sched
-    k += n if skewed else 0
-    flat = done[k:k + n] if calibrated else sched
-    k += n if calibrated else 0
+    if skewed:  # EvenLoads: [scaled, flat] per replicate
+        scaled, flat = [p[0] for p in done[k:k + n]], [p[1] for p in done[k:k + n]]
+        k += n
+    else:
+        scaled = sched
+        flat = done[k:k + n] if calibrated else sched
+        k += n if calibrated else 0
     rows = pd.DataFrame([row for part in done[k:] for row in part])
     is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
     regimes = {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}
