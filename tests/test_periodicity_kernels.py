@@ -224,6 +224,10 @@ def test_latency_mixture_cdf_equals_the_numpy_expression():
         point = at * rng.uniform(0.5, 1.5, 8)
         want = (counts * (1 - np.exp(-mu * np.maximum(point[:, None] - wait, 0)))).sum(axis=1)
         assert np.array_equal(kernel.mixture_cdf(counts, mu, wait, point), want)
+        runs = kernel._Runs(counts, mu, wait)  # the exponents per run: the same sums
+        rows = np.flatnonzero(rng.random(8) < 0.7)
+        assert np.array_equal(kernel.mixture_cdf(counts, mu, wait, point, rows, runs=runs),
+                              want[rows])
 
 
 def test_latency_stats_equal_the_plain_bisection():

@@ -43,7 +43,7 @@ def latency_stats(
         unsure = np.flatnonzero(np.abs(cdf - target) <= runs.error_bound)
         if unsure.size:  # too close to call: numpy's own rounding decides, as it always did
             work = work or _Workspace(weight.shape)
-            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work)
+            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work, runs)
         below = cdf < target
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
     return mean, base + hi
@@ -126,7 +126,9 @@ class _Runs:
     """
 
     def __init__(self, weight, mu, wait):
-        self.weight, self.mu, self.wait, self.row, counts = _collapse(weight, mu, wait)
+        self.weight, self.mu, self.wait, self.row, counts, self.run_of = _collapse(weight, mu,
+                                                                                wait)
+        self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         total = np.maximum(weight.sum(axis=1), 1)
         self.error_bound = (8 * counts + 512) * (np.finfo(float).eps / 2) * total
 
@@ -141,6 +143,7 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
     m = np.empty(rows * cols)
     q = np.empty(rows * cols)
     row_of = np.empty(rows * cols, dtype=np.int64)
+    run_of = np.empty((rows, cols), dtype=np.int64)  # each sub-bin's run
     counts = np.zeros(rows)
     k = -1
     for row in range(rows):
@@ -151,7 +154,8 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
                 w[k], m[k], q[k], row_of[k] = 0.0, mu[row, i], wait[row, i], row
                 counts[row] += 1
             w[k] += weight[row, i]
-    return w[: k + 1], m[: k + 1], q[: k + 1], row_of[: k + 1], counts
+            run_of[row, i] = k
+    return w[: k + 1], m[: k + 1], q[: k + 1], row_of[: k + 1], counts, run_of
 
 
 @numba.njit(cache=True)
@@ -170,9 +174,11 @@ class _Workspace:
         self.args = np.empty(shape[0] * shape[1])
         self.index = np.empty(shape, dtype=np.int64)
         self.terms = np.empty(shape[1])
+        self.run_arg = np.empty(shape[0] * shape[1], dtype=np.int64)
 
 
-def mixture_cdf(weight, mu, wait, at, rows=None, work: _Workspace | None = None) -> np.ndarray:
+def mixture_cdf(weight, mu, wait, at, rows=None, work: _Workspace | None = None,
+                runs: _Runs | None = None) -> np.ndarray:
     """Per row (of ``rows``, default all): ``sum_i weight_i (1 - exp(-mu_i max(at - wait_i,
     0)))``, the arrival-weighted latency CDF at ``at`` (minus the base latency), with numpy's
     arithmetic of
@@ -184,8 +190,40 @@ def mixture_cdf(weight, mu, wait, at, rows=None, work: _Workspace | None = None)
     """
     rows = np.arange(weight.shape[0]) if rows is None else np.asarray(rows, dtype=np.int64)
     work = work or _Workspace(weight.shape)
+    if runs is not None:  # the exponents once per run of equal (mu, wait), not per sub-bin
+        count = _run_exponents(runs.mu, runs.wait, runs.start, at, rows, work.args,
+                               work.run_arg)
+        return _run_weighted_sums(weight, rows, np.exp(work.args[:count]), work.run_arg,
+                                  runs.run_of, work.terms)
     count = _exponents(mu, wait, at, rows, work.args, work.index)
     return _weighted_sums(weight, rows, np.exp(work.args[:count]), work.index, work.terms)
+
+
+@numba.njit(cache=True)
+def _run_exponents(mu, wait, start, at, rows, args, run_arg):  # pragma: no cover (numba)
+    """:func:`_exponents` on the runs of :class:`_Runs` (``mu``, ``wait`` per run, ``start``:
+    each row's first run): every sub-bin of a run has the run's exponent, so the distinct
+    consecutive exponents are the same; ``run_arg``: each run's position in ``args``."""
+    count = 0
+    for row in rows:
+        for j in range(start[row], start[row + 1]):
+            a = -mu[j] * max(at[row] - wait[j], 0.0)
+            if count == 0 or a != args[count - 1]:
+                args[count] = a
+                count += 1
+            run_arg[j] = count - 1
+    return count
+
+
+@numba.njit(cache=True)
+def _run_weighted_sums(weight, rows, exps, run_arg, run_of, terms):  # pragma: no cover (numba)
+    cols = weight.shape[1]
+    out = np.empty(rows.size)
+    for k, row in enumerate(rows):
+        for i in range(cols):
+            terms[i] = weight[row, i] * (1 - exps[run_arg[run_of[row, i]]])
+        out[k] = pairwise_sum(terms, 0, cols)  # numpy's sum(axis=1), same association
+    return out
 
 
 @numba.njit(cache=True)
