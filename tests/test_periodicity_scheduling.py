@@ -221,14 +221,30 @@ def test_first_over_stops_at_the_first_interval_at_or_over_the_target():
 
     asked = []
 
-    def tail(k):
-        asked.append(k)
-        return {0: 1.0, 1: 5.0, 2: 9.0}[k]
+    def over(limit):
+        def ask(k):
+            asked.append(k)
+            return not {0: 1.0, 1: 5.0, 2: 9.0}[k] < limit
+        return ask
 
-    assert _first_over([2, 0, 1], tail, 5.0) == 2 and asked == [2]
+    assert _first_over([2, 0, 1], over(5.0)) == 2 and asked == [2]
     asked.clear()
-    assert _first_over([0, 1, 2], tail, 5.0) == 1 and asked == [0, 1]  # 5.0 is not below 5.0
-    assert _first_over([0, 1, 2], tail, 10.0) is None
+    assert _first_over([0, 1, 2], over(5.0)) == 1 and asked == [0, 1]  # 5.0 is not below 5.0
+    assert _first_over([0, 1, 2], over(10.0)) is None
+
+
+def test_tail_below_answers_as_the_full_bisection():
+    from storrepro.periodicity.kernel import tail_below
+
+    rng = np.random.default_rng(21)
+    for trial in range(8):
+        x = rng.lognormal(0, 0.5, size=(6, 60)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(6, 1))
+        x[trial % 6, 20:30] *= 20 + trial  # a backlog on one SSD
+        worst = 1e3 * latency_stats(x, np.random.default_rng(trial))[1].max()
+        limits = (worst, np.nextafter(worst, np.inf), np.nextafter(worst, 0), worst * 0.5,
+                  worst * 2, 0.2, 1e4)
+        for limit in limits:
+            assert tail_below(x, np.random.default_rng(trial), limit) == (worst < limit)
 
 
 def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):

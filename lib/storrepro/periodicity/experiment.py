@@ -31,7 +31,7 @@ from storrepro.periodicity.findfrequency import (
     findfrequency_r,
     r_findfrequency,
 )
-from storrepro.periodicity.kernel import latency_stats
+from storrepro.periodicity.kernel import latency_stats, tail_below
 from storrepro.periodicity.metrics import scores, scores_macro
 from storrepro.periodicity.precise_period import (
     HORIZON_READING,
@@ -551,8 +551,8 @@ def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[floa
     order = list(range(len(actual)))  # the intervals, the last one over the target first
     for _ in range(steps):
         mid = (lo + hi) / 2
-        over = _first_over(order, lambda k, mid=mid: 1e3 * latency_stats(
-            load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED))[1].max(), target_ms)
+        over = _first_over(order, lambda k, mid=mid: not tail_below(
+            load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED), target_ms))
         if over is None:
             lo = mid
         else:
@@ -571,12 +571,14 @@ def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[floa
     }
 
 
-def _first_over(order: list, tail_ms, target_ms: float):
-    """The first ``k`` of ``order`` whose ``tail_ms(k)`` is not below ``target_ms`` (None: all
-    are below). The bisection of :func:`calibrate_skew` asks only whether the worst interval's
-    tail is below the target: the intervals after the first one at or over it need not run."""
+def _first_over(order: list, over):
+    """The first ``k`` of ``order`` for which ``over(k)`` (hash placement's worst SSD at or over
+    the target in interval k; None: none is). The bisection of :func:`calibrate_skew` asks only
+    whether the worst interval's tail is below the target: the intervals after the first one
+    at or over it need not run (nor, by :func:`~.kernel.tail_below`, the SSDs after the first
+    one over it)."""
     for k in order:
-        if not tail_ms(k) < target_ms:
+        if over(k):
             return k
     return None
 

@@ -49,6 +49,46 @@ def latency_stats(
     return mean, base + hi
 
 
+def tail_below(
+    bytes_per_minute: np.ndarray,
+    rng: np.random.Generator,
+    limit_ms: float,
+    quantile: float = 0.9999,
+    service: float = S_OPS,
+    base: float = BASE_S,
+) -> bool:
+    """``1e3 * latency_stats(...)[1].max() < limit_ms``, each SSD's bisection stopped as soon as
+    its bracket decides it: ``hi`` only falls and ``lo`` only rises (and ``lo <= hi``), so once
+    ``1e3 * (base + hi) < limit_ms`` the SSD's final tail is below the limit, and once
+    ``1e3 * (base + lo) >= limit_ms`` it is not (then no SSD further is needed). The same
+    comparisons as :func:`latency_stats` on the SSDs still open: the same answer."""
+    x = np.atleast_2d(bytes_per_minute)
+    counts, rate = sub_bin_arrivals(x, rng)
+    wait = backlog_wait(counts, service)
+    weight = counts
+    mu, total, _, wait_max, mu_min = moments(weight, rate, wait, service)
+    lo = np.zeros(x.shape[0])
+    hi = wait_max + 50 / mu_min
+    target = quantile * np.maximum(total, 1)
+    runs = _Runs(weight, mu, wait)
+    work = None
+    for _ in range(40):
+        open_ = ~(1e3 * (base + hi) < limit_ms)
+        if (1e3 * (base + lo) >= limit_ms).any():
+            return False
+        if not open_.any():
+            return True
+        mid = (lo + hi) / 2
+        cdf = runs.cdf(mid)
+        unsure = np.flatnonzero(open_ & (np.abs(cdf - target) <= runs.error_bound))
+        if unsure.size:
+            work = work or _Workspace(weight.shape)
+            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work, runs)
+        below = cdf < target
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return bool(1e3 * (base + hi).max() < limit_ms)
+
+
 def backlog_wait(counts: np.ndarray, service: float = S_OPS) -> np.ndarray:
     """The wait of a request arriving in each 1-s sub-bin: the backlog left by the sub-bins
     before it over ``service``, with numpy's arithmetic of ::
