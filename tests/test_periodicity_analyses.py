@@ -1,6 +1,8 @@
 """The notebook's analyses (``experiment``) on hand-made results, and every figure of ``plots``
 drawn from them."""
 
+import pickle
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -96,11 +98,11 @@ def test_split_sweep_separates_replicates_regimes_series_and_generator_rows(resu
     sched, regimes, rows, generator_rows = ex.split_sweep([plain, *series], cfg)
     assert sched == [plain] and len(rows) == 4 and len(generator_rows) == 1
     assert regimes == {"worst_ssd_10ms": [plain], "paper_mean_traffic": [plain]}  # none ran
-    # calibrated: the skewed replicate, then the even-load one scaled, then it unscaled
+    # calibrated: the skewed replicate, then the even-load one scaled and unscaled (one task)
     skewed, scaled, flat = ({"replicate": 0, "calibration": {"volume_sigma": 1.3}},
                             {"replicate": 0, "calibration": {"scale": 2.0}}, {"replicate": 0})
     cfg = PrecisePeriodConfig(profile="quick")
-    sched, regimes, rows, _ = ex.split_sweep([skewed, scaled, flat, *series], cfg)
+    sched, regimes, rows, _ = ex.split_sweep([skewed, [scaled, flat], *series], cfg)
     assert sched == [skewed] and len(rows) == 4
     assert regimes == {"worst_ssd_10ms": [scaled], "paper_mean_traffic": [flat]}
     # a trace is scaled, not skewed (no volumes): only the unscaled alternative runs
@@ -199,8 +201,11 @@ def test_the_load_regimes_tasks_and_their_workloads():
 
     cfg = PrecisePeriodConfig(profile="quick", sched_replicates=2)
     tasks = ex.notebook_tasks(cfg)
-    skewed, scaled, flat = tasks[:2], tasks[2:4], tasks[4:6]
+    skewed, pairs = tasks[:2], tasks[2:4]
     assert all(isinstance(t, ex.UnevenSSDs) for t in skewed)
+    assert all(isinstance(t, ex.EvenLoads) for t in pairs)
+    assert not isinstance(tasks[4], ex.SchedulingTask | ex.AtMeanTraffic | ex.EvenLoads)
+    scaled, flat = [p.task for p in pairs], [p.flat for p in pairs]
     for t in skewed:  # the primary: sched_ssds SSDs, volumes skewed, every reading
         assert t.task.spec.ssds == cfg.sched_ssds and t.task.skew_target_ms == 10.0
         assert t.task.target_tail_ms == 0.0 and t.task.verifications == \
@@ -217,5 +222,20 @@ def test_the_load_regimes_tasks_and_their_workloads():
     tasks = ex.notebook_tasks(same)
     assert len({repr(t) for t in tasks}) == len(tasks)
     unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
-    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs)
+    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs | ex.EvenLoads)
                    for t in ex.notebook_tasks(unscaled))
+
+
+def test_even_loads_give_what_the_two_tasks_give_apart():
+    """One workload for the scaled and the unscaled even-load replicate: the same results as
+    the two tasks of the sweep run apart (their streams from the sweep's seed)."""
+    from storrepro.parallel import task_rng
+    from storrepro.periodicity.config import PrecisePeriodConfig
+
+    cfg = PrecisePeriodConfig(profile="quick", seed=3)
+    pair = next(t for t in ex.notebook_tasks(cfg) if isinstance(t, ex.EvenLoads))
+    both = ex.run_task(pair, np.random.default_rng(99))  # the wrapper's own stream is unused
+    apart = [ex.run_task(pair.task, task_rng(cfg.seed, pair.task)),
+             ex.run_task(pair.flat, np.random.default_rng(99))]
+    assert pickle.dumps(both) == pickle.dumps(apart)
+    assert both[0]["calibration"]["scale"] != 1.0 and both[1]["calibration"] is None

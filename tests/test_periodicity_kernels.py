@@ -224,6 +224,10 @@ def test_latency_mixture_cdf_equals_the_numpy_expression():
         point = at * rng.uniform(0.5, 1.5, 8)
         want = (counts * (1 - np.exp(-mu * np.maximum(point[:, None] - wait, 0)))).sum(axis=1)
         assert np.array_equal(kernel.mixture_cdf(counts, mu, wait, point), want)
+        runs = kernel._Runs(counts, mu, wait)  # the exponents per run: the same sums
+        rows = np.flatnonzero(rng.random(8) < 0.7)
+        assert np.array_equal(kernel.mixture_cdf(counts, mu, wait, point, rows, runs=runs),
+                              want[rows])
 
 
 def test_latency_stats_equal_the_plain_bisection():
@@ -235,6 +239,24 @@ def test_latency_stats_equal_the_plain_bisection():
         got = kernel.latency_stats(x, np.random.default_rng(trial))
         want = ref.latency_stats(x, np.random.default_rng(trial))
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_backlog_wait_and_moments_equal_the_numpy_expressions():
+    rng = np.random.default_rng(13)
+    for trial, ssds in enumerate((1, 3, 7)):
+        x = rng.lognormal(0, 0.5, size=(ssds, 150)) * 26e6 * 60 * rng.uniform(0.2, 3, (ssds, 1))
+        x[trial % ssds, 40:70] *= 60 + trial  # overload: a backlog that builds and drains
+        x[:, 100:110] = 0.0  # idle minutes
+        counts, rate = lat.sub_bin_arrivals(x, np.random.default_rng(trial))
+        q = lat.backlog(counts)
+        wait = np.concatenate([np.zeros((ssds, 1)), q[:, :-1]], axis=1) / lat.S_OPS
+        got_wait = kernel.backlog_wait(counts)
+        assert np.array_equal(got_wait, wait) and (wait > 0).any()
+        mu = np.maximum(lat.S_OPS - rate, 0.05 * lat.S_OPS)
+        want = (mu, counts.sum(axis=1), (counts * (wait + 1 / mu)).sum(axis=1),
+                wait.max(axis=1), mu.min(axis=1))
+        for got, plain in zip(kernel.moments(counts, rate, wait), want, strict=True):
+            assert np.array_equal(got, plain)
 
 
 def test_collapsed_cdf_is_within_its_error_bound():

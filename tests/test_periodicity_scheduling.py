@@ -182,3 +182,105 @@ def test_calibrate_skew_reaches_the_target_tail_at_the_same_traffic():
     # interval's share of the whole span)
     assert cal["mean_ssd_mb_per_s"] == pytest.approx(SSD_MEAN_BYTES_PER_S / 1e6, rel=0.15)
     assert cal["hash_mean_ssd_tail_ms"] < cal["hash_max_tail_ms"]
+
+
+def _small_surrogate(ssds=8, segments=120, intervals=2):
+    from storrepro.periodicity.workload import SurrogateSpec, generate
+
+    return generate(np.random.default_rng(5), SurrogateSpec(ssds=ssds, segments=segments,
+                                                            history_days=1, intervals=intervals))
+
+
+def test_calibrate_skew_equals_the_plain_bisection_over_every_interval():
+    """The bisection that stops at the first interval over the target lands where the plain
+    one (every interval at every step) does, bit for bit."""
+    from storrepro.periodicity import scheduling
+    from storrepro.periodicity.experiment import CALIBRATION_SEED, SKEW_RANGE, calibrate_skew
+    from storrepro.periodicity.kernel import latency_stats
+    from storrepro.periodicity.workload import MINUTES_PER_INTERVAL, volume_skew
+
+    w = _small_surrogate(ssds=16, segments=200, intervals=3)
+    actual = [scheduling.interval_traffic(w, w.spec.history_minutes + k * MINUTES_PER_INTERVAL)
+              for k in range(3)]
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    for target in (0.3, 1.0, 4.0):
+        lo, hi = SKEW_RANGE
+        for _ in range(14):
+            mid = (lo + hi) / 2
+            factor = volume_skew(w, mid, totals)[:, None]
+            worst = max(latency_stats(scheduling.ssd_load(a * factor, w.placement, 16),
+                                      np.random.default_rng(CALIBRATION_SEED))[1].max()
+                        for a in actual)
+            lo, hi = (mid, hi) if 1e3 * worst < target else (lo, mid)
+        sigma, cal = calibrate_skew(w, target)
+        assert sigma == (lo + hi) / 2 and cal["volume_sigma"] == sigma
+
+
+def test_first_over_stops_at_the_first_interval_at_or_over_the_target():
+    from storrepro.periodicity.experiment import _first_over
+
+    asked = []
+
+    def over(limit):
+        def ask(k):
+            asked.append(k)
+            return not {0: 1.0, 1: 5.0, 2: 9.0}[k] < limit
+        return ask
+
+    assert _first_over([2, 0, 1], over(5.0)) == 2 and asked == [2]
+    asked.clear()
+    assert _first_over([0, 1, 2], over(5.0)) == 1 and asked == [0, 1]  # 5.0 is not below 5.0
+    assert _first_over([0, 1, 2], over(10.0)) is None
+
+
+def test_tail_below_answers_as_the_full_bisection():
+    from storrepro.periodicity.kernel import tail_below
+
+    rng = np.random.default_rng(21)
+    for trial in range(8):
+        x = rng.lognormal(0, 0.5, size=(6, 60)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(6, 1))
+        x[trial % 6, 20:30] *= 20 + trial  # a backlog on one SSD
+        worst = 1e3 * latency_stats(x, np.random.default_rng(trial))[1].max()
+        limits = (worst, np.nextafter(worst, np.inf), np.nextafter(worst, 0), worst * 0.5,
+                  worst * 2, 0.2, 1e4)
+        for limit in limits:
+            assert tail_below(x, np.random.default_rng(trial), limit) == (worst < limit)
+
+
+def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):
+    from storrepro.periodicity import experiment as ex
+    from storrepro.periodicity import scheduling
+
+    w = _small_surrogate()
+    actual = scheduling.interval_traffic(w, w.spec.history_minutes)
+    other = w.placement.copy()
+    other[:5] = (other[:5] + 1) % 8
+    evaluations = ex._Evaluations(actual, 8, 1234)
+    calls = []
+    plain = ex.evaluate
+    monkeypatch.setattr(ex, "evaluate", lambda *a: calls.append(1) or plain(*a))
+    for place in (w.placement, other, w.placement.astype(np.int32), other.copy()):
+        for latency in (True, False):
+            got = evaluations(place, latency)
+            want = plain(actual, place, 8, np.random.default_rng(1234) if latency else None)
+            assert got.keys() == want.keys()
+            assert all(np.array_equal(got[k], want[k]) for k in want)
+            got["p99_flow"] = -1.0  # a caller's change does not reach the memo
+    assert len(calls) == 4  # two placements, with and without latency
+
+
+def test_readings_sharing_caches_equal_fresh_forecasts_and_detection_checks():
+    from storrepro.periodicity import scheduling
+    from storrepro.periodicity.experiment import detection_check
+
+    w = _small_surrogate(segments=160)
+    readings = ("preprocessed", "raw", "min_horizon=7")
+    start = w.spec.history_minutes
+    caches, det_caches = {}, {}
+    ids = np.arange(0, 160, 3)
+    for v in readings:
+        shared = scheduling.precise_prediction(w, start, None, v, caches)
+        fresh = scheduling.precise_prediction(w, start, None, v)
+        assert np.array_equal(shared.ids, fresh.ids) and np.array_equal(shared.pred, fresh.pred)
+        assert shared.periods == fresh.periods and np.array_equal(shared.base, fresh.base)
+        assert detection_check(w, ids, v, det_caches) == detection_check(w, ids, v)

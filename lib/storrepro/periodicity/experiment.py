@@ -14,6 +14,7 @@ the notebook's long surrogate replicates and its many short series.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -30,7 +31,7 @@ from storrepro.periodicity.findfrequency import (
     findfrequency_r,
     r_findfrequency,
 )
-from storrepro.periodicity.kernel import latency_stats
+from storrepro.periodicity.kernel import latency_stats, tail_below
 from storrepro.periodicity.metrics import scores, scores_macro
 from storrepro.periodicity.precise_period import (
     HORIZON_READING,
@@ -246,9 +247,11 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
                                                              generator=g)]
 
 
-def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic,
+def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic | EvenLoads,
              rng: np.random.Generator) -> list[dict] | dict:
-    """:func:`run_series` or :func:`run_replicate`."""
+    """:func:`run_series`, :func:`run_replicate` or :func:`run_even_loads`."""
+    if isinstance(task, EvenLoads):
+        return run_even_loads(task)
     if isinstance(task, UnevenSSDs):
         return run_replicate(task.task, rng)
     if isinstance(task, AtMeanTraffic):
@@ -316,7 +319,9 @@ def notebook_tasks(cfg) -> list:
     ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``), and the same workloads
     unscaled (``paper_mean_traffic``: the load target is out of the task's seed); then the
     series in small batches. Without a target nothing is calibrated and no alternative runs;
-    with a trace the primary scales it and only the unscaled alternative runs."""
+    with a trace the primary scales it and only the unscaled alternative runs. The two
+    alternatives of a replicate share their workload: they run as one :class:`EvenLoads` task,
+    which generates it once."""
     readings = detector_readings(cfg)
     calibrated, skewed = _regimes(cfg)
     spec = SurrogateSpec(
@@ -342,6 +347,8 @@ def notebook_tasks(cfg) -> list:
         scaled = []
     flat = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0), cfg.seed)
             for t in (scaled or sched)] if calibrated else []
+    if scaled and flat:  # one task per replicate for both alternatives: one workload
+        scaled, flat = [EvenLoads(s, f) for s, f in zip(scaled, flat, strict=True)], []
     return (
         sched
         + scaled
@@ -415,6 +422,30 @@ class AtMeanTraffic:
     seed: int
 
 
+@dataclass(frozen=True)
+class EvenLoads:
+    """The even-load replicate scaled to the load target (``task``) and the same replicate at
+    the paper's mean traffic (``flat``, whose ``task`` is ``task`` without the target): both
+    draw their workload from the stream ``task`` has under the sweep's seed (``flat.seed``), so
+    :func:`run_even_loads` generates it once for both. The sweep's own stream for this wrapper
+    is not used."""
+
+    task: SchedulingTask
+    flat: AtMeanTraffic
+
+
+def run_even_loads(pair: EvenLoads) -> list[dict]:
+    """``[run_replicate(pair.task), run_replicate(pair.flat)]`` from one generated workload:
+    the same numbers as the two tasks run apart (the unscaled run leaves the workload as it
+    is; the scaled one then scales it in place), in half the generation time."""
+    if pair.task.trace or pair.flat.task.target_tail_ms > 0 or pair.flat.task.skew_target_ms > 0:
+        raise ValueError("EvenLoads: expected a surrogate replicate and its unscaled twin")
+    rng = task_rng(pair.flat.seed, pair.task)
+    w = generate(rng, pair.task.spec)
+    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w)
+    return [run_replicate(pair.task, rng, w), flat]
+
+
 def detection_check(
     w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None
 ) -> dict:
@@ -435,11 +466,13 @@ def detection_check(
             planted_n += 1
             t = w.period_min[g] / scheduling.BIN_MIN
             unverifiable += 3 * t + max(t, det.min_horizon) > bins
-        periods = [
-            det.detect(bin_sum(side[g, hist].astype(float), scheduling.BIN_MIN),
-                       cache=caches.setdefault((g, k), {}))
-            for k, side in enumerate((w.read, w.write))
-        ]
+        periods = []
+        for k, side in enumerate((w.read, w.write)):
+            if ("series", g, k) not in caches:  # the same for every reading
+                caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
+                                                   scheduling.BIN_MIN)
+            periods.append(det.detect(caches[("series", g, k)],
+                                      cache=caches.setdefault((g, k), {})))
         periods = [p * scheduling.BIN_MIN for p in periods if p is not None]
         if periods:
             found += 1
@@ -506,18 +539,25 @@ def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[floa
     actual = [scheduling.interval_traffic(w, t) for t in starts]
     totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
 
+    def load(sigma, a):
+        return scheduling.ssd_load(a * volume_skew(w, sigma, totals)[:, None], w.placement,
+                                   w.spec.ssds)
+
     def tails(sigma):
-        factor = volume_skew(w, sigma, totals)[:, None]
-        loads = [scheduling.ssd_load(a * factor, w.placement, w.spec.ssds) for a in actual]
+        loads = [load(sigma, a) for a in actual]
         return loads, [latency_stats(x, np.random.default_rng(CALIBRATION_SEED)) for x in loads]
 
     lo, hi = SKEW_RANGE
+    order = list(range(len(actual)))  # the intervals, the last one over the target first
     for _ in range(steps):
         mid = (lo + hi) / 2
-        if 1e3 * max(tail.max() for _, tail in tails(mid)[1]) < target_ms:
+        over = _first_over(order, lambda k, mid=mid: not tail_below(
+            load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED), target_ms))
+        if over is None:
             lo = mid
         else:
             hi = mid
+            order.insert(0, order.pop(order.index(over)))
     sigma = (lo + hi) / 2
     loads, stats = tails(sigma)
     return sigma, {
@@ -531,13 +571,46 @@ def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[floa
     }
 
 
-def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
+def _first_over(order: list, over):
+    """The first ``k`` of ``order`` for which ``over(k)`` (hash placement's worst SSD at or over
+    the target in interval k; None: none is). The bisection of :func:`calibrate_skew` asks only
+    whether the worst interval's tail is below the target: the intervals after the first one
+    at or over it need not run (nor, by :func:`~.kernel.tail_below`, the SSDs after the first
+    one over it)."""
+    for k in order:
+        if over(k):
+            return k
+    return None
+
+
+class _Evaluations:
+    """:func:`evaluate` of one interval's ``actual`` traffic, memoised by placement: the
+    methods and budgets of an interval that end in the same placement (a reading that predicts
+    as the primary, a budget the greedy loop does not use up, no move at all) are evaluated
+    with the same latency seed, so they get the same numbers; those are computed once."""
+
+    def __init__(self, actual: np.ndarray, ssds: int, seed: int):
+        self.actual, self.ssds, self.seed, self.done = actual, ssds, seed, {}
+
+    def __call__(self, placement: np.ndarray, latency: bool) -> dict:
+        key = (np.asarray(placement, dtype=np.int64).tobytes(), latency)
+        if key not in self.done:
+            rng = np.random.default_rng(self.seed) if latency else None
+            self.done[key] = evaluate(self.actual, placement, self.ssds, rng)
+        return dict(self.done[key])
+
+
+def run_replicate(task: SchedulingTask, rng: np.random.Generator,
+                  w: Workload | None = None) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
+    ``w``: the task's workload, already generated from ``rng`` (it is scaled in place when the
+    task calibrates the load).
     """
-    w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
-        rng, task.spec
-    )
+    if w is None:
+        w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
+            rng, task.spec
+        )
     calibration = None
     if task.skew_target_ms > 0:
         sigma, calibration = calibrate_skew(w, task.skew_target_ms)
@@ -559,7 +632,8 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
         eval_seed = int(rng.integers(1 << 31))
         actual = scheduling.interval_traffic(w, start)  # what every method is evaluated on
         ssds = task.spec.ssds
-        base = evaluate(actual, w.placement, ssds, np.random.default_rng(eval_seed))
+        evaluations = _Evaluations(actual, ssds, eval_seed)
+        base = evaluations(w.placement, True)
         rows.append(
             {"interval": k, "method": "hash", "kind": "none", "value": 0.0, "moves": 0, **base}
         )
@@ -601,7 +675,6 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
                     pred.base,
                 )
                 # latency only for the overhead budgets (Figs 13-15); moves sweep: tail flow
-                lat_rng = np.random.default_rng(eval_seed) if kind == "overhead" else None
                 rows.append(
                     {
                         "interval": k,
@@ -610,7 +683,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator) -> dict:
                         "value": value,
                         "moves": len(moves),
                         "reading": reading,
-                        **evaluate(actual, place, ssds, lat_rng),
+                        **evaluations(place, kind == "overhead"),
                     }
                 )
     ids = rng.choice(
@@ -784,10 +857,13 @@ def split_sweep(done: list, cfg) -> tuple[list, dict, pd.DataFrame, pd.DataFrame
     n = cfg.sched_replicates
     calibrated, skewed = _regimes(cfg)
     sched, k = done[:n], n
-    scaled = done[k:k + n] if skewed else sched
-    k += n if skewed else 0
-    flat = done[k:k + n] if calibrated else sched
-    k += n if calibrated else 0
+    if skewed:  # EvenLoads: [scaled, flat] per replicate
+        scaled, flat = [p[0] for p in done[k:k + n]], [p[1] for p in done[k:k + n]]
+        k += n
+    else:
+        scaled = sched
+        flat = done[k:k + n] if calibrated else sched
+        k += n if calibrated else 0
     rows = pd.DataFrame([row for part in done[k:] for row in part])
     is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
     regimes = {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}

@@ -143,11 +143,9 @@ def precise_prediction(
     between the readings (see :meth:`PrecisePeriod.windows`).
     """
     caches = {} if caches is None else caches
-    hist = slice(start - w.spec.history_minutes, start)
-    read = bin_sum(w.read[:, hist], BIN_MIN).astype(float)
-    write = bin_sum(w.write[:, hist], BIN_MIN).astype(float)
-    volume = read.sum(axis=1) + write.sum(axis=1)
-    top = np.argsort(volume)[::-1][: int(np.ceil(TOP_SHARE * w.spec.segments))]
+    if ("history", start) not in caches:  # the same for every reading
+        caches[("history", start)] = _binned_history(w, start)
+    read, write, top = caches[("history", start)]
     det = PrecisePeriod(**reading_fields(verification))
     periods = dict(periods or {})
     ids, preds = [], []
@@ -174,6 +172,17 @@ def precise_prediction(
     per_segment = (read.sum(axis=1) + write.sum(axis=1)) / read.shape[1]
     base = np.bincount(w.placement[rest], weights=per_segment[rest], minlength=w.spec.ssds)
     return Prediction(ids, np.maximum(pred, 0.0), periods, base)
+
+
+def _binned_history(w: Workload, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The 10-min read and write series of the history before ``start`` and the top
+    :data:`TOP_SHARE` segments by their volume, largest first."""
+    hist = slice(start - w.spec.history_minutes, start)
+    read = bin_sum(w.read[:, hist], BIN_MIN).astype(float)
+    write = bin_sum(w.write[:, hist], BIN_MIN).astype(float)
+    volume = read.sum(axis=1) + write.sum(axis=1)
+    top = np.argsort(volume)[::-1][: int(np.ceil(TOP_SHARE * w.spec.segments))]
+    return read, write, top
 
 
 def history_prediction(w: Workload, start: int) -> Prediction:
