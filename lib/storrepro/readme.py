@@ -25,7 +25,11 @@ def results_block(results: list[dict]) -> str:
         cells = [r["notebook"], f"**{h['verdict']}**", f"{core_reproduced(r)} of {len(h['core'])}",
                  *summary_cells(r), f"{r['wall_seconds']:.0f}"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
-    lines += ["", "The headlines, in short (each with its measured cause in the scorecard):", ""]
+    total = sum(r["wall_seconds"] for r in results)
+    lines += ["", f"The notebooks of this run took {total:.0f} s together, every reading and "
+              "replicate included (each notebook's own time; starting the kernels adds a few "
+              "seconds each).", ""]
+    lines += ["The headlines, in short (each with its measured cause in the scorecard):", ""]
     for r in results:
         h = r["headline"]
         others = "".join(f" Under {k}: {v}." for k, v in h.get("by_reading", {}).items())
