@@ -206,10 +206,15 @@ def verdict_from(possible) -> str:
     return possible[0] if len(possible) == 1 else "inconclusive"
 
 
+def interval_of(status: dict) -> dict:
+    """A criterion's interval, as a claim's ``uncertainty``."""
+    return {k: status[k] for k in ("n", "mean", "ci95", "of")}
+
+
 def uncertainty_of(criteria: dict[str, dict], main: str) -> dict:
     """The interval a claim shows: the first undecided criterion's, else its main one's."""
     pick = next((c for c in criteria.values() if c["verdict"] == "inconclusive"), criteria[main])
-    return {k: pick[k] for k in ("n", "mean", "ci95", "of")}
+    return interval_of(pick)
 
 
 def criteria_values(criteria: dict[str, dict]) -> dict:
@@ -712,7 +717,7 @@ def c6b_hybrid_no_more_moves(n2: pd.DataFrame) -> Claim:
         verdict=verdict,
         reason=reason,
         band=BAND_NO_MORE.source,
-        uncertainty={k: c[k] for k in ("n", "mean", "ci95", "of")},
+        uncertainty=interval_of(c),
         values={"Hybrid cut %": _pct(_wmean(cut))},
     )
 
@@ -771,7 +776,7 @@ def c6d_terasort_cut(n2: pd.DataFrame) -> Claim:
         verdict=s["verdict"],
         reason=reason,
         band=BAND_C6_CUT.source,
-        uncertainty={k: s[k] for k in ("n", "mean", "ci95", "of")},
+        uncertainty=interval_of(s),
         values={"TeraSort cut %": round(100 * s["mean"], 2), "under ± 1.5 pp": strict},
     )
 
