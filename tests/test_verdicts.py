@@ -330,6 +330,29 @@ def test_set_in_is_the_commit_since_which_the_value_held(tmp_path, monkeypatch):
     dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
 
 
+def test_a_value_set_on_a_branch_is_dated_to_the_merge_that_brought_it(tmp_path, monkeypatch):
+    repo = tmp_path
+    _git(repo, "init", "-q", "-b", "main")
+    cfg = repo / "config.py"
+    source = "BAND = {}\nKEEP = {}\n"
+    cfg.write_text(source.format(1, 1))
+    _git(repo, "add", "."), _git(repo, "commit", "-qm", "one")
+    _git(repo, "checkout", "-qb", "side")
+    cfg.write_text(source.format(2, 1))
+    side = _git(repo, "commit", "-qam", "band on a branch")
+    _git(repo, "checkout", "-q", "main")
+    (repo / "other.txt").write_text("x")
+    _git(repo, "add", "."), _git(repo, "commit", "-qm", "unrelated")
+    merge = _git(repo, "merge", "-q", "--no-ff", "-m", "merge", "side")
+    dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
+    monkeypatch.setattr(dating, "repo_root", lambda: repo)
+    # HEAD is the merge: git log without --first-parent leaves it out, and the value found at the
+    # newest listed commit is compared instead (here the branch's own, elsewhere an older one)
+    assert dating.set_in("config.py", dating.constant("BAND")) == merge != side
+    assert dating.dated("config.py", dating.constant("KEEP"), "nb", [])["since_file_created"]
+    dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
+
+
 def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():
     run = Run(JudgeConfig(profile="quick"))
     entry = run.judge(ratio_rule, [1.0, math.nan], not_affected_by=["model"])

@@ -2,8 +2,9 @@
 
 For a reading, the value dated is its ``primary``; for a forced choice, band or calibration
 target with a ``symbol`` (``"module:NAME"``), the source of that module-level constant. Walking
-back the history of the file that holds it (following renames), ``set_in`` is the oldest commit
-of the unbroken run of commits in which the value was what it is now; ``set_after_results``
+back the history of the file that holds it (following renames, along the first-parent line: a
+branch's commits count from the merge that brought them), ``set_in`` is the oldest commit of the
+unbroken run of commits in which the value was what it is now; ``set_after_results``
 says whether the commit before it already held a committed ``results/<notebook>.json`` with one
 of the claims the choice decides — a choice made with those results in view.
 
@@ -36,8 +37,11 @@ def _git(*args: str) -> str | None:
 
 @cache
 def _history(relpath: str) -> tuple[tuple[str, str], ...]:
-    """``(commit, path at that commit)`` of every commit touching ``relpath``, newest first."""
-    out = _git("log", "--follow", "--format=@%H", "--name-only", "--", relpath)
+    """``(commit, path at that commit)`` of every commit on the first-parent line that touched
+    ``relpath``, newest first: a branch's work counts from the merge that brought it (without
+    ``--first-parent`` git leaves the merges out, and the walk would compare HEAD's value with
+    one branch's older version)."""
+    out = _git("log", "--follow", "--first-parent", "--format=@%H", "--name-only", "--", relpath)
     if not out:
         return ()
     pairs, commit = [], None
