@@ -284,38 +284,3 @@ def test_readings_sharing_caches_equal_fresh_forecasts_and_detection_checks():
         assert np.array_equal(shared.ids, fresh.ids) and np.array_equal(shared.pred, fresh.pred)
         assert shared.periods == fresh.periods and np.array_equal(shared.base, fresh.base)
         assert detection_check(w, ids, v, det_caches) == detection_check(w, ids, v)
-
-
-def test_calibrate_two_checks_its_targets_before_any_work():
-    from storrepro.periodicity.experiment import calibrate_two
-
-    w = _small_surrogate()
-    for bad, match in (((0.0, 1.0), "target_ms = 0.0"), ((10.0, float("nan")), "mean_tail_ms"),
-                       ((1.0, 2.0), "expected below target_ms")):
-        with pytest.raises(ValueError, match=match):
-            calibrate_two(w, *bad)
-
-
-def test_two_knobs_more_traffic_needs_less_skew_and_the_fit_meets_both_targets():
-    """Along the worst-SSD target, sigma falls as the traffic grows and the mean tail rises;
-    a mean-tail target between two k's is met at a k between them, with the worst SSD at its
-    target; one beyond the reachable range is refused."""
-    from storrepro.periodicity.experiment import _bisect, _Skew, calibrate_two
-
-    w = _small_surrogate(ssds=32, segments=300, intervals=1)
-    skew = _Skew(w)
-
-    def along(k):
-        lo, hi = _bisect(lambda s: skew.over(k, s, 5.0), 0.0, 3.0, 10)
-        return skew.stats(k, (lo + hi) / 2, 5.0)
-
-    low, high = along(0.7), along(1.4)
-    assert high["volume_sigma"] < low["volume_sigma"]
-    assert high["hash_mean_ssd_tail_ms"] > low["hash_mean_ssd_tail_ms"]
-    target = (low["hash_mean_ssd_tail_ms"] + high["hash_mean_ssd_tail_ms"]) / 2
-    k, sigma, cal = calibrate_two(w, 5.0, target, scale_steps=5, skew_steps=10)
-    assert 0.7 < k < 1.4 and cal["scale"] == k and cal["volume_sigma"] == sigma
-    assert cal["hash_max_tail_ms"] == pytest.approx(5.0, rel=0.1)
-    assert cal["hash_mean_ssd_tail_ms"] == pytest.approx(target, rel=0.05)
-    with pytest.raises(ValueError, match="not reached"):
-        calibrate_two(w, 5.0, 4.9, scale_steps=3, skew_steps=6)

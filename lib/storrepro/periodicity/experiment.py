@@ -524,63 +524,6 @@ def calibrate_load(w: Workload, target_ms: float, steps: int = 16) -> tuple[floa
 
 #: The range of volume sigmas :func:`calibrate_skew` searches.
 SKEW_RANGE = (0.0, 3.0)
-#: The range of traffic scales :func:`calibrate_two` searches (bisection on log k).
-SCALE_RANGE = (0.5, 2.0)
-
-
-class _Skew:
-    """Hash placement's loads of every evaluation interval of ``w`` with the volumes' sigma
-    set to ``sigma`` and all traffic scaled by ``k``; and, per ``(k, sigma)``, whether the worst
-    interval's worst SSD is at or over a target (the question both calibrations bisect on)."""
-
-    def __init__(self, w: Workload):
-        self.w = w
-        starts = [w.spec.history_minutes + k * MINUTES_PER_INTERVAL
-                  for k in range(w.spec.intervals)]
-        self.actual = [scheduling.interval_traffic(w, t) for t in starts]
-        self.totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
-        self.order = list(range(w.spec.intervals))  # the last interval over a target first
-
-    def load(self, k: float, sigma: float, interval: int) -> np.ndarray:
-        factor = volume_skew(self.w, sigma, self.totals)
-        if k != 1.0:
-            factor = k * factor
-        return scheduling.ssd_load(self.actual[interval] * factor[:, None], self.w.placement,
-                                   self.w.spec.ssds)
-
-    def over(self, k: float, sigma: float, target_ms: float) -> bool:
-        over = _first_over(self.order, lambda i: not tail_below(
-            self.load(k, sigma, i), np.random.default_rng(CALIBRATION_SEED), target_ms))
-        if over is not None:
-            self.order.insert(0, self.order.pop(self.order.index(over)))
-        return over is not None
-
-    def stats(self, k: float, sigma: float, target_ms: float) -> dict:
-        """What hash placement shows at ``(k, sigma)``, as means over the intervals (the worst
-        SSD: the worst interval's)."""
-        loads = [self.load(k, sigma, i) for i in range(len(self.actual))]
-        stats = [latency_stats(x, np.random.default_rng(CALIBRATION_SEED)) for x in loads]
-        return {
-            "volume_sigma": sigma,
-            "scale": k,
-            "target_ms": target_ms,
-            "hash_max_tail_ms": 1e3 * float(max(tail.max() for _, tail in stats)),
-            "hash_mean_ssd_tail_ms": 1e3 * float(np.mean([tail.mean() for _, tail in stats])),
-            "hash_mean_latency_ms": 1e3 * float(np.mean([mean.mean() for mean, _ in stats])),
-            "mean_ssd_mb_per_s": float(np.mean([x.mean() for x in loads])) / 60 / 1e6,
-        }
-
-
-def _bisect(over, lo: float, hi: float, steps: int) -> tuple[float, float]:
-    """The bracket ``(lo, hi)`` of the point where a monotone ``over`` turns true, after
-    ``steps`` halvings."""
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        if over(mid):
-            hi = mid
-        else:
-            lo = mid
-    return lo, hi
 
 
 def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[float, dict]:
@@ -592,66 +535,40 @@ def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[floa
     few SSDs carry the largest segments: the SSDs come to differ, their mean barely moves.
     Fitted on the first interval alone, a later interval's bursts can push an SSD past
     saturation (a tail of seconds): every interval is held to the target."""
-    skew = _Skew(w)
-    lo, hi = _bisect(lambda s: skew.over(1.0, s, target_ms), *SKEW_RANGE, steps)
-    sigma = (lo + hi) / 2
-    return sigma, skew.stats(1.0, sigma, target_ms)
+    starts = [w.spec.history_minutes + k * MINUTES_PER_INTERVAL for k in range(w.spec.intervals)]
+    actual = [scheduling.interval_traffic(w, t) for t in starts]
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
 
+    def load(sigma, a):
+        return scheduling.ssd_load(a * volume_skew(w, sigma, totals)[:, None], w.placement,
+                                   w.spec.ssds)
 
-def calibrate_two(w: Workload, target_ms: float, mean_tail_ms: float, scale_steps: int = 7,
-                  skew_steps: int = 14) -> tuple[float, float, dict]:
-    """Two knobs fitted to two of §5.2.1's numbers at once: the scale k on all traffic (in
-    :data:`SCALE_RANGE`) and the volume sigma (in :data:`SKEW_RANGE`) at which hash placement's
-    worst SSD over every interval reaches ``target_ms`` (as :func:`calibrate_skew`, at scale k)
-    and the per-SSD 99.99 % latency, averaged over SSDs and intervals, is ``mean_tail_ms``.
-    Returns ``(k, sigma, what hash placement shows)``.
+    def tails(sigma):
+        loads = [load(sigma, a) for a in actual]
+        return loads, [latency_stats(x, np.random.default_rng(CALIBRATION_SEED)) for x in loads]
 
-    For each k the sigma is bisected on the worst SSD; k is bisected (on log k) on the mean
-    tail at that sigma. More traffic needs less skew for the same worst SSD (sigma(k) falls
-    with k) and lifts every SSD (the mean tail rises with k along sigma(k)), so each bisection
-    of sigma keeps to the bracket the k's tried so far leave it. A k at which even sigma 0
-    puts the worst SSD over the target counts as too high; one at which even sigma 3 keeps it
-    under, as too low. Raises ValueError when the fit ends at an edge of either range."""
-    for name, value in (("target_ms", target_ms), ("mean_tail_ms", mean_tail_ms)):
-        if not (np.isfinite(value) and value > 0):
-            raise ValueError(f"{name} = {value!r}: expected a finite number > 0")
-    if not mean_tail_ms < target_ms:
-        raise ValueError(f"mean_tail_ms = {mean_tail_ms!r}: expected below target_ms = "
-                         f"{target_ms!r} (a mean of SSDs cannot exceed its worst SSD)")
-    skew = _Skew(w)
-    width = (SKEW_RANGE[1] - SKEW_RANGE[0]) / 2**skew_steps
-
-    def sigma_of(k, lo, hi):  # bisect to the same resolution as calibrate_skew's
-        while hi - lo > width * 1.5:
-            lo, hi = _bisect(lambda s: skew.over(k, s, target_ms), lo, hi, 1)
-        return lo, hi
-
-    log_lo, log_hi = np.log(SCALE_RANGE[0]), np.log(SCALE_RANGE[1])
-    bottom, top = SKEW_RANGE  # sigma(k) of every k between the k's tried lies in [bottom, top]
-    for _ in range(scale_steps):
-        mid = (log_lo + log_hi) / 2
-        lo, hi = sigma_of(np.exp(mid), bottom, top)
-        if lo == SKEW_RANGE[0]:
-            over = True  # even (nearly) equal volumes put the worst SSD over the target
-        elif hi == SKEW_RANGE[1]:
-            over = False  # even the most skewed volumes keep it under
+    lo, hi = SKEW_RANGE
+    order = list(range(len(actual)))  # the intervals, the last one over the target first
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        over = _first_over(order, lambda k, mid=mid: not tail_below(
+            load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED), target_ms))
+        if over is None:
+            lo = mid
         else:
-            over = skew.stats(np.exp(mid), (lo + hi) / 2, target_ms)[
-                "hash_mean_ssd_tail_ms"] >= mean_tail_ms
-        if over:
-            log_hi, bottom = mid, lo
-        else:
-            log_lo, top = mid, hi
-    k = float(np.exp((log_lo + log_hi) / 2))
-    lo, hi = sigma_of(k, bottom, top)
-    edges = {np.log(SCALE_RANGE[0]), np.log(SCALE_RANGE[1])} & {log_lo, log_hi}
-    if edges or lo == SKEW_RANGE[0] or hi == SKEW_RANGE[1]:
-        raise ValueError(
-            f"target_ms = {target_ms!r} with mean_tail_ms = {mean_tail_ms!r}: not reached "
-            f"with the traffic scaled within {SCALE_RANGE} and the volumes' sigma within "
-            f"{SKEW_RANGE} (ended at scale {k:.3f}, sigma {(lo + hi) / 2:.3f})")
+            hi = mid
+            order.insert(0, order.pop(order.index(over)))
     sigma = (lo + hi) / 2
-    return k, sigma, skew.stats(k, sigma, target_ms)
+    loads, stats = tails(sigma)
+    return sigma, {
+        "volume_sigma": sigma,
+        "scale": 1.0,
+        "target_ms": target_ms,
+        "hash_max_tail_ms": 1e3 * float(max(tail.max() for _, tail in stats)),
+        "hash_mean_ssd_tail_ms": 1e3 * float(np.mean([tail.mean() for _, tail in stats])),
+        "hash_mean_latency_ms": 1e3 * float(np.mean([mean.mean() for mean, _ in stats])),
+        "mean_ssd_mb_per_s": float(np.mean([x.mean() for x in loads])) / 60 / 1e6,
+    }
 
 
 def _first_over(order: list, over):
