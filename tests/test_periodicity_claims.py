@@ -436,12 +436,17 @@ def test_f0_checks_all_four_load_numbers():
     assert "200 µs (paper 127)" in claim.reason
     assert "Missed: mean tail, mean latency, traffic." in claim.reason
     assert "scaled by 2.80–2.80" in claim.reason
+    # the replicates' own numbers beside their means
+    assert ("Per replicate (worst SSD, mean tail, mean latency, traffic): 10.20 ms, 1.900 ms, "
+            "200 µs, 60.0 MB/s; 9.90 ms, 1.900 ms, 200 µs, 60.0 MB/s.") in claim.reason
+    assert [r["hash_max_tail_ms"] for r in claim.values["per_replicate"]] == [10.2, 9.9]
     # skewed volumes at the paper's traffic: all four within ×/÷ 1.15 (0.97, 0.93, 1.06, 0.99)
     skewed = {"volume_sigma": 1.3, "scale": 1.0, "hash_max_tail_ms": 9.7,
               "hash_mean_ssd_tail_ms": 0.95, "hash_mean_latency_ms": 0.135,
               "mean_ssd_mb_per_s": 25.8}
     claim = rules.f0_load_regime([skewed])
     assert claim.verdict == "reproduced" and "All four" in claim.reason
+    assert "Per replicate" not in claim.reason  # one replicate: its numbers are the means
     assert "lognormal sigma was set to 1.30–1.30" in claim.reason
     # each number alone can fail it: the mean tail just outside 1.019 × 1.15 = 1.172 ms
     assert rules.f0_load_regime([{**skewed, "hash_mean_ssd_tail_ms": 1.18}]).verdict == \
