@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from storrepro.accgecko.acctail import smallest_rate
 from storrepro.accgecko.baselines import (
     PriorityMeister,
     SncMeister,
@@ -13,6 +14,7 @@ from storrepro.accgecko.baselines import (
     lambda_states,
     mmpp_count_pmf,
 )
+from storrepro.accgecko.pacer import Replayer
 from storrepro.sim.fifo import simulate_fifo
 
 
@@ -100,3 +102,19 @@ def test_snc_transition_matrix_rows_are_stochastic():
 def test_bad_snc_rates_option():
     with pytest.raises(ValueError, match="rates"):
         SncMeister(rates="median")
+
+
+def test_pm_searches_as_plain_replays_do():
+    """PM predicts through one reused replayer (snapshots); the rate search gives the rate a
+    fresh replay at every step gives."""
+    rng = np.random.default_rng(4)
+    gaps = rng.exponential(1 / 2000, 30_000)
+    gaps[rng.random(gaps.size) < 0.03] /= 30
+    arrivals = np.cumsum(gaps)
+    pm = PriorityMeister(25.0).fit(arrivals)
+    for p in (99.0, 99.9):
+        for slo in (200.0, 1000.0):
+            reused = smallest_rate(lambda r, p=p: pm.predict(p, r), slo, 2000, 40_000)
+            fresh = smallest_rate(lambda r: Replayer(arrivals).max_wait_us(r) + 25.0, slo, 2000,
+                                  40_000)  # fmt: skip
+            assert reused == fresh

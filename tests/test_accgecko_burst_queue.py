@@ -4,7 +4,7 @@ wiring."""
 import numpy as np
 import pytest
 
-from storrepro.accgecko import experiment as ex
+from storrepro.accgecko import experiment
 from storrepro.accgecko.acctail import AccTail, stages
 from storrepro.accgecko.burst_queue import BurstQueue, burst_arrivals
 from storrepro.accgecko.pacer import Replayer
@@ -43,12 +43,12 @@ def test_line9_readings():
 
 
 def test_reading_choices_change_one_reading_at_a_time_and_the_joint_ones_together():
-    choices = ex.reading_choices()
+    choices = experiment.reading_choices()
     primary = choices.pop("primary")
-    assert primary == ex.Choice()
+    assert primary == experiment.Choice()
     joint = choices.pop("trn=burst&epsilon=rate")
     assert (joint.trn, joint.epsilon) == ("burst", "rate")
-    assert joint == ex.Choice(trn="burst", epsilon="rate")
+    assert joint == experiment.Choice(trn="burst", epsilon="rate")
     assert set(choices) == {
         "normaliser=segment",
         "segment=longest",

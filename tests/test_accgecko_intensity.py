@@ -4,8 +4,8 @@ on hand-made allocations."""
 import pandas as pd
 import pytest
 
-from storrepro.accgecko import experiment as it
-from storrepro.accgecko.experiment import SLO_GRID
+from storrepro.accgecko import experiment
+from storrepro.accgecko.experiment import SLO_GRID, intensity
 from storrepro.accgecko.workload import G1, G2, TraceTenant
 
 G1_TENANT = G1(2.0, 1.0, 1.5, 3, 2.5, 4.0, 2.0)
@@ -13,23 +13,23 @@ G2_TENANT = G2(3.0, 0.01, 1.5)
 
 
 def test_at_intensity_sets_every_burst_and_keeps_the_rest():
-    g1 = it.at_intensity(G1_TENANT, 8.0)
+    g1 = intensity.at_intensity(G1_TENANT, 8.0)
     assert (g1.intensity_lo, g1.intensity_hi) == (8.0, 8.0)
     assert (g1.kappa, g1.clusters_per_s, g1.max_len_ms) == (2.0, 1.0, 3)
-    g2 = it.at_intensity(G2_TENANT, 10.0)
+    g2 = intensity.at_intensity(G2_TENANT, 10.0)
     assert g2.intensity == 10.0 and g2.burst_share == 0.01
 
 
 def test_at_intensity_bad_input():
     with pytest.raises(ValueError, match="burst intensity"):
-        it.at_intensity(G1_TENANT, 0.5)
+        intensity.at_intensity(G1_TENANT, 0.5)
     with pytest.raises(ValueError, match="G1 or G2"):
-        it.at_intensity(TraceTenant("v", None), 4.0)
+        intensity.at_intensity(TraceTenant("v", None), 4.0)
 
 
 def test_run_checks_the_tenant_count():
     with pytest.raises(ValueError, match="tenants = 3"):
-        it.intensity_run([G1_TENANT, G2_TENANT], 3, 60.0, 30.0, 0)
+        intensity.intensity_run([G1_TENANT, G2_TENANT], 3, 60.0, 30.0, 0)
 
 
 def allocations(acctail_rate=4000.0) -> pd.DataFrame:
@@ -37,7 +37,7 @@ def allocations(acctail_rate=4000.0) -> pd.DataFrame:
     reference 5000; AccGecko's allocations miss every SLO by 2×, the others meet it at half."""
     rows = []
     for x in (2.0, 6.0):
-        for label in it.INTENSITY_LABELS:
+        for label in experiment.INTENSITY_LABELS:
             for tenant in (0, 1):
                 for method, rate in (("SNCM", 8000.0), ("AccTail", acctail_rate),
                                      ("Exact", 5000.0)):  # fmt: skip
@@ -52,35 +52,35 @@ def allocations(acctail_rate=4000.0) -> pd.DataFrame:
 
 def test_summary_and_the_row_shown():
     # two candidates on a 10 000 IOPS node: one fits at SNC-Meister's rate, both at the others'
-    table = it.intensity_summary(allocations(), 10_000.0, 2, 5, 0)
+    table = intensity.intensity_summary(allocations(), 10_000.0, 2, 5, 0)
     acc = table[(table.method == "AccTail")]
     assert (acc.admitted == 2).all() and (acc["gain vs SNCM %"] == 100).all()
     assert (acc["violating %"] == 100).all()
     exact = table[table.method == "Exact"]
     assert (exact["violating %"] == 0).all() and (exact["gain vs SNCM %"] == 100).all()
-    shown = it.intensity_shown(table)
+    shown = intensity.intensity_shown(table)
     assert list(shown.index.unique("intensity")) == [2.0, 6.0]
     assert shown.loc[(6.0, 99.9), "AccGecko (joint) violating %"] == 100
     assert shown.loc[(2.0, 99.0), "Exact gain %"] == 100
 
 
 def test_summary_counts_no_admission_as_undefined():
-    table = it.intensity_summary(allocations(acctail_rate=20_000.0), 10_000.0, 2, 5, 0)
+    table = intensity.intensity_summary(allocations(acctail_rate=20_000.0), 10_000.0, 2, 5, 0)
     acc = table[table.method == "AccTail"]
     assert (acc.admitted == 0).all() and acc["violating %"].isna().all()
     assert (acc["gain vs SNCM %"] == -100).all()
     with pytest.raises(ValueError, match="candidates = 0"):
-        it.intensity_summary(allocations(), 10_000.0, 0, 5, 0)
+        intensity.intensity_summary(allocations(), 10_000.0, 0, 5, 0)
 
 
 def test_evaluate_allocates_every_method_under_both_readings():
     import numpy as np
 
-    task = it.IntensityTask(0, G1_TENANT, 6.0, 40.0, 20.0)
-    rows = pd.DataFrame(it.evaluate_intensity(task, np.random.default_rng(1)))
+    task = intensity.IntensityTask(0, G1_TENANT, 6.0, 40.0, 20.0)
+    rows = pd.DataFrame(intensity.evaluate_intensity(task, np.random.default_rng(1)))
     slos = sum(len(g) for g in SLO_GRID.values())
-    assert len(rows) == len(it.INTENSITY_LABELS) * len(it.INTENSITY_METHODS) * slos
+    assert len(rows) == len(experiment.INTENSITY_LABELS) * len(experiment.INTENSITY_METHODS) * slos
     exact = rows[rows.method == "Exact"].set_index(["reading", "p", "slo_us"]).rate
-    assert (exact.xs("primary").to_numpy() == exact.xs(it.INTENSITY_JOINT).to_numpy()).all()
+    assert (exact.xs("primary").to_numpy() == exact.xs(experiment.INTENSITY_JOINT).to_numpy()).all()
     met = rows[np.isfinite(rows.rate)]
     assert (met.predicted_us <= met.slo_us).all() and (rows.intensity == 6.0).all()

@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from storrepro.accgecko import experiment as ex
 from storrepro.accgecko.config import AccGeckoConfig
+from storrepro.accgecko.experiment import sweeps
 from storrepro.accgecko.workload import TraceTenant, generate, trace_tenants
 from storrepro.traces.formats import FILETIME_UNIX_EPOCH
 
@@ -51,10 +51,10 @@ def test_config_and_tasks_take_the_trace(tmp_path):
     cfg = AccGeckoConfig(profile="quick", trace=str(path), segment_seconds=10.0, segments=2,
                          accuracy_tenants=2)  # fmt: skip
     assert cfg.input_description().startswith("trace msr.csv")
-    tasks = ex.tenant_tasks(cfg)
+    tasks = sweeps.tenant_tasks(cfg)
     assert len(tasks) == 3 and sum(t.accuracy for t in tasks) == 2
     assert all(t.duration == 20.0 and isinstance(t.params, TraceTenant) for t in tasks)
-    row = ex.segment_table(
+    row = sweeps.segment_table(
         generate(tasks[0].params, 20.0, np.random.default_rng(1)),
         np.full(40_000, 20.0),
         tasks[0].params.counts,

@@ -36,14 +36,14 @@ SIMULATORS = [
 
 
 def largest_sweep() -> Sweep:
-    from storrepro.accgecko import experiment
     from storrepro.accgecko.config import AccGeckoConfig
+    from storrepro.accgecko.experiment import sweeps
 
     cfg = AccGeckoConfig(profile="full")
-    tasks = experiment.tenant_tasks(cfg)
+    tasks = sweeps.tenant_tasks(cfg)
     return Sweep(
         "tenant pool: replay, predictors, rate search",
-        experiment.evaluate_tenant,
+        sweeps.evaluate_tenant,
         tasks,
         cfg.seed,
         digest,

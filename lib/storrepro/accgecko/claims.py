@@ -1098,7 +1098,7 @@ def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Clai
 
 def x4_burst_intensity(shown: pd.DataFrame) -> Claim:
     """X4: across the paper's 2–10× burst intensity (``shown``: the table of
-    :func:`~storrepro.accgecko.experiment.intensity_shown`), does AccGecko under the joint
+    :func:`~storrepro.accgecko.experiment.intensity.intensity_shown`), does AccGecko under the joint
     reading stay within T4's band against the exact-replay reference, and what does it gain
     over SNC-Meister?"""
     joint = shown["AccGecko (joint) violating %"] - shown["Exact violating %"]
