@@ -29,8 +29,8 @@ def test_merge_sorted():
 
 @pytest.mark.parametrize("params", [PARAMS, G2(4.0, 0.01, 2.0)])
 def test_traces_are_sorted_at_the_mean_rate_and_reproducible(params):
-    a = generate(params, 60.0, np.random.default_rng(5), segment=30.0)
-    b = generate(params, 60.0, np.random.default_rng(5), segment=30.0)
+    a = generate(params, 60.0, np.random.default_rng(5), segment_s=30.0)
+    b = generate(params, 60.0, np.random.default_rng(5), segment_s=30.0)
     assert np.array_equal(a, b)
     assert np.all(np.diff(a) >= 0) and a[0] >= 0 and a[-1] < 60.0
     assert abs(a.size / 60.0 - 2000) < 2000 * 0.03
@@ -70,7 +70,7 @@ def test_pool_mixes_generators_deterministically():
 @pytest.mark.parametrize("duration", [0.0, 45.0])
 def test_bad_duration(duration):
     with pytest.raises(ValueError, match="duration"):
-        generate(PARAMS, duration, np.random.default_rng(0), segment=30.0)
+        generate(PARAMS, duration, np.random.default_rng(0), segment_s=30.0)
 
 
 def test_g2_has_no_within_ms_poisson_noise():

@@ -76,14 +76,14 @@ class Envelope:
         return float(np.max(self(t) - 1.0 - sr * t) / sr * 1e6)
 
 
-def fit_envelope(arrivals, duration_s: float, pairs: int = PAIRS) -> Envelope:
-    """The ``pairs`` (r, b) pairs of a segment of ``duration_s`` seconds (see the module)."""
+def fit_envelope(arrivals, segment_s: float, pairs: int = PAIRS) -> Envelope:
+    """The ``pairs`` (r, b) pairs of a segment of ``segment_s`` seconds (see the module)."""
     arrivals = check_arrivals(arrivals)
     if not pairs >= 1:
         raise ValueError(f"pairs = {pairs!r}: expected >= 1")
-    if not duration_s > 0:
-        raise ValueError(f"duration_s = {duration_s!r}: expected > 0 seconds")
-    mean = arrivals.size / duration_s
+    if not segment_s > 0:
+        raise ValueError(f"segment_s = {segment_s!r}: expected > 0 seconds")
+    mean = arrivals.size / segment_s
     peak = np.bincount((arrivals / DELTA).astype(np.int64)).max() / DELTA
     rates = np.geomspace(max(peak, mean), mean, pairs)
     return Envelope(rates, 1.0 + rates * _max_waits(arrivals, 1.0 / rates))
@@ -112,8 +112,8 @@ class PriorityMeisterOriginal:
             raise ValueError(f"c_us = {c_us!r}: expected a constant >= 0 µs")
         self.c_us, self.pairs = c_us, pairs
 
-    def fit(self, arrivals, duration_s: float) -> PriorityMeisterOriginal:
-        self.envelope = fit_envelope(arrivals, duration_s, self.pairs)
+    def fit(self, arrivals, segment_s: float) -> PriorityMeisterOriginal:
+        self.envelope = fit_envelope(arrivals, segment_s, self.pairs)
         return self
 
     def predict(self, p: float, sr: float) -> float:

@@ -59,12 +59,13 @@ class G2:
     burst_ms: float  # mean sojourn in the burst state
 
 
-def _check_duration(duration: float, segment: float) -> int:
-    if not duration > 0 or not segment > 0:
-        raise ValueError(f"duration = {duration!r}, segment = {segment!r}: expected > 0 seconds")
-    segments = duration / segment
+def _check_duration(duration: float, segment_s: float) -> int:
+    if not duration > 0 or not segment_s > 0:
+        raise ValueError(
+            f"duration = {duration!r}, segment_s = {segment_s!r}: expected > 0 seconds")
+    segments = duration / segment_s
     if abs(segments - round(segments)) > 1e-9:
-        raise ValueError(f"duration = {duration!r}: expected a whole number of {segment:g} s")
+        raise ValueError(f"duration = {duration!r}: expected a whole number of {segment_s:g} s")
     return int(round(segments))
 
 
@@ -95,17 +96,17 @@ def generate_g1(
     duration: float,
     rng: np.random.Generator,
     mean_rate: float = MEAN_RATE,
-    segment: float = SEGMENT_S,
+    segment_s: float = SEGMENT_S,
 ) -> np.ndarray:
     """A G1 trace of ``duration`` seconds (a whole number of segments)."""
-    n_seg = _check_duration(duration, segment)
+    n_seg = _check_duration(duration, segment_s)
     per_ms = mean_rate * 1e-3
     starts, lengths, rates = [], [], []
     for s in range(n_seg):
         nu = params.clusters_per_s * np.exp(SEGMENT_SIGMA * rng.standard_normal())
         shift = int(rng.integers(-1, 2))
-        n_clusters = rng.poisson(nu * segment)
-        t0 = np.sort(rng.uniform(s * segment, (s + 1) * segment, n_clusters)) * 1e3  # ms
+        n_clusters = rng.poisson(nu * segment_s)
+        t0 = np.sort(rng.uniform(s * segment_s, (s + 1) * segment_s, n_clusters)) * 1e3  # ms
         size = np.maximum(1, rng.geometric(1 / params.bursts_per_cluster, n_clusters) + shift)
         n_bursts = int(size.sum())
         length = rng.integers(1, params.max_len_ms + 1, n_bursts)
@@ -274,14 +275,14 @@ class TraceTenant:
 
 
 def trace_tenants(
-    path: str, format: str, segment: float, limit: int, segments: int
+    path: str, format: str, segment_s: float, limit: int, segments: int
 ) -> list[TraceTenant]:
     """The first ``limit`` volumes of a block trace (by name), each its first ``segments`` whole
-    segments of ``segment`` seconds after rescaling to 2000 IOPS (``format`` '' detects it)."""
+    segments of ``segment_s`` seconds after rescaling to 2000 IOPS (``format`` '' detects it)."""
     from storrepro.traces.convert import accgecko_tenants
 
     found = accgecko_tenants(
-        path, format=format or None, mean_iops=MEAN_RATE, segment_s=segment, progress=False
+        path, format=format or None, mean_iops=MEAN_RATE, segment_s=segment_s, progress=False
     )
     return [
         TraceTenant(str(name), found[name][:segments].reshape(-1).astype(np.int64))
@@ -293,9 +294,9 @@ def generate(
     params: G1 | G2 | TraceTenant,
     duration: float,
     rng: np.random.Generator,
-    segment: float = SEGMENT_S,
+    segment_s: float = SEGMENT_S,
 ) -> np.ndarray:
-    """A trace of ``duration`` seconds from either generator (G1 varies per ``segment``), or the
+    """A trace of ``duration`` seconds from either generator (G1 varies per ``segment_s``), or the
     first ``duration`` seconds of a real trace's tenant."""
     if isinstance(params, TraceTenant):
         periods = int(round(duration / PERIOD_S))
@@ -306,7 +307,7 @@ def generate(
             )
         return uniform_in_periods(params.counts[:periods], rng, PERIOD_S)
     if isinstance(params, G1):
-        return generate_g1(params, duration, rng, segment=segment)
+        return generate_g1(params, duration, rng, segment_s=segment_s)
     if isinstance(params, G2):
         return generate_g2(params, duration, rng)
     raise ValueError(f"params = {params!r}: expected a G1 or G2 setting or a TraceTenant")

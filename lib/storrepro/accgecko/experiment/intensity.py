@@ -57,7 +57,9 @@ class IntensityTask:
     params: G1 | G2
     intensity: float
     duration: float  # seconds
-    segment: float  # seconds
+    # the segment's length, s: named ``segment`` because the task's repr seeds its random stream
+    # (parallel.sweep), so renaming the field would change every result
+    segment: float
 
 
 def evaluate_intensity(task: IntensityTask, rng: np.random.Generator) -> list[dict]:
@@ -90,7 +92,7 @@ def evaluate_intensity(task: IntensityTask, rng: np.random.Generator) -> list[di
     return rows
 
 
-def intensity_run(pool: list, tenants: int, duration: float, segment: float,
+def intensity_run(pool: list, tenants: int, duration: float, segment_s: float,
                   seed: int) -> pd.DataFrame:
     """``tenants`` of ``pool``, spread evenly over it, at every intensity of
     :data:`INTENSITIES` (in parallel); each (tenant, intensity) draws its own stream (from its
@@ -98,7 +100,7 @@ def intensity_run(pool: list, tenants: int, duration: float, segment: float,
     if not 2 <= tenants <= len(pool):
         raise ValueError(f"tenants = {tenants!r}: expected 2..{len(pool)} (the pool's size)")
     picks = np.linspace(0, len(pool) - 1, tenants).round().astype(int)
-    tasks = [IntensityTask(int(i), pool[i], x, duration, segment)
+    tasks = [IntensityTask(int(i), pool[i], x, duration, segment_s)
              for x in INTENSITIES for i in picks]  # fmt: skip
     rows = sweep(evaluate_intensity, tasks, seed=seed, desc="burst intensity")
     return pd.DataFrame([row for part in rows for row in part])

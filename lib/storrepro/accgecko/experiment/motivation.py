@@ -75,9 +75,9 @@ def table1_study(rng: np.random.Generator, lengths=(15, 11, 27)) -> dict:
     return {"table": pd.DataFrame(rows).set_index("trace"), "curves": curves}
 
 
-def one_segment_counts(params, segment: float, rng: np.random.Generator) -> np.ndarray:
+def one_segment_counts(params, segment_s: float, rng: np.random.Generator) -> np.ndarray:
     """Per-ms counts of one segment of a tenant (the Fig. 5 trace)."""
-    return period_counts(generate(params, segment, rng, segment), segment)
+    return period_counts(generate(params, segment_s, rng, segment_s), segment_s)
 
 
 def pool_summary(segs: pd.DataFrame) -> pd.DataFrame:

@@ -56,7 +56,9 @@ class TenantTask:
     tenant: int
     params: G1 | G2 | TraceTenant
     duration: float  # seconds
-    segment: float  # seconds
+    # the segment's length, s: named ``segment`` because the task's repr seeds its random stream
+    # (parallel.sweep), so renaming the field would change every result
+    segment: float
     accuracy: bool  # also run the ablation predictors (Fig. 8–10)
     readings: bool = True  # also allocate under every alternative reading
 
@@ -126,13 +128,13 @@ def chosen_segment(segments: list[dict], rule: str) -> int:
 class ModelledSegment:
     """The modelled segment's arrivals, dispatch overheads and counts, cut once."""
 
-    def __init__(self, arrivals, overhead, counts, index: int, segment: float):
-        t0, t1 = index * segment, (index + 1) * segment
+    def __init__(self, arrivals, overhead, counts, index: int, segment_s: float):
+        t0, t1 = index * segment_s, (index + 1) * segment_s
         lo, hi = np.searchsorted(arrivals, [t0, t1])
         self.lo, self.hi = lo, hi
         self.arrivals = arrivals[lo:hi] - t0
         self.overhead = overhead[lo:hi]
-        per = int(round(segment / DELTA))
+        per = int(round(segment_s / DELTA))
         self.counts = counts[index * per : (index + 1) * per]
 
 

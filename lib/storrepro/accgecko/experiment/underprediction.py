@@ -73,10 +73,10 @@ class LiveTrace:
     replayer: Replayer
 
     @classmethod
-    def generate(cls, params, segment: float, rng: np.random.Generator) -> LiveTrace:
-        arrivals = generate(params, segment, rng, segment)
+    def generate(cls, params, segment_s: float, rng: np.random.Generator) -> LiveTrace:
+        arrivals = generate(params, segment_s, rng, segment_s)
         overhead = dispatch_overhead_us(rng, arrivals.size)
-        return cls(period_counts(arrivals, segment), Replayer(arrivals, overhead, checked=True))
+        return cls(period_counts(arrivals, segment_s), Replayer(arrivals, overhead, checked=True))
 
     def true_us(self, p: float, rates) -> np.ndarray:
         """The p-th percentile latency (µs) of the replay at each rate."""
