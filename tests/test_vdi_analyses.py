@@ -12,9 +12,9 @@ import pytest
 from storrepro.parallel import sweep
 from storrepro.run import Run
 from storrepro.vdi import claims as vc
-from storrepro.vdi import experiment as ex
 from storrepro.vdi import metrics, plots, tables
 from storrepro.vdi.config import SystemParams, VdiConfig
+from storrepro.vdi.experiment import descriptions, sweeps
 from storrepro.vdi.seeds import TREND_DAYS
 
 matplotlib.use("Agg")
@@ -161,11 +161,11 @@ def test_fixed_day_table():
 
 
 def test_runs_at_one_seed():
-    stats = ex.workload_stats(0, [0])
+    stats = descriptions.workload_stats(0, [0])
     assert stats.loc[0, "mean IOPS"] == pytest.approx(3200 * 0.6, rel=0.2)
     system = SystemParams()
-    idle = ex.policy_runs(0, [0], "idle-only", system, SERIAL)
-    inline = ex.policy_runs(0, [0], "inline", system, SERIAL)
+    idle = sweeps.policy_runs(0, [0], "idle-only", system, SERIAL)
+    inline = sweeps.policy_runs(0, [0], "inline", system, SERIAL)
     assert idle[0]["violation_pct"] <= inline[0]["violation_pct"]
     assert metrics.invariants(idle[0], system) == {"S1": True, "S2": True}
 

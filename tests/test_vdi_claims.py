@@ -9,7 +9,7 @@ from storrepro.run import Run
 from storrepro.vdi import claims as vc
 from storrepro.vdi import metrics
 from storrepro.vdi.config import VdiConfig
-from storrepro.vdi.experiment import calendar_day_means
+from storrepro.vdi.experiment.characterization import calendar_day_means
 from storrepro.vdi.seeds import TREND_DAYS, WINDOW_DAY, seed_trace
 
 WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
@@ -36,7 +36,7 @@ def test_trend_is_grouped_by_calendar_date_not_by_the_windows_07_00_days():
 def test_characterize_uses_calendar_dates():
     from storrepro.parallel import task_rng
     from storrepro.vdi import forecast as fc
-    from storrepro.vdi.experiment import characterize
+    from storrepro.vdi.experiment.characterization import characterize
 
     _, st = seed_trace(0, 0)
     char = characterize(st, task_rng(0, ("t", 0)))

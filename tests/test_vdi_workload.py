@@ -7,7 +7,7 @@ import pytest
 from storrepro.vdi import forecast as fc
 from storrepro.vdi import workload as wl
 from storrepro.vdi.config import SystemParams, VdiConfig
-from storrepro.vdi.experiment import a7_pool, system_series
+from storrepro.vdi.experiment.runs import a7_pool, system_series
 from storrepro.vdi.seeds import seed_trace
 
 

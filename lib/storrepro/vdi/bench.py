@@ -10,9 +10,10 @@ def _forecasts(outs):  # the fit times differ run to run; the forecasts must not
 
 
 def largest_sweep() -> Sweep:
-    from storrepro.vdi import experiment as ex
     from storrepro.vdi.config import VdiConfig
+    from storrepro.vdi.experiment import forecast_study
 
     cfg = VdiConfig(profile="full")
-    tasks = ex.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
-    return Sweep("Holt-Winters and ARIMA fits", ex.fit_forecast, tasks, cfg.seed, _forecasts)
+    tasks = forecast_study.fit_tasks(cfg.seed, range(cfg.seeds), figure_seed=0)
+    return Sweep("Holt-Winters and ARIMA fits", forecast_study.fit_forecast, tasks, cfg.seed,
+                 _forecasts)

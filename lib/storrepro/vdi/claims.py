@@ -187,8 +187,8 @@ def f3_decomposition(char: pd.DataFrame) -> Claim:
     that our generator builds in (a 1.15× Monday in working hours, quiet weekends): it says the
     stand-in has the paper's weekly shape, not that VDI traces have it. ``char`` has
     ``wtf_spread``, ``weekend_ratio`` and ``monday_ratio`` per seed
-    (:func:`storrepro.vdi.experiment.characterize`). A calibration, not a stand-in check: the
-    shape was built into the generator to match Fig. 9."""
+    (:func:`storrepro.vdi.experiment.characterization.characterize`). A calibration, not a
+    stand-in check: the shape was built into the generator to match Fig. 9."""
     flat = char.wtf_spread <= WTF_SPREAD_MAX
     low = char.weekend_ratio <= WEEKEND_MAX
     high = char.monday_ratio >= MONDAY_MIN
@@ -945,8 +945,9 @@ def s12_pool_scale(scales: Mapping[float, tuple[pd.DataFrame, pd.DataFrame]]) ->
 def scheduler_inputs(runs: Mapping, idle_only: list, times: pd.DatetimeIndex, system) -> dict:
     """The inputs of S5, S6, S7 and S9 under one reading's runs (``{"fixed": {pool factor:
     results}, "smart": {...}, "oracle": results}``, see
-    :func:`storrepro.vdi.experiment.reading_sets`), with the idle-only runs and the window's
-    tick times; ``system``: the simulated array. ``{claim id: the rule's positional inputs}``."""
+    :func:`storrepro.vdi.experiment.sweeps.reading_sets`), with the idle-only runs and the
+    window's tick times; ``system``: the simulated array. ``{claim id: the rule's positional
+    inputs}``."""
     fixed, smart = per_seed_frame(runs["fixed"][1.0]), per_seed_frame(runs["smart"][1.0])
     causes = _mean_causes(
         [violation_causes(r, system.n_cores, system.fg_iops_per_core) for r in runs["smart"][1.0]]

@@ -1,6 +1,6 @@
 """The tables notebook 03 shows, from its sweeps' results: characterization, forecast accuracy
 and the α sweep, the comparison of schemes, the sensitivity runs, the readings and the live
-control's day. Plain pandas on the results :mod:`storrepro.vdi.experiment` returns."""
+control's day. Plain pandas on the results the modules of :mod:`storrepro.vdi.experiment` return."""
 
 from __future__ import annotations
 
