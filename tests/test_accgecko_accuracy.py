@@ -1,7 +1,5 @@
 """Prediction errors (:mod:`storrepro.accgecko.experiment.accuracy`) on hand-worked rows."""
 
-from __future__ import annotations
-
 import math
 
 import pandas as pd

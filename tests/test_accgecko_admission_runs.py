@@ -1,8 +1,6 @@
 """Admission, SLO safety and sensitivity (:mod:`storrepro.accgecko.experiment.admission_runs`): the
 greedy rule re-done by hand on random allocations, each table on its own orders."""
 
-from __future__ import annotations
-
 import numpy as np
 import pandas as pd
 import pytest

@@ -1,7 +1,5 @@
 """AccGecko's config: its profiles and the checks of its parameters."""
 
-from __future__ import annotations
-
 import pytest
 
 from storrepro.accgecko.config import AccGeckoConfig

@@ -1,8 +1,6 @@
 """The procedure checks (:mod:`storrepro.accgecko.experiment.model_checks`) on the paper's
 hand-worked examples."""
 
-from __future__ import annotations
-
 import pytest
 
 from storrepro.accgecko import claims

@@ -1,8 +1,6 @@
 """The motivation study (:mod:`storrepro.accgecko.experiment.motivation`), each on a small
 input where the answer is known."""
 
-from __future__ import annotations
-
 import numpy as np
 import pandas as pd
 

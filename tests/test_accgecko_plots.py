@@ -1,7 +1,5 @@
 """AccGecko's figures on inputs with infinite, zero, missing and off-centre values."""
 
-from __future__ import annotations
-
 import matplotlib
 import numpy as np
 import pandas as pd

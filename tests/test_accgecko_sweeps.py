@@ -1,7 +1,5 @@
 """The tenant pool's run (:mod:`storrepro.accgecko.experiment.sweeps`) on a tiny pool."""
 
-from __future__ import annotations
-
 import numpy as np
 import pandas as pd
 import pytest

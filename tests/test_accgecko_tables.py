@@ -1,7 +1,5 @@
 """The notebook's reading tables (:mod:`storrepro.accgecko.experiment.tables`)."""
 
-from __future__ import annotations
-
 import pandas as pd
 
 from storrepro.accgecko.config import READINGS

@@ -1,8 +1,6 @@
 """The under-prediction experiment and the live one-segment replay
 (:mod:`storrepro.accgecko.experiment.underprediction`)."""
 
-from __future__ import annotations
-
 import matplotlib
 import numpy as np
 import pandas as pd

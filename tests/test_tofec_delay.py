@@ -11,6 +11,7 @@ from storrepro.tofec.delay import (
     ModelParams,
     TaskDelayModel,
     chunk_statistics,
+    copula_rho_for,
     fit_params,
     sample_chunks,
 )
@@ -130,3 +131,17 @@ def test_copula_rejects_bad_rho():
 
     with pytest.raises(ValueError, match="rho must be a copula correlation in \\[0, 1\\), got 1.2"):
         correlated_delays(SUR, np.random.default_rng(0), 1.0, 3, 10, rho=1.2)
+
+
+def normal_copula(rho, count=200_000, n=4):
+    """Rows of n standard normals with pairwise correlation exactly ``rho`` in distribution."""
+    rng = np.random.default_rng(7)
+    common = rng.standard_normal((count, 1))
+    return math.sqrt(rho) * common + math.sqrt(1 - rho) * rng.standard_normal((count, n))
+
+
+def test_copula_rho_for_inverts_the_correlation():
+    # Normal rows (no marginal transform): the pairwise correlation is ρ itself.
+    assert copula_rho_for(normal_copula, 0.30) == pytest.approx(0.30, abs=0.01)
+    with pytest.raises(ValueError, match="target correlation 0.9 is not reached"):
+        copula_rho_for(normal_copula, 0.9)

@@ -1,10 +1,14 @@
 """TOFEC run metrics: delay statistics of one run, the envelope, the phase metrics, CCDFs."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from storrepro.tofec import metrics as mx
+from storrepro.tofec.metrics import GridResults, tofec_name
+from tofec_samples import hand_grid, hand_summary
 
 
 def test_run_metrics_on_a_hand_built_run():
@@ -63,3 +67,42 @@ def test_ccdf_points():
     # Sorted 1..10: P(X >= 10) = 0.1, P(X >= 8) = 0.3, P(X >= 6) = 0.5, P(X >= 1) = 1.
     np.testing.assert_array_equal(x, [1.0, 6.0, 8.0, 10.0])
     np.testing.assert_allclose(p, [1.0, 0.5, 0.3, 0.1])
+
+
+def test_grid_results_views_by_hand():
+    grid = hand_grid()
+    assert grid.rates == [2.0, 5.0]
+    assert grid.mid == [2.0] and grid.high == []  # 0.9·C_full = 4.5; 0.95·C_full = 4.75
+    best = grid.env["mean"].loc[2.0]
+    assert best.code == "(6,6)" and best.value == pytest.approx(90.9)
+    assert grid.pivot["mean"].loc[5.0, "Greedy"] == pytest.approx(88.0 * 1.01)
+    assert grid.q11.to_dict() == {2.0: 0.25, 5.0: 0.25}
+    assert list(grid.k_shares("Greedy").loc[2.0]) == [0.5, 0, 0, 0, 0, 0.5]
+    light = grid.light_load(tofec_name(0.9))
+    assert light.loc["basic (1,1), λ=2", "mean (ms)"] == pytest.approx(202.0)
+    assert light.loc["TOFEC, λ=5", "mean (ms)"] == pytest.approx(80.8)
+    assert grid.ratios(["Greedy"], ["mean"]).loc[5.0, "Greedy mean"] == pytest.approx(88 / 100)
+    assert grid.max_stable_rate("(2,1)") == 5.0 and math.isnan(grid.max_stable_rate("(9,9)"))
+
+
+def test_grid_results_per_seed_views():
+    grid = hand_grid()
+    assert grid.seed_values("(1,1)", "mean", 2.0).tolist() == pytest.approx([200.0, 204.0])
+    # Common random numbers: each seed's ratio is taken within the seed.
+    assert grid.seed_ratios("Greedy", "(1,1)", "mean", [5.0])[5.0].tolist() == pytest.approx(
+        [88 / 210] * 2)
+    assert grid.seed_envelope_ratios("Greedy", "mean", [2.0])[2.0].tolist() == pytest.approx(
+        [88 / 90] * 2)
+    shares = grid.seed_k_shares("Greedy", lambda row: row.k1 + row.k6)
+    assert {r: v.tolist() for r, v in shares.items()} == {2.0: [1.0, 1.0], 5.0: [1.0, 1.0]}
+    with pytest.raises(ValueError, match="without its per-run rows"):
+        GridResults(hand_summary(), c_full=5.0, u11=200.0).seed_rows("Greedy", 2.0)
+
+
+def test_high_load_keeps_the_sweeps_rounded_run_at_0_95_c_full():
+    # C_full = 77.5228: the sweep runs 0.95·C_full at round(73.6466, 2) = 73.65.
+    summary = pd.DataFrame({"rate": [69.77, 70.0, 73.65, 75.97], "policy": "(1,1)",
+                            **{m: 1.0 for m in ("mean", "median", "p90", "p99", "std")},
+                            "trend_frac": 0.0})
+    grid = GridResults(summary, c_full=77.5228, u11=200.0)
+    assert grid.mid == [69.77] and grid.high == [70.0, 73.65]

@@ -1,8 +1,6 @@
 """The fixed baseline's calibration (:mod:`storrepro.vdi.experiment.calibration`): its score,
 and each ramp run once."""
 
-from __future__ import annotations
-
 from functools import partial
 
 import pytest

@@ -1,7 +1,5 @@
 """Notebook 03's config: its profiles and the checks of its parameters."""
 
-from __future__ import annotations
-
 import pytest
 
 from storrepro.config import ParameterError

@@ -1,8 +1,6 @@
 """The forecasting study's sweep (:mod:`storrepro.vdi.experiment.forecast_study`): each history
 fitted once, the write forecasts only where the figures show them."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from storrepro.parallel import task_rng

@@ -1,8 +1,6 @@
 """The M/M/c (Erlang C) response time behind the latency SLO, by hand and against the per-tick
 recursion."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

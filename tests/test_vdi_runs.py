@@ -1,8 +1,6 @@
 """One scheduler run (:mod:`storrepro.vdi.experiment.runs`): bad input, end-to-end determinism
 (S11), the pool size rules, the timeline figures and one fixed day."""
 
-from __future__ import annotations
-
 import numpy as np
 import pandas as pd
 import pytest
