@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from storrepro.claims import headline_verdict
-from storrepro.tofec import claims as rules
 from storrepro.tofec.analysis import backlog
-from storrepro.tofec.config import B4_PAPER, READINGS
+from storrepro.tofec.claims import capacity, changing_workload, code_choice, delay_vs_rate
+from storrepro.tofec.config import B1_PAPER, B3_21_FRACTION, B4_PAPER, READINGS
 from storrepro.tofec.metrics import GridResults, ideal_name, modal_k, tofec_name, top2_fraction
 
 #: The alternative memory factors: each is another TOFEC policy of the same runs.
@@ -61,20 +61,20 @@ B4_RATIOS = {
 def judge_light_load(run, grid: GridResults) -> None:
     """B1 (the calibrated light-load delays) and B4 (the light-load ratios, calibration echoes),
     one value per seed."""
-    for code in rules.B1_PAPER:
-        run.judge(rules.b1_code, code, grid.seed_values(code, "mean", 2.0),
+    for code in B1_PAPER:
+        run.judge(delay_vs_rate.b1_code, code, grid.seed_values(code, "mean", 2.0),
                   grid.seed_values(code, "median", 2.0))
     best = grid.env["mean"].loc[2.0]
-    run.judge(rules.b1_best, grid.seed_values(best.code, "mean", 2.0), best.code)
+    run.judge(delay_vs_rate.b1_best, grid.seed_values(best.code, "mean", 2.0), best.code)
     for cid, (text, who, metric, base) in B4_RATIOS.items():
 
         def inputs(a, cid=cid, text=text, who=who, metric=metric, base=base):
             ratios = grid.seed_ratios(_policy(who, a), base, metric, [5.0])[5.0]
             return cid, text, ratios, B4_PAPER[cid]
 
-        run.judge(rules.b4_ratio, *inputs(run.config.alpha),
+        run.judge(delay_vs_rate.b4_ratio, *inputs(run.config.alpha),
                   by_reading=_by_alpha(inputs) if who == "TOFEC" else None)
-    run.judge(rules.b4_abs, grid.seed_values(tofec_name(run.config.alpha), "mean", 5.0),
+    run.judge(delay_vs_rate.b4_abs, grid.seed_values(tofec_name(run.config.alpha), "mean", 5.0),
               by_reading=_by_alpha(lambda a: (grid.seed_values(tofec_name(a), "mean", 5.0),)))
 
 
@@ -133,7 +133,7 @@ def judge_envelope(run, grid: GridResults, ids=ENVELOPE) -> None:
             return cid, text, ratios, envelope_context(grid, p, metric, n_threads)
 
         alts = _by_alpha(inputs) if who == "TOFEC" else None
-        run.judge(rules.b5_envelope, *inputs(run.config.alpha), by_reading=alts,
+        run.judge(delay_vs_rate.b5_envelope, *inputs(run.config.alpha), by_reading=alts,
                   not_affected_by=_others("alpha") if who == "TOFEC" else _others())
 
 
@@ -144,7 +144,7 @@ def judge_strict(run, grid: GridResults) -> None:
         ratios = grid.ratios([tofec_name(a)], ("mean", "median")).loc[grid.mid]
         return (float(ratios.max().max()),)
 
-    run.judge(rules.b5_strict, *strict(run.config.alpha), by_reading=_by_alpha(strict))
+    run.judge(delay_vs_rate.b5_strict, *strict(run.config.alpha), by_reading=_by_alpha(strict))
 
 
 def judge_vs_greedy(run, grid: GridResults) -> None:
@@ -159,7 +159,7 @@ def judge_vs_greedy(run, grid: GridResults) -> None:
     def std(a):
         return (grid.seed_ratios(tofec_name(a), "Greedy", "std", std_mid),)
 
-    for rule, inputs in ((rules.b6_vs_greedy, tails), (rules.b7_vs_greedy, std)):
+    for rule, inputs in ((delay_vs_rate.b6_vs_greedy, tails), (delay_vs_rate.b7_vs_greedy, std)):
         run.judge(rule, *inputs(run.config.alpha), by_reading=_by_alpha(inputs),
                   not_affected_by=_others("alpha"))
 
@@ -189,10 +189,10 @@ def judge_k_mix(run, grid: GridResults) -> None:
     def top2(a):
         return grid.seed_k_shares(tofec_name(a), top2_fraction), a
 
-    for rule, inputs in ((rules.b8_modal, modal), (rules.b8_top2, top2)):
+    for rule, inputs in ((code_choice.b8_modal, modal), (code_choice.b8_top2, top2)):
         run.judge(rule, *inputs(run.config.alpha), by_reading=_by_alpha(inputs),
                   not_affected_by=_others("alpha"))
-    run.judge(rules.b8_greedy, grid.seed_k_shares("Greedy", lambda row: row.k1 + row.k6),
+    run.judge(code_choice.b8_greedy, grid.seed_k_shares("Greedy", lambda row: row.k1 + row.k6),
               not_affected_by=_others())
 
 
@@ -201,21 +201,21 @@ def judge_capacity(run, grid: GridResults, demo: dict) -> None:
     runs at 0.95·C_full."""
     sat, c_full, cfg = demo["saturated"], grid.c_full, run.config
     for p in ("TOFEC", "Greedy"):
-        run.judge(rules.b3_saturated, p, sat.throughput[p], c_full)
+        run.judge(capacity.b3_saturated, p, sat.throughput[p], c_full)
     r95 = min(grid.rates, key=lambda r: abs(r - round(0.95 * c_full, 2)))
 
     def stable(who, a):
         rows = grid.seed_rows(_policy(who, a), r95)
         return who, r95, (rows.throughput / rows.arrival_rate).to_numpy(), rows.trend.to_numpy()
 
-    run.judge(rules.b3_stable, *stable("TOFEC", cfg.alpha),
+    run.judge(capacity.b3_stable, *stable("TOFEC", cfg.alpha),
               by_reading=_by_alpha(lambda a: stable("TOFEC", a)),
               not_affected_by=_others("alpha"))
-    run.judge(rules.b3_stable, *stable("Greedy", cfg.alpha), not_affected_by=_others())
+    run.judge(capacity.b3_stable, *stable("Greedy", cfg.alpha), not_affected_by=_others())
     rep = demo["replication"]
-    run.judge(rules.b3_21_replication, rules.B3_21_FRACTION * c_full,
+    run.judge(capacity.b3_21_replication, B3_21_FRACTION * c_full,
               rep.throughput / rep.arrival_rate, rep.trend)
-    run.judge(rules.b2_fixedk, demo["fixed_k"][cfg.alpha], cfg.alpha,
+    run.judge(capacity.b2_fixedk, demo["fixed_k"][cfg.alpha], cfg.alpha,
               by_reading={x: (demo["fixed_k"][a], a) for x, a in ALPHA_ALTS.items()})
 
 
@@ -284,11 +284,11 @@ def judge_phases(run, phases: pd.DataFrame) -> None:
         return ((rec["TOFEC"] - rec["Ideal"]).to_numpy(), (rec["Greedy"] - rec["Ideal"]).to_numpy(),
                 means, a, point, PHASE2[load][1])
 
-    judge(rules.b9a_surge, surge, ("alpha",))
-    judge(rules.b9b_phases, phase_ratios, ("alpha", "ideal_decision_point"))
-    judge(rules.b9c_stability, stability, ("alpha",))
-    judge(rules.b9c_greedy, greedy, ())
-    judge(rules.b9d_recovery, recovery, ("alpha", "ideal_decision_point"))
+    judge(changing_workload.b9a_surge, surge, ("alpha",))
+    judge(changing_workload.b9b_phases, phase_ratios, ("alpha", "ideal_decision_point"))
+    judge(changing_workload.b9c_stability, stability, ("alpha",))
+    judge(changing_workload.b9c_greedy, greedy, ())
+    judge(changing_workload.b9d_recovery, recovery, ("alpha", "ideal_decision_point"))
 
 
 def recovery_table(phases: pd.DataFrame, alpha: float) -> pd.DataFrame:
