@@ -144,12 +144,14 @@ SENSITIVITY = {
 }
 
 
-def sensitivity_runs(
-    base_seed: int, seeds, system: SystemParams, ramp, books: list[dict], sweep_fn, trace=None
-) -> dict[str, dict[str, list[dict]]]:
-    """The fixed bucket and the smart scheduler of every seed under each variant of
-    :data:`SENSITIVITY`: ``{variant: {policy: [results per seed]}}``."""
-    keys = [(v, p) for v in SENSITIVITY for p in ("fixed", "smart")]
+def _fixed_and_smart(
+    base_seed: int, seeds, system: SystemParams, ramp, books: list[dict], sweep_fn, cases,
+    desc: str, trace=None,
+) -> dict[tuple, list[dict]]:
+    """One sweep of the fixed bucket or the smart scheduler (the proposed forecast) on every
+    seed for each ``(key, policy, fields)`` of ``cases``, ``fields`` the RunTask fields the case
+    changes: ``{(key, policy): [results per seed]}``."""
+    seeds = list(seeds)
     tasks = [
         RunTask(
             base_seed,
@@ -160,15 +162,26 @@ def sensitivity_runs(
             system=system,
             book=books[i]["proposed"] if p == "smart" else None,
             trace=trace,
-            **SENSITIVITY[v],
+            **fields,
         )
-        for v, p in keys
+        for _, p, fields in cases
         for i in seeds
     ]
-    done = iter(sweep_fn(run_policy, tasks, desc="sensitivity"))
+    done = iter(sweep_fn(run_policy, tasks, desc=desc))
+    return {(key, p): [next(done) for _ in seeds] for key, p, _ in cases}
+
+
+def sensitivity_runs(
+    base_seed: int, seeds, system: SystemParams, ramp, books: list[dict], sweep_fn, trace=None
+) -> dict[str, dict[str, list[dict]]]:
+    """The fixed bucket and the smart scheduler of every seed under each variant of
+    :data:`SENSITIVITY`: ``{variant: {policy: [results per seed]}}``."""
+    cases = [(v, p, SENSITIVITY[v]) for v in SENSITIVITY for p in ("fixed", "smart")]
+    runs = _fixed_and_smart(base_seed, seeds, system, ramp, books, sweep_fn, cases, "sensitivity",
+                            trace)  # fmt: skip
     out: dict[str, dict[str, list[dict]]] = {v: {} for v in SENSITIVITY}
-    for v, p in keys:
-        out[v][p] = [next(done) for _ in seeds]
+    for (v, p), results in runs.items():
+        out[v][p] = results
     return out
 
 
@@ -183,27 +196,13 @@ def pool_scale_runs(
     """The fixed bucket and the smart scheduler of every seed with P times each factor of
     :data:`POOL_SCALES`: ``{factor: {policy: [results per seed]}}``; ``have`` gives the runs
     already made (``{factor: {policy: results}}``), which are reused."""
-    seeds = list(seeds)
-    keys = [(f, p) for f in POOL_SCALES for p in ("fixed", "smart") if p not in have.get(f, {})]
-    tasks = [
-        RunTask(
-            base_seed,
-            i,
-            p,
-            n_min=ramp[0],
-            n_agg=ramp[1],
-            pool_factor=f,
-            system=system,
-            book=books[i]["proposed"] if p == "smart" else None,
-            trace=trace,
-        )
-        for f, p in keys
-        for i in seeds
-    ]
-    done = iter(sweep_fn(run_policy, tasks, desc="pool scales"))
+    cases = [(f, p, {"pool_factor": f}) for f in POOL_SCALES for p in ("fixed", "smart")
+             if p not in have.get(f, {})]  # fmt: skip
+    runs = _fixed_and_smart(base_seed, seeds, system, ramp, books, sweep_fn, cases, "pool scales",
+                            trace)  # fmt: skip
     out = {f: dict(have.get(f, {})) for f in POOL_SCALES}
-    for f, p in keys:
-        out[f][p] = [next(done) for _ in seeds]
+    for (f, p), results in runs.items():
+        out[f][p] = results
     return out
 
 
