@@ -91,6 +91,7 @@ def reading_choices() -> dict[str, Choice]:
 
 PM_ORIGINAL = reading_label("pm", "original")
 
+# the burst-intensity sensitivity (section 11, :mod:`~storrepro.accgecko.experiment.intensity`)
 INTENSITIES = (2.0, 4.0, 6.0, 8.0, 10.0)  # × the mean rate
 INTENSITY_JOINT = "trn=burst&epsilon=rate"  # config.JOINT
 INTENSITY_LABELS = ("primary", INTENSITY_JOINT)
