@@ -3,16 +3,28 @@
 import ast
 import json
 import re
+import sys
 
 import nbformat
+import numpy as np
+import pandas as pd
 import pytest
 
 from storrepro.__main__ import main
-from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
+from storrepro.notebooks import (
+    NOTEBOOKS,
+    config_class,
+    needs_cran,
+    notebook_path,
+    paper_link,
+    trace_conversions,
+)
 from storrepro.paths import repo_root
+from storrepro.traces.samples import write_msr
 from test_claims import RESULT_KEYS  # the keys other tools read
-from test_data_cran import CRAN_MISSING, needs_cran  # skipped, with the reason, without it
-from trace_samples import TRACE_RUNS, trace_arguments
+from test_data_cran import CRAN_MISSING
+from test_data_cran import needs_cran as cran_mark  # skipped, with the reason, without it
+from trace_samples import trace_arguments, trace_sample
 
 
 def _parameters_cell(name):
@@ -54,6 +66,79 @@ def test_parameters_cell_matches_the_config(name):
     assert all(v is None for v in values.values()), "paper parameters default to None"
 
 
+#: A seventh paper's package, as small as the registry's discovery needs: its config (with its
+#: link) and, in its ``trace_module``, its conversion.
+TOY_PAPER = """
+from storrepro.config import NotebookConfig
+from storrepro.traces.convert import Conversion, save_records
+from storrepro.traces.reader import read_trace
+
+
+class ToyConfig(NotebookConfig):
+    notebook = "07_toy"
+    paper = "A toy paper"
+    params = {{}}
+    trace_module = "toy_paper"
+    paper_link = "https://example.org/toy"
+
+
+def volumes(path, format=None):
+    return read_trace(path, format)[["volume"]]
+
+
+TRACE_CONVERSION = Conversion(
+    name={name!r}, writes="each request's volume (.csv)", convert=volumes, save=save_records
+)
+"""
+
+
+@pytest.fixture
+def toy_paper(tmp_path, monkeypatch):
+    """Adds the toy paper under the --to name given: its package and ONE registry line."""
+
+    def add(name):
+        (tmp_path / "toy_paper.py").write_text(TOY_PAPER.format(name=name))
+        monkeypatch.syspath_prepend(tmp_path)
+        monkeypatch.setitem(NOTEBOOKS, "07_toy", "toy_paper:ToyConfig")
+        trace_conversions.cache_clear()
+
+    yield add
+    sys.modules.pop("toy_paper", None)
+    trace_conversions.cache_clear()
+
+
+def test_a_papers_declarations_are_found_through_the_registry(toy_paper, tmp_path, capsys):
+    toy_paper("toy")
+    rng = np.random.default_rng(0)
+    trace = write_msr(tmp_path / "msr.csv", np.arange(4.0), np.array([0, 1, 1, 0]), rng)
+    out = tmp_path / "toy.csv"
+    assert main(["trace", "convert", str(trace), "--to", "toy", "--out", str(out)]) == 0
+    assert pd.read_csv(out).volume.tolist() == ["src_0", "src_1", "src_1", "src_0"]
+    assert f"written: {out} (each request's volume (.csv))" in capsys.readouterr().out
+    toy = config_class("07_toy")
+    assert paper_link(toy) == "https://example.org/toy" and not needs_cran(toy)
+    assert {"accgecko", "bid", "precise-period", "vdi"} < set(trace_conversions())
+
+
+def test_a_conversion_name_taken_twice_is_refused(toy_paper):
+    toy_paper("vdi")
+    with pytest.raises(ValueError, match="toy_paper: TRACE_CONVERSION name 'vdi' is taken"):
+        trace_conversions()
+
+
+def test_an_unknown_conversion_names_the_declared_ones(capsys):
+    with pytest.raises(SystemExit):
+        main(["trace", "convert", "t.csv", "--to", "nope", "--out", "o.csv"])
+    assert ("invalid choice: 'nope' (choose from 'accgecko', 'bid', 'precise-period', 'vdi')"
+            in capsys.readouterr().err)  # fmt: skip
+
+
+def test_every_paper_gives_its_link():
+    for name in NOTEBOOKS:
+        link = paper_link(config_class(name))
+        assert link.startswith("https://") or name == "00_simulator_validation"
+
+
 #: A verdict, tolerance rule or verdict function written in a notebook instead of its paper's
 #: claims.py (where every rule is tested on an input where it fails).
 VERDICT_LITERAL = re.compile(
@@ -90,7 +175,7 @@ def quick_runs(tmp_path_factory):
     stand-ins run in every `make reproduce`). A notebook that fails leaves the run's outputs
     in its staging folder, where each test still finds its own notebook's."""
     out = tmp_path_factory.mktemp("quick")
-    names = [n for n in NOTEBOOKS if not (n in NEEDS_CRAN and CRAN_MISSING)]
+    names = [n for n in NOTEBOOKS if not (needs_cran(config_class(n)) and CRAN_MISSING)]
     traces = trace_arguments(tmp_path_factory.mktemp("traces"), names)
     code = main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out), *traces])
     folder = out if code == 0 else out / "staging"
@@ -105,12 +190,13 @@ def quick_runs(tmp_path_factory):
 
 @pytest.mark.notebook
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=needs_cran) if n in NEEDS_CRAN else n for n in NOTEBOOKS]
+    "name",
+    [pytest.param(n, marks=cran_mark) if needs_cran(config_class(n)) else n for n in NOTEBOOKS],
 )
 def test_notebook_runs_in_the_quick_profile(quick_runs, name):
     out, result = quick_runs(name)
     assert set(result) == RESULT_KEYS and result["profile"] == "quick"
-    on_trace = name in TRACE_RUNS
+    on_trace = trace_sample(name) is not None
     assert result["input"].startswith("trace ") == on_trace, result["input"]
     assert on_trace == ("trace" in config_class(name).all_params()), "every trace is run here"
     assert result["claims"], "a notebook records its claims"

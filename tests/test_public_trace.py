@@ -10,15 +10,16 @@ import pytest
 
 from storrepro.__main__ import main
 from storrepro.accgecko.config import AccGeckoConfig
-from storrepro.bid.workload import WORKLOADS
+from storrepro.accgecko.workload import accgecko_tenants
+from storrepro.bid.workload import WORKLOADS, bid_trace
 from storrepro.config import ParameterError
 from storrepro.data.cloudphysics import TraceUnavailable, cloudphysics_trace
 from storrepro.notebooks import config_class
 from storrepro.periodicity.config import PrecisePeriodConfig
-from storrepro.periodicity.workload import SurrogateSpec, from_trace
-from storrepro.traces import convert
+from storrepro.periodicity.workload import SurrogateSpec, from_trace, precise_period_segments
 from storrepro.traces.needs import check
 from storrepro.traces.summary import trace_info
+from storrepro.vdi.workload import vdi_foreground
 from test_claims import RESULT_KEYS
 
 REQUESTS, READS = 113_872, 46_974
@@ -42,12 +43,12 @@ def test_the_trace_reads_as_published(trace):
 
 
 def test_every_conversion_keeps_every_request(trace):
-    vdi = convert.vdi_foreground(trace, progress=False)
+    vdi = vdi_foreground(trace, progress=False)
     assert len(vdi) == 13 and vdi.sum() * 600 == pytest.approx(REQUESTS)
-    assert convert.precise_period_segments(trace, progress=False).to_numpy().sum() == REQUESTS
-    streams = convert.bid_trace(trace, progress=False)
+    assert precise_period_segments(trace, progress=False).to_numpy().sum() == REQUESTS
+    streams = bid_trace(trace, progress=False)
     assert len(streams) == REQUESTS and streams.ts.iloc[-1] == pytest.approx(7200.09e3, abs=10)
-    tenants = convert.accgecko_tenants(trace, progress=False, segment_s=10.0)
+    tenants = accgecko_tenants(trace, progress=False, segment_s=10.0)
     (counts,) = tenants.values()  # 2 h at 15.8 IOPS is 57 s at 2000 IOPS: 5 whole segments
     rescaled = (streams.ts / 1e3) * (REQUESTS / trace_info(trace, progress=False).duration_s) / 2000
     assert counts.shape == (5, 10_000) and counts.sum() == (rescaled < 50).sum()

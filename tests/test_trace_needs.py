@@ -7,15 +7,17 @@ import numpy as np
 import pytest
 
 from storrepro.accgecko.config import AccGeckoConfig
+from storrepro.accgecko.workload import accgecko_tenants
 from storrepro.bid.config import BIDConfig
 from storrepro.config import ParameterError
 from storrepro.periodicity.config import PrecisePeriodConfig
+from storrepro.periodicity.workload import precise_period_segments
 from storrepro.tofec.config import TofecConfig
-from storrepro.traces import convert
 from storrepro.traces.needs import check, needs_of, selected, span_text, words_of
 from storrepro.traces.reader import read_trace
+from storrepro.traces.samples import T0
 from storrepro.vdi.config import VdiConfig
-from trace_samples import T0
+from storrepro.vdi.workload import vdi_foreground
 
 DAY = 86_400
 
@@ -65,8 +67,8 @@ def test_a_selection_keeps_every_record_in_its_window_and_volumes(tmp_path, monk
     assert kept.time_s.tolist() == [float(r[0]) for r in inside]
     # every I/O of the part's rows reaches each conversion (the last row holds one bin)
     io = sum(r[2] for r in inside[:-1]) * 1800
-    assert convert.vdi_foreground(path, progress=False).sum() * 600 == io + inside[-1][2] * 600
-    assert convert.precise_period_segments(path, progress=False).to_numpy().sum() == (
+    assert vdi_foreground(path, progress=False).sum() * 600 == io + inside[-1][2] * 600
+    assert precise_period_segments(path, progress=False).to_numpy().sum() == (
         io + inside[-1][2] * 300)
     assert selected(cfg) == (path, fmt)  # written once, then reused
 
@@ -131,12 +133,12 @@ def test_accgeckos_need_is_its_conversions_own_boundary(tmp_path):
         return _alibaba(tmp_path / name, times, ["a", "b"] * n)
 
     enough = two("enough.csv", need)
-    tenants = convert.accgecko_tenants(enough, segment_s=10, progress=False)
+    tenants = accgecko_tenants(enough, segment_s=10, progress=False)
     assert [t.shape[0] for t in tenants.values()] == [1, 1]
     check(AccGeckoConfig(profile="quick", trace=enough, segment_seconds=10))
     short = two("short.csv", need - 3)
     with pytest.raises(ValueError, match="no tenant spans a whole 10 s segment"):
-        convert.accgecko_tenants(short, segment_s=10, progress=False)
+        accgecko_tenants(short, segment_s=10, progress=False)
     with pytest.raises(ParameterError, match="02_accgecko needs"):
         check(AccGeckoConfig(profile="quick", trace=short, segment_seconds=10))
     one = _alibaba(tmp_path / "one.csv", T0 + np.linspace(0, 100, 2 * need))  # one tenant

@@ -1,16 +1,22 @@
 """Real-trace readers and conversions, on small files in each format written here."""
 
 import gzip
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from storrepro.__main__ import main
+from storrepro.accgecko.workload import accgecko_tenants
+from storrepro.bid.workload import bid_trace
+from storrepro.notebooks import trace_conversions
+from storrepro.periodicity.workload import precise_period_segments
 from storrepro.traces import convert
 from storrepro.traces.formats import FILETIME_UNIX_EPOCH, VSCSI_RECORDS
 from storrepro.traces.reader import TraceFormatError, detect_format, read_chunks, read_trace
 from storrepro.traces.summary import trace_info
+from storrepro.vdi.workload import vdi_foreground
 
 T0 = 1_600_000_000  # Unix seconds of the traces' first request
 
@@ -132,7 +138,7 @@ def test_blkparse_reads_queue_events_up_to_the_summary(tmp_path):
     assert table.pid.tolist() == [697, 697, 1201, 1201]
     assert table.op.tolist() == ["W", "W", "R", "R"]
     assert table["size"].tolist() == [8 * 512, 8 * 512, 256 * 512, 256 * 512]
-    streams = convert.bid_trace(path, progress=False)
+    streams = bid_trace(path, progress=False)
     assert streams.lba.tolist() == [223490, 223498, 1000, 1256]
     assert streams["size"].tolist() == [8, 8, 256, 256]
     assert streams.ts.tolist() == pytest.approx([0.0, 0.1, 0.4, 2.5])
@@ -197,8 +203,8 @@ def test_binned_counts_and_the_papers_inputs_by_hand(tmp_path):
     assert counts["a"].sum() == 5 and counts["b"].tolist()[:2] == [0, 1]
     rates = convert.rate_series(path, 1.0, progress=False)
     assert rates["a"].tolist() == [4.0, 0.0, 1.0] and rates["b"].tolist() == [1.0, 0.0, 0.0]
-    assert convert.vdi_foreground(path, bin_s=1.0, progress=False).tolist() == [5.0, 0.0, 1.0]
-    assert convert.precise_period_segments(path, bin_s=1.0, progress=False)["a"].tolist() == [
+    assert vdi_foreground(path, bin_s=1.0, progress=False).tolist() == [5.0, 0.0, 1.0]
+    assert precise_period_segments(path, bin_s=1.0, progress=False)["a"].tolist() == [
         4, 0, 1,
     ]
 
@@ -207,7 +213,7 @@ def test_accgecko_rescales_each_tenant_to_the_mean_and_cuts_whole_segments(tmp_p
     # one tenant at 1000 IOPS for 1.2 s: rescaled to 2000 IOPS it spans 0.6 s, i.e. one whole
     # 0.5 s segment of 500 bins of 1 ms, each holding the requests of 2 ms of the original
     lines = [f"t,W,0,4096,{T0 * 10**6 + 1000 * i}" for i in range(1200)]
-    tenants = convert.accgecko_tenants(
+    tenants = accgecko_tenants(
         _write(tmp_path / "t.csv", lines), segment_s=0.5, progress=False
     )
     assert tenants["t"].shape == (1, 500)
@@ -216,9 +222,9 @@ def test_accgecko_rescales_each_tenant_to_the_mean_and_cuts_whole_segments(tmp_p
 
 def test_conversions_refuse_what_they_cannot_make(tmp_path, monkeypatch):
     iops = _write(tmp_path / "iops.csv", ["time_s,iops", "0,10", "600,30", "1200,20"])
-    assert convert.vdi_foreground(iops, progress=False).tolist() == [10.0, 30.0, 20.0]
+    assert vdi_foreground(iops, progress=False).tolist() == [10.0, 30.0, 20.0]
     with pytest.raises(TraceFormatError, match="needs individual requests"):
-        convert.accgecko_tenants(iops, progress=False)
+        accgecko_tenants(iops, progress=False)
     lines = [f"v,R,0,512,{T0 * 10**6 + 10**6 * i}" for i in range(3)]
     monkeypatch.setattr(convert, "MAX_CELLS", 100)
     with pytest.raises(MemoryError, match="over the limit of 100"):
@@ -230,18 +236,18 @@ def test_conversions_refuse_what_they_cannot_make(tmp_path, monkeypatch):
     no_data = "  8,0    1        1     0.000000000  4162  Q   N [sync]"
     empty = _write(tmp_path / "empty.blk", [no_data])
     with pytest.raises(TraceFormatError, match="no read or write request in this trace"):
-        convert.bid_trace(empty, format="blkparse", progress=False)
+        bid_trace(empty, format="blkparse", progress=False)
 
 
 def test_interval_rows_hold_their_rate_until_the_next_row(tmp_path):
     # the issue's example: three 30-minute rows converted to 10-minute bins
     iops = _write(tmp_path / "iops.csv", ["time_s,iops", "0,7", "1800,5", "3600,6"])
-    assert convert.vdi_foreground(iops, progress=False).tolist() == [7, 7, 7, 5, 5, 5, 6]
-    counts = convert.precise_period_segments(iops, progress=False)["all"]
+    assert vdi_foreground(iops, progress=False).tolist() == [7, 7, 7, 5, 5, 5, 6]
+    counts = precise_period_segments(iops, progress=False)["all"]
     assert counts.tolist() == [7 * 300] * 6 + [5 * 300] * 6 + [6 * 300]
     # the last row holds to the end of its bin: every row's I/O is kept, the last one's bin too
     assert counts.sum() == 7 * 1800 + 5 * 1800 + 6 * 300
-    minutes = convert.precise_period_segments(iops, bin_s=60.0, progress=False)["all"]
+    minutes = precise_period_segments(iops, bin_s=60.0, progress=False)["all"]
     assert minutes.tolist() == [420] * 30 + [300] * 30 + [360]
 
 
@@ -253,10 +259,10 @@ def test_a_week_of_30_minute_rows_keeps_all_its_io(tmp_path):
     ]
     path = _write(tmp_path / "week.csv", lines)
     kept = rates[:, :-1].sum() * 1800 + rates[:, -1].sum() * 600  # the last rows: one bin
-    vdi = convert.vdi_foreground(path, progress=False)
+    vdi = vdi_foreground(path, progress=False)
     assert (vdi == 0).sum() == 0 and vdi.sum() * 600 == pytest.approx(kept)
     assert vdi.tolist()[:3] == [rates[:, 0].sum()] * 3
-    segments = convert.precise_period_segments(path, progress=False)
+    segments = precise_period_segments(path, progress=False)
     kept = rates[:, :-1].sum() * 1800 + rates[:, -1].sum() * 300  # whole requests per bin
     assert segments.to_numpy().sum() == pytest.approx(kept, abs=segments.size / 2)
 
@@ -331,6 +337,12 @@ def test_trace_command_line(msr, tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
+def _replace_conversion(monkeypatch, name, convert_function):
+    """``trace convert --to name`` calling ``convert_function`` for this test."""
+    conversion = replace(trace_conversions()[name], convert=convert_function)
+    monkeypatch.setitem(trace_conversions(), name, conversion)
+
+
 def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_path, capsys,
                                                                    monkeypatch):  # fmt: skip
     before = msr.read_bytes()
@@ -342,7 +354,7 @@ def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_pa
     def no_work(*args, **kwargs):
         raise AssertionError("converted before checking --out")
 
-    monkeypatch.setattr(convert, "vdi_foreground", no_work)
+    _replace_conversion(monkeypatch, "vdi", no_work)
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path)]) == 2
     assert f"--out {tmp_path}: a directory" in capsys.readouterr().err
 
@@ -412,13 +424,13 @@ def test_only_regular_files_are_traces(tmp_path, special):
 def test_an_iops_span_beyond_memory_is_refused_before_it_is_built(tmp_path):
     path = _bytes(tmp_path / "iops.csv", b"time_s,iops\n0,5\n1000000000000,6\n")
     with pytest.raises(MemoryError, match="iops.csv: 1 volumes at 600 s would hold 1,666,666,667"):
-        convert.vdi_foreground(path, progress=False)
+        vdi_foreground(path, progress=False)
 
 
 def test_an_error_without_a_message_still_says_what_it_was(msr, tmp_path, capsys, monkeypatch):
     def out_of_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(convert, "vdi_foreground", out_of_memory)
+    _replace_conversion(monkeypatch, "vdi", out_of_memory)
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path / "v")]) == 2
     assert capsys.readouterr().err == "error: MemoryError\n"

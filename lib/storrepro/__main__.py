@@ -8,11 +8,9 @@ import os
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from storrepro.bench import SECTIONS as BENCH_SECTIONS
 from storrepro.config import PROFILES, ParameterError
-from storrepro.notebooks import NOTEBOOKS
+from storrepro.notebooks import NOTEBOOKS, trace_conversions
 from storrepro.traces.formats import FORMATS as TRACE_FORMATS
 
 
@@ -156,7 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (info, convert):
         sub.add_argument("path", type=Path, help="the trace file (gzip is read transparently)")
         sub.add_argument("--format", choices=TRACE_FORMATS, help="default: detected")
-    convert.add_argument("--to", required=True, choices=sorted(CONVERSIONS), help="which paper")
+    convert.add_argument("--to", required=True, choices=_Conversions(), help="which paper")
     convert.add_argument("--out", required=True, type=Path, help="file to write (.npz or .csv)")
 
     listing = commands.add_parser("list", help="list notebooks and their parameters")
@@ -164,18 +162,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: ``trace convert --to``: what each paper's notebook reads.
-CONVERSIONS = {
-    "accgecko": "per-tenant requests per ms in 5-min segments, rescaled to 2000 IOPS (.npz)",
-    "vdi": "foreground IOPS per 10 minutes (.csv)",
-    "precise-period": "each volume's requests per 5 minutes (.csv)",
-    "bid": "per-process request streams: ts ms, pid, op, lba, size sectors (.csv)",
-}
+class _Conversions:
+    """The ``trace convert --to`` choices, each paper's declared conversion
+    (:func:`~storrepro.notebooks.trace_conversions`), found only when argparse checks or lists
+    them: finding them imports every paper's package, which takes a second."""
+
+    def __contains__(self, name) -> bool:
+        return name in trace_conversions()
+
+    def __iter__(self):
+        return iter(sorted(trace_conversions()))
 
 
 def _trace(args) -> int:
     from storrepro.paths import atomic_path
-    from storrepro.traces import convert
     from storrepro.traces.summary import trace_info
 
     if args.action == "info":
@@ -185,21 +185,12 @@ def _trace(args) -> int:
         raise ParameterError(f"--out {args.out}: a directory; name the file to write")
     if args.out.resolve() == args.path.resolve():
         raise ParameterError(f"--out {args.out}: the input trace itself; name another file")
-    if args.to == "accgecko":
-        tenants = convert.accgecko_tenants(args.path, format=args.format)
-        with atomic_path(args.out) as tmp, open(tmp, "wb") as handle:
-            np.savez_compressed(handle, **tenants)
-        print(f"{len(tenants)} tenants, {sum(t.shape[0] for t in tenants.values())} segments")
-    else:
-        table = {
-            "vdi": convert.vdi_foreground,
-            "precise-period": convert.precise_period_segments,
-            "bid": convert.bid_trace,
-        }[args.to](args.path, format=args.format)
-        with atomic_path(args.out) as tmp:
-            table.to_csv(tmp, index=args.to != "bid")
-        print(f"{len(table):,} rows")
-    print(f"written: {args.out} ({CONVERSIONS[args.to]})")
+    conversion = trace_conversions()[args.to]
+    result = conversion.convert(args.path, format=args.format)
+    with atomic_path(args.out) as tmp:
+        wrote = conversion.save(result, tmp)
+    print(wrote)
+    print(f"written: {args.out} ({conversion.writes})")
     return 0
 
 

@@ -1,12 +1,20 @@
-"""The notebooks of the suite and the config class that validates each one's parameters."""
+"""The notebooks of the suite (the one registry a paper is added to) and what each paper's
+package declares, found through it: the config class that validates the notebook's parameters,
+the paper's link and whether it reads the CRAN benchmark (attributes of that class), and its
+``trace convert`` (``TRACE_CONVERSION`` in the config's ``trace_module``)."""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from storrepro.config import NotebookConfig
 from storrepro.paths import repo_root
+
+if TYPE_CHECKING:  # the conversions' module reads traces with pandas: not needed for `--help`
+    from storrepro.traces.convert import Conversion
 
 #: notebook name -> "module:ConfigClass"; the order is the run order.
 NOTEBOOKS = {
@@ -19,19 +27,6 @@ NOTEBOOKS = {
 }
 
 
-#: Where a reader finds each paper (its DOI, or its arXiv page where it has no DOI).
-PAPER_LINKS = {
-    "01_precise_period": "https://doi.org/10.1007/s42514-022-00099-8",
-    "02_accgecko": "https://doi.org/10.3772/j.issn.1002-0470.2022.06.001",
-    "03_vdi_background": "https://doi.org/10.1109/MASCOTS50786.2020.9285967",
-    "04_bid": "https://doi.org/10.1186/s40537-017-0080-9",
-    "05_tofec": "https://arxiv.org/abs/1403.5007",
-}
-
-#: Notebooks that read the CRAN benchmark (checked before any kernel starts).
-NEEDS_CRAN = frozenset({"01_precise_period"})
-
-
 def notebook_path(name: str) -> Path:
     return repo_root() / "notebooks" / f"{name}.ipynb"
 
@@ -41,3 +36,37 @@ def config_class(name: str) -> type[NotebookConfig]:
         raise KeyError(f"unknown notebook {name!r}; available: {', '.join(NOTEBOOKS)}")
     module, _, cls = NOTEBOOKS[name].partition(":")
     return getattr(import_module(module), cls)
+
+
+# The two attributes below are declared by a paper's config class only; the base class
+# (storrepro.config.NotebookConfig) has no default for them, so the default is given here.
+def paper_link(cls: type[NotebookConfig]) -> str:
+    """Where a reader finds a notebook's paper: its config's ``paper_link`` (the DOI, or the
+    arXiv page where it has no DOI); '' for a notebook of no paper."""
+    return getattr(cls, "paper_link", "")
+
+
+def needs_cran(cls: type[NotebookConfig]) -> bool:
+    """Whether a notebook reads the CRAN benchmark (its config's ``needs_cran``), which the
+    runner checks before any kernel starts."""
+    return getattr(cls, "needs_cran", False)
+
+
+@cache
+def trace_conversions() -> dict[str, Conversion]:
+    """``trace convert --to`` name -> :class:`~storrepro.traces.convert.Conversion`: the
+    ``TRACE_CONVERSION`` of every notebook's ``trace_module`` that declares one, in notebook
+    order (importing the packages takes a second, so the command line asks only when needed)."""
+    found = {}
+    for name in NOTEBOOKS:
+        module = config_class(name).trace_module
+        conversion = getattr(import_module(module), "TRACE_CONVERSION", None) if module else None
+        if conversion is None:
+            continue
+        if conversion.name in found:
+            raise ValueError(
+                f"{module}: TRACE_CONVERSION name {conversion.name!r} is taken by another "
+                "notebook's package; give each paper its own --to name"
+            )
+        found[conversion.name] = conversion
+    return found

@@ -40,7 +40,7 @@ from papermill.exceptions import PapermillExecutionError
 from storrepro import parallel
 from storrepro.compare import moved_report, record_run
 from storrepro.config import NotebookConfig, ParameterError
-from storrepro.notebooks import NEEDS_CRAN, NOTEBOOKS, config_class, notebook_path
+from storrepro.notebooks import NOTEBOOKS, config_class, needs_cran, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_CHECKED_ENV, WORKERS_ENV
 from storrepro.paths import (
     OUT_ENV,
@@ -134,7 +134,7 @@ def plan(
         raise ParameterError(
             f"--only {unknown[0]!r} is not a notebook; available: {', '.join(NOTEBOOKS)}"
         )
-    jobs = []
+    jobs, cran_jobs = [], []
     for name in dict.fromkeys(names):
         cls = config_class(name)
         values = cls.parse_overrides(overrides_for(name, overrides, names))
@@ -143,10 +143,12 @@ def plan(
         check_trace(values)
         needs.check(cfg)  # what the notebook needs from a user's trace, before any kernel
         jobs.append(Job(name, {"profile": profile, **values}))
-    if NEEDS_CRAN & {j.name for j in jobs}:
+        if needs_cran(cls):
+            cran_jobs.append(jobs[-1])
+    if cran_jobs:
         from storrepro.data.cran import cran_source, ensure_cran
 
-        dirs = {j.parameters.get("cran_dir") for j in jobs if j.name in NEEDS_CRAN} - {None, ""}
+        dirs = {j.parameters.get("cran_dir") for j in cran_jobs} - {None, ""}
         for folder in dirs:
             cran_source(folder)  # a folder given with -p cran_dir must hold the benchmark
         if not dirs:

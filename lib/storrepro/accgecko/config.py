@@ -349,6 +349,7 @@ class AccGeckoConfig(NotebookConfig):
                     "T3", "T4", "T5", "T5b")  # fmt: skip
     trace_words = {r"\b([Tt]h(?:is|e)) synthetic pool\b": r"\1 trace's pool"}
     trace_module = "storrepro.accgecko.workload"  # trace_needs(cfg): what it needs of a trace
+    paper_link = "https://doi.org/10.3772/j.issn.1002-0470.2022.06.001"
 
     def validate(self) -> None:
         for name in ("accuracy_tenants", "intensity_tenants"):

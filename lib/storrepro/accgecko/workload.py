@@ -23,12 +23,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
 from scipy.stats import qmc
 
+from storrepro.traces import samples
+from storrepro.traces.convert import Conversion, binned_counts, requests_only, write_npz
 from storrepro.traces.needs import TraceNeeds
+from storrepro.traces.reader import TraceFormatError
+from storrepro.traces.summary import trace_info
 
 MEAN_RATE = 2000.0  # IOPS, every trace of the paper's motivation study
 SEGMENT_S = 300.0  # the paper's 5-min segments
@@ -274,13 +279,61 @@ class TraceTenant:
         return self.counts.size * PERIOD_S
 
 
+def accgecko_tenants(
+    path: str | Path,
+    *,
+    format: str | None = None,
+    volumes: list[str] | None = None,
+    mean_iops: float = 2000.0,
+    segment_s: float = 300.0,
+    bin_s: float = 0.001,
+    progress: bool = True,
+) -> dict[str, np.ndarray]:
+    """``{tenant: (segments x bins) requests per ms}``: each tenant's trace rescaled to
+    ``mean_iops`` and cut into whole ``segment_s`` segments (a partial last one is dropped)."""
+    info = trace_info(path, format, progress=progress)
+    requests_only(path, info.format, "AccGecko's per-ms counts")
+    if info.duration_s <= 0:
+        raise TraceFormatError(f"{path}: the trace spans no time")
+    chosen = volumes if volumes is not None else sorted(info.volumes)
+    scale = {v: (info.volumes.get(v, 0) / info.duration_s) / mean_iops for v in chosen}
+    _, counts = binned_counts(
+        path, bin_s, format=info.format, volumes=chosen, time_scale=scale, progress=progress
+    )
+    per_segment = int(round(segment_s / bin_s))
+    tenants = {}
+    for volume, series in counts.items():
+        whole = series.size // per_segment
+        if whole:
+            tenants[volume] = series[: whole * per_segment].reshape(whole, per_segment)
+    if not tenants:
+        raise TraceFormatError(
+            f"{path}: no tenant spans a whole {segment_s:g} s segment after rescaling to "
+            f"{mean_iops:g} IOPS"
+        )
+    return tenants
+
+
+def save_tenants(tenants: dict[str, np.ndarray], path: Path) -> str:
+    """:func:`accgecko_tenants`'s tenants as one ``.npz``, an array per tenant."""
+    write_npz(tenants, path)
+    return f"{len(tenants)} tenants, {sum(t.shape[0] for t in tenants.values())} segments"
+
+
+#: ``trace convert --to accgecko``
+TRACE_CONVERSION = Conversion(
+    name="accgecko",
+    writes="per-tenant requests per ms in 5-min segments, rescaled to 2000 IOPS (.npz)",
+    convert=accgecko_tenants,
+    save=save_tenants,
+)
+
+
 def trace_tenants(
     path: str, format: str, segment_s: float, limit: int, segments: int
 ) -> list[TraceTenant]:
     """The first ``limit`` volumes of a block trace (by name), each its first ``segments`` whole
     segments of ``segment_s`` seconds after rescaling to 2000 IOPS (``format`` '' detects it)."""
-    from storrepro.traces.convert import accgecko_tenants
-
     found = accgecko_tenants(
         path, format=format or None, mean_iops=MEAN_RATE, segment_s=segment_s, progress=False
     )
@@ -313,10 +366,19 @@ def generate(
     raise ValueError(f"params = {params!r}: expected a G1 or G2 setting or a TraceTenant")
 
 
+def _sample(path: Path, rng: np.random.Generator) -> Path:
+    """Two tenants, each two 10-s segments once rescaled to 2000 IOPS."""
+    return samples.write_msr(path, *samples.bursty_arrivals(rng, 2, 45, 1000), rng)
+
+
+#: The small trace the tests run the notebook on, and the segments that fit it.
+TRACE_SAMPLE = samples.TraceSample(_sample, ("segment_seconds=10", "segments=2"))
+
+
 def trace_needs(cfg) -> TraceNeeds:
     """Requests timed to 1 ms or finer, and two volumes (the claims' intervals are over the
     tenants) each with a whole ``segment_seconds`` segment once rescaled to 2000 IOPS
-    (:func:`storrepro.traces.convert.accgecko_tenants`)."""
+    (:func:`accgecko_tenants`)."""
     return TraceNeeds(
         requests=True,
         fine_time="per-ms counts",

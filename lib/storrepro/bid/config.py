@@ -359,6 +359,7 @@ class BIDConfig(NotebookConfig):
     forced: ClassVar[dict[str, Forced]] = FORCED
 
     trace_module = "storrepro.bid.workload"  # trace_needs(cfg): what it needs of a trace
+    paper_link = "https://doi.org/10.1186/s40537-017-0080-9"
 
     def validate(self) -> None:
         if self.events < self.rq_limit:

@@ -24,8 +24,11 @@ import numpy as np
 import pandas as pd
 
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
-from storrepro.traces.convert import bid_trace
+from storrepro.traces import samples
+from storrepro.traces.convert import Conversion, save_records
+from storrepro.traces.formats import SECTOR
 from storrepro.traces.needs import TraceNeeds, selected
+from storrepro.traces.reader import TraceFormatError, read_chunks
 
 DISK_SECTORS = DEFAULT_GEOMETRY.cylinders * DEFAULT_GEOMETRY.sectors_per_cylinder
 CHUNK = 262_144  # 128 MB HDFS chunk, sectors
@@ -273,6 +276,41 @@ def characterise(trace: pd.DataFrame) -> dict:
 TRACE_KIND = "trace"
 
 
+def bid_trace(path: str | Path, *, format: str | None = None, progress: bool = True
+              ) -> pd.DataFrame:
+    """Per-process request streams in BID's trace columns ``ts`` (ms from the first request),
+    ``pid``, ``op``, ``lba``, ``size`` (512-B sectors) and ``kind`` (``"trace"``), in time
+    order."""
+    chunks = list(read_chunks(path, format, progress=progress))
+    if not chunks:
+        raise TraceFormatError(f"{path}: no read or write request in this trace")
+    if "iops" in chunks[0]:
+        raise TraceFormatError(f"{path}: BID needs individual requests, not an iops series")
+    table = pd.concat(chunks, ignore_index=True)
+    if (table.pid < 0).all():  # no process in this format: each volume is one stream
+        table["pid"] = table.volume.astype("category").cat.codes.astype(np.int64)
+    table = table.sort_values("time_s", kind="stable", ignore_index=True)
+    return pd.DataFrame(
+        {
+            "ts": (table.time_s - table.time_s.iloc[0]) * 1e3,
+            "pid": table.pid,
+            "op": table.op,
+            "lba": table.offset // SECTOR,
+            "size": -(-table["size"] // SECTOR),  # partial sectors round up
+            "kind": "trace",
+        }
+    )
+
+
+#: ``trace convert --to bid``
+TRACE_CONVERSION = Conversion(
+    name="bid",
+    writes="per-process request streams: ts ms, pid, op, lba, size sectors (.csv)",
+    convert=bid_trace,
+    save=save_records,
+)
+
+
 @functools.lru_cache(maxsize=2)
 def _streams(path: str, format: str) -> pd.DataFrame:
     table = bid_trace(path, format=format or None, progress=False)
@@ -299,6 +337,11 @@ def trace_window(
     k = (WORKLOADS.index(workload) + len(WORKLOADS) * replicate) % windows
     window = table.iloc[k * events : (k + 1) * events].reset_index(drop=True)
     return window.assign(ts=window.ts - window.ts.iloc[0])[list(TRACE_COLUMNS) + ["kind"]]
+
+
+#: The small trace the tests run the notebook on: six processes' sequential streams, cut into
+#: the cells' windows.
+TRACE_SAMPLE = samples.TraceSample(samples.write_blkparse)
 
 
 def trace_needs(cfg) -> TraceNeeds:

@@ -394,6 +394,8 @@ class PrecisePeriodConfig(NotebookConfig):
     }
     trace_words = {r"\bthe surrogate's\b": "the trace's", r"\bsurrogate\b": "trace"}
     trace_module = "storrepro.periodicity.workload"  # trace_needs(cfg): what it needs of a trace
+    paper_link = "https://doi.org/10.1007/s42514-022-00099-8"
+    needs_cran = True  # the runner checks the CRAN benchmark before any kernel starts
 
     def validate(self) -> None:
         for name in ("sched_ssds", "sched_even_ssds"):

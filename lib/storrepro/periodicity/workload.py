@@ -27,8 +27,10 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import pandas as pd
 
-from storrepro.traces.convert import precise_period_segments
+from storrepro.traces import samples
+from storrepro.traces.convert import Conversion, rate_series, save_table
 from storrepro.traces.needs import TraceNeeds
 
 MINUTES_PER_INTERVAL = 360
@@ -216,9 +218,26 @@ def bin_sum(x: np.ndarray, width: int) -> np.ndarray:
     return x[..., : k * width].reshape(*x.shape[:-1], k, width).sum(axis=-1)
 
 
+def precise_period_segments(path: str | Path, *, format: str | None = None,
+                            bin_s: float = 300.0, progress: bool = True) -> pd.DataFrame:
+    """Requests per ``bin_s`` interval of each segment (volume): the traffic series the
+    periodicity-aware scheduler forecasts."""
+    rates = rate_series(path, bin_s, format=format, progress=progress)
+    return (rates * bin_s).round().astype(np.int64)
+
+
+#: ``trace convert --to precise-period``
+TRACE_CONVERSION = Conversion(
+    name="precise-period",
+    writes="each volume's requests per 5 minutes (.csv)",
+    convert=precise_period_segments,
+    save=save_table,
+)
+
+
 def from_trace(path: str | Path, spec: SurrogateSpec, format: str = "") -> Workload:
     """The study's input from a real block trace: each volume (or disk) is a segment, its
-    requests per minute (:func:`storrepro.traces.convert.precise_period_segments`) times
+    requests per minute (:func:`precise_period_segments`) times
     :data:`REQUEST_BYTES` its traffic in bytes per minute, hashed onto ``spec.ssds`` SSDs.
 
     The converter counts requests without telling reads from writes, so all traffic is read
@@ -247,6 +266,15 @@ def from_trace(path: str | Path, spec: SurrogateSpec, format: str = "") -> Workl
     none = np.zeros(volumes, dtype=int)
     return Workload(read, np.zeros_like(read), none, none.astype(bool),
                     hash_placement(volumes, spec.ssds), spec)
+
+
+def _sample(path: Path, rng: np.random.Generator) -> Path:
+    """Six volumes over 31 h: a day of history and 6-h intervals."""
+    return samples.write_msr(path, *samples.daily_arrivals(rng, 6, 31, 6), rng)
+
+
+#: The small trace the tests run the notebook on.
+TRACE_SAMPLE = samples.TraceSample(_sample)
 
 
 def trace_needs(cfg) -> TraceNeeds:

@@ -458,6 +458,7 @@ class TofecConfig(NotebookConfig):
     trace_claims = ("B9a", "B9b", "B9c", "B9c-greedy", "B9d")
 
     trace_module = "storrepro.tofec.workload"  # trace_needs(cfg): what it needs of a trace
+    paper_link = "https://arxiv.org/abs/1403.5007"  # no DOI: its arXiv page
 
     def validate(self) -> None:
         if not self.alpha < 1:  # Param bounds are inclusive; 1 would freeze the backlog estimate

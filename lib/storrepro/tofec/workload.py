@@ -20,6 +20,7 @@ import numpy as np
 
 from storrepro.checks import finite
 from storrepro.sim.cloud_inputs import poisson_arrival_times
+from storrepro.traces import samples
 from storrepro.traces.needs import TraceNeeds
 from storrepro.traces.reader import TraceFormatError, read_chunks
 
@@ -101,6 +102,15 @@ def trace_phase_arrivals(
                 break
         parts.append(i * span + np.array(offsets))
     return np.concatenate(parts)
+
+
+def _sample(path: Path, rng: np.random.Generator) -> Path:
+    """Bursty requests whose gaps shape the changing workload's arrivals."""
+    return samples.write_alibaba(path, *samples.bursty_arrivals(rng, 2, 0.4, 1000), rng)
+
+
+#: The small trace the tests run the notebook on.
+TRACE_SAMPLE = samples.TraceSample(_sample)
 
 
 def trace_needs(cfg) -> TraceNeeds:

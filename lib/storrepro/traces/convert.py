@@ -1,11 +1,9 @@
-"""A real trace turned into each paper's input, as the paper prepared its own traces.
-
-- AccGecko: per tenant (volume or disk), requests per 1 ms in whole 5-minute segments, after
-  rescaling each tenant's inter-arrival times so its mean is the paper's 2000 IOPS.
-- VDI background scheduling: the foreground IOPS of all volumes together per 10 minutes.
-- PrecisePeriod's scheduling study: each segment's (volume's) requests per interval.
-- BID: per-process request streams (blkparse ``Q`` events; other formats use the volume as the
-  process): time in ms from the trace start, pid, op, LBA and size in 512-B sectors.
+"""The shared parts of turning a real trace into a paper's input, as the paper prepared its own
+traces: requests per bin (:func:`binned_counts`), I/O per second per interval
+(:func:`rate_series`, :func:`held_rates` for an ``iops`` series), the memory check, and
+:class:`Conversion`, the shape in which a paper's package declares its ``trace convert --to``
+(``TRACE_CONVERSION`` in the module its config names as ``trace_module``, found through
+:func:`storrepro.notebooks.trace_conversions`) with the savers it picks from.
 
 Every conversion streams the trace (twice where it needs the trace's span first) and refuses a
 result that would not fit in memory before building it.
@@ -13,17 +11,54 @@ result that would not fit in memory before building it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from storrepro.traces.formats import SECTOR
 from storrepro.traces.reader import TraceFormatError, read_chunks
 from storrepro.traces.summary import TraceInfo, trace_info
 
 #: The most counts a conversion builds: 2**28 (1 GiB of int32).
 MAX_CELLS = 2**28
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A paper's ``python -m storrepro trace convert --to NAME``.
+
+    ``name``: the ``--to`` name; ``writes``: what the file holds, ending with its kind, e.g.
+    ``"foreground IOPS per 10 minutes (.csv)"``; ``convert(path, format=...)``: the paper's input
+    from the trace (``format`` None detects it); ``save(result, path)``: writes it to ``path``
+    and returns what it wrote in a few words (:func:`save_table`, :func:`save_records`, or the
+    package's own, e.g. over :func:`write_npz`)."""
+
+    name: str
+    writes: str
+    convert: Callable[..., Any]
+    save: Callable[[Any, Path], str]
+
+
+def save_table(table: pd.DataFrame | pd.Series, path: Path) -> str:
+    """A table as CSV with its index (a series' time or interval) as the first column."""
+    table.to_csv(path)
+    return f"{len(table):,} rows"
+
+
+def save_records(table: pd.DataFrame, path: Path) -> str:
+    """A table of records as CSV, without its index."""
+    table.to_csv(path, index=False)
+    return f"{len(table):,} rows"
+
+
+def write_npz(arrays: dict[str, np.ndarray], path: Path) -> None:
+    """Named arrays as one compressed ``.npz`` (written through a handle, so ``path`` keeps its
+    name even without the suffix)."""
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
 
 
 def _check_cells(path, cells: int, what: str) -> None:
@@ -34,7 +69,8 @@ def _check_cells(path, cells: int, what: str) -> None:
         )
 
 
-def _requests_only(path, name: str, what: str) -> None:
+def requests_only(path, name: str, what: str) -> None:
+    """Refuse an ``iops`` series (format ``name``) where ``what`` needs individual requests."""
     if name == "iops":
         raise TraceFormatError(f"{path}: {what} needs individual requests, not an iops series")
 
@@ -54,7 +90,7 @@ def binned_counts(
     if not bin_s > 0:
         raise ValueError(f"bin_s must be > 0, got {bin_s!r}")
     info = trace_info(path, format, progress=progress)
-    _requests_only(path, info.format, "binned request counts")
+    requests_only(path, info.format, "binned request counts")
     chosen = volumes if volumes is not None else sorted(info.volumes)
     unknown = [v for v in chosen if v not in info.volumes]
     if unknown:
@@ -71,41 +107,6 @@ def binned_counts(
             bins = np.minimum(offsets.astype(np.int64), sizes[volume] - 1)
             counts[volume] += np.bincount(bins, minlength=sizes[volume]).astype(np.int32)
     return info.start_s, counts
-
-
-def accgecko_tenants(
-    path: str | Path,
-    *,
-    format: str | None = None,
-    volumes: list[str] | None = None,
-    mean_iops: float = 2000.0,
-    segment_s: float = 300.0,
-    bin_s: float = 0.001,
-    progress: bool = True,
-) -> dict[str, np.ndarray]:
-    """``{tenant: (segments x bins) requests per ms}``: each tenant's trace rescaled to
-    ``mean_iops`` and cut into whole ``segment_s`` segments (a partial last one is dropped)."""
-    info = trace_info(path, format, progress=progress)
-    _requests_only(path, info.format, "AccGecko's per-ms counts")
-    if info.duration_s <= 0:
-        raise TraceFormatError(f"{path}: the trace spans no time")
-    chosen = volumes if volumes is not None else sorted(info.volumes)
-    scale = {v: (info.volumes.get(v, 0) / info.duration_s) / mean_iops for v in chosen}
-    _, counts = binned_counts(
-        path, bin_s, format=info.format, volumes=chosen, time_scale=scale, progress=progress
-    )
-    per_segment = int(round(segment_s / bin_s))
-    tenants = {}
-    for volume, series in counts.items():
-        whole = series.size // per_segment
-        if whole:
-            tenants[volume] = series[: whole * per_segment].reshape(whole, per_segment)
-    if not tenants:
-        raise TraceFormatError(
-            f"{path}: no tenant spans a whole {segment_s:g} s segment after rescaling to "
-            f"{mean_iops:g} IOPS"
-        )
-    return tenants
 
 
 def rate_series(
@@ -155,41 +156,3 @@ def held_rates(
     return pd.DataFrame(rates)
 
 
-def vdi_foreground(path: str | Path, *, format: str | None = None, bin_s: float = 600.0,
-                   progress: bool = True) -> pd.Series:
-    """Foreground IOPS of all volumes together per 10-minute interval."""
-    return rate_series(path, bin_s, format=format, progress=progress).sum(axis=1).rename("iops")
-
-
-def precise_period_segments(path: str | Path, *, format: str | None = None,
-                            bin_s: float = 300.0, progress: bool = True) -> pd.DataFrame:
-    """Requests per ``bin_s`` interval of each segment (volume): the traffic series the
-    periodicity-aware scheduler forecasts."""
-    rates = rate_series(path, bin_s, format=format, progress=progress)
-    return (rates * bin_s).round().astype(np.int64)
-
-
-def bid_trace(path: str | Path, *, format: str | None = None, progress: bool = True
-              ) -> pd.DataFrame:
-    """Per-process request streams in BID's trace columns ``ts`` (ms from the first request),
-    ``pid``, ``op``, ``lba``, ``size`` (512-B sectors) and ``kind`` (``"trace"``), in time
-    order."""
-    chunks = list(read_chunks(path, format, progress=progress))
-    if not chunks:
-        raise TraceFormatError(f"{path}: no read or write request in this trace")
-    if "iops" in chunks[0]:
-        raise TraceFormatError(f"{path}: BID needs individual requests, not an iops series")
-    table = pd.concat(chunks, ignore_index=True)
-    if (table.pid < 0).all():  # no process in this format: each volume is one stream
-        table["pid"] = table.volume.astype("category").cat.codes.astype(np.int64)
-    table = table.sort_values("time_s", kind="stable", ignore_index=True)
-    return pd.DataFrame(
-        {
-            "ts": (table.time_s - table.time_s.iloc[0]) * 1e3,
-            "pid": table.pid,
-            "op": table.op,
-            "lba": table.offset // SECTOR,
-            "size": -(-table["size"] // SECTOR),  # partial sectors round up
-            "kind": "trace",
-        }
-    )

@@ -274,6 +274,7 @@ class VdiConfig(NotebookConfig):
     }
 
     trace_module = "storrepro.vdi.workload"  # trace_needs(cfg): what it needs of a trace
+    paper_link = "https://doi.org/10.1109/MASCOTS50786.2020.9285967"
 
     def __init__(self, profile: str = "full", seed: int | None = 0, **values):
         super().__init__(profile, seed, **values)

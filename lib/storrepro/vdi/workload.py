@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from storrepro.checks import finite
-from storrepro.traces.convert import vdi_foreground
+from storrepro.traces import samples
+from storrepro.traces.convert import Conversion, rate_series, save_table
 from storrepro.traces.needs import TraceNeeds
 from storrepro.traces.summary import trace_info
 
@@ -194,12 +196,27 @@ def trace_input(path: str, format: str = "") -> TraceInput | None:
     return TraceInput(str(path), format) if path else None
 
 
+def vdi_foreground(path: str | Path, *, format: str | None = None, bin_s: float = 600.0,
+                   progress: bool = True) -> pd.Series:
+    """Foreground IOPS of all volumes together per 10-minute interval."""
+    return rate_series(path, bin_s, format=format, progress=progress).sum(axis=1).rename("iops")
+
+
+#: ``trace convert --to vdi``
+TRACE_CONVERSION = Conversion(
+    name="vdi",
+    writes="foreground IOPS per 10 minutes (.csv)",
+    convert=vdi_foreground,
+    save=save_table,
+)
+
+
 def trace_frame(source: TraceInput, config: TraceConfig) -> pd.DataFrame:
     """A real trace as the long frame ``[time, lun, total_iops, write_iops]`` on ``config``'s
     calendar, one LUN (all volumes together).
 
     The foreground series is the trace's I/O per second of all volumes together per 10-minute
-    interval from its first request (:func:`storrepro.traces.convert.vdi_foreground`), as the
+    interval from its first request (:func:`vdi_foreground`), as the
     paper binned its VDI traces. Its first bin is laid at ``config.start``; a trace shorter than
     ``config.days`` is repeated end to end and a longer one cut, so the forecasters get the same
     history as on the stand-in. The write IOPS are the foreground IOPS times the trace's share of
@@ -237,6 +254,15 @@ def window(frame: pd.DataFrame) -> pd.DataFrame:
     if len(out) != WINDOW_BINS:
         raise ValueError(f"trace covers {len(out)} of the window's {WINDOW_BINS} bins")
     return out
+
+
+def _sample(path: Path, rng: np.random.Generator) -> Path:
+    """Eight hours of two volumes, repeated over the stand-in's calendar."""
+    return samples.write_msr(path, *samples.daily_arrivals(rng, 2, 8, 50), rng)
+
+
+#: The small trace the tests run the notebook on.
+TRACE_SAMPLE = samples.TraceSample(_sample)
 
 
 def trace_needs(cfg) -> TraceNeeds:
