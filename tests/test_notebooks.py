@@ -133,6 +133,11 @@ def test_an_unknown_conversion_names_the_declared_ones(capsys):
             in capsys.readouterr().err)  # fmt: skip
 
 
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_a_notebook_that_takes_a_trace_declares_the_sample_it_is_tested_on(name):
+    assert (trace_sample(name) is not None) == ("trace" in config_class(name).all_params())
+
+
 def test_every_paper_gives_its_link():
     for name in NOTEBOOKS:
         link = paper_link(config_class(name))
