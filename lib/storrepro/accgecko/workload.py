@@ -284,9 +284,9 @@ def accgecko_tenants(
     *,
     format: str | None = None,
     volumes: list[str] | None = None,
-    mean_iops: float = 2000.0,
-    segment_s: float = 300.0,
-    bin_s: float = 0.001,
+    mean_iops: float = MEAN_RATE,
+    segment_s: float = SEGMENT_S,
+    bin_s: float = PERIOD_S,
     progress: bool = True,
 ) -> dict[str, np.ndarray]:
     """``{tenant: (segments x bins) requests per ms}``: each tenant's trace rescaled to

@@ -297,7 +297,7 @@ def bid_trace(path: str | Path, *, format: str | None = None, progress: bool = T
             "op": table.op,
             "lba": table.offset // SECTOR,
             "size": -(-table["size"] // SECTOR),  # partial sectors round up
-            "kind": "trace",
+            "kind": TRACE_KIND,
         }
     )
 
