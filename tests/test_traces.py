@@ -1,6 +1,8 @@
 """Real-trace readers and conversions, on small files in each format written here."""
 
 import gzip
+import subprocess
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -335,6 +337,14 @@ def test_trace_command_line(msr, tmp_path, capsys):
     assert not npz.exists()
     assert main(["trace", "info", str(tmp_path / "missing.csv")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_the_command_line_finds_the_conversions_only_when_asked():
+    """Finding them imports every paper's package (a second or more); `--help` must not."""
+    code = ("import sys; from storrepro.__main__ import _parser; _parser(); "
+            "print(sorted(m for m in sys.modules if m.endswith('.workload')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
 
 
 def _replace_conversion(monkeypatch, name, convert_function):

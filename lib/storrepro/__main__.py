@@ -154,7 +154,10 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (info, convert):
         sub.add_argument("path", type=Path, help="the trace file (gzip is read transparently)")
         sub.add_argument("--format", choices=TRACE_FORMATS, help="default: detected")
-    convert.add_argument("--to", required=True, choices=_Conversions(), help="which paper")
+    convert.add_argument(  # a metavar, so that building the parser does not list the choices
+        "--to", required=True, choices=_Conversions(), metavar="PAPER",
+        help="which paper's input: %(choices)s",
+    )
     convert.add_argument("--out", required=True, type=Path, help="file to write (.npz or .csv)")
 
     listing = commands.add_parser("list", help="list notebooks and their parameters")
