@@ -14,9 +14,7 @@ from storrepro.__main__ import main
 from storrepro.notebooks import (
     NOTEBOOKS,
     config_class,
-    needs_cran,
     notebook_path,
-    paper_link,
     trace_conversions,
 )
 from storrepro.paths import repo_root
@@ -116,7 +114,7 @@ def test_a_papers_declarations_are_found_through_the_registry(toy_paper, tmp_pat
     assert pd.read_csv(out).volume.tolist() == ["src_0", "src_1", "src_1", "src_0"]
     assert f"written: {out} (each request's volume (.csv))" in capsys.readouterr().out
     toy = config_class("07_toy")
-    assert paper_link(toy) == "https://example.org/toy" and not needs_cran(toy)
+    assert toy.paper_link == "https://example.org/toy" and not toy.needs_cran
     assert {"accgecko", "bid", "precise-period", "vdi"} < set(trace_conversions())
 
 
@@ -140,7 +138,7 @@ def test_a_notebook_that_takes_a_trace_declares_the_sample_it_is_tested_on(name)
 
 def test_every_paper_gives_its_link():
     for name in NOTEBOOKS:
-        link = paper_link(config_class(name))
+        link = config_class(name).paper_link
         assert link.startswith("https://") or name == "00_simulator_validation"
 
 
@@ -180,7 +178,7 @@ def quick_runs(tmp_path_factory):
     stand-ins run in every `make reproduce`). A notebook that fails leaves the run's outputs
     in its staging folder, where each test still finds its own notebook's."""
     out = tmp_path_factory.mktemp("quick")
-    names = [n for n in NOTEBOOKS if not (needs_cran(config_class(n)) and CRAN_MISSING)]
+    names = [n for n in NOTEBOOKS if not (config_class(n).needs_cran and CRAN_MISSING)]
     traces = trace_arguments(tmp_path_factory.mktemp("traces"), names)
     code = main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out), *traces])
     folder = out if code == 0 else out / "staging"
@@ -196,7 +194,7 @@ def quick_runs(tmp_path_factory):
 @pytest.mark.notebook
 @pytest.mark.parametrize(
     "name",
-    [pytest.param(n, marks=cran_mark) if needs_cran(config_class(n)) else n for n in NOTEBOOKS],
+    [pytest.param(n, marks=cran_mark) if config_class(n).needs_cran else n for n in NOTEBOOKS],
 )
 def test_notebook_runs_in_the_quick_profile(quick_runs, name):
     out, result = quick_runs(name)

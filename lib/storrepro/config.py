@@ -280,6 +280,11 @@ class NotebookConfig:
     #: (:class:`storrepro.traces.needs.TraceNeeds`), and optionally ``trace_words(cfg)``: words
     #: that depend on the trace, added to ``trace_words``.
     trace_module: ClassVar[str] = ""
+    #: Where a reader finds the paper: its DOI address, or its arXiv page where it has none ('':
+    #: a notebook of no paper); the site links it.
+    paper_link: ClassVar[str] = ""
+    #: Whether the notebook reads the CRAN benchmark, which the runner checks before any kernel.
+    needs_cran: ClassVar[bool] = False
 
     @classmethod
     def reading_labels(cls) -> list[str]:

@@ -1,7 +1,8 @@
 """The notebooks of the suite (the one registry a paper is added to) and what each paper's
-package declares, found through it: the config class that validates the notebook's parameters,
-the paper's link and whether it reads the CRAN benchmark (attributes of that class), and its
-``trace convert`` (``TRACE_CONVERSION`` in the config's ``trace_module``)."""
+package declares, found through it: the config class that validates the notebook's parameters
+(with the paper's link and whether it reads the CRAN benchmark, ``paper_link`` and
+``needs_cran``), and its ``trace convert`` (``TRACE_CONVERSION`` in the config's
+``trace_module``)."""
 
 from __future__ import annotations
 
@@ -36,20 +37,6 @@ def config_class(name: str) -> type[NotebookConfig]:
         raise KeyError(f"unknown notebook {name!r}; available: {', '.join(NOTEBOOKS)}")
     module, _, cls = NOTEBOOKS[name].partition(":")
     return getattr(import_module(module), cls)
-
-
-# The two attributes below are declared by a paper's config class only; the base class
-# (storrepro.config.NotebookConfig) has no default for them, so the default is given here.
-def paper_link(cls: type[NotebookConfig]) -> str:
-    """Where a reader finds a notebook's paper: its config's ``paper_link`` (the DOI, or the
-    arXiv page where it has no DOI); '' for a notebook of no paper."""
-    return getattr(cls, "paper_link", "")
-
-
-def needs_cran(cls: type[NotebookConfig]) -> bool:
-    """Whether a notebook reads the CRAN benchmark (its config's ``needs_cran``), which the
-    runner checks before any kernel starts."""
-    return getattr(cls, "needs_cran", False)
 
 
 @cache

@@ -40,7 +40,7 @@ from papermill.exceptions import PapermillExecutionError
 from storrepro import parallel
 from storrepro.compare import moved_report, record_run
 from storrepro.config import NotebookConfig, ParameterError
-from storrepro.notebooks import NOTEBOOKS, config_class, needs_cran, notebook_path
+from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
 from storrepro.parallel import SCHEDULER_ENV, WORKERS_CHECKED_ENV, WORKERS_ENV
 from storrepro.paths import (
     OUT_ENV,
@@ -143,7 +143,7 @@ def plan(
         check_trace(values)
         needs.check(cfg)  # what the notebook needs from a user's trace, before any kernel
         jobs.append(Job(name, {"profile": profile, **values}))
-        if needs_cran(cls):
+        if cls.needs_cran:
             cran_jobs.append(jobs[-1])
     if cran_jobs:
         from storrepro.data.cran import cran_source, ensure_cran

@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 
 from storrepro.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
-from storrepro.notebooks import config_class, notebook_path, paper_link
+from storrepro.notebooks import config_class, notebook_path
 from storrepro.paths import build_dir, executed_dir, repo_root, write_text_atomic
 from storrepro.readable import human
 from storrepro.scorecard import (
@@ -290,7 +290,7 @@ def _figures(result: dict) -> str:
 def paper_page(result: dict, has_notebook: bool) -> str:
     """The MyST page of one notebook's results."""
     name = result["notebook"]
-    link = paper_link(config_class(name))
+    link = config_class(name).paper_link
     notebook = (
         f"[the rendered notebook](notebooks/{name}.ipynb)"
         if has_notebook
