@@ -135,7 +135,6 @@ def test_every_figure_draws(summary):
     flushes = pd.DataFrame({"requests": [1, 3, 3]})
     decisions = pd.DataFrame({"t": [1.0, 2.0], "pf": [8.0, 512.0], "tier": ["ssd", "hdd"]})
     figures = [
-        plots.hdd_seek_curve(pd.DataFrame({"distance": [0, 1, 2], "time_ms": [6.2, 6.6, 6.6]})),
         plots.cumulative_time(ci, 2, 1000),
         plots.oracle_bound(bound),
         plots.arm_traces(arms(), window),

@@ -351,7 +351,7 @@ def test_e_sensitivity_is_an_analysis():
 
 def test_d_invariants_on_the_toy_and_the_disk_models():
     from storrepro.bid import toy
-    from storrepro.validation import experiment as validation
+    from storrepro.sim import disk_checks
 
     table1 = toy.toy_table(toy.toy_orders())
     assert claims.d3_toy_cfq(table1).verdict == "reproduced"
@@ -361,11 +361,11 @@ def test_d_invariants_on_the_toy_and_the_disk_models():
     broken = table1.copy()
     broken.loc["CFQ (q=2)", "TMD"] = 203
     assert claims.d3_toy_cfq(broken).verdict == "not reproduced"
-    hdd = validation.hdd_reference_checks()
+    hdd = disk_checks.hdd_reference_checks()
     assert claims.d1_hdd_model(hdd).verdict == "reproduced"
     hdd.loc[hdd.index[0], "abs_error_ms"] = 0.1
     assert claims.d1_hdd_model(hdd).verdict == "not reproduced"
-    assert claims.d2_ssd_model(validation.ssd_reference_checks()).verdict == "reproduced"
+    assert claims.d2_ssd_model(disk_checks.ssd_reference_checks()).verdict == "reproduced"
 
 
 # -- recording ----------------------------------------------------------------------------------

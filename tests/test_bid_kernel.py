@@ -7,8 +7,8 @@ import pytest
 from storrepro.bid import Deadline, make_scheduler, workload
 from storrepro.bid.experiment import simulate
 from storrepro.bid.kernel_core import _geometry_arrays, hdd_time
+from storrepro.sim.disk_checks import HDD_REFERENCE
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, hdd_service_time
-from storrepro.validation.experiment import HDD_REFERENCE
 
 SCHEDULERS = ["noop", "cfq-q8", "cfq-q2", "bid-hdd", "bid-hybrid", "bid-hdd-reset"]
 

@@ -187,6 +187,72 @@ def test_algorithm_modules_do_not_load_simpy(notebook):
     assert not leaks, "importing these loads simpy: " + "; ".join(leaks)
 
 
+#: The shared simulation layer: every paper may import it; it imports no paper.
+SIM = "storrepro.sim"
+
+
+def _owner(module: str) -> str | None:
+    """The paper package (or :data:`SIM`) that ``module`` belongs to."""
+    for package in (SIM, *PACKAGES.values()):
+        if module == package or module.startswith(package + "."):
+            return package
+    return None
+
+
+def _crossings(modules: dict[str, Path]) -> list[str]:
+    """Imports from one paper package into another, and from :data:`SIM` into any paper."""
+    found = []
+    for name, path in modules.items():
+        owner = _owner(name)
+        if owner is None:
+            continue
+        for target in _imports(name, path, top_level_only=False):
+            other = _owner(target)
+            if other not in (None, owner, SIM):
+                found.append(f"{name} -> {target}")
+    return found
+
+
+def _notebook_imports(notebook: str) -> set[str]:
+    source = "\n".join("".join(c["source"]) for c in _code_cells(notebook))
+    tree = ast.parse("\n".join(line for line in source.splitlines() if not line.startswith("%")))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+        elif isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+    return names
+
+
+def test_no_paper_package_imports_another_and_sim_imports_no_paper():
+    assert not _crossings(MODULES), "imports across paper packages: " + ", ".join(
+        _crossings(MODULES)
+    )
+
+
+@pytest.mark.parametrize("notebook", list(NOTEBOOKS))
+def test_a_notebook_imports_no_other_papers_package(notebook):
+    others = {_owner(name) for name in _notebook_imports(notebook)} - {None, SIM}
+    assert others <= {PACKAGES[notebook]}, f"{notebook} imports {sorted(others)}"
+
+
+def test_the_crossing_rule_finds_a_planted_import(tmp_path):
+    planted = {
+        "storrepro.bid.planted": "from storrepro.validation.claims import v8_hdd_reference\n",
+        "storrepro.sim.planted": "def f():\n    from storrepro.bid import claims\n",
+        "storrepro.tofec.clean": "from storrepro.sim import disk_checks\nimport storrepro.tofec\n",
+    }
+    modules = {}
+    for name, text in planted.items():
+        modules[name] = tmp_path / f"{name}.py"
+        modules[name].write_text(text)
+    assert _crossings(modules) == [
+        "storrepro.bid.planted -> storrepro.validation.claims",
+        "storrepro.sim.planted -> storrepro.bid.claims",
+    ]
+
+
 def _code_cells(notebook: str) -> list[dict]:
     cells = json.loads(notebook_path(notebook).read_text())["cells"]
     return [c for c in cells if c["cell_type"] == "code"]

@@ -5,6 +5,7 @@ import pytest
 import simpy
 
 from storrepro.sim.block_device import DiskRequest
+from storrepro.sim.disk_checks import HDD_REFERENCE
 from storrepro.sim.disk_model import (
     HDDGeometry,
     cylinder_of,
@@ -13,7 +14,6 @@ from storrepro.sim.disk_model import (
     seek_metrics,
 )
 from storrepro.sim.hdd import HDD
-from storrepro.validation.experiment import HDD_REFERENCE  # shared with notebook 00
 
 # One d = 2 seek on the default disk: 12.8 ms fixed + 9 ms · (d - 1) / (C - 1).
 SEEK_2 = 12.8 + 9.0 / 484_513

@@ -34,8 +34,8 @@ from storrepro.bands import APPROX_PP, Band, at_least, at_most, direction
 from storrepro.bid.config import MODERN_CONFIG, VARIANTS
 from storrepro.bid.metrics import means, per_seed, ranking, reduction, workload_means
 from storrepro.claims import Claim, ci_text, headline_verdict, interval, judged, verdict_of
+from storrepro.sim import disk_checks
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
-from storrepro.validation.claims import v8_hdd_reference, v9_ssd_reference
 
 QUANTA = ("cfq-q8", "cfq-q2")
 Q_LABEL = {"cfq-q8": "CFQ q=8", "cfq-q2": "CFQ q=2"}
@@ -305,12 +305,12 @@ def _count_text(c: dict) -> str:
 # -- invariants: disk models, toy, conservation ----------------------------------------------
 def d1_hdd_model(hdd: pd.DataFrame) -> Claim:
     """D1: notebook 00's disk-model check (V8), made again where BID uses the model."""
-    return v8_hdd_reference(hdd, id="D1")
+    return disk_checks.hdd_reference_claim(hdd, "D1")
 
 
 def d2_ssd_model(ssd: pd.DataFrame) -> Claim:
     """D2: notebook 00's SSD check (V9), made again where BID-Hybrid uses the model."""
-    return v9_ssd_reference(ssd, id="D2")
+    return disk_checks.ssd_reference_claim(ssd, "D2")
 
 
 TOY_CFQ_ORDER = "A1 A2 C1 B1 B2 A3 A4 C2 B3 B4 A5 A6"

@@ -24,21 +24,6 @@ COLOUR = dict(zip(MAIN, PALETTE, strict=False))
 PAPER_GAIN = {"bid-hdd": (28, 52), "bid-hybrid": (33, 54)}
 
 
-def hdd_seek_curve(curve: pd.DataFrame):
-    """Service time of the authors' HDD model against seek distance."""
-    fig, ax = plt.subplots()
-    ax.plot(curve.distance, curve.time_ms, label="8-sector request")
-    ax.axhline(6.2, color="grey", ls=":", lw=1, label="fixed cost, no seek (6.2 ms)")
-    ax.set(
-        xlabel="seek distance (cylinders)",
-        ylabel="service time (ms)",
-        ylim=(0, 24),
-        title="HDD model: service time against seek distance",
-    )
-    ax.legend()
-    return fig
-
-
 def _workload_ticks(ax, x, offset=0.0):
     ax.set_xticks(x + offset, WORKLOADS, rotation=30, ha="right")
 

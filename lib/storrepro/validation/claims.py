@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from storrepro.claims import Claim, relative_band, relative_error, verdict_of, verdict_within
+from storrepro.sim import disk_checks
 
 #: claim id -> (queue, statistic) of the waiting-time checks
 QUEUE_CLAIMS = {
@@ -94,50 +95,14 @@ def v7_order_statistic(codes: pd.DataFrame, tolerance: float) -> Claim:
     )
 
 
-def _reference(id, statement, error_ms: float, tolerance: str, ok: bool, what: str, **values):
-    return Claim(
-        id=id,
-        statement=statement,
-        paper_value=0.0,
-        reproduced_value=f"max |error| {error_ms:.2g} ms",
-        tolerance=tolerance,
-        verdict=verdict_of(ok),
-        reason=(
-            f"Largest difference from the {what}: {error_ms:.2g} ms"
-            + ("." if ok else "; the model's formula differs from the reference values.")
-        ),
-        role="invariant",
-        values={"max_abs_error_ms": error_ms, **values},
-    )
+def v8_hdd_reference(hdd: pd.DataFrame) -> Claim:
+    """V8: the HDD service time at the nine reference points of the BID disk model."""
+    return disk_checks.hdd_reference_claim(hdd, "V8")
 
 
-def v8_hdd_reference(hdd: pd.DataFrame, id: str = "V8") -> Claim:
-    """V8 (and BID's D1): the HDD service time at the nine reference points of the BID disk
-    model."""
-    error = float(hdd.abs_error_ms.max())
-    same_d = bool((hdd.reference_d == hdd.model_d).all())
-    return _reference(
-        id,
-        "HDD service time matches all nine reference values of the BID disk model",
-        error,
-        "max |error| < 1e-6 ms and equal seek distances",
-        error < 1e-6 and same_d,
-        "nine reference service times (and seek distances)",
-        same_seek_distances=same_d,
-    )
-
-
-def v9_ssd_reference(ssd: pd.DataFrame, id: str = "V9") -> Claim:
-    """V9 (and BID's D2): the SSD's page costs against the BID paper's SSD model."""
-    error = float(ssd.abs_error_ms.max())
-    return _reference(
-        id,
-        "SSD page costs match the BID paper's SSD model",
-        error,
-        "max |error| < 1e-6 ms",
-        error < 1e-6,
-        "reference page costs",
-    )
+def v9_ssd_reference(ssd: pd.DataFrame) -> Claim:
+    """V9: the SSD's page costs against the BID paper's SSD model."""
+    return disk_checks.ssd_reference_claim(ssd, "V9")
 
 
 def headline_summary(verdicts: dict[str, str]) -> str:

@@ -6,7 +6,8 @@ Checks (tolerances in :mod:`storrepro.validation.config`, inputs in
   exponential M/M/1 law, Crommelin's M/D/1 law and Pollaczek–Khinchine (means only for M/G/1);
 - the vectorized FIFO kernel vs the simpy server, request by request;
 - parallel requests on the cloud store: the k-th fastest of n shifted-exponential tasks;
-- the HDD and SSD service-time formulas against reference values of the BID authors' disk model.
+- the HDD and SSD service-time formulas against reference values of the BID authors' disk model
+  (:mod:`storrepro.sim.disk_checks`, which notebook 04 runs again).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from storrepro.sim import theory
 from storrepro.sim.block_device import DiskRequest
 from storrepro.sim.cloud_store import CloudStore, ShiftedExponential, fixed_code
 from storrepro.sim.core_pool import CorePool
-from storrepro.sim.disk_model import DEFAULT_GEOMETRY, hdd_service_time, ssd_service_time
 from storrepro.sim.fifo import fifo_departures, simulate_fifo
 from storrepro.sim.hdd import HDD
 from storrepro.sim.ssd import SSD
@@ -241,84 +241,6 @@ def parallel_request_checks(cfg: ValidationConfig) -> pd.DataFrame:
     frame = pd.DataFrame(rows).set_index("code")
     frame["rel_error"] = frame.simulated_ms / frame.theory_ms - 1
     return frame
-
-
-# --- disk models against the reference values of the BID authors' model -------------------------
-
-#: Reference service times of the BID authors' HDD model (484,514 cylinders):
-#: (case, lba, size, head, T_HDD in ms, seek distance d in cylinders).
-HDD_REFERENCE = (
-    ("small, same cylinder", 2000, 8, 2000, 6.200000, 0),
-    ("8 sectors at a cylinder boundary (ceil quirk)", 5040, 8, 5040, 9.200000, 0),
-    ("1024 sectors from 0", 0, 1024, 0, 15.400000, 0),
-    ("1008 sectors, mid-cylinder", 504, 1008, 504, 12.400000, 0),
-    ("8 sectors, d = 1", 10180, 8, 9172, 12.800000, 1),
-    ("8 sectors, d = 100", 100900, 8, 100, 12.801839, 100),
-    ("8 sectors, half stroke", 244195156, 8, 100, 17.299991, 242257),
-    ("8 sectors, full stroke", 488389204, 8, 100, 21.799981, 484513),
-    ("1024 sectors, d = 100", 100900, 1024, 100, 19.001839, 100),
-)
-#: Reference page costs of the BID authors' SSD model, pages rounded up (our reading of a
-#: request that does not fill its last 4 KiB page): (case, op, size in sectors, T_SSD in ms).
-SSD_REFERENCE = (
-    ("8-sector write", "W", 8, 0.5),
-    ("4-sector write (ceil)", "W", 4, 0.5),
-    ("1024-sector read", "R", 1024, 3.2),
-    ("1024-sector write", "W", 1024, 64.0),
-)
-
-
-def hdd_reference_checks() -> pd.DataFrame:
-    rows = []
-    for case, lba, size, head, expected, d in HDD_REFERENCE:
-        got = hdd_service_time(lba, size, head)
-        rows.append(
-            {
-                "case": case,
-                "lba": lba,
-                "size": size,
-                "head": head,
-                "reference_ms": expected,
-                "model_ms": got.time,
-                "reference_d": d,
-                "model_d": got.distance,
-            }
-        )
-    frame = pd.DataFrame(rows).set_index("case")
-    frame["abs_error_ms"] = (frame.model_ms - frame.reference_ms).abs()
-    return frame
-
-
-def ssd_reference_checks() -> pd.DataFrame:
-    frame = pd.DataFrame(
-        [
-            {
-                "case": case,
-                "op": op,
-                "size": size,
-                "reference_ms": expected,
-                "model_ms": ssd_service_time(op, size),
-            }
-            for case, op, size, expected in SSD_REFERENCE
-        ]
-    ).set_index("case")
-    frame["abs_error_ms"] = (frame.model_ms - frame.reference_ms).abs()
-    return frame
-
-
-def hdd_seek_curve(points: int = 200) -> pd.DataFrame:
-    """Service time of an 8-sector read against seek distance, head parked at cylinder 1."""
-    geometry = DEFAULT_GEOMETRY
-    spc = geometry.sectors_per_cylinder
-    distances = np.unique(np.linspace(0, geometry.cylinders - 2, points).astype(int))
-    return pd.DataFrame(
-        {
-            "distance": distances,
-            "time_ms": [
-                hdd_service_time(spc * (1 + int(d)) - 16, 8, spc - 16).time for d in distances
-            ],
-        }
-    )
 
 
 # --- simulation speed ---------------------------------------------------------------------------

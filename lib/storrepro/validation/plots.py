@@ -68,18 +68,3 @@ def parallel_requests(codes: pd.DataFrame, requests: int):
     )
     ax.legend()
     return fig
-
-
-def hdd_seek_curve(curve: pd.DataFrame, fixed_ms: float = 6.2):
-    """Service time of an 8-sector read against seek distance, with the fixed cost marked."""
-    fig, ax = plt.subplots()
-    ax.plot(curve.distance, curve.time_ms, label="8-sector read")
-    ax.axhline(fixed_ms, color="grey", ls=":", lw=1, label=f"fixed cost, no seek ({fixed_ms:g} ms)")
-    ax.set(
-        xlabel="seek distance (cylinders)",
-        ylabel="service time (ms)",
-        ylim=(0, 24),
-        title="HDD model: service time against seek distance",
-    )
-    ax.legend()
-    return fig
