@@ -6,10 +6,11 @@ previous release; a released request waits ``W`` to be dispatched, takes one of 
 threads (Ceph Jewel's default 5 shards × 2) for ``X``, and completes. With the pool never full,
 latency is ``s_j − a_j + W + X`` exactly as in the fast path; a saturated pool adds thread waits.
 
-Arrivals and pacers are simpy processes; a queue is a deque with one wake-up event, and the
-dispatch and processing steps are timeouts with callbacks, the pool a FIFO of requests waiting
-for a thread — the same event times as a ``simpy.Store`` and a ``simpy.Resource``, with fewer
-events per request (the S1 check replays 120 000 requests).
+Arrivals and pacers are simpy processes; a tenant's queue is the shared
+:class:`~storrepro.sim.wakeup_queue.WakeupQueue`, the dispatch and processing steps are timeouts
+with callbacks, and the pool a FIFO of requests waiting for a thread — the same event times as a
+``simpy.Store`` and a ``simpy.Resource``, with fewer events per request (the S1 check replays
+120 000 requests).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import simpy
 
 from storrepro.accgecko.acctail import check_rate
 from storrepro.accgecko.features import check_arrivals
+from storrepro.sim.wakeup_queue import WakeupQueue
 
 IO_THREADS = 10
 
@@ -52,33 +54,13 @@ def simulate_node(
             else np.asarray(processing_us[t], dtype=float)
         )
         latency = np.full(arrivals.size, np.nan)
-        queue = Queue(env)
+        queue = WakeupQueue(env)
         env.process(_arrive(env, queue, arrivals))
         served = Served(arrivals.tolist(), process.tolist(), latency)
         env.process(_pace(env, queue, 1.0 / sr, pool, dispatch_us[t].tolist(), served))
         results.append(latency)
     env.run()
     return results
-
-
-class Queue:
-    """A tenant's FIFO: a deque and the pacer's wake-up event while it waits on an empty one."""
-
-    def __init__(self, env: simpy.Environment):
-        self.env, self.items, self.wake = env, deque(), None
-
-    def put(self, item) -> None:
-        self.items.append(item)
-        if self.wake is not None:
-            self.wake.succeed()
-            self.wake = None
-
-    def take(self):
-        """An event to wait on until the queue is not empty (None if it already is not)."""
-        if self.items:
-            return None
-        self.wake = self.env.event()
-        return self.wake
 
 
 class Served:
@@ -123,10 +105,7 @@ def _arrive(env, queue, arrivals):
 def _pace(env, queue, spacing, pool, dispatch, served):
     last = -np.inf
     while True:
-        wake = queue.take()
-        if wake is not None:
-            yield wake
-        j = queue.items.popleft()
+        j = yield from queue.get()
         gap = last + spacing - env.now
         if gap > 0:
             yield env.timeout(gap)

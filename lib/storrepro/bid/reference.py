@@ -38,6 +38,7 @@ from storrepro.bid.results import (
 )
 from storrepro.sim.hdd import HDD
 from storrepro.sim.ssd import SSD
+from storrepro.sim.wakeup_queue import Wakeup
 
 
 class _Recorder:
@@ -95,17 +96,15 @@ def simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd) -> SimResult
     sizes = trace["size"].to_numpy().tolist()
     arrival = np.zeros(n)
     clock = {"now": 0.0, "shift": 0.0, "waiting": False} if backlogged else None
-    slot = {"event": None}
+    slot = Wakeup(env)  # the replayer waits on it for a free block-layer slot
     ssd_queue = getattr(scheduler, "ssd", None)
     devices = []
 
     def pulled(request):
         # a dispatch frees a slot (the replayer goes first); so does a marking that sent a
         # queue's writes to the SSD, which may also have fed the SSD
-        event = slot["event"]
-        freed = request is not None or len(scheduler) < rq_limit
-        if freed and event is not None and not event.triggered:
-            event.succeed()
+        if request is not None or len(scheduler) < rq_limit:
+            slot.notify()
         wake_ssd()
 
     def wake_ssd():
@@ -126,10 +125,9 @@ def simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd) -> SimResult
                     yield env.timeout(t - env.now)
             while len(scheduler) >= rq_limit:
                 blocked = env.now
-                slot["event"] = env.event()
                 if backlogged:
                     clock["waiting"] = True
-                yield slot["event"]
+                yield slot.wait()
                 if backlogged:
                     clock["waiting"] = False
                 shift += env.now - blocked

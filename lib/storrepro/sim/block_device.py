@@ -26,6 +26,7 @@ import simpy
 
 from storrepro.sim.disk_model import OPS, check_int
 from storrepro.sim.monitor import EventLog, LatencyMonitor
+from storrepro.sim.wakeup_queue import Wakeup
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class PullDevice:
         self.monitor = LatencyMonitor(name or type(self).__name__)
         self.log = EventLog(("t_arrive", "t_start", "t_end", *self.log_columns))
         self._pending: dict[int, tuple[float, simpy.Event]] = {}
-        self._arrival = env.event()
+        self._arrival = Wakeup(env)  # idle servers wait on it
         self._idle_servers = 0
         self.processes = [env.process(self._server()) for _ in range(servers)]
 
@@ -119,8 +120,7 @@ class PullDevice:
     def wake(self) -> None:
         """Make idle servers pull again (the scheduler may have work that was not submitted)."""
         if self._idle_servers:
-            self._arrival.succeed()
-            self._arrival = self.env.event()
+            self._arrival.notify()
 
     def _server(self):
         env = self.env
@@ -148,7 +148,7 @@ class PullDevice:
         """Wait for the next submission or the scheduler's own wake-up time."""
         wake = getattr(self.scheduler, "next_wakeup", None)
         wake_at = wake(self.env.now) if wake is not None else None
-        events = [self._arrival]
+        events = [self._arrival.wait()]
         if wake_at is not None:
             if wake_at <= self.env.now:
                 raise RuntimeError(

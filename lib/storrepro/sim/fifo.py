@@ -15,7 +15,6 @@ chunk into a streaming monitor, so a run of 10^8 requests needs no more memory t
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -23,6 +22,7 @@ import simpy
 
 from storrepro.checks import MAX_COUNT, finite, finite_array, whole
 from storrepro.sim.monitor import LatencyMonitor
+from storrepro.sim.wakeup_queue import WakeupQueue
 
 #: Draws one service time from a generator.
 ServiceSampler = Callable[[np.random.Generator], float]
@@ -55,9 +55,7 @@ class FifoServer:
         self.rng = rng
         self.waits = LatencyMonitor("wait", streaming=streaming)
         self.latencies = LatencyMonitor("sojourn", streaming=streaming)
-        # a plain deque and one wake-up event: cheaper than a simpy.Store's put/get events
-        self._queue: deque[tuple[float, float]] = deque()
-        self._wake: simpy.Event | None = None
+        self._queue = WakeupQueue(env)  # of (arrival time, service time)
         env.process(self._serve())
 
     @classmethod
@@ -71,10 +69,7 @@ class FifoServer:
         """Enqueue one request now; its service time is drawn at arrival unless given."""
         if service_time is None:
             service_time = self._draw()
-        self._queue.append((self.env.now, service_time))
-        if self._wake is not None:
-            self._wake.succeed()
-            self._wake = None
+        self._queue.put((self.env.now, service_time))
 
     def _draw(self) -> float:
         if callable(self.service_time):
@@ -83,10 +78,7 @@ class FifoServer:
 
     def _serve(self):
         while True:
-            if not self._queue:
-                self._wake = self.env.event()
-                yield self._wake
-            arrived, service = self._queue.popleft()
+            arrived, service = yield from self._queue.get()
             self.waits.record(self.env.now - arrived)
             yield self.env.timeout(service)
             self.latencies.record(self.env.now - arrived)
