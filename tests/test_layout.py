@@ -22,10 +22,12 @@ PACKAGES = {name: NOTEBOOKS[name].partition(":")[0].rsplit(".", 1)[0] for name i
 
 #: Every notebook's package holds these modules (a module or a package of that name).
 ROLES = ("config", "workload", "experiment", "claims", "plots", "bench")
-#: ... and every paper's also these: the simpy model and the fast path tested against it.
-SIMULATION_ROLES = ("reference", "kernel")
-#: Modules that may load simpy: the simulation layer and what runs it.
-MAY_LOAD_SIMPY = ("sim", "reference", "experiment", "bench")
+#: ... and every paper's also its fast path and the twin that path is tested against: the simpy
+#: model (``reference``) or, for a paper without a simulator, the plain numpy code (``plain``).
+KERNEL, TWINS = "kernel", ("reference", "plain")
+#: Modules that may load simpy: the simulation layer and what runs it (``plain`` uses the
+#: vectorized FIFO of ``sim.fifo``, whose module also holds the simpy server).
+MAY_LOAD_SIMPY = ("sim", "reference", "plain", "experiment", "bench")
 #: Layers inside a package, lowest first; a module may import only from its own layer or below.
 #: Every module not named here is an algorithm (layer 2); ``*_kernel`` modules are kernels.
 LAYERS = {
@@ -34,6 +36,7 @@ LAYERS = {
     "workload": 1,
     "kernel": 3,
     "reference": 3,
+    "plain": 3,
     "experiment": 4,
     "claims": 5,
     "plots": 5,
@@ -115,13 +118,27 @@ def _role(module: str) -> str:
 @pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_every_package_has_the_same_files_for_the_same_roles(notebook):
     package = ROOT / PACKAGES[notebook].split(".", 1)[1].replace(".", "/")
-    roles = ROLES + (SIMULATION_ROLES if notebook != "00_simulator_validation" else ())
-    missing = [
-        r
-        for r in roles
-        if not (package / f"{r}.py").is_file() and not (package / r / "__init__.py").is_file()
-    ]
+    paper = notebook != "00_simulator_validation"
+    roles = ROLES + ((KERNEL,) if paper else ())
+
+    def has(role: str) -> bool:
+        return (package / f"{role}.py").is_file() or (package / role / "__init__.py").is_file()
+
+    missing = [r for r in roles if not has(r)]
     assert not missing, f"{PACKAGES[notebook]} has no {', '.join(missing)}"
+    if paper:
+        assert sum(map(has, TWINS)) == 1, f"{PACKAGES[notebook]}: one of {' or '.join(TWINS)}"
+
+
+@pytest.mark.parametrize(
+    "name", [f"{p}.reference" for p in PACKAGES.values() if f"{p}.reference" in MODULES]
+)
+def test_reference_is_the_simpy_model_and_imports_no_kernel(name):
+    assert "simpy" in _imports(name, MODULES[name], top_level_only=True), (
+        f"{name} does not import simpy: a reference module is the simpy model"
+    )
+    kernels = [t for t in _imports(name, MODULES[name], False) if _role(t) == KERNEL]
+    assert not kernels, f"{name} imports {kernels}: compare the two in experiment or tests"
 
 
 def test_no_import_cycle():

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from storrepro.config import ParameterError
-from storrepro.periodicity import reference
+from storrepro.periodicity import plain
 from storrepro.periodicity.config import PrecisePeriodConfig
 from storrepro.periodicity.experiment import (
     METHODS,
@@ -83,7 +83,7 @@ def test_track_period_redetects_after_a_switch():
 
 def test_knee_curve_rejects_unstable_rates():
     with pytest.raises(ValueError, match="rate"):
-        reference.knee_curve([S_OPS], np.random.default_rng(0), requests=10)
+        plain.knee_curve([S_OPS], np.random.default_rng(0), requests=10)
 
 
 def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():

@@ -1,6 +1,6 @@
 """The fast paths of notebook 01 give, bit for bit, what the plain numpy/pywt/scipy code gives.
 
-The plain twins are :mod:`storrepro.periodicity.reference` (and, for cached designs and shared
+The plain twins are :mod:`storrepro.periodicity.plain` (and, for cached designs and shared
 intermediate results, the plain calls written out below); the comparisons are exact
 (``array_equal`` on floats, ``==`` on periods), on random input of many shapes and on real
 benchmark series.
@@ -14,7 +14,7 @@ from scipy import signal
 
 from storrepro.periodicity import _fast_steps as fast
 from storrepro.periodicity import kernel, workload
-from storrepro.periodicity import reference as ref
+from storrepro.periodicity import plain as ref
 from storrepro.periodicity import ssd_latency as lat
 from storrepro.periodicity.experiment import SeriesTask, run_series, series_row
 from storrepro.periodicity.precise_period import PrecisePeriod

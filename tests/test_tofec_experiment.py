@@ -59,3 +59,9 @@ def test_phase_task_runs_both_ideals_and_only_head_of_line_recodes_the_backlog()
     assert (arrival["k"][queued] == 1).all()
     assert (hol["k"][queued] == 5).any()
     np.testing.assert_array_equal(hol["k"][hol["t"] < 200.0], 5)
+
+
+def test_kernel_vs_simpy_finds_the_two_identical():
+    check = ex.kernel_vs_simpy(TofecConfig("quick"), PARAMS, rate=60.0, requests=300)
+    assert 250 < check["requests"] < 350  # a Poisson count over 5 s at 60 per second
+    assert check["max_difference"] == 0.0 and check["busy_vs_cost"] < 1e-12

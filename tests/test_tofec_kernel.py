@@ -1,15 +1,15 @@
-"""The fast kernel against the simpy cloud store: identical per request; hand-worked traces."""
+"""The fast kernel against the simpy model (:mod:`storrepro.tofec.reference`): identical per
+request; hand-worked traces."""
 
 import numpy as np
 import pytest
-import simpy
 
 from storrepro.sim.cloud_inputs import poisson_arrival_times
-from storrepro.sim.cloud_store import CloudStore
 from storrepro.tofec import analysis
 from storrepro.tofec.delay import SUR, ModelParams, TaskDelayModel
 from storrepro.tofec.kernel import COLUMNS, simulate
 from storrepro.tofec.policies import Greedy, Ideal, Static, Tofec
+from storrepro.tofec.reference import simulate_store
 
 SPEC = analysis.Setting(ModelParams(26.0, 48.9, 8.44, 10.7))
 POLICIES = {
@@ -26,29 +26,11 @@ POLICIES = {
 }
 
 
-def simpy_run(policy, arrivals, seed, model=SUR, n_threads=16):
-    env = simpy.Environment()
-    store = CloudStore(
-        env,
-        np.random.default_rng(seed),
-        model,
-        policy,
-        n_threads=n_threads,
-        file_size=3.0,
-        decide_at=getattr(policy, "decide_at", "arrival"),
-        check_invariants=True,
-    )  # A6 checked on every event
-    store.replay(arrivals)
-    env.run()
-    return store
-
-
 @pytest.mark.parametrize("name", POLICIES)
 @pytest.mark.parametrize("rate", [20.0, 70.0])
 def test_kernel_identical_to_simpy_request_by_request(name, rate):
     arrivals = poisson_arrival_times(np.random.default_rng(int(rate)), rate, 60_000.0)
-    store = simpy_run(POLICIES[name](), arrivals, seed=11)
-    log = store.log.to_frame().sort_values("rid")
+    log, busy_time = simulate_store(POLICIES[name](), arrivals, np.random.default_rng(11), 16)
     fast = simulate(
         POLICIES[name](), SUR, arrivals, SUR.draw(np.random.default_rng(11), len(arrivals))
     )
@@ -56,7 +38,7 @@ def test_kernel_identical_to_simpy_request_by_request(name, rate):
     for column in COLUMNS[:-1]:
         np.testing.assert_array_equal(log[column].to_numpy(), fast[column], err_msg=column)
     # A6: total thread busy time equals the sum of the request costs.
-    assert store.busy_time == pytest.approx(log.cost.sum(), rel=1e-12)
+    assert busy_time == pytest.approx(log.cost.sum(), rel=1e-12)
 
 
 def test_kernel_sees_the_queue_length_policies_see():
@@ -67,7 +49,7 @@ def test_kernel_sees_the_queue_length_policies_see():
         seen.append(state.queue_length)
         return 1, 1
 
-    simpy_run(spy, arrivals, seed=2)
+    simulate_store(spy, arrivals, np.random.default_rng(2), 16)
     fast = simulate(Static(1, 1), SUR, arrivals, SUR.draw(np.random.default_rng(2), len(arrivals)))
     np.testing.assert_array_equal(fast["queue_length"], seen)
     assert max(seen) > 0

@@ -6,7 +6,7 @@ algorithms): they are the detectors' own arithmetic. PrecisePeriod runs its prep
 its DWT low-pass reconstructions thousands of times per benchmark on short windows, where
 numpy's and pywt's per-call overhead dominates. These functions do the same floating-point
 operations in the same order, so their outputs are equal to the last bit to the plain twins in
-:mod:`.reference` (numpy's ``percentile``, ``mean`` and ``linspace``, pywt's
+:mod:`.plain` (numpy's ``percentile``, ``mean`` and ``linspace``, pywt's
 ``wavedec``/``waverec``; ``tests/test_periodicity_kernels.py`` checks them on random input):
 
 * :func:`pairwise_sum` is numpy's pairwise summation (8 accumulators, blocks of 128);

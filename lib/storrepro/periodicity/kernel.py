@@ -1,5 +1,5 @@
 """The fast path of the scheduling study's SSD latency model: numba, bit-identical to
-:func:`storrepro.periodicity.reference.latency_stats` (the plain bisection on the numpy mixture
+:func:`storrepro.periodicity.plain.latency_stats` (the plain bisection on the numpy mixture
 CDF; ``tests/test_periodicity_kernels.py`` checks them equal).
 
 A request arriving in 1-s sub-bin k of an SSD waits for the backlog ``Q_{k-1}/S``, then an M/M/1

@@ -1,6 +1,6 @@
 """The SSD of the scheduling study (our stand-in for the paper's MQSim setup): its constants and
 the arrival and backlog model shared by the fast latency path (:mod:`.kernel`) and its plain
-twin (:mod:`.reference`).
+twin (:mod:`.plain`).
 
 Requests are 32 KB (64 sectors of 512 B). In each 1-s sub-bin an SSD receives a Poisson number
 of requests at rate ``λ = traffic / 32 KB``. A fluid backlog carries over between sub-bins

@@ -15,11 +15,12 @@ import numpy as np
 import pandas as pd
 
 from storrepro.parallel import sweep, task_rng
+from storrepro.sim.cloud_inputs import poisson_arrival_times
 from storrepro.tofec import analysis
 from storrepro.tofec.codes import FILE_MB, K_MAX, static_codes
 from storrepro.tofec.config import B3_21_FRACTION, HIGH_LOAD, STABLE_LOAD, TofecConfig
 from storrepro.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
-from storrepro.tofec.kernel import simulate
+from storrepro.tofec.kernel import COLUMNS, simulate
 from storrepro.tofec.metrics import (
     GridResults,
     ideal_name,
@@ -33,6 +34,7 @@ from storrepro.tofec.metrics import (
 from storrepro.tofec.model_checks import mc_capacities
 from storrepro.tofec.policies import IDEAL_DECISION_POINTS as IDEALS
 from storrepro.tofec.policies import Greedy, Ideal, Static, Tofec
+from storrepro.tofec.reference import simulate_store
 from storrepro.tofec.workload import (
     PHASE_S,
     draw_workload,
@@ -341,6 +343,37 @@ def live_run(cfg: TofecConfig, params: ModelParams, rate: float, alpha: float) -
         )
         for name in ("TOFEC", "Greedy")
     }
+
+
+def kernel_vs_simpy(cfg: TofecConfig, params: ModelParams, rate: float, requests: int) -> dict:
+    """Run TOFEC, Greedy and the head-of-line Ideal through the simpy store (A6 checked on every
+    event) and the kernel.
+
+    Ideal switches between (2,1) and (1,1) at a third and two thirds of the run, so a backlog
+    built under (2,1) is re-coded at the head of the line. Returns the largest per-request
+    difference over all logged columns (0 when identical) and whether the simpy run's total
+    thread busy time equals the sum of request costs.
+    """
+    arrivals = poisson_arrival_times(
+        task_rng(cfg.seed, ("a6 arrivals", rate)), rate, requests / rate * 1000.0
+    )
+    thirds = (arrivals[-1] / 3, 2 * arrivals[-1] / 3)
+    makers = (
+        lambda: Tofec.from_model(analysis.Setting(params, FILE_MB, cfg.n_threads), cfg.alpha),
+        Greedy,
+        lambda: Ideal(thirds, ((2, 1), (1, 1), (2, 1)), decide_at="admission"),
+    )
+    worst, busy_gap = 0.0, 0.0
+    for make in makers:
+        log, busy_time = simulate_store(
+            make(), arrivals, task_rng(cfg.seed, "a6 delays"), cfg.n_threads
+        )
+        blocks = SUR.draw(task_rng(cfg.seed, "a6 delays"), len(arrivals))
+        fast = simulate(make(), SUR, arrivals, blocks, cfg.n_threads, FILE_MB)
+        for column in COLUMNS[:-1]:
+            worst = max(worst, float(np.max(np.abs(log[column].to_numpy() - fast[column]))))
+        busy_gap = max(busy_gap, abs(busy_time - log.cost.sum()) / log.cost.sum())
+    return {"requests": len(arrivals), "max_difference": worst, "busy_vs_cost": busy_gap}
 
 
 def static_capacity_table(
