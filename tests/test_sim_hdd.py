@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import simpy
 
+from sim_helpers import run_device
 from storrepro.sim.block_device import DiskRequest
 from storrepro.sim.disk_checks import HDD_REFERENCE
 from storrepro.sim.disk_model import (
@@ -41,31 +42,17 @@ def test_geometry_changes_the_seek_curve():
     assert time == pytest.approx(12.8 + 9 * 99 / 100, abs=1e-12)
 
 
-def run_requests(arrivals, **hdd_kwargs):
-    """Submit (time, request) pairs to a fresh HDD; return the device after the run."""
-    env = simpy.Environment()
-    hdd = HDD(env, **hdd_kwargs)
-
-    def source():
-        for t, request in arrivals:
-            yield env.timeout(t - env.now)
-            hdd.submit(request)
-
-    env.process(source())
-    env.run()
-    return hdd
-
-
 def test_hand_worked_simpy_run():
     # r1 seeks from cylinder 0 to 2 (d = 2); r2 continues sequentially on cylinder 2 and crosses
     # one track (6.4 ms), queued behind r1; r3 arrives to an idle disk, seeks 2 -> 0 and spans
     # cylinders 0..1 (two cylinder switches + seek = 15.8 ms + curve).
-    hdd = run_requests(
+    hdd = run_device(
+        HDD,
         [
             (0.0, DiskRequest(2000, 8, "R", pid=1)),
             (1.0, DiskRequest(2008, 8, "W", pid=2)),
             (30.0, DiskRequest(0, 8, "R", pid=3)),
-        ]
+        ],
     )
     log = hdd.log.to_frame()
     np.testing.assert_allclose(log["t_start"], [0.0, SEEK_2, 30.0], atol=1e-9)
@@ -81,7 +68,7 @@ def test_hand_worked_simpy_run():
 
 def test_fifo_order_and_back_to_back_service():
     lbas = [50_000, 10, 900_000, 3_000]
-    hdd = run_requests([(0.0, DiskRequest(lba, 8, pid=i)) for i, lba in enumerate(lbas)])
+    hdd = run_device(HDD, [(0.0, DiskRequest(lba, 8, pid=i)) for i, lba in enumerate(lbas)])
     log = hdd.log.to_frame()
     assert list(log["lba"]) == lbas
     np.testing.assert_array_equal(log["t_start"].to_numpy()[1:], log["t_end"].to_numpy()[:-1])
@@ -116,8 +103,8 @@ class HoldUntil:
 
 
 def test_pluggable_scheduler_with_wakeup():
-    hdd = run_requests(
-        [(0.0, DiskRequest(9000, 8)), (5.0, DiskRequest(100, 8))], scheduler=HoldUntil(50.0)
+    hdd = run_device(
+        HDD, [(0.0, DiskRequest(9000, 8)), (5.0, DiskRequest(100, 8))], scheduler=HoldUntil(50.0)
     )
     log = hdd.log.to_frame()
     assert list(log["lba"]) == [100, 9000]

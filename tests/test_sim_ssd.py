@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import simpy
 
+from sim_helpers import run_device
 from storrepro.sim.block_device import DiskRequest
 from storrepro.sim.disk_model import SSDParams, ssd_pages, ssd_service_time
 from storrepro.sim.ssd import SSD
@@ -34,23 +35,11 @@ def test_pages():
     assert ssd_pages(15, FLOOR) == 1
 
 
-def run(arrivals, **ssd_kwargs):
-    env = simpy.Environment()
-    ssd = SSD(env, **ssd_kwargs)
-
-    def source():
-        for t, request in arrivals:
-            yield env.timeout(t - env.now)
-            ssd.submit(request)
-
-    env.process(source())
-    env.run()
-    return ssd
-
-
 def test_second_request_waits_for_the_first():
     # 1024-sector write (64 ms) at t=0, 8-sector read (0.025 ms) at t=1: the read starts at 64.
-    ssd = run([(0.0, DiskRequest(0, 1024, "W", pid=1)), (1.0, DiskRequest(5000, 8, "R", pid=2))])
+    ssd = run_device(
+        SSD, [(0.0, DiskRequest(0, 1024, "W", pid=1)), (1.0, DiskRequest(5000, 8, "R", pid=2))]
+    )
     log = ssd.log.to_frame()
     np.testing.assert_allclose(log["t_start"], [0.0, 64.0])
     np.testing.assert_allclose(log["t_end"], [64.0, 64.025])
@@ -60,7 +49,7 @@ def test_second_request_waits_for_the_first():
 
 def test_two_channels_serve_in_parallel():
     # Three 8-sector writes at t=0 on two channels: two finish at 0.5, the third at 1.0.
-    ssd = run([(0.0, DiskRequest(8 * i, 8, "W")) for i in range(3)], channels=2)
+    ssd = run_device(SSD, [(0.0, DiskRequest(8 * i, 8, "W")) for i in range(3)], channels=2)
     np.testing.assert_allclose(sorted(ssd.log.to_frame()["t_end"]), [0.5, 0.5, 1.0])
 
 
