@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from storrepro.accgecko.experiment import ADMISSION_METHODS, SLO_GRID
+from storrepro.papers.accgecko.experiment import ADMISSION_METHODS, SLO_GRID
 
 
 def bursty(rng: np.random.Generator, n: int) -> np.ndarray:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from storrepro.notebooks import NOTEBOOKS, config_class, notebook_path
+from storrepro.suite.notebooks import NOTEBOOKS, config_class, notebook_path
 
 LIB = Path(__file__).resolve().parents[1] / "lib"
 ROOT = LIB / "storrepro"
@@ -106,7 +106,7 @@ def _parents(name: str) -> list[str]:
 
 
 def _role(module: str) -> str:
-    parts = module.split(".")[2:]
+    parts = module.split(".")[3:]  # storrepro.papers.<package>.<parts>
     if len(parts) > 1 and parts[0] in LAYERS:
         return parts[0]  # a role grown into a subpackage: vdi/experiment/runs.py is "experiment"
     leaf = module.rsplit(".", 1)[-1]
@@ -256,17 +256,19 @@ def test_a_notebook_imports_no_other_papers_package(notebook):
 
 def test_the_crossing_rule_finds_a_planted_import(tmp_path):
     planted = {
-        "storrepro.bid.planted": "from storrepro.validation.claims import v8_hdd_reference\n",
-        "storrepro.sim.planted": "def f():\n    from storrepro.bid import claims\n",
-        "storrepro.tofec.clean": "from storrepro.sim import disk_checks\nimport storrepro.tofec\n",
+        "storrepro.papers.bid.planted":
+            "from storrepro.papers.validation.claims import v8_hdd_reference\n",
+        "storrepro.sim.planted": "def f():\n    from storrepro.papers.bid import claims\n",
+        "storrepro.papers.tofec.clean":
+            "from storrepro.sim import disk_checks\nimport storrepro.papers.tofec\n",
     }
     modules = {}
     for name, text in planted.items():
         modules[name] = tmp_path / f"{name}.py"
         modules[name].write_text(text)
     assert _crossings(modules) == [
-        "storrepro.bid.planted -> storrepro.validation.claims",
-        "storrepro.sim.planted -> storrepro.bid.claims",
+        "storrepro.papers.bid.planted -> storrepro.papers.validation.claims",
+        "storrepro.sim.planted -> storrepro.papers.bid.claims",
     ]
 
 
@@ -325,12 +327,10 @@ SHIPPED = {"README.md", "CONTRIBUTING.md", "SCORECARD.md", "BENCH.md", "index.md
 def _texts(area: str) -> list[Path]:
     root = LIB.parent
     if area == "core":
-        files = [
-            p for p in ROOT.rglob("*.py") if p.parent.name in ("storrepro", "sim", "data", "traces")
-        ]
-        others = [*sorted((root / "site").rglob("*.py")), *sorted((root / "tests").glob("*.py"))]
+        files = [p for p in ROOT.rglob("*.py") if "papers" not in p.relative_to(ROOT).parts]
+        others = [*sorted((root / "site").rglob("*.py")), *sorted((root / "tests").rglob("*.py"))]
         return [*files, root / "README.md", root / "CONTRIBUTING.md", *others]
-    package = ROOT / PACKAGES[area].split(".", 1)[1]
+    package = ROOT / PACKAGES[area].split(".", 1)[1].replace(".", "/")
     return [*sorted(package.rglob("*.py")), notebook_path(area)]
 
 

@@ -6,18 +6,18 @@ import math
 import numpy as np
 import pytest
 
-from storrepro.accgecko.acctail import AccTail
-from storrepro.bid.bid_hdd import BIDHDD
-from storrepro.bid.request import BlockRequest
-from storrepro.checks import finite, whole
-from storrepro.data import synthetic
-from storrepro.periodicity.findfrequency import findfrequency
-from storrepro.periodicity.precise_period import precise_period
+from storrepro.papers.accgecko.acctail import AccTail
+from storrepro.papers.bid.bid_hdd import BIDHDD
+from storrepro.papers.bid.request import BlockRequest
+from storrepro.papers.periodicity.findfrequency import findfrequency
+from storrepro.papers.periodicity.precise_period import precise_period
+from storrepro.papers.tofec.policies import Ideal, Tofec
+from storrepro.papers.validation.workload import service_times
+from storrepro.papers.vdi import forecast
+from storrepro.papers.vdi.scheduler import fg_cores
 from storrepro.sim.fifo import poisson_arrivals
-from storrepro.tofec.policies import Ideal, Tofec
-from storrepro.validation.workload import service_times
-from storrepro.vdi import forecast
-from storrepro.vdi.scheduler import fg_cores
+from storrepro.suite.checks import finite, whole
+from storrepro.suite.data import synthetic
 
 T = np.arange(480)
 SERIES = np.sin(2 * np.pi * T / 24) + 0.3 * np.random.default_rng(0).normal(size=T.size) + 5

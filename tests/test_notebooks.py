@@ -10,18 +10,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import (
+    CRAN_MISSING,
+    RESULT_KEYS,  # the keys other tools read
+)
+from helpers import needs_cran as cran_mark  # skipped, with the reason, without it
 from storrepro.__main__ import main
-from storrepro.notebooks import (
+from storrepro.suite.notebooks import (
     NOTEBOOKS,
     config_class,
     notebook_path,
     trace_conversions,
 )
-from storrepro.paths import repo_root
-from storrepro.traces.samples import write_msr
-from test_claims import RESULT_KEYS  # the keys other tools read
-from test_data_cran import CRAN_MISSING
-from test_data_cran import needs_cran as cran_mark  # skipped, with the reason, without it
+from storrepro.suite.paths import repo_root
+from storrepro.suite.traces.samples import write_msr
 from trace_samples import trace_arguments, trace_sample
 
 
@@ -67,9 +69,9 @@ def test_parameters_cell_matches_the_config(name):
 #: A seventh paper's package, as small as the registry's discovery needs: its config (with its
 #: link) and, in its ``trace_module``, its conversion.
 TOY_PAPER = """
-from storrepro.config import NotebookConfig
-from storrepro.traces.convert import Conversion, save_records
-from storrepro.traces.reader import read_trace
+from storrepro.suite.config import NotebookConfig
+from storrepro.suite.traces.convert import Conversion, save_records
+from storrepro.suite.traces.reader import read_trace
 
 
 class ToyConfig(NotebookConfig):

@@ -8,19 +8,19 @@ import subprocess
 
 import pytest
 
+from helpers import RESULT_KEYS
 from storrepro.__main__ import main
-from storrepro.accgecko.config import AccGeckoConfig
-from storrepro.accgecko.workload import accgecko_tenants
-from storrepro.bid.workload import WORKLOADS, bid_trace
-from storrepro.config import ParameterError
-from storrepro.data.cloudphysics import TraceUnavailable, cloudphysics_trace
-from storrepro.notebooks import config_class
-from storrepro.periodicity.config import PrecisePeriodConfig
-from storrepro.periodicity.workload import SurrogateSpec, from_trace, precise_period_segments
-from storrepro.traces.needs import check
-from storrepro.traces.summary import trace_info
-from storrepro.vdi.workload import vdi_foreground
-from test_claims import RESULT_KEYS
+from storrepro.papers.accgecko.config import AccGeckoConfig
+from storrepro.papers.accgecko.workload import accgecko_tenants
+from storrepro.papers.bid.workload import WORKLOADS, bid_trace
+from storrepro.papers.periodicity.config import PrecisePeriodConfig
+from storrepro.papers.periodicity.workload import SurrogateSpec, from_trace, precise_period_segments
+from storrepro.papers.vdi.workload import vdi_foreground
+from storrepro.suite.config import ParameterError
+from storrepro.suite.data.cloudphysics import TraceUnavailable, cloudphysics_trace
+from storrepro.suite.notebooks import config_class
+from storrepro.suite.traces.needs import check
+from storrepro.suite.traces.summary import trace_info
 
 REQUESTS, READS = 113_872, 46_974
 
@@ -117,7 +117,7 @@ def test_precise_period_and_accgecko_refuse_it_before_any_work_and_say_why(trace
 
 
 def test_a_failed_fetch_or_a_changed_file_is_said_and_nothing_kept(tmp_path, monkeypatch):
-    from storrepro.data import cloudphysics
+    from storrepro.suite.data import cloudphysics
 
     def no_network(command, **kwargs):
         assert command[1:4] == ["-m", "pip", "download"] and cloudphysics.PACKAGE in command

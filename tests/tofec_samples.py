@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from storrepro.tofec.metrics import GridResults, tofec_name
+from storrepro.papers.tofec.metrics import GridResults, tofec_name
 
 KCOLS = [f"k{k}" for k in range(1, 7)]
 

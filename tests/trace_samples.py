@@ -1,5 +1,5 @@
 """The small trace every notebook that takes a ``trace`` runs on in the tests: its package's
-``TRACE_SAMPLE`` (:class:`storrepro.traces.samples.TraceSample`), written here, seeded."""
+``TRACE_SAMPLE`` (:class:`storrepro.suite.traces.samples.TraceSample`), written here, seeded."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from storrepro.notebooks import config_class
-from storrepro.traces.samples import TraceSample
+from storrepro.suite.notebooks import config_class
+from storrepro.suite.traces.samples import TraceSample
 
 
 def trace_sample(name: str) -> TraceSample | None:

@@ -8,10 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-from storrepro.bench import SECTIONS as BENCH_SECTIONS
-from storrepro.config import PROFILES, ParameterError
-from storrepro.notebooks import NOTEBOOKS, trace_conversions
-from storrepro.traces.formats import FORMATS as TRACE_FORMATS
+from storrepro.suite.bench import SECTIONS as BENCH_SECTIONS
+from storrepro.suite.config import PROFILES, ParameterError
+from storrepro.suite.notebooks import NOTEBOOKS, trace_conversions
+from storrepro.suite.traces.formats import FORMATS as TRACE_FORMATS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -167,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
 
 class _Conversions:
     """The ``trace convert --to`` choices, each paper's declared conversion
-    (:func:`~storrepro.notebooks.trace_conversions`), found only when argparse checks or lists
+    (:func:`~storrepro.suite.notebooks.trace_conversions`), found only when argparse checks or lists
     them: finding them imports every paper's package, which takes a second."""
 
     def __contains__(self, name) -> bool:
@@ -178,8 +178,8 @@ class _Conversions:
 
 
 def _trace(args) -> int:
-    from storrepro.paths import atomic_path
-    from storrepro.traces.summary import trace_info
+    from storrepro.suite.paths import atomic_path
+    from storrepro.suite.traces.summary import trace_info
 
     if args.action == "info":
         print(trace_info(args.path, args.format).describe())
@@ -199,17 +199,17 @@ def _trace(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from storrepro import runner  # imported here so `--help` stays fast
+    from storrepro.suite import runner  # imported here so `--help` stays fast
 
     try:
         if args.command == "site":
-            from storrepro.site import build_site
+            from storrepro.suite.site import build_site
 
             index = build_site(args.out.resolve() if args.out else None)
             print(f"site written: {index}")
             return 0
         if args.command == "check-results":
-            from storrepro.compare import check_results, committed_results
+            from storrepro.suite.compare import check_results, committed_results
 
             problems = check_results(args.against)
             for line in problems:
@@ -220,13 +220,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"results: {total - failed} passed, {failed} failed")
             return 1 if problems else 0
         if args.command == "bench":
-            from storrepro.bench import run_bench, write_report
+            from storrepro.suite.bench import run_bench, write_report
 
             path = write_report(run_bench(tuple(args.profiles), tuple(args.sections)))
             print(f"benchmark written: {path}")
             return 0
         if args.command == "data":
-            from storrepro.data.cran import CRAN_DIR_ENV, download_cran
+            from storrepro.suite.data.cran import CRAN_DIR_ENV, download_cran
 
             files = download_cran(args.download, args.mirror)
             print(
@@ -237,8 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "trace":
             return _trace(args)
         if args.command == "compare":
-            from storrepro.compare import moved_report
-            from storrepro.scorecard import load_results
+            from storrepro.suite.compare import moved_report
+            from storrepro.suite.scorecard import load_results
 
             results = load_results(args.out.resolve())
             if not results:
@@ -247,12 +247,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(moved_report(result))
             return 0
         if args.command == "lab":
-            from storrepro.lab import start_lab
+            from storrepro.suite.lab import start_lab
 
             start_lab(args.fresh)
             return 0
         if args.command == "dates":
-            from storrepro.dating import register_lines
+            from storrepro.suite.dating import register_lines
 
             for name in args.names or NOTEBOOKS:
                 print("\n".join(register_lines(name)))

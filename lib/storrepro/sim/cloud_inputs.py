@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from storrepro.checks import finite
+from storrepro.suite.checks import finite
 
 DECISION_POINTS = ("arrival", "admission")
 

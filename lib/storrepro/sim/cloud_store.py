@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import simpy
 
-from storrepro.checks import finite
 from storrepro.sim.cloud_inputs import (
     DECISION_POINTS,
     Policy,
@@ -35,6 +34,7 @@ from storrepro.sim.cloud_inputs import (
     TaskSampler,
 )
 from storrepro.sim.monitor import EventLog, LatencyMonitor
+from storrepro.suite.checks import finite
 
 
 def _check_code(n, k, source: str) -> tuple[int, int]:

@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 import simpy
 
-from storrepro.checks import finite
 from storrepro.sim.core_state import LOG_COLUMNS, Allocator, CorePoolConfig, PoolState
 from storrepro.sim.monitor import EventLog
+from storrepro.suite.checks import finite
 
 
 class _TickStart(simpy.events.Event):

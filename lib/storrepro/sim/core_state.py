@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from storrepro.checks import finite
+from storrepro.suite.checks import finite
 
 
 @dataclass(frozen=True)

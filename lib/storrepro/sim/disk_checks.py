@@ -12,8 +12,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from storrepro.claims import Claim, verdict_of
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, hdd_service_time, ssd_service_time
+from storrepro.suite.claims import Claim, verdict_of
 
 #: Reference service times of the BID authors' HDD model (484,514 cylinders):
 #: (case, lba, size, head, T_HDD in ms, seek distance d in cylinders).

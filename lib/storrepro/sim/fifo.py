@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import simpy
 
-from storrepro.checks import MAX_COUNT, finite, finite_array, whole
 from storrepro.sim.monitor import LatencyMonitor
 from storrepro.sim.wakeup_queue import WakeupQueue
+from storrepro.suite.checks import MAX_COUNT, finite, finite_array, whole
 
 #: Draws one service time from a generator.
 ServiceSampler = Callable[[np.random.Generator], float]

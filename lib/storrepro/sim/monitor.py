@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from storrepro.checks import finite_array
+from storrepro.suite.checks import finite_array
 
 #: The tail points every device reports (percent).
 PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)

@@ -1,0 +1,3 @@
+"""One package per notebook, all of the same shape (config, workload, reference, kernel,
+experiment, claims, plots, bench): notebook 00's checks of the shared simulators and the five
+papers. A paper package imports the suite and ``sim``, never another paper."""

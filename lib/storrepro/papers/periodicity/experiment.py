@@ -1,0 +1,1008 @@
+"""The sweeps and analyses of notebook 01: the detection benchmark (every method on every CRAN
+and synthetic series) and the scheduling study (every scheduler on each surrogate workload).
+
+A :class:`SeriesTask` is a run of consecutive series of one dataset (a few CRAN series, or
+:data:`SERIES_PER_TASK` synthetic ones, so that each task is worth shipping to a worker); a
+worker loads its series itself (CRAN files from the task's source directory, synthetic series
+from the generator's seed), so tasks stay small. :func:`run_series` returns, per series, every
+method's estimate; the theta sweep is read from PrecisePeriod's full growing-window trace (the
+window schedule does not depend on theta, see
+:func:`~storrepro.papers.periodicity.precise_period.decide`). :func:`run_task` runs a series task or
+a scheduling replicate, so that one :func:`storrepro.suite.parallel.sweep` keeps both cores busy
+with the notebook's long surrogate replicates and its many short series.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from storrepro.papers.periodicity import examples, scheduling
+from storrepro.papers.periodicity.findfrequency import (
+    RUnavailable,
+    findfrequency,
+    findfrequency_r,
+    r_findfrequency,
+)
+from storrepro.papers.periodicity.kernel import latency_stats, tail_below
+from storrepro.papers.periodicity.metrics import scores, scores_macro
+from storrepro.papers.periodicity.precise_period import (
+    HORIZON_READING,
+    HORIZONS,
+    VERIFICATIONS,
+    PrecisePeriod,
+    decide,
+    forecast,
+    pcc,
+    precise_period,
+    reading_fields,
+    single_verification_best,
+)
+from storrepro.papers.periodicity.sazed import sazed
+from storrepro.papers.periodicity.seasonlength import seasonlength
+from storrepro.papers.periodicity.workload import (
+    MINUTES_PER_INTERVAL,
+    SurrogateSpec,
+    Workload,
+    bin_sum,
+    from_trace,
+    generate,
+    volume_skew,
+)
+from storrepro.suite.data import synthetic
+from storrepro.suite.data.cran import load_cran
+from storrepro.suite.parallel import task_rng
+from storrepro.suite.traces.needs import selected
+
+BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
+METHODS = (*BASELINES, "PrecisePeriod")
+ABLATIONS = ("PrecisePeriod", "No Preprocessing", "Single Verification", "Single (no θ gate)")
+THETAS = (0.5, 0.6, 0.7, 0.8, 0.9)
+TOLERANCES = (0.0, 0.02)
+#: The primary reading of the verification target (see :class:`~storrepro.papers.periodicity.config.
+#: PrecisePeriodConfig`); the others are run beside it as columns ``"<column> @<value>"``, and
+#: so are the minimum horizon's other values, as ``"<column> @min_horizon=<value>"``.
+PRIMARY_VERIFICATION = "preprocessed"
+PRIMARY_HORIZON = "11"
+#: Every reading of PrecisePeriod the benchmark runs (keys of
+#: :func:`~storrepro.papers.periodicity.precise_period.reading_fields`), the primary first.
+DETECTOR_READINGS = (*VERIFICATIONS, *(f"{HORIZON_READING}={h}" for h in HORIZONS
+                                       if h != PRIMARY_HORIZON))
+#: The columns a verification reading changes (every one is PrecisePeriod's).
+READING_COLUMNS = (
+    "PrecisePeriod",
+    *(f"theta={t:g}" for t in THETAS),
+    "No Preprocessing",
+    "Single Verification",
+    "Single (no θ gate)",
+)
+#: Sensitivity only (not a reading: the paper keeps instantaneous peaks).
+SPIKES_REMOVED = "PrecisePeriod, isolated spikes removed"
+
+#: Sensitivity variants of PrecisePeriod (its open constants): name -> PrecisePeriod fields.
+VARIANTS = {
+    "wavelet db2": {"wavelet": "db2"},
+    "wavelet sym4": {"wavelet": "sym4"},
+    "J_max 3": {"jmax": 3},
+    "J_max 4": {"jmax": 4},
+    "J_max 6": {"jmax": 6},
+    "no level 0": {"level0": False},
+    "K_max = L/3": {"kmax_fraction": 1 / 3},
+    "candidates 'all'": {"aggregation": "all"},
+    "ACF Eq. (5) literal": {"acf": "eq5"},
+}
+
+
+#: Generator sensitivity (issue 16): variant -> SyntheticSpec fields. Each variant regenerates
+#: the first series of the synthetic set from the same seed with one knob changed (the random
+#: draws are the same, so the comparison with the paper's sine set is paired).
+GENERATOR_VARIANTS = {
+    "outliers ±U(1, 3)": {"outlier_magnitude": (1.0, 3.0)},
+    "outliers ±U(3, 8)": {"outlier_magnitude": (3.0, 8.0)},
+    "noise σ² ≤ 0.1": {"noise_var_max": 0.1},
+    "noise σ² ≤ 1.5": {"noise_var_max": 1.5},
+    "square wave": {"waveform": "square"},
+    "sawtooth": {"waveform": "sawtooth"},
+    "pulse train, 10 % duty": {"waveform": "pulse"},
+}
+GENERATOR_PREFIX = "generator: "
+
+#: Series per task: a synthetic series takes about 50 ms, a CRAN one (with the sensitivity
+#: variants) up to a second for the longest.
+SERIES_PER_TASK = {"cran": 2, "synthetic": 20}
+
+
+@dataclass(frozen=True)
+class SeriesTask:
+    """Series ``start..stop-1`` of one dataset; ``source`` is the CRAN directory or the
+    synthetic seed, ``count`` the number of series in the dataset."""
+
+    dataset: str  # "cran" or "synthetic"
+    start: int
+    stop: int
+    source: str
+    count: int
+    variants: bool = False
+    generator: str = ""  # a GENERATOR_VARIANTS key ('': the paper's generator)
+
+
+@lru_cache(maxsize=4)
+def _cran(source: str):
+    return load_cran(source or None)
+
+
+@lru_cache(maxsize=4)
+def _synthetic(seed: int, count: int, generator: str = ""):
+    fields = GENERATOR_VARIANTS[generator] if generator else {}
+    return synthetic.generate(count, seed=seed, spec=synthetic.SyntheticSpec(**fields))
+
+
+def series_of(
+    dataset: str, index: int, source: str, count: int, generator: str = ""
+) -> tuple[np.ndarray, float, dict]:
+    """Values, true period and descriptive fields of one series."""
+    if dataset == "cran":
+        s = _cran(source)[index]
+        return s.values, s.frequency, {"key": s.key, "length": s.values.size}
+    if dataset == "synthetic":
+        s = _synthetic(int(source), count, generator)[index]
+        info = {
+            "key": f"synthetic::{index}",
+            "length": s.values.size,
+            "outlier_ratio": s.outlier_ratio,
+            "noise_var": s.noise_var,
+            "slope": s.slope,
+        }
+        return s.values, float(s.period), info
+    raise ValueError(f"dataset = {dataset!r}: expected 'cran' or 'synthetic'")
+
+
+def run_series(task: SeriesTask, rng: np.random.Generator | None = None) -> list[dict]:
+    """Every method on each series of the task, one row per series (the methods are
+    deterministic; ``rng`` is unused)."""
+    rows = []
+    label = GENERATOR_PREFIX + task.generator if task.generator else task.dataset
+    for i in range(task.start, task.stop):
+        x, truth, info = series_of(task.dataset, i, task.source, task.count, task.generator)
+        rows.append(series_row(x, truth, {**info, "dataset": label}, task.variants))
+    return rows
+
+
+def series_row(x: np.ndarray, truth: float, row: dict, variants: bool = False) -> dict:
+    """Every method's estimate of the period of ``x`` (true period ``truth``), added to ``row``."""
+    row = {**row, "truth": truth}
+    row["findFrequency"] = findfrequency(x)
+    row["seasonLength"] = seasonlength(x)
+    row["SAZED_maj"] = sazed(x, "maj")
+    row["SAZED_opt"] = sazed(x, "opt")
+    caches: dict = {}  # the readings share PrecisePeriod's windows (same numbers, once)
+    for reading in DETECTOR_READINGS:  # only PrecisePeriod's columns depend on the reading
+        suffix = "" if reading == PRIMARY_VERIFICATION else f" @{reading}"
+        for column, value in precise_columns(x, reading, caches).items():
+            row[column + suffix] = value
+    row[SPIKES_REMOVED] = PrecisePeriod(spikes="remove").detect(x)
+    if variants:
+        for name, fields in VARIANTS.items():
+            row[name] = PrecisePeriod(**fields).detect(x)
+    return row
+
+
+def precise_columns(x: np.ndarray, reading: str, caches: dict | None = None) -> dict:
+    """PrecisePeriod, its θ sweep and its ablations on ``x`` under one reading (a key of
+    :func:`~storrepro.papers.periodicity.precise_period.reading_fields`; ``caches``: kept between
+    the readings of one ``x``, see
+    :meth:`~storrepro.papers.periodicity.precise_period.PrecisePeriod. windows`)."""
+    caches = {} if caches is None else caches
+    fields = reading_fields(reading)
+    pp = PrecisePeriod(**fields)
+    trace = (
+        list(pp.windows(x, stop_at_first=False, cache=caches.setdefault("full", {})))
+        if x.size >= pp.L0_min
+        else []
+    )
+    out = {"PrecisePeriod": decide(trace, pp.theta)}
+    for theta in THETAS:
+        out[f"theta={theta:g}"] = decide(trace, theta)
+    out["No Preprocessing"] = PrecisePeriod(preprocess=False, **fields).detect(
+        x, cache=caches.setdefault("no preprocessing", {})
+    )
+    best, score = single_verification_best(x, **fields)
+    out["Single Verification"] = best if best is not None and score >= pp.theta else None
+    out["Single (no θ gate)"] = best
+    return out
+
+
+def reading_view(results: pd.DataFrame, verification: str) -> pd.DataFrame:
+    """``results`` with PrecisePeriod's columns as under the verification reading (the
+    baselines' columns are shared by every reading)."""
+    if verification == PRIMARY_VERIFICATION:
+        return results
+    view = results.copy()
+    for column in READING_COLUMNS:
+        view[column] = results[f"{column} @{verification}"]
+    return view
+
+
+def tasks_for(
+    dataset: str, count: int, source: str = "", variants: bool = False, generator: str = ""
+):
+    """The series tasks of a dataset's first ``count`` series (``generator``: of a generator
+    variant's synthetic set; rows labelled ``"generator: <variant>"``)."""
+    size = SERIES_PER_TASK[dataset]
+    return [
+        SeriesTask(dataset, start, min(start + size, count), source, count, variants, generator)
+        for start in range(0, count, size)
+    ]
+
+
+def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
+    """Every generator variant's first ``count`` synthetic series."""
+    if count <= 0:
+        return []
+    return [t for g in GENERATOR_VARIANTS for t in tasks_for("synthetic", count, str(seed),
+                                                             generator=g)]
+
+
+def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic | EvenLoads,
+             rng: np.random.Generator) -> list[dict] | dict:
+    """:func:`run_series`, :func:`run_replicate` or :func:`run_even_loads`."""
+    if isinstance(task, EvenLoads):
+        return run_even_loads(task)
+    if isinstance(task, UnevenSSDs):
+        return run_replicate(task.task, rng)
+    if isinstance(task, AtMeanTraffic):
+        return run_replicate(task.task, task_rng(task.seed, task.task))
+    if isinstance(task, SchedulingTask):
+        return run_replicate(task, rng)
+    return run_series(task, rng)
+
+
+def score_table(results: pd.DataFrame, methods, tolerances=TOLERANCES) -> pd.DataFrame:
+    """Definition-A scores per (dataset, tolerance, method) in long form."""
+    rows = []
+    for dataset, part in results.groupby("dataset", sort=False):
+        for tol in tolerances:
+            for method in methods:
+                est = [None if pd.isna(e) else int(e) for e in part[method]]
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "tolerance": tol,
+                        "method": method,
+                        **scores(est, part["truth"].tolist(), tol),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def table1(scored: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 layout: methods as rows; (dataset, tolerance, Acc/F1) as columns."""
+    wide = scored.pivot_table(
+        index="method", columns=["dataset", "tolerance"], values=["accuracy", "f1"], sort=False
+    )
+    return wide.reorder_levels([1, 2, 0], axis=1).sort_index(axis=1)
+
+
+#: Traffic overhead budgets (Figs 13-15) and moves per 6-h interval (Fig. 12) of the scheduling
+#: study.
+OVERHEADS = (0.005, 0.01, 0.02, 0.05, 0.1)
+MOVE_COUNTS = (1, 2, 4, 8, 16)
+
+
+def detector_readings(cfg) -> tuple[str, ...]:
+    """The readings of PrecisePeriod a notebook run computes, the primary first: every value of
+    ``verification_target`` and, as ``"min_horizon=<value>"``, every other value of
+    ``min_horizon`` (keys of
+    :func:`~storrepro.papers.periodicity.precise_period.reading_fields`)."""
+    target, horizon = cfg.readings["verification_target"], cfg.readings[HORIZON_READING]
+    return (target.primary, *target.others(),
+            *(f"{HORIZON_READING}={h}" for h in horizon.others()))
+
+
+def _regimes(cfg) -> tuple[bool, bool]:
+    """(calibrated, skewed): whether the load is calibrated to ``sched_target_tail_ms`` at all,
+    and whether by skewing the surrogate's volumes (the primary ``load_regime``; a real trace
+    has no volumes to skew and is scaled instead)."""
+    calibrated = cfg.sched_target_tail_ms > 0
+    return calibrated, calibrated and not cfg.trace
+
+
+def notebook_tasks(cfg) -> list:
+    """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
+    surrogate replicates first, run under every reading of PrecisePeriod (the primary first):
+    ``sched_ssds`` SSDs whose volumes are skewed until hash placement's worst SSD reaches
+    ``sched_target_tail_ms`` (:class:`UnevenSSDs`, the primary ``load_regime``); then, under the
+    primary reading only, the alternative load regimes: the even-load surrogate of
+    ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``), and the same workloads
+    unscaled (``paper_mean_traffic``: the load target is out of the task's seed); then the
+    series in small batches. Without a target nothing is calibrated and no alternative runs;
+    with a trace the primary scales it and only the unscaled alternative runs. The two
+    alternatives of a replicate share their workload: they run as one :class:`EvenLoads` task,
+    which generates it once."""
+    readings = detector_readings(cfg)
+    calibrated, skewed = _regimes(cfg)
+    spec = SurrogateSpec(
+        ssds=cfg.sched_ssds,
+        segments=cfg.sched_segments,
+        history_days=cfg.sched_history_days,
+        intervals=cfg.sched_intervals,
+    )
+    target = cfg.sched_target_tail_ms
+    trace, trace_format = selected(cfg)  # the selected part of a user's trace
+
+    def task(r, spec, verifications, **load):
+        return SchedulingTask(r, spec, OVERHEADS, MOVE_COUNTS, verifications=verifications,
+                              trace=trace, trace_format=trace_format, **load)
+
+    replicates = range(cfg.sched_replicates)
+    if skewed:
+        sched = [UnevenSSDs(task(r, spec, readings, skew_target_ms=target)) for r in replicates]
+        even = replace(spec, ssds=cfg.sched_even_ssds)
+        scaled = [task(r, even, readings[:1], target_tail_ms=target) for r in replicates]
+    else:
+        sched = [task(r, spec, readings, target_tail_ms=target) for r in replicates]
+        scaled = []
+    flat = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0), cfg.seed)
+            for t in (scaled or sched)] if calibrated else []
+    if scaled and flat:  # one task per replicate for both alternatives: one workload
+        scaled, flat = [EvenLoads(s, f) for s, f in zip(scaled, flat, strict=True)], []
+    return (
+        sched
+        + scaled
+        + flat
+        + tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
+        + tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
+        + generator_tasks(cfg.generator_series, cfg.seed)
+    )
+
+
+# ---------------------------------------------------------------- the scheduling study
+def evaluate(
+    traffic: np.ndarray, placement: np.ndarray, ssds: int, rng: np.random.Generator | None
+) -> dict:
+    """Tail flow (and, given ``rng``, per-SSD latency) of an interval's actual ``traffic``
+    (segments × minutes, from :func:`scheduling.interval_traffic`) under ``placement``."""
+    load = scheduling.ssd_load(traffic, placement, ssds)  # bytes per minute
+    out = {
+        "p99_flow": float(np.percentile(load, 99)),
+        "p999_flow": float(np.percentile(load, 99.9)),
+        "max_ssd_p99_flow": float(np.percentile(load, 99, axis=1).max()),
+    }
+    if rng is not None:
+        out["mean_latency"], out["tail_latency"] = latency_stats(load, rng)
+    return out
+
+
+@dataclass(frozen=True)
+class SchedulingTask:
+    """One surrogate workload (a replicate) and every method × budget on its intervals."""
+
+    replicate: int
+    spec: SurrogateSpec
+    overheads: tuple[float, ...]
+    move_counts: tuple[int, ...]
+    detection_sample: int = 300  # capped at a quarter of the segments
+    #: PrecisePeriod's verification readings, the primary first: PreciseScheduling (and the
+    #: detection and forecast checks) run under each; hash and the history methods once.
+    #: Out of the repr, which seeds the task's random stream: the workload is the same whatever
+    #: readings run on it.
+    verifications: tuple[str, ...] = field(default=("preprocessed",), repr=False)
+    #: > 0: scale the workload's traffic so that hash placement's worst SSD reaches this 99.99 %
+    #: latency (ms) in the first interval (the paper's regime: ≈ 10 ms on a single SSD); out
+    #: of the repr too, so the calibrated workload is the same workload, scaled.
+    target_tail_ms: float = field(default=0.0, repr=False)
+    #: > 0: instead, skew the segment volumes (the total traffic kept) until hash placement's
+    #: worst SSD reaches this 99.99 % latency (:func:`calibrate_skew`); out of the repr too.
+    skew_target_ms: float = field(default=0.0, repr=False)
+    #: A block trace replacing the surrogate (``''``: the surrogate) and its format (``''``:
+    #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
+    trace: str = field(default="", repr=False)
+    trace_format: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class UnevenSSDs:
+    """A replicate of the primary load regime (``task`` skews its volumes): wrapped so that its
+    repr, which seeds its random stream, differs from an even-load replicate's with the same
+    surrogate settings."""
+
+    task: SchedulingTask
+
+
+@dataclass(frozen=True)
+class AtMeanTraffic:
+    """A scheduling replicate (``task``, with no load target) at the paper's mean traffic: the
+    same workload as the calibrated replicate, since it draws from the stream that ``task``
+    (whose repr leaves out the load target and the readings) has under the sweep's ``seed``."""
+
+    task: SchedulingTask
+    seed: int
+
+
+@dataclass(frozen=True)
+class EvenLoads:
+    """The even-load replicate scaled to the load target (``task``) and the same replicate at
+    the paper's mean traffic (``flat``, whose ``task`` is ``task`` without the target): both
+    draw their workload from the stream ``task`` has under the sweep's seed (``flat.seed``), so
+    :func:`run_even_loads` generates it once for both. The sweep's own stream for this wrapper
+    is not used."""
+
+    task: SchedulingTask
+    flat: AtMeanTraffic
+
+
+def run_even_loads(pair: EvenLoads) -> list[dict]:
+    """``[run_replicate(pair.task), run_replicate(pair.flat)]`` from one generated workload:
+    the same numbers as the two tasks run apart (the unscaled run leaves the workload as it
+    is; the scaled one then scales it in place), in half the generation time."""
+    if pair.task.trace or pair.flat.task.target_tail_ms > 0 or pair.flat.task.skew_target_ms > 0:
+        raise ValueError("EvenLoads: expected a surrogate replicate and its unscaled twin")
+    rng = task_rng(pair.flat.seed, pair.task)
+    w = generate(rng, pair.task.spec)
+    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w)
+    return [run_replicate(pair.task, rng, w), flat]
+
+
+def detection_check(
+    w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None
+) -> dict:
+    """E1: PrecisePeriod on the sampled segments' history (10-min bins, read and write).
+
+    Returns how many were found periodic and how many of those have a planted period within
+    ±2 % of the found one (in minutes; read or write side); also how many sampled segments
+    have a planted period and how many of those PrecisePeriod cannot verify from this history
+    at all (3T of history plus max(T, min_horizon) future samples do not fit).
+    """
+    caches = {} if caches is None else caches  # as in scheduling.precise_prediction
+    hist = slice(0, w.spec.history_minutes)
+    det = PrecisePeriod(**reading_fields(verification))
+    bins = w.spec.history_minutes // scheduling.BIN_MIN
+    found = correct = planted_n = unverifiable = found_aperiodic = 0
+    for g in ids:
+        if w.period_min[g] > 0:
+            planted_n += 1
+            t = w.period_min[g] / scheduling.BIN_MIN
+            unverifiable += 3 * t + max(t, det.min_horizon) > bins
+        periods = []
+        for k, side in enumerate((w.read, w.write)):
+            if ("series", g, k) not in caches:  # the same for every reading
+                caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
+                                                   scheduling.BIN_MIN)
+            periods.append(det.detect(caches[("series", g, k)],
+                                      cache=caches.setdefault((g, k), {})))
+        periods = [p * scheduling.BIN_MIN for p in periods if p is not None]
+        if periods:
+            found += 1
+            found_aperiodic += w.period_min[g] <= 0
+            planted = w.period_min[g]
+            correct += planted > 0 and any(abs(p - planted) <= 0.02 * planted for p in periods)
+    return {
+        "sampled": int(ids.size),
+        "found": found,
+        "correct": int(correct),
+        "planted_share": float((w.period_min > 0).mean()),
+        "planted_sampled": planted_n,
+        "unverifiable": int(unverifiable),
+        "found_aperiodic": int(found_aperiodic),
+    }
+
+
+CALIBRATION_SEED = 20_221_000  # the Poisson draws of the calibration's latency evaluations
+
+
+def calibrate_load(w: Workload, target_ms: float, steps: int = 16) -> tuple[float, dict]:
+    """The factor k on all traffic at which hash placement's worst SSD has a 99.99 % latency of
+    ``target_ms`` in the first evaluation interval (bisection on log k in [1/16, 256], the same
+    Poisson stream at every step), and what hash placement then shows."""
+    actual = scheduling.interval_traffic(w, w.spec.history_minutes)
+    load = scheduling.ssd_load(actual, w.placement, w.spec.ssds)
+
+    def tails(k):
+        return latency_stats(k * load, np.random.default_rng(CALIBRATION_SEED))
+
+    lo, hi = np.log(1 / 16), np.log(256.0)
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if 1e3 * tails(np.exp(mid))[1].max() < target_ms:
+            lo = mid
+        else:
+            hi = mid
+    k = float(np.exp((lo + hi) / 2))
+    mean, tail = tails(k)
+    return k, {
+        "scale": k,
+        "target_ms": target_ms,
+        "hash_max_tail_ms": 1e3 * float(tail.max()),
+        "hash_mean_ssd_tail_ms": 1e3 * float(tail.mean()),
+        "hash_mean_latency_ms": 1e3 * float(mean.mean()),
+        "mean_ssd_mb_per_s": float(load.mean()) / 60 / 1e6 * k,
+    }
+
+
+#: The range of volume sigmas :func:`calibrate_skew` searches.
+SKEW_RANGE = (0.0, 3.0)
+
+
+def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[float, dict]:
+    """The volume sigma (:func:`~storrepro.papers.periodicity.workload.volume_skew`, in
+    :data:`SKEW_RANGE`) at which hash placement's worst SSD, over every evaluation interval,
+    has a 99.99 % latency of ``target_ms`` ("may be up to ten milliseconds": the worst interval's
+    worst SSD), the total traffic unchanged (bisection, the same Poisson stream at every
+    step); and what hash placement then shows, as means over the intervals. With more skew a
+    few SSDs carry the largest segments: the SSDs come to differ, their mean barely moves.
+    Fitted on the first interval alone, a later interval's bursts can push an SSD past
+    saturation (a tail of seconds): every interval is held to the target."""
+    starts = [w.spec.history_minutes + k * MINUTES_PER_INTERVAL for k in range(w.spec.intervals)]
+    actual = [scheduling.interval_traffic(w, t) for t in starts]
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+
+    def load(sigma, a):
+        return scheduling.ssd_load(a * volume_skew(w, sigma, totals)[:, None], w.placement,
+                                   w.spec.ssds)
+
+    def tails(sigma):
+        loads = [load(sigma, a) for a in actual]
+        return loads, [latency_stats(x, np.random.default_rng(CALIBRATION_SEED)) for x in loads]
+
+    lo, hi = SKEW_RANGE
+    order = list(range(len(actual)))  # the intervals, the last one over the target first
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        over = _first_over(order, lambda k, mid=mid: not tail_below(
+            load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED), target_ms))
+        if over is None:
+            lo = mid
+        else:
+            hi = mid
+            order.insert(0, order.pop(order.index(over)))
+    sigma = (lo + hi) / 2
+    loads, stats = tails(sigma)
+    return sigma, {
+        "volume_sigma": sigma,
+        "scale": 1.0,
+        "target_ms": target_ms,
+        "hash_max_tail_ms": 1e3 * float(max(tail.max() for _, tail in stats)),
+        "hash_mean_ssd_tail_ms": 1e3 * float(np.mean([tail.mean() for _, tail in stats])),
+        "hash_mean_latency_ms": 1e3 * float(np.mean([mean.mean() for mean, _ in stats])),
+        "mean_ssd_mb_per_s": float(np.mean([x.mean() for x in loads])) / 60 / 1e6,
+    }
+
+
+def _first_over(order: list, over):
+    """The first ``k`` of ``order`` for which ``over(k)`` (hash placement's worst SSD at or over
+    the target in interval k; None: none is). The bisection of :func:`calibrate_skew` asks only
+    whether the worst interval's tail is below the target: the intervals after the first one
+    at or over it need not run (nor, by :func:`~.kernel.tail_below`, the SSDs after the first
+    one over it)."""
+    for k in order:
+        if over(k):
+            return k
+    return None
+
+
+class _Evaluations:
+    """:func:`evaluate` of one interval's ``actual`` traffic, memoised by placement: the
+    methods and budgets of an interval that end in the same placement (a reading that predicts
+    as the primary, a budget the greedy loop does not use up, no move at all) are evaluated
+    with the same latency seed, so they get the same numbers; those are computed once."""
+
+    def __init__(self, actual: np.ndarray, ssds: int, seed: int):
+        self.actual, self.ssds, self.seed, self.done = actual, ssds, seed, {}
+
+    def __call__(self, placement: np.ndarray, latency: bool) -> dict:
+        key = (np.asarray(placement, dtype=np.int64).tobytes(), latency)
+        if key not in self.done:
+            rng = np.random.default_rng(self.seed) if latency else None
+            self.done[key] = evaluate(self.actual, placement, self.ssds, rng)
+        return dict(self.done[key])
+
+
+def run_replicate(task: SchedulingTask, rng: np.random.Generator,
+                  w: Workload | None = None) -> dict:
+    """All methods on one surrogate: per interval, per method and per budget (overhead or
+    number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
+    ``w``: the task's workload, already generated from ``rng`` (it is scaled in place when the
+    task calibrates the load).
+    """
+    if w is None:
+        w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
+            rng, task.spec
+        )
+    calibration = None
+    if task.skew_target_ms > 0:
+        sigma, calibration = calibrate_skew(w, task.skew_target_ms)
+        factor = volume_skew(w, sigma)[:, None].astype(np.float32)
+        w.read *= factor
+        w.write *= factor
+    elif task.target_tail_ms > 0:
+        scale, calibration = calibrate_load(w, task.target_tail_ms)
+        w.read *= np.float32(scale)
+        w.write *= np.float32(scale)
+    minutes = w.spec.history_minutes
+    mean_bps = float(w.read[:, :minutes].sum() + w.write[:, :minutes].sum()) / minutes / 60
+    readings = task.verifications
+    rows, aggregate = [], None
+    periods = dict.fromkeys(readings)
+    agg_corr = {v: [] for v in readings}
+    for k in range(task.spec.intervals):
+        start = task.spec.history_minutes + k * MINUTES_PER_INTERVAL
+        eval_seed = int(rng.integers(1 << 31))
+        actual = scheduling.interval_traffic(w, start)  # what every method is evaluated on
+        ssds = task.spec.ssds
+        evaluations = _Evaluations(actual, ssds, eval_seed)
+        base = evaluations(w.placement, True)
+        rows.append(
+            {"interval": k, "method": "hash", "kind": "none", "value": 0.0, "moves": 0, **base}
+        )
+        precise, caches = {}, {}  # the readings share each series' windows
+        for v in readings:
+            precise[v] = scheduling.precise_prediction(w, start, periods[v], v, caches)
+            periods[v] = precise[v].periods
+        history = scheduling.history_prediction(w, start)
+        actual10 = bin_sum(actual, scheduling.BIN_MIN)
+        for v in readings:
+            pairs = []
+            for s in range(task.spec.ssds):
+                on = w.placement[precise[v].ids] == s
+                if on.any():
+                    pairs.append((precise[v].pred[on].sum(0), actual10[precise[v].ids[on]].sum(0)))
+                    agg_corr[v].append(pcc(*pairs[-1]))
+            if v == readings[0]:
+                aggregate = aggregate or pairs
+        budgets = [("overhead", o, scheduling.move_budget(o, mean_bps)) for o in task.overheads] + [
+            ("moves", m, m) for m in task.move_counts
+        ]
+        ceiling = scheduling.Prediction(np.arange(w.spec.segments), actual10, {})
+        runs = [("PreciseScheduling", precise[v], v) for v in readings] + [
+            (m, history, None) for m in scheduling.METHODS if m != "PreciseScheduling"
+        ] + [(scheduling.CEILING, ceiling, None)]
+        for method, pred, reading in runs:
+            for kind, value, budget in budgets:
+                if reading not in (None, readings[0]) and kind == "overhead" and (
+                    value not in scheduling.ALT_OVERHEADS
+                ):
+                    continue  # the other readings need only the budgets the claims read
+                target_rng = (
+                    np.random.default_rng([eval_seed, budget])
+                    if method == "random-history"
+                    else None
+                )
+                place, moves = scheduling.schedule(
+                    pred.pred, pred.ids, w.placement, task.spec.ssds, budget, target_rng,
+                    pred.base,
+                )
+                # latency only for the overhead budgets (Figs 13-15); moves sweep: tail flow
+                rows.append(
+                    {
+                        "interval": k,
+                        "method": method,
+                        "kind": kind,
+                        "value": value,
+                        "moves": len(moves),
+                        "reading": reading,
+                        **evaluations(place, kind == "overhead"),
+                    }
+                )
+    ids = rng.choice(
+        w.spec.segments, size=min(task.detection_sample, w.spec.segments // 4), replace=False
+    )
+    caches = {}
+    detection = {v: detection_check(w, ids, v, caches) for v in readings}
+    return {
+        "replicate": task.replicate,
+        "segments": w.spec.segments,
+        "rows": rows,
+        "mean_bytes_per_s": mean_bps,
+        "aggregate_pcc": agg_corr[readings[0]],
+        "aggregate_example": aggregate,
+        "calibration": calibration,
+        "detection": detection[readings[0]],
+        "by_reading": {v: {"aggregate_pcc": agg_corr[v], "detection": detection[v]}
+                       for v in readings},
+    }
+
+
+def reading_results(results: list[dict], verification: str) -> list[dict]:
+    """Replicate results as under one verification reading: PreciseScheduling's rows, the
+    detection and the aggregate forecast check of that reading; the rest shared."""
+    out = []
+    for r in results:
+        rows = [
+            row for row in r["rows"]
+            if row["method"] != "PreciseScheduling" or row["reading"] == verification
+        ]
+        out.append({**r, "rows": rows, **r["by_reading"][verification]})
+    return out
+
+
+def flows_table(results: list[dict]) -> pd.DataFrame:
+    """Tail-flow decline (%) vs hash placement per replicate, interval, method and budget."""
+    rows = []
+    for r in results:
+        frame = pd.DataFrame(r["rows"])
+        hash_ = frame[frame.method == "hash"].set_index("interval")
+        for _, row in frame[frame.method != "hash"].iterrows():
+            h = hash_.loc[row.interval]
+            rows.append(
+                {
+                    "replicate": r["replicate"],
+                    "interval": row.interval,
+                    "method": row.method,
+                    "kind": row.kind,
+                    "value": row.value,
+                    "moves": row.moves,
+                    "decline_p99": 100 * (1 - row.p99_flow / h.p99_flow),
+                    "decline_p999": 100 * (1 - row.p999_flow / h.p999_flow),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def latency_table(results: list[dict]) -> pd.DataFrame:
+    """Max-SSD 99.99 % latency and mean-over-SSDs average latency (ms) per run and budget."""
+    rows = []
+    for r in results:
+        for row in r["rows"]:
+            if "tail_latency" in row:
+                rows.append(
+                    {
+                        "replicate": r["replicate"],
+                        "interval": row["interval"],
+                        "method": row["method"],
+                        "overhead": row["value"],
+                        "max_tail_ms": 1e3 * float(np.max(row["tail_latency"])),
+                        "mean_latency_ms": 1e3 * float(np.mean(row["mean_latency"])),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- the notebook's analyses
+#: Check A1's noiseless sines: periods 50, 55, …, 200 over 1000 samples.
+A1_PERIODS = tuple(range(50, 201, 5))
+#: Check A2: the ports on their documented examples, and what the documentation says they give.
+A2_EXPECTED = {
+    "SAZED_maj(sin 26)": 26,
+    "SAZED_opt(sin 26)": 26,
+    "findFrequency(USAccDeaths)": 12,
+    "seasonLength(sin 24)": 24,
+    "seasonLength(sin 50)": 50,
+    "seasonLength(sin 100)": 100,
+}
+
+
+def a1_sines(n: int = 1000) -> tuple[float, int, float]:
+    """PrecisePeriod on the noiseless sines of :data:`A1_PERIODS`: the share found exactly, how
+    many got a wrong period, and the share found exactly with the literal Eq. (5) ACF."""
+    sines = {t: np.sin(2 * np.pi * np.arange(n) / t) for t in A1_PERIODS}
+    found = {t: precise_period(y) for t, y in sines.items()}
+    found_eq5 = {t: precise_period(y, acf="eq5") for t, y in sines.items()}
+    exact = sum(found[t] == t for t in A1_PERIODS) / len(A1_PERIODS)
+    wrong = sum(found[t] is not None and found[t] != t for t in A1_PERIODS)
+    exact_eq5 = sum(found_eq5[t] == t for t in A1_PERIODS) / len(A1_PERIODS)
+    return exact, wrong, exact_eq5
+
+
+def a2_examples() -> dict:
+    """Each port on its documented example, keyed as :data:`A2_EXPECTED`."""
+    doc = examples.sazed_doc_sine()
+    out = {
+        "SAZED_maj(sin 26)": sazed(doc, "maj"),
+        "SAZED_opt(sin 26)": sazed(doc, "opt"),
+        "findFrequency(USAccDeaths)": findfrequency(examples.USACCDEATHS),
+    }
+    for t in (24, 50, 100):
+        out[f"seasonLength(sin {t})"] = seasonlength(np.sin(2 * np.pi * np.arange(1000) / t))
+    return out
+
+
+def a3_against_r(series: list) -> tuple[list[str], list[int], list[int] | None, str]:
+    """A3's inputs: the benchmark series' keys, the port's findFrequency of each (1 = no
+    period, as R), R's own from one Rscript process (None when R cannot run) and the oracle's
+    versions (or why it could not run)."""
+    keys = [s.key for s in series]
+    port = [findfrequency_r(s.values) for s in series]
+    try:
+        r, oracle = r_findfrequency([s.values for s in series])
+    except RUnavailable as why:
+        return keys, port, None, str(why)
+    return keys, port, r, oracle
+
+
+def verified_forecast(clean: np.ndarray, trace: list, theta: float, n: int) -> dict:
+    """The first window of ``trace`` that verifies at ``theta``: its length, the period decided
+    and the 3-period-mean forecast from the preprocessed history up to the end (``n`` samples)."""
+    period = decide(trace, theta)
+    length = next(w for w in trace if w.verified(theta)).length
+    return {"length": length, "period": period, "forecast": forecast(clean[:length], period,
+                                                                      n - length)}
+
+
+def trace_table(trace: list) -> pd.DataFrame:
+    """One row per window of a verification trace: length, candidates, best, both PCCs."""
+    return pd.DataFrame(
+        [
+            {
+                "L": w.length,
+                "candidates": w.candidates,
+                "best": w.best,
+                "accuracy_pcc": round(w.accuracy, 3),
+                "stability_pcc": round(w.stability, 3),
+            }
+            for w in trace
+        ]
+    )
+
+
+def theta_demo(series: list, traces: list, theta: float) -> pd.DataFrame:
+    """PrecisePeriod at ``theta`` on each synthetic series (with its verification trace): true
+    period, the period found, whether it is right and the window it verified at."""
+    rows = []
+    for s, trace in zip(series, traces, strict=True):
+        found = precise_period(s.values, theta=theta)
+        first = next((w for w in trace if w.verified(theta)), None)
+        rows.append({"true T": s.period, "found": "none" if found is None else found,
+                     "correct": found == s.period,
+                     "verified at L": "never" if first is None else first.length})
+    return pd.DataFrame(rows)
+
+
+def split_sweep(done: list, cfg) -> tuple[list, dict, pd.DataFrame, pd.DataFrame]:
+    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, their
+    results under each alternative ``load_regime`` — the primary replicates themselves where
+    that regime did not run —, benchmark rows, generator rows)."""
+    n = cfg.sched_replicates
+    calibrated, skewed = _regimes(cfg)
+    sched, k = done[:n], n
+    if skewed:  # EvenLoads: [scaled, flat] per replicate
+        scaled, flat = [p[0] for p in done[k:k + n]], [p[1] for p in done[k:k + n]]
+        k += n
+    else:
+        scaled = sched
+        flat = done[k:k + n] if calibrated else sched
+        k += n if calibrated else 0
+    rows = pd.DataFrame([row for part in done[k:] for row in part])
+    is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
+    regimes = {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}
+    return sched, regimes, rows[~is_generator], rows[is_generator]
+
+
+def synthetic_blocks(results: pd.DataFrame, blocks: int) -> list[pd.DataFrame]:
+    """``results`` once per block of the synthetic series (series ``i`` in block
+    ``i mod blocks``), each with all the other data sets' rows: the replicates of a claim's
+    seed interval (:mod:`storrepro.papers.periodicity.claims`)."""
+    syn = results.dataset == "synthetic"
+    position = syn.cumsum() - 1  # the synthetic series' index, in order
+    if blocks < 2:
+        return []
+    return [results[~syn | (position % blocks == b)] for b in range(blocks)]
+
+
+def abstentions(scored: pd.DataFrame) -> pd.DataFrame:
+    """How many series each method answered "no period" on, per data set (±0 %)."""
+    part = scored[(scored.tolerance == 0) & scored.method.isin(METHODS)]
+    table = part.pivot(index="method", columns="dataset", values="abstentions").loc[list(METHODS)]
+    table.columns = [f"abstentions {c}" for c in table.columns]
+    return table
+
+
+def reading_scores(scored_by: dict, results: pd.DataFrame, primary: str) -> pd.DataFrame:
+    """PrecisePeriod's accuracy and F1 under each verification reading, and with isolated
+    spikes removed (sensitivity only), per data set and tolerance."""
+    rows = []
+    for v, scored in scored_by.items():
+        mine = scored[scored.method == "PrecisePeriod"]
+        label = v + (" (primary)" if v == primary else "")
+        rows += [{"reading": label, **_reading_row(r)} for _, r in mine.iterrows()]
+    spikes = score_table(results, [SPIKES_REMOVED])
+    label = f"{primary}, isolated spikes removed (sensitivity only)"
+    rows += [{"reading": label, **_reading_row(r)} for _, r in spikes.iterrows()]
+    return pd.DataFrame(rows).pivot_table(
+        index="reading", columns=["dataset", "tolerance"], values=["accuracy", "F1"], sort=False
+    )
+
+
+def _reading_row(r) -> dict:
+    return {"dataset": r.dataset, "tolerance": f"±{r.tolerance:.0%}", "accuracy": r.accuracy,
+            "F1": r.f1, "precision": r.precision}
+
+
+def best_baseline(scored: pd.DataFrame) -> pd.DataFrame:
+    """The best baseline's accuracy and F1 per data set and tolerance."""
+    part = scored[scored.method.isin(BASELINES)]
+    return part.groupby(["dataset", "tolerance"])[["accuracy", "f1"]].max()
+
+
+def _estimates(column: pd.Series) -> list:
+    return [None if pd.isna(e) else int(e) for e in column]
+
+
+def theta_table(results: pd.DataFrame, tol: float = 0.02) -> pd.DataFrame:
+    """Definition-A scores of PrecisePeriod at each θ of :data:`THETAS`, per data set."""
+    rows = []
+    for theta in THETAS:
+        col = f"theta={theta:g}"
+        for dataset, part in results.groupby("dataset", sort=False):
+            truths = part.truth.tolist()
+            rows.append({"dataset": dataset, "theta": theta,
+                         **scores(_estimates(part[col]), truths, tol)})
+    return pd.DataFrame(rows)
+
+
+def macro_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Definition B (macro precision, recall and F1, ±0 %) of every method per data set."""
+    rows = []
+    for dataset, part in results.groupby("dataset", sort=False):
+        for method in METHODS:
+            macro = scores_macro(_estimates(part[method]), part.truth.tolist(), 0.0)
+            rows.append({"dataset": dataset, "method": method, **macro})
+    return pd.DataFrame(rows).pivot(index="method", columns="dataset")
+
+
+def rounded_truth_accuracy(results: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (±0 %) on CRAN with the true frequencies as they are and rounded (gasoline's
+    52.18 can never be hit exactly)."""
+    part = results[results.dataset == "cran"]
+    truths = part.truth.tolist()
+    rounded = [round(t) for t in truths]
+    return pd.DataFrame({
+        m: {"truth as is": scores(_estimates(part[m]), truths, 0.0)["accuracy"],
+            "truth rounded": scores(_estimates(part[m]), rounded, 0.0)["accuracy"]}
+        for m in METHODS
+    })
+
+
+def sensitivity_table(results: pd.DataFrame) -> pd.DataFrame:
+    """PrecisePeriod and its :data:`VARIANTS` on CRAN: accuracy, precision and F1 per
+    tolerance."""
+    variants = ["PrecisePeriod", *VARIANTS]
+    scored = score_table(results[results.dataset == "cran"], variants)
+    return scored.pivot_table(index="method", columns="tolerance",
+                              values=["accuracy", "precision", "f1"], sort=False).loc[variants]
+
+
+def generator_table(results: pd.DataFrame, generator_rows: pd.DataFrame, count: int):
+    """Accuracy and F1 (±2 %) of every method on each generator variant, beside the first
+    ``count`` series of the paper's generator (the same draws, one knob changed)."""
+    paper = "sine, as in the paper"
+    base = results[results.dataset == "synthetic"].head(count).assign(
+        dataset=GENERATOR_PREFIX + paper)
+    scored = score_table(pd.concat([base, generator_rows]), METHODS, (0.02,))
+    scored["variant"] = scored.dataset.str.removeprefix(GENERATOR_PREFIX)
+    table = scored.pivot_table(index="variant", columns="method", values=["accuracy", "f1"],
+                               sort=False)
+    return table.reindex([paper, *GENERATOR_VARIANTS]).reindex(columns=list(METHODS), level=1)
+
+
+#: The period switch of the re-detection demo: period 60, then 120 from sample 1200.
+SWITCH_AT, NEW_PERIOD = 1200, 120
+
+
+def switch_series(rng: np.random.Generator, n: int = 3000) -> np.ndarray:
+    """A noisy sine whose period switches from 60 to :data:`NEW_PERIOD` at :data:`SWITCH_AT`."""
+    t = np.arange(n)
+    clean = np.where(t < SWITCH_AT, np.sin(2 * np.pi * t / 60),
+                     np.sin(2 * np.pi * (t - SWITCH_AT) / NEW_PERIOD))
+    return clean + 0.2 * rng.normal(size=t.size)
+
+
+def tail_flow_means(flows: pd.DataFrame) -> pd.DataFrame:
+    """Mean tail-flow decline per method and number of moves (Fig. 12's points)."""
+    part = flows[flows.kind == "moves"]
+    return part.groupby(["method", "value"])[["decline_p99", "decline_p999"]].mean()
+
+
+def per_ssd_latency(result: dict, panels: dict) -> dict:
+    """``{label: (99.99 % latency ms, mean latency ms)}`` per SSD in the first interval of one
+    replicate, for each ``label: (method, overhead)`` of ``panels``."""
+    rows = pd.DataFrame(result["rows"])
+    rows = rows[(rows.interval == 0) & rows.kind.isin(["none", "overhead"])]
+    out = {}
+    for label, (method, overhead) in panels.items():
+        row = rows[(rows.method == method) & np.isclose(rows.value, overhead)].iloc[0]
+        out[label] = (1e3 * row.tail_latency, 1e3 * row.mean_latency)
+    return out

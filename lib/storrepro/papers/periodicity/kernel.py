@@ -1,0 +1,292 @@
+"""The fast path of the scheduling study's SSD latency model: numba, bit-identical to
+:func:`storrepro.papers.periodicity.plain.latency_stats` (the plain bisection on the numpy mixture
+CDF; ``tests/test_periodicity_kernels.py`` checks them equal).
+
+A request arriving in 1-s sub-bin k of an SSD waits for the backlog ``Q_{k-1}/S``, then an M/M/1
+sojourn of rate ``S - λ_k`` (see :mod:`.ssd_latency`); the SSD's latency distribution is the
+arrival-weighted mixture over its sub-bins, and its 99.99 % quantile is found by bisection on
+that mixture's CDF. Here the mixture is collapsed onto runs of sub-bins that share their
+exponent, and numpy's exact arithmetic is used only where the collapsed sum is too close to call.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from storrepro.papers.periodicity._fast_steps import pairwise_sum
+from storrepro.papers.periodicity.ssd_latency import BASE_S, S_OPS, sub_bin_arrivals
+
+
+def latency_stats(
+    bytes_per_minute: np.ndarray,
+    rng: np.random.Generator,
+    quantile: float = 0.9999,
+    service: float = S_OPS,
+    base: float = BASE_S,
+):
+    """Mean and ``quantile`` latency (seconds) per SSD; input shape (ssds, minutes)."""
+    x = np.atleast_2d(bytes_per_minute)
+    counts, rate = sub_bin_arrivals(x, rng)
+    wait = backlog_wait(counts, service)
+    weight = counts
+    mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
+    mean = base + weighted / np.maximum(total, 1)
+    lo = np.zeros(x.shape[0])
+    hi = wait_max + 50 / mu_min
+    target = quantile * np.maximum(total, 1)
+    runs = _Runs(weight, mu, wait)
+    work = None
+    for _ in range(40):  # bisection on the mixture's CDF
+        mid = (lo + hi) / 2
+        cdf = runs.cdf(mid)
+        unsure = np.flatnonzero(np.abs(cdf - target) <= runs.error_bound)
+        if unsure.size:  # too close to call: numpy's own rounding decides, as it always did
+            work = work or _Workspace(weight.shape)
+            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work, runs)
+        below = cdf < target
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return mean, base + hi
+
+
+def tail_below(
+    bytes_per_minute: np.ndarray,
+    rng: np.random.Generator,
+    limit_ms: float,
+    quantile: float = 0.9999,
+    service: float = S_OPS,
+    base: float = BASE_S,
+) -> bool:
+    """``1e3 * latency_stats(...)[1].max() < limit_ms``, each SSD's bisection stopped as soon as
+    its bracket decides it: ``hi`` only falls and ``lo`` only rises (and ``lo <= hi``), so once
+    ``1e3 * (base + hi) < limit_ms`` the SSD's final tail is below the limit, and once
+    ``1e3 * (base + lo) >= limit_ms`` it is not (then no SSD further is needed). The same
+    comparisons as :func:`latency_stats` on the SSDs still open: the same answer."""
+    x = np.atleast_2d(bytes_per_minute)
+    counts, rate = sub_bin_arrivals(x, rng)
+    wait = backlog_wait(counts, service)
+    weight = counts
+    mu, total, _, wait_max, mu_min = moments(weight, rate, wait, service)
+    lo = np.zeros(x.shape[0])
+    hi = wait_max + 50 / mu_min
+    target = quantile * np.maximum(total, 1)
+    runs = _Runs(weight, mu, wait)
+    work = None
+    for _ in range(40):
+        open_ = ~(1e3 * (base + hi) < limit_ms)
+        if (1e3 * (base + lo) >= limit_ms).any():
+            return False
+        if not open_.any():
+            return True
+        mid = (lo + hi) / 2
+        cdf = runs.cdf(mid)
+        unsure = np.flatnonzero(open_ & (np.abs(cdf - target) <= runs.error_bound))
+        if unsure.size:
+            work = work or _Workspace(weight.shape)
+            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work, runs)
+        below = cdf < target
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return bool(1e3 * (base + hi).max() < limit_ms)
+
+
+def backlog_wait(counts: np.ndarray, service: float = S_OPS) -> np.ndarray:
+    """The wait of a request arriving in each 1-s sub-bin: the backlog left by the sub-bins
+    before it over ``service``, with numpy's arithmetic of ::
+
+        q = ssd_latency.backlog(counts, service)
+        np.concatenate([np.zeros((rows, 1)), q[:, :-1]], axis=1) / service
+
+    in one pass (``cumsum`` and ``minimum.accumulate`` add and compare in order)."""
+    return _backlog_wait(np.ascontiguousarray(counts, dtype=float), float(service))
+
+
+@numba.njit(cache=True)
+def _backlog_wait(counts, service):  # pragma: no cover (numba)
+    rows, cols = counts.shape
+    wait = np.empty((rows, cols))
+    for row in range(rows):
+        c = 0.0
+        floor = 0.0
+        for i in range(cols):
+            d = counts[row, i] - service
+            c = d if i == 0 else c + d
+            m = np.minimum(c, 0.0)
+            floor = m if i == 0 else np.minimum(floor, m)
+            if i + 1 < cols:
+                wait[row, i + 1] = (c - floor) / service
+        if cols:
+            wait[row, 0] = 0.0 / service
+    return wait
+
+
+def moments(weight: np.ndarray, rate: np.ndarray, wait: np.ndarray, service: float = S_OPS):
+    """``(mu, total, weighted, wait_max, mu_min)`` in one pass per row, with numpy's arithmetic
+    of ::
+
+        mu = np.maximum(service - rate, 0.05 * service)
+        total = weight.sum(axis=1)
+        weighted = (weight * (wait + 1 / mu)).sum(axis=1)
+        wait.max(axis=1), mu.min(axis=1)
+
+    (the sums in numpy's pairwise order, :func:`pairwise_sum`)."""
+    f = np.ascontiguousarray
+    return _moments(f(weight, dtype=float), f(rate, dtype=float), f(wait, dtype=float),
+                    float(service), float(0.05 * service))
+
+
+@numba.njit(cache=True)
+def _moments(weight, rate, wait, service, floor):  # pragma: no cover (numba)
+    rows, cols = weight.shape
+    mu = np.empty((rows, cols))
+    terms = np.empty(cols)
+    total, weighted = np.empty(rows), np.empty(rows)
+    wait_max, mu_min = np.empty(rows), np.empty(rows)
+    for row in range(rows):
+        for i in range(cols):
+            m = np.maximum(service - rate[row, i], floor)
+            mu[row, i] = m
+            terms[i] = weight[row, i] * (wait[row, i] + 1 / m)
+        weighted[row] = pairwise_sum(terms, 0, cols)
+        total[row] = pairwise_sum(weight[row], 0, cols)
+        wait_max[row] = wait[row].max()
+        mu_min[row] = mu[row].min()
+    return mu, total, weighted, wait_max, mu_min
+
+
+class _Runs:
+    """The mixture collapsed onto runs of sub-bins with equal ``mu`` and ``wait``, whose
+    Poisson weights (integers) add up exactly: one term per minute without backlog.
+
+    Its CDF differs from the sub-bin sum by rounding only: each term carries at most about 5
+    units of roundoff u = 2^-53 of its weight (products, ``1 - exp``, exp within a few ulp),
+    and a sum of n terms adds at most n·u of the total weight. ``error_bound`` allows 8·u per
+    run plus a fixed 512·u, for both sums together, times the total weight. Where the grouped
+    CDF is further than that from the target, it sides with the sub-bin sum (with numpy's exact
+    rounding) in the bisection's comparison; elsewhere :func:`mixture_cdf` computes the latter.
+    """
+
+    def __init__(self, weight, mu, wait):
+        self.weight, self.mu, self.wait, self.row, counts, self.run_of = _collapse(weight, mu,
+                                                                                wait)
+        self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        total = np.maximum(weight.sum(axis=1), 1)
+        self.error_bound = (8 * counts + 512) * (np.finfo(float).eps / 2) * total
+
+    def cdf(self, at: np.ndarray) -> np.ndarray:
+        return _run_cdf(self.weight, self.mu, self.wait, self.row, at)
+
+
+@numba.njit(cache=True)
+def _collapse(weight, mu, wait):  # pragma: no cover (numba)
+    rows, cols = weight.shape
+    w = np.empty(rows * cols)
+    m = np.empty(rows * cols)
+    q = np.empty(rows * cols)
+    row_of = np.empty(rows * cols, dtype=np.int64)
+    run_of = np.empty((rows, cols), dtype=np.int64)  # each sub-bin's run
+    counts = np.zeros(rows)
+    k = -1
+    for row in range(rows):
+        for i in range(cols):
+            new = i == 0 or mu[row, i] != mu[row, i - 1] or wait[row, i] != wait[row, i - 1]
+            if new:
+                k += 1
+                w[k], m[k], q[k], row_of[k] = 0.0, mu[row, i], wait[row, i], row
+                counts[row] += 1
+            w[k] += weight[row, i]
+            run_of[row, i] = k
+    return w[: k + 1], m[: k + 1], q[: k + 1], row_of[: k + 1], counts, run_of
+
+
+@numba.njit(cache=True)
+def _run_cdf(weight, mu, wait, row_of, at):  # pragma: no cover (numba)
+    out = np.zeros(at.size)
+    for k in range(weight.size):
+        out[row_of[k]] += weight[k] * (1 - np.exp(-mu[k] * max(at[row_of[k]] - wait[k], 0.0)))
+    return out
+
+
+class _Workspace:
+    """Scratch arrays of :func:`mixture_cdf`, reused across the bisection's steps (fresh
+    multi-megabyte arrays each step cost more in page faults than in arithmetic)."""
+
+    def __init__(self, shape: tuple[int, int]):
+        self.args = np.empty(shape[0] * shape[1])
+        self.index = np.empty(shape, dtype=np.int64)
+        self.terms = np.empty(shape[1])
+        self.run_arg = np.empty(shape[0] * shape[1], dtype=np.int64)
+
+
+def mixture_cdf(weight, mu, wait, at, rows=None, work: _Workspace | None = None,
+                runs: _Runs | None = None) -> np.ndarray:
+    """Per row (of ``rows``, default all): ``sum_i weight_i (1 - exp(-mu_i max(at - wait_i,
+    0)))``, the arrival-weighted latency CDF at ``at`` (minus the base latency), with numpy's
+    arithmetic of
+
+        (weight * (1 - np.exp(-mu * np.maximum(at[:, None] - wait, 0)))).sum(axis=1)
+
+    ``mu`` is constant within a minute and ``wait`` is 0 without backlog, so runs of sub-bins
+    share their exponent: numpy's ``exp`` runs once per run, not once per sub-bin.
+    """
+    rows = np.arange(weight.shape[0]) if rows is None else np.asarray(rows, dtype=np.int64)
+    work = work or _Workspace(weight.shape)
+    if runs is not None:  # the exponents once per run of equal (mu, wait), not per sub-bin
+        count = _run_exponents(runs.mu, runs.wait, runs.start, at, rows, work.args,
+                               work.run_arg)
+        return _run_weighted_sums(weight, rows, np.exp(work.args[:count]), work.run_arg,
+                                  runs.run_of, work.terms)
+    count = _exponents(mu, wait, at, rows, work.args, work.index)
+    return _weighted_sums(weight, rows, np.exp(work.args[:count]), work.index, work.terms)
+
+
+@numba.njit(cache=True)
+def _run_exponents(mu, wait, start, at, rows, args, run_arg):  # pragma: no cover (numba)
+    """:func:`_exponents` on the runs of :class:`_Runs` (``mu``, ``wait`` per run, ``start``:
+    each row's first run): every sub-bin of a run has the run's exponent, so the distinct
+    consecutive exponents are the same; ``run_arg``: each run's position in ``args``."""
+    count = 0
+    for row in rows:
+        for j in range(start[row], start[row + 1]):
+            a = -mu[j] * max(at[row] - wait[j], 0.0)
+            if count == 0 or a != args[count - 1]:
+                args[count] = a
+                count += 1
+            run_arg[j] = count - 1
+    return count
+
+
+@numba.njit(cache=True)
+def _run_weighted_sums(weight, rows, exps, run_arg, run_of, terms):  # pragma: no cover (numba)
+    cols = weight.shape[1]
+    out = np.empty(rows.size)
+    for k, row in enumerate(rows):
+        for i in range(cols):
+            terms[i] = weight[row, i] * (1 - exps[run_arg[run_of[row, i]]])
+        out[k] = pairwise_sum(terms, 0, cols)  # numpy's sum(axis=1), same association
+    return out
+
+
+@numba.njit(cache=True)
+def _exponents(mu, wait, at, rows, args, index):  # pragma: no cover (numba)
+    """The distinct consecutive exponents ``-mu * max(at - wait, 0)`` of ``rows`` into ``args``
+    and each sub-bin's position in it into ``index``; returns how many there are."""
+    count = 0
+    for row in rows:
+        for i in range(mu.shape[1]):
+            a = -mu[row, i] * max(at[row] - wait[row, i], 0.0)
+            if count == 0 or a != args[count - 1]:
+                args[count] = a
+                count += 1
+            index[row, i] = count - 1
+    return count
+
+
+@numba.njit(cache=True)
+def _weighted_sums(weight, rows, exps, index, terms):  # pragma: no cover (numba)
+    cols = weight.shape[1]
+    out = np.empty(rows.size)
+    for k, row in enumerate(rows):
+        for i in range(cols):
+            terms[i] = weight[row, i] * (1 - exps[index[row, i]])
+        out[k] = pairwise_sum(terms, 0, cols)  # numpy's sum(axis=1), same association
+    return out

@@ -1,0 +1,291 @@
+"""The scheduling study's input: a surrogate of the paper's private Alibaba block-storage traces,
+or a real block trace converted to per-segment traffic (:func:`from_trace`).
+
+``segments`` segments are hashed onto ``ssds`` SSDs. Traffic is in bytes per 1-minute bin, read
+and write separately, over ``history_days`` of history plus ``intervals`` evaluation intervals of
+6 h. Segment volumes are lognormal (sigma 1.8: the top 20 % carry about 80 % of the traffic),
+scaled so that the mean per-SSD traffic is 2.5 GB/s / 96 SSDs ≈ 26 MB/s, as in the paper.
+
+* ``periodic_share`` (30 %) of the segments run burst trains (backups, analytics): a period from
+  {30 min, 1 h, 2 h, 6 h, 12 h, 24 h}, bursts of 5–20 min at 5–50× the segment's mean, in the
+  read series, the write series or both. Half start at a common phase (top-of-the-hour cron
+  jobs), so hash placement stacks their peaks on some SSDs. ``switch_share`` (10 %) of them
+  switch from 1 h to 2 h halfway through the history.
+* The rest carry AR(1) noise with Poisson random bursts and a slow drift.
+* Capture artefacts: single-bin dropouts to 0 with probability 0.002.
+
+Every part of a segment's traffic is proportional to its volume, so :func:`volume_skew` can
+regenerate the same workload with the volumes' sigma changed (and the total traffic kept) by
+rescaling each segment's rows: how the notebook's primary load regime makes SSDs differ as the
+paper's do (:func:`storrepro.papers.periodicity.experiment.calibrate_skew`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+from storrepro.suite.traces import samples
+from storrepro.suite.traces.convert import Conversion, rate_series, save_table
+from storrepro.suite.traces.needs import TraceNeeds
+
+MINUTES_PER_INTERVAL = 360
+#: The size of every request of the SSD model (64 sectors of 512 B): the bytes a trace's
+#: request counts stand for.
+REQUEST_BYTES = 64 * 512
+PERIODS_MIN = (30, 60, 120, 360, 720, 1440)
+SSD_MEAN_BYTES_PER_S = 2.5e9 / 96
+#: The lognormal sigma of the generated segment volumes.
+VOLUME_SIGMA = 1.8
+
+
+@dataclass(frozen=True)
+class SurrogateSpec:
+    ssds: int = 16
+    segments: int = 4000
+    history_days: int = 3
+    intervals: int = 4
+    periodic_share: float = 0.3
+    switch_share: float = 0.1
+    aligned_share: float = 0.5
+    dropout_prob: float = 0.002
+
+    def __post_init__(self):
+        checks = [
+            ("ssds", self.ssds >= 2, ">= 2"),
+            ("segments", self.segments >= self.ssds, ">= ssds"),
+            ("history_days", self.history_days >= 1, ">= 1"),
+            ("intervals", self.intervals >= 1, ">= 1"),
+            ("periodic_share", 0 <= self.periodic_share <= 1, "in [0, 1]"),
+            ("switch_share", 0 <= self.switch_share <= 1, "in [0, 1]"),
+            ("aligned_share", 0 <= self.aligned_share <= 1, "in [0, 1]"),
+            ("dropout_prob", 0 <= self.dropout_prob < 1, "in [0, 1)"),
+        ]
+        for name, ok, allowed in checks:
+            if not ok:
+                raise ValueError(f"{name} = {getattr(self, name)!r}: expected {allowed}")
+
+    @property
+    def history_minutes(self) -> int:
+        return self.history_days * 1440
+
+    @property
+    def minutes(self) -> int:
+        return self.history_minutes + self.intervals * MINUTES_PER_INTERVAL
+
+
+@dataclass
+class Workload:
+    """Per-segment traffic (bytes per minute) and what was planted."""
+
+    read: np.ndarray  # (segments, minutes), float32
+    write: np.ndarray
+    period_min: np.ndarray  # planted period in minutes (0 = aperiodic); the final one if switched
+    switched: np.ndarray  # bool: period switched 60 -> 120 min mid-history
+    placement: np.ndarray  # hash placement: segment -> SSD
+    spec: SurrogateSpec
+    #: each segment's volume is exp(VOLUME_SIGMA · z): its z (None for a real trace)
+    volume_z: np.ndarray | None = None
+
+
+def hash_placement(segments: int, ssds: int) -> np.ndarray:
+    """Initial placement of every method: segment id mod number of SSDs."""
+    return np.arange(segments) % ssds
+
+
+def burst_trains(t, period, start, length, height) -> np.ndarray:
+    """Burst trains, one row per segment: ``height`` while ``(t - start) mod period < length``."""
+    on = (t[None, :] - start[:, None]) % period[:, None] < length[:, None]
+    return on * height[:, None]
+
+
+def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) -> Workload:
+    n, m = spec.segments, spec.minutes
+    t = np.arange(m)
+    z = rng.standard_normal(n)
+    volume = np.exp(0.0 + VOLUME_SIGMA * z)  # rng.lognormal(0, 1.8, n), its z kept
+    periodic = rng.random(n) < spec.periodic_share
+    idx = np.flatnonzero(periodic)
+    k = idx.size
+    period = rng.choice(PERIODS_MIN, size=k)
+    length = rng.integers(5, 21, size=k)
+    height = volume[idx] * rng.uniform(5, 50, size=k)
+    aligned = rng.random(k) < spec.aligned_share
+    start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
+    switched_p = rng.random(k) < spec.switch_share
+    where = rng.integers(0, 3, size=k)  # 0 read, 1 write, 2 both
+    trains = burst_trains(t, np.where(switched_p, 120, period), start, length, height)
+    if switched_p.any():  # 1 h before the middle of the history, 2 h after it
+        half = spec.history_minutes // 2
+        early = burst_trains(t[:half], np.full(k, 60), start, length, height)
+        trains[switched_p, :half] = early[switched_p]
+    period = np.where(switched_p, 120, period)
+    # in-place arithmetic on four reused (segments × minutes) arrays: the same operations in
+    # the same order as the plain expressions in the comments, without a dozen fresh 200 MB
+    # temporaries per side (their page faults cost more than the arithmetic)
+    phase_base = 2 * np.pi * t[None, :] / m
+    x, drift, uniform, bursts = (np.empty((n, m)) for _ in range(4))
+    out = []
+    for side in (0, 1):  # read, write
+        rng.standard_normal(out=x)
+        x *= 0.3
+        x += 0.0  # x = rng.normal(0, 0.3, (n, m)), drawn in place
+        ar1(x, 0.9)  # AR(1) noise, in place
+        np.add(phase_base, rng.uniform(0, 2 * np.pi, (n, 1)), out=drift)
+        np.sin(drift, out=drift)
+        drift *= 0.3
+        drift += 1  # drift = 1 + 0.3 sin(2 pi t / m + phase): a slow drift
+        share = rng.uniform(0.3, 0.7, size=(n, 1))
+        x *= 0.25
+        np.exp(x, out=x)
+        x *= volume[:, None] * share
+        x *= drift  # x = volume · share · exp(0.25 AR) · drift
+        mine = (where == side) | (where == 2)
+        x[idx[mine]] += trains[mine]
+        rng.random(out=uniform)
+        trailing_count((uniform < 1 / 600) & ~periodic[:, None], 10, bursts)
+        bursts *= volume[:, None]
+        bursts *= 5
+        x += bursts  # 10-minute random bursts of 5 × the volume on aperiodic segments
+        rng.random(out=uniform)
+        x[uniform < spec.dropout_prob] = 0.0
+        out.append(x.astype(np.float32))
+    del x, drift, uniform, bursts
+    read, write = out
+    # scale to the paper's mean per-SSD traffic (2.5 GB/s over 96 SSDs)
+    factor = SSD_MEAN_BYTES_PER_S * 60 * spec.ssds / float((read.sum() + write.sum()) / m)
+    read *= factor
+    write *= factor
+    period_min = np.zeros(n, dtype=int)
+    period_min[idx] = period
+    switched = np.zeros(n, dtype=bool)
+    switched[idx] = switched_p
+    return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec, z)
+
+
+def volume_skew(w: Workload, sigma: float, totals: np.ndarray | None = None) -> np.ndarray:
+    """Per-segment factors that turn the workload's volumes from ``exp(VOLUME_SIGMA · z)`` into
+    ``exp(sigma · z)`` and keep its total traffic (``totals``: each segment's total traffic,
+    computed when not given): multiplying each segment's rows by its factor is generating the
+    workload with ``sigma``, since all of a segment's traffic is proportional to its volume."""
+    if w.volume_z is None:
+        raise ValueError("the workload has no segment volumes to skew (a real trace): expected "
+                         "a surrogate from generate()")
+    if not (np.isfinite(sigma) and sigma >= 0):
+        raise ValueError(f"sigma = {sigma!r}: expected a finite number >= 0")
+    if totals is None:
+        totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    factor = np.exp((sigma - VOLUME_SIGMA) * w.volume_z)
+    return factor * (totals.sum() / (factor * totals).sum())
+
+
+@numba.njit(cache=True)
+def ar1(noise: np.ndarray, phi: float) -> np.ndarray:  # pragma: no cover (numba)
+    """AR(1) along each row, ``y_t = phi·y_{t-1} + e_t`` from ``y_0 = e_0``, written over
+    ``noise`` and returned: the arithmetic of ``scipy.signal.lfilter([1], [1, -phi], noise,
+    axis=1)`` (direct form II transposed), without its copies."""
+    for row in range(noise.shape[0]):
+        state = 0.0
+        for t in range(noise.shape[1]):
+            e = noise[row, t]
+            y = state + e
+            noise[row, t] = y
+            state = 0.0 * e - y * -phi
+    return noise
+
+
+@numba.njit(cache=True)
+def trailing_count(hits: np.ndarray, width: int, out: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """Per row, how many of the last ``width`` entries (this one included) are true, as floats
+    written into ``out``: ``lfilter(np.ones(width), [1], hits, axis=1)`` (exact: sums of ones)."""
+    for row in range(hits.shape[0]):
+        count = 0
+        for t in range(hits.shape[1]):
+            count += hits[row, t]
+            if t >= width:
+                count -= hits[row, t - width]
+            out[row, t] = count
+    return out
+
+
+def bin_sum(x: np.ndarray, width: int) -> np.ndarray:
+    """Sum consecutive ``width``-minute bins along the last axis (trailing minutes dropped)."""
+    k = x.shape[-1] // width
+    return x[..., : k * width].reshape(*x.shape[:-1], k, width).sum(axis=-1)
+
+
+def precise_period_segments(path: str | Path, *, format: str | None = None,
+                            bin_s: float = 300.0, progress: bool = True) -> pd.DataFrame:
+    """Requests per ``bin_s`` interval of each segment (volume): the traffic series the
+    periodicity-aware scheduler forecasts."""
+    rates = rate_series(path, bin_s, format=format, progress=progress)
+    return (rates * bin_s).round().astype(np.int64)
+
+
+#: ``trace convert --to precise-period``
+TRACE_CONVERSION = Conversion(
+    name="precise-period",
+    writes="each volume's requests per 5 minutes (.csv)",
+    convert=precise_period_segments,
+    save=save_table,
+)
+
+
+def from_trace(path: str | Path, spec: SurrogateSpec, format: str = "") -> Workload:
+    """The study's input from a real block trace: each volume (or disk) is a segment, its
+    requests per minute (:func:`precise_period_segments`) times
+    :data:`REQUEST_BYTES` its traffic in bytes per minute, hashed onto ``spec.ssds`` SSDs.
+
+    The converter counts requests without telling reads from writes, so all traffic is read
+    traffic and the write side is empty (PreciseScheduling then forecasts the write side with
+    the read side's period, adding zero). The first ``spec.history_days`` days are the history,
+    then ``spec.intervals`` 6-h intervals; later minutes are not used. Nothing is planted, so
+    ``period_min`` is 0 for every segment.
+    """
+    counts = precise_period_segments(path, format=format or None, bin_s=60.0, progress=False)
+    minutes = spec.history_minutes + spec.intervals * MINUTES_PER_INTERVAL
+    volumes, span = counts.shape[1], counts.shape[0]
+    if volumes < spec.ssds:
+        raise ValueError(
+            f"trace {path}: {volumes} volumes, expected at least sched_ssds = {spec.ssds} (one "
+            "segment per volume); choose fewer SSDs"
+        )
+    if span < minutes:
+        raise ValueError(
+            f"trace {path}: spans {span} minutes, expected at least {minutes} (sched_history_days"
+            f" = {spec.history_days} days of history and sched_intervals = {spec.intervals} "
+            "6-h intervals); choose fewer days or intervals"
+        )
+    read = counts.to_numpy()[:minutes].T.astype(np.float32) * np.float32(REQUEST_BYTES)
+    spec = SurrogateSpec(ssds=spec.ssds, segments=volumes, history_days=spec.history_days,
+                         intervals=spec.intervals)
+    none = np.zeros(volumes, dtype=int)
+    return Workload(read, np.zeros_like(read), none, none.astype(bool),
+                    hash_placement(volumes, spec.ssds), spec)
+
+
+def _sample(path: Path, rng: np.random.Generator) -> Path:
+    """Six volumes over 31 h: a day of history and 6-h intervals."""
+    return samples.write_msr(path, *samples.daily_arrivals(rng, 6, 31, 6), rng)
+
+
+#: The small trace the tests run the notebook on.
+TRACE_SAMPLE = samples.TraceSample(_sample)
+
+
+def trace_needs(cfg) -> TraceNeeds:
+    """A volume per SSD and the history plus the intervals, in minutes (as :func:`from_trace`
+    reads them)."""
+    minutes = cfg.sched_history_days * 1440 + cfg.sched_intervals * MINUTES_PER_INTERVAL
+    return TraceNeeds(
+        volumes=cfg.sched_ssds,
+        volumes_why=f"sched_ssds = {cfg.sched_ssds}: each volume is one segment, at least one "
+        "on each SSD",
+        seconds=(minutes - 1) * 60.0,  # the last minute's bin starts at its first second
+        seconds_why=f"sched_history_days = {cfg.sched_history_days} days of history and "
+        f"sched_intervals = {cfg.sched_intervals} 6-h intervals",
+    )

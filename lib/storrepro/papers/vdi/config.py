@@ -1,0 +1,321 @@
+"""Parameters of notebook 03 (smart background scheduling for VDI), the readings of the
+paper's open choices that move its verdicts, and the simulated system they describe."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+from storrepro.suite.config import (
+    Forced,
+    NotebookConfig,
+    Param,
+    ParameterError,
+    Reading,
+    trace_params,
+)
+
+#: Pool size an earlier scratch prototype of the same generator reported: 75–81 M blocks over
+#: its seeds 0–4; the ``pool=prototype`` reading uses the middle on every seed.
+PROTOTYPE_POOL = 78e6
+
+#: How the pool size P is set (reading ``pool``).
+POOL_RULES = {
+    "a7": "P = the peak debt of an unlimited replay of the 6-day window that frees debt only on "
+    "the cores FG leaves idle, FG sized ⌈A/50⌉ from the demand A, so the 95 % cap just binds "
+    "(54–71 M blocks on seeds 0–4)",
+    "a7-forecast": "the same replay with FG sized the way the smart scheduler sizes it, "
+    "⌈max(A, Â)/50⌉ with Â the proposed model's day-ahead forecast (61–78 M blocks)",
+    "prototype": f"P = {PROTOTYPE_POOL / 1e6:g} M blocks on every seed, the middle of the "
+    "75–81 M blocks the scratch prototype of the same generator reported",
+}
+
+#: The planner's spreading rule (reading ``spread``).
+SPREADS = {
+    "bg-floor": "each planner iteration raises a floor on the BG cores by one over the window "
+    "before the breach; FG keeps every core above the floor, so only ticks whose idle cores "
+    "fall short of the floor lose FG cores",
+    "even-cores": "each planner iteration steals one more FG core (CFF + 1) in every tick of the "
+    "window before the breach where FG still has one, whatever the idle cores already give BG",
+}
+
+#: The module of the claim rules, whose constants the register's forced entries date.
+_CLAIMS = "storrepro.papers.vdi.claims"
+
+#: reading name -> the SystemParams field it sets
+READING_FIELDS = {"pool": "pool_rule", "spread": "spread"}
+
+
+@dataclass(frozen=True)
+class SystemParams:
+    """The simulated array (cores, per-core rates, the fixed bucket's 40–50 % band) and the
+    smart planner (cap, horizon, window, replan period); times in s."""
+
+    n_cores: int = 64
+    fg_iops_per_core: float = 50.0
+    bg_blocks_per_core_s: float = 20.0
+    cap: float = 0.95
+    low: float = 0.40
+    high: float = 0.50
+    horizon_s: float = 86_400.0
+    window_s: float = 43_200.0
+    replan_s: float = 3_600.0
+    alpha: float = 0.5
+    spread: str = "bg-floor"
+    pool_rule: str = "a7"
+
+    def __post_init__(self):
+        if self.spread not in SPREADS:
+            raise ValueError(f"spread must be one of {tuple(SPREADS)}, got {self.spread!r}")
+        if self.pool_rule not in POOL_RULES:
+            raise ValueError(
+                f"pool_rule must be one of {tuple(POOL_RULES)}, got {self.pool_rule!r}"
+            )
+
+
+class VdiConfig(NotebookConfig):
+    notebook = "03_vdi_background"
+    paper = (
+        "M. Kachmar, D. Kaeli: A Smart Background Scheduler for Storage Systems, "
+        "MASCOTS 2020 (arXiv 2006.01402)"
+    )
+    full_cost = (41.0, 1031.0, 1092.0)  # full s, quick and full peak MiB
+    params = {
+        "seeds": Param(
+            int,
+            2,
+            5,
+            "independent synthetic traces (seeds 0..seeds-1)",
+            low=1,
+            high=20,
+            grows="time",
+        ),
+        "n_cores": Param(int, 64, 64, "datapath cores N", low=1, high=1024),
+        "fg_iops_per_core": Param(float, 50.0, 50.0, "FG IOPS one core serves", low=1e-3),
+        "bg_ops_per_core": Param(
+            float, 20.0, 20.0, "BG debt blocks freed per core-second", low=1e-3
+        ),
+        "cap": Param(float, 0.95, 0.95, "dynamic bucket cap, fraction of the pool in (0, 1]"),
+        "alpha": Param(float, 0.5, 0.5, "EWMA smoothing factor of the proposed forecaster"),
+        "window_h": Param(float, 12.0, 12.0, "planner: window before a breach (h)", low=1, high=24),
+        "horizon_h": Param(float, 24.0, 24.0, "planner: look-ahead (h)", low=1, high=24),
+        "sensitivity": Param(bool, True, True, "run the sensitivity section"),
+        **trace_params("the synthetic VDI foreground IOPS"),
+    }
+    readings: ClassVar[dict[str, Reading]] = {
+        "pool": Reading(
+            question="How large is the storage pool P that the deferred debt may fill?",
+            paper_words=(
+                'The paper gives no pool size: "We fix the debt bucket size to a range between '
+                '40 and 50% of total pool size"; "The debt bucket implementation can grow up '
+                'to 95% of pool size as long as the forecasted data allows."'
+            ),
+            primary="a7",
+            alternatives=POOL_RULES,
+            argument=(
+                "The paper sizes both buckets relative to a pool it never states, so P comes "
+                "from a rule. The A7 rule (the idle-only replay's peak debt) was planned before "
+                "the code was written, is in the code since the notebook's first commit, before "
+                "any result, and is computed "
+                "from each seed's own trace; the prototype's 78 M blocks is a number from "
+                "another implementation's random streams. The A7 replay sizes FG by ⌈A/50⌉ "
+                "while the scheduler whose pool it sizes uses ⌈max(A, Â)/50⌉: `a7-forecast` "
+                "sizes it the scheduler's way. It was added after a review reported what it "
+                "gives (S5 9.1 % / 1.8 %, S6 5.8× on the means), so it is an alternative, "
+                "judged beside the primary, not the primary; P moves S5 and S6 either way (S12 "
+                "scales it)."
+            ),
+            kind="modelling",
+        ),
+        "spread": Reading(
+            question="How does the planner spread the extra background work over the period "
+            "before a forecast breach of 95 %?",
+            paper_words=(
+                '"The dynamic bucket algorithm maximizes foreground I/O as long there are free '
+                "pool capacity. If a future period is observed where pool capacity will be 95% "
+                "depleted, a greedy algorithm evenly spreads enough background load to a relative "
+                "prior period. [...] Several iterations are needed to replay the forecasted data "
+                "series and slowly increase the background processing rate so to find the optimal "
+                'partition point between foreground and background cores."'
+            ),
+            primary="bg-floor",
+            alternatives=SPREADS,
+            argument=(
+                'What the text spreads evenly is "background load", and what the iterations '
+                'raise is "the background processing rate": a per-tick BG rate over the prior '
+                "period, not a count of cores taken from FG. BG already runs on every idle core "
+                '("harvest every ounce of processing capacity"), and FG is maximized "as long '
+                'there are free pool capacity", so raising the BG rate takes FG cores only where '
+                "the idle ones do not already give that rate. Stealing one core in every tick "
+                "whatever BG already has (the earlier resolution) spreads stolen cores, not load. "
+                "Against it, the paper's core formula C_FG = IOPS_a/CIOPS_FG − CFF, CFF being "
+                '"the extra cores we need to steal from the set servicing foreground IOs", and '
+                '"evenly spreads" lean to `even-cores`. This primary was chosen after the '
+                "earlier rule's S5 was committed (19.4 % violations in the results of 3831bc6; "
+                "bg-floor, set in 3f82af2, gives 13.8 %), so both rules are judged and shown "
+                "side by side."
+            ),
+        ),
+    }
+
+    forced: ClassVar[dict[str, Forced]] = {
+        "f5_band": Forced(
+            question="What does the proposed model beating Holt-Winters require of the per-seed "
+            "SMAPE gap?",
+            quote='"we cut the error range by half if compared to ARIMA and few percentage better '
+            'than triple exponential smoothing" (14.8 vs 19.2 %)',
+            value="proposed − Holt-Winters < 0 on the 95 % bootstrap interval of the median gap "
+            "over the seeds (direction; the median, so that one seed's large gap cannot carry "
+            "it — the mean's interval gives the same verdict here); the earlier +0.5 pp margin "
+            "is gone",
+            kind="band",
+            symbol=f"{_CLAIMS}:F5_BAND",
+            decides=("F5",),
+        ),
+        "f5_arima_band": Forced(
+            question="What does Holt-Winters beating ARIMA require?",
+            quote='"ARIMA achieves [...] SMAPE of 27.8%"; "SMAPE achieved for triple exponential '
+            'smoothing is 19.2%"',
+            value="Holt-Winters − ARIMA < 0 on the 95 % interval of the mean gap (direction)",
+            kind="band",
+            symbol=f"{_CLAIMS}:F5_ARIMA_BAND",
+            decides=("F5",),
+        ),
+        "f7_band": Forced(
+            question="What MPE is 'well below 10 %'?",
+            quote='"MPE (Mean Percentage Error) is well below 10%"',
+            value="the mean MPE's 95 % interval within ±10 % (bound)",
+            kind="band",
+            symbol=f"{_CLAIMS}:F7_BAND",
+            decides=("F7",),
+        ),
+        "f8_band": Forced(
+            question="How small is the 'small' cumulative error?",
+            quote='"We are not concerned at minimizing the error [...] as long as the cumulative '
+            'error at any time t is small"',
+            value="each seed's worst end-of-day |CumErr| ≤ 5 % (acceptance check F8; the "
+            "paper gives no number)",
+            kind="band",
+            symbol=f"{_CLAIMS}:F8_BAND",
+            decides=("F8",),
+        ),
+        "s5_bands": Forced(
+            question="How close to the paper's smart numbers must S5 come?",
+            quote='"SLO performance violation of only 6.2% through the 6 days where 2.6% of IO '
+            'was queued"',
+            value="6.2 ± 4 pp and 2.6 ± 2 pp (acceptance check S5) "
+            "on the 95 % interval of the mean over seeds",
+            kind="band",
+            symbol=f"{_CLAIMS}:S5_BANDS",
+            decides=("S5",),
+        ),
+        "s6_bands": Forced(
+            question="How large must the improvement fixed/smart be?",
+            quote='"reduced SLO violations from 54.6% when using a fixed debt bucket to merely a '
+            '6.2%" (8.8×; queued 21.7 → 2.6 %, 8.3×)',
+            value="per-seed ratios ≥ 4× and ≥ 3× (the acceptance check S6, about half "
+            "the paper's) on the 95 % interval, and smart < fixed on every seed and pool size",
+            kind="band",
+            symbol=f"{_CLAIMS}:S6_BANDS",
+            decides=("S6",),
+        ),
+        "s4_target": Forced(
+            question="What is the fixed baseline's ramp calibrated to?",
+            quote='"Such an implementation leads to SLO performance violation of 54.6% where '
+            '21.7% of IO was queued due to out of resources"',
+            value="54.6 ± 10 pp violations, 21.7 ± 11 pp queued (acceptance check S4); the ramp "
+            "minimising the distance in half-widths is frozen",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:S4_TARGET",
+            decides=("S4", "S6"),
+        ),
+        "f1_target": Forced(
+            question="What daily cycle is the generator calibrated to?",
+            quote='"Figure 5 plots the autocorrelation of incoming intensity at different lags, '
+            'where the highest at is at point 144 (a one-day lag, plotted at 10 minute '
+            'intervals)"',
+            value="ACF argmax over lags 36–300 in [141, 147], ACF(144) ≥ 0.35, ACF(144) − "
+            "ACF(72) ≥ 0.5 (acceptance check F1)",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:ACF_ARGMAX",
+            decides=("F1",),
+        ),
+        "f2_target": Forced(
+            question="What 24 h correlation is the generator's noise calibrated to?",
+            quote='"the 24-hour lag spread, which indicates a strong 24hour correlation"',
+            value="Pearson r(y_t, y_t+144) ≥ 0.45 on every seed (acceptance check F2)",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:LAG_R_MIN",
+            decides=("F2",),
+        ),
+        "f4_target": Forced(
+            question="Which day clusters is the generator's weekend built to give?",
+            quote='"we group weekday as a separate cluster from weekend, leading to 2 stationary '
+            'intensity signals"',
+            value="K-means (k = 2) puts Saturday and Sunday alone in one cluster on every seed",
+            kind="calibration",
+            decides=("F4",),
+        ),
+        "f6_target": Forced(
+            question="What forecast errors is the generator's noise (σ = 0.45) calibrated to?",
+            quote='"ARIMA achieves [...] 27.8%"; "triple exponential smoothing is 19.2%"; "We '
+            'achieve [...] SMAPE of 14.8%"',
+            value="proposed SMAPE in [10, 20] %, Holt-Winters in [14, 25] %, ARIMA ≥ HW + 1 pp, "
+            "proposed/ARIMA ≤ 0.85 (acceptance check F6 for a synthetic trace)",
+            kind="calibration",
+            symbol=f"{_CLAIMS}:F6_BANDS",
+            decides=("F6",),
+        ),
+    }
+
+    #: On a user's trace: its first bin is laid on the stand-in's calendar (Wednesday
+    #: 2016-01-27 00:00), so its days of the week are not the trace's; and every seed reads the
+    #: same trace, so the seeds are replicates of it.
+    trace_words = {
+        r"\bseeds' runs\b": "runs on the trace",
+        r"\bseeds\b": "replicates of the trace",
+        r"\bseed\b": "replicate",
+        r"\bSeed\b": "Replicate",
+        r"\bthis stand-in\b": "this trace",
+    }
+
+    trace_module = "storrepro.papers.vdi.workload"  # trace_needs(cfg): what it needs of a trace
+    paper_link = "https://doi.org/10.1109/MASCOTS50786.2020.9285967"
+
+    def __init__(self, profile: str = "full", seed: int | None = 0, **values):
+        super().__init__(profile, seed, **values)
+        if self.trace and values.get("seeds") is None:
+            self.seeds = 1  # every seed reads the same trace: more would repeat one run
+
+    def validate(self) -> None:
+        if not 0 < self.cap <= 1:
+            raise ParameterError(f"parameter 'cap' = {self.cap!r}: expected a fraction in (0, 1]")
+        if not 0 < self.alpha < 1:
+            raise ParameterError(f"parameter 'alpha' = {self.alpha!r}: expected a value in (0, 1)")
+        if self.window_h > self.horizon_h:
+            raise ParameterError(
+                f"parameter 'window_h' = {self.window_h!r}: must not exceed "
+                f"horizon_h = {self.horizon_h!r}"
+            )
+
+    @property
+    def system(self) -> SystemParams:
+        """The simulated system of this run, under the primary readings."""
+        return SystemParams(
+            n_cores=self.n_cores,
+            fg_iops_per_core=self.fg_iops_per_core,
+            bg_blocks_per_core_s=self.bg_ops_per_core,
+            cap=self.cap,
+            horizon_s=3600.0 * self.horizon_h,
+            window_s=3600.0 * self.window_h,
+            alpha=self.alpha,
+            **{f: self.readings[r].primary for r, f in READING_FIELDS.items()},
+        )
+
+    def system_under(self, label: str):
+        """The system with one reading ``"name=value"`` changed from the primary."""
+        name, value = label.split("=", 1)
+        if name not in READING_FIELDS or value not in self.readings[name].alternatives:
+            raise ValueError(f"unknown reading {label!r}; declared: {self.reading_labels()}")
+        return dataclasses.replace(self.system, **{READING_FIELDS[name]: value})

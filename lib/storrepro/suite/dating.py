@@ -1,0 +1,213 @@
+"""When each choice of a paper's decision register was made, read from git, never typed.
+
+For a reading, the value dated is its ``primary``; for a forced choice, band or calibration
+target with a ``symbol`` (``"module:NAME"``), the source of that module-level constant. Walking
+back the history of the file that holds it (following renames, along the first-parent line: a
+branch's commits count from the merge that brought them), ``set_in`` is the oldest commit of the
+unbroken run of commits in which the value was what it is now; ``set_after_results``
+says whether the commit before it already held a committed ``results/<notebook>.json`` with one
+of the claims the choice decides — a choice made with those results in view.
+
+``python -m storrepro dates`` prints every notebook's register with its dates.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+from storrepro.suite.paths import repo_root
+
+UNCOMMITTED = "uncommitted"
+NO_HISTORY = "unknown: no git history"
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=repo_root(), capture_output=True, text=True)
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+@cache
+def _history(relpath: str) -> tuple[tuple[str, str], ...]:
+    """``(commit, path at that commit)`` of every commit on the first-parent line that touched
+    ``relpath``, newest first: a branch's work counts from the merge that brought it (without
+    ``--first-parent`` git leaves the merges out, and the walk would compare HEAD's value with
+    one branch's older version)."""
+    out = _git("log", "--follow", "--first-parent", "--format=@%H", "--name-only", "--", relpath)
+    if not out:
+        return ()
+    pairs, commit = [], None
+    for line in out.splitlines():
+        if line.startswith("@"):
+            commit = line[1:]
+        elif line.strip() and commit:
+            pairs.append((commit, line.strip()))
+            commit = None
+    return tuple(pairs)
+
+
+@cache
+def _show(commit: str, path: str) -> str | None:
+    return _git("show", f"{commit}:{path}")
+
+
+@cache
+def _tree(source: str) -> ast.Module | None:
+    """A source file's syntax tree, parsed once however many register entries it holds."""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
+
+
+def reading_primary(name: str) -> Callable[[str], str | None]:
+    """An extractor: the ``primary=`` of the ``Reading(...)`` stored under key ``name``."""
+
+    def extract(source: str) -> str | None:
+        tree = _tree(source)
+        if tree is None:
+            return None
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (isinstance(key, ast.Constant) and key.value == name
+                        and isinstance(value, ast.Call)):
+                    for kw in value.keywords:
+                        if kw.arg == "primary":
+                            return ast.unparse(kw.value)
+        return None
+
+    return extract
+
+
+def constant(name: str) -> Callable[[str], str | None]:
+    """An extractor: the source of the module-level assignment to ``name``."""
+
+    def extract(source: str) -> str | None:
+        tree = _tree(source)
+        if tree is None:
+            return None
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AnnAssign) and node.value else [])
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return ast.unparse(node.value)
+        return None
+
+    return extract
+
+
+def module_path(module: str) -> str:
+    """The repository-relative path of an importable module's source file."""
+    file = Path(importlib.import_module(module).__file__).resolve()
+    return file.relative_to(repo_root().resolve()).as_posix()
+
+
+def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
+    """The commit that set the value ``extract`` finds in ``relpath`` (see the module
+    docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed. When the
+    value goes back to the commit that created the file, it may be older still (moved from a
+    file git does not connect): :func:`dated` says so."""
+    current = extract((repo_root() / relpath).read_text())
+    if current is None:
+        raise ValueError(f"{relpath}: the value to date is not there")
+    history = _history(relpath)
+    if not history:
+        return NO_HISTORY
+    found = UNCOMMITTED
+    for commit, path in history:
+        source = _show(commit, path)
+        if source is None or extract(source) != current:
+            break
+        found = commit
+    # The newest commit touching the file holds HEAD's version: a working tree that differs from
+    # it there stops the walk at once, so the value is uncommitted.
+    return found if found == UNCOMMITTED else found[:12]
+
+
+def results_before(commit: str, notebook: str, claims: Iterable[str]) -> bool | None:
+    """Whether the commit before ``commit`` held ``results/<notebook>.json`` with one of
+    ``claims``; None when the commit is not a real one."""
+    if commit in (UNCOMMITTED, NO_HISTORY):
+        return None
+    ids = _claim_ids(f"{commit}^", notebook)
+    wanted = set(claims)
+    return bool(ids & wanted) if wanted else bool(ids)
+
+
+@cache
+def _claim_ids(commit: str, notebook: str) -> frozenset[str]:
+    """The claim ids of ``results/<notebook>.json`` at ``commit``, read once for every register
+    entry dated to it (none when the file is missing or not a result)."""
+    text = _show(commit, f"results/{notebook}.json")
+    if text is None:
+        return frozenset()
+    try:
+        return frozenset(c["id"] for c in json.loads(text).get("claims", []))
+    except (ValueError, KeyError, TypeError):
+        return frozenset()
+
+
+def dated(relpath: str, extract: Callable[[str], str | None], notebook: str,
+          decides: Iterable[str]) -> dict:
+    """``{"set_in", "set_after_results", "since_file_created"}`` of one register entry; the
+    last is true when ``set_in`` created the file, so the value may be older."""
+    commit = set_in(relpath, extract)
+    history = _history(relpath)
+    created = bool(history) and history[-1][0].startswith(commit)
+    return {"set_in": commit, "set_after_results": results_before(commit, notebook, decides),
+            "since_file_created": created}
+
+
+def judged_under(claims: Iterable[dict], readings: Iterable[str]) -> dict[str, list[str]]:
+    """The ids of the claims judged under each reading: the claims a reading decides."""
+    claims = list(claims)
+    return {
+        name: [c["id"] for c in claims if any(x.split("=")[0] == name for x in c["by_reading"])]
+        for name in readings
+    }
+
+
+def date_register(config, decides: dict[str, list[str]]) -> dict[str, dict]:
+    """Dates of every entry of ``config``'s register: readings (``decides``: the claims judged
+    under each) and forced choices that name a ``symbol``."""
+    out = {}
+    config_path = module_path(type(config).__module__)
+    for name in config.readings:
+        out[name] = dated(config_path, reading_primary(name), config.notebook,
+                          decides.get(name, []))
+    for name, forced in config.forced.items():
+        if forced.symbol:
+            module, symbol = forced.symbol.split(":", 1)
+            out[name] = dated(module_path(module), constant(symbol), config.notebook,
+                              forced.decides)
+        else:
+            out[name] = {"set_in": None, "set_after_results": None, "since_file_created": None}
+    return out
+
+
+def register_lines(notebook: str) -> list[str]:
+    """``python -m storrepro dates``: one line per register entry of ``notebook``, the claims a
+    reading decides taken from the committed results."""
+    from storrepro.suite.notebooks import config_class
+    from storrepro.suite.paths import read_json
+
+    config = config_class(notebook)()
+    path = repo_root() / "results" / f"{notebook}.json"
+    claims = read_json(path)["claims"] if path.exists() else []
+    lines = [f"{notebook}:"]
+    for name, d in date_register(config, judged_under(claims, config.readings)).items():
+        after = {True: "after results", False: "before results", None: ""}[
+            d["set_after_results"]]
+        older = " (the file's first commit: may be older)" if d["since_file_created"] else ""
+        lines.append(f"  {name}: set in {d['set_in'] or '—'} {after}{older}".rstrip())
+    return lines

@@ -1,0 +1,377 @@
+"""One execution of a notebook: its config, claims, headline, figures and timing.
+
+A notebook opens a :class:`Run` from its config, judges each claim with :meth:`Run.judge` (the
+rule, its inputs, and its inputs under every alternative reading of the paper's open choices),
+sets a :meth:`Run.headline`, saves figures with :meth:`Run.save_figure` and calls
+:meth:`Run.finish` last, which writes ``results/<notebook>.json`` atomically and the scorecard.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from storrepro.suite.claims import (
+    Claim,
+    headline_verdict,
+    input_digest,
+    plain,
+    plain_words_problems,
+)
+from storrepro.suite.config import NotebookConfig
+from storrepro.suite.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
+from storrepro.suite.scorecard import claims_frame, reading_table, style_claims, write_scorecard
+from storrepro.suite.traces.needs import check as check_trace
+from storrepro.suite.traces.needs import words_of
+
+#: Roles whose claims rest on the workload, so a user's trace in place of the stand-in is said.
+_ON_INPUT = ("test", "calibration", "stand-in", "analysis")
+
+
+class Run:
+    """One execution of a notebook: its config, claims, headline, figures and timing."""
+
+    def __init__(self, config: NotebookConfig, out: Path | None = None):
+        self.config = config
+        self.notebook = config.notebook
+        self.out = Path(out) if out is not None else output_root()
+        self.commit = git_commit()
+        self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self._t0 = time.perf_counter()
+        self.claims: dict[str, dict] = {}
+        self.figures: list[Path] = []
+        self.captions: dict[str, str] = {}
+        self.figure_claims: dict[str, dict] = {}
+        self._headline: dict | None = None
+        check_trace(config)  # a user's trace that cannot give the notebook's input: before work
+        self._trace_words: dict[str, str] | None = None
+
+    @property
+    def provenance(self) -> dict[str, str]:
+        return {
+            "notebook": self.notebook,
+            "commit": self.commit,
+            "profile": self.config.profile,
+            "seed": str(self.config.seed),
+        }
+
+    def verdict(self, id: str) -> str:
+        """The recorded (possibly voided) verdict of claim ``id``."""
+        return self.claims[id]["verdict"]
+
+    def judge(
+        self,
+        rule: Callable[..., Claim],
+        *args: Any,
+        by_reading: Mapping[str, tuple] | None = None,
+        not_affected_by: Iterable[str] = (),
+        on_trace: bool = True,
+        **kwargs: Any,
+    ) -> dict:
+        """Apply ``rule`` to ``args`` (the inputs under the primary readings) and to each
+        alternative reading's inputs, record the claim and return its JSON entry.
+
+        ``by_reading`` maps ``"name=value"`` to the rule's positional inputs under that reading
+        (``kwargs`` are shared); ``not_affected_by`` names the readings that cannot change the
+        inputs. A ``test`` claim must be judged under every alternative of every reading of the
+        config that touches it. The entry stores a digest of each reading's inputs, and a claim
+        judged on a user's trace says so in its reason; ``on_trace`` False (or a config's
+        ``trace_claims`` that leaves the claim out) says the claim's inputs do not come from the
+        trace even when the notebook takes one: they stay the stand-in's.
+        """
+        claim = self._on_input(rule(*args, **kwargs), on_trace)
+        alternatives = {label: self._on_input(rule(*alt, **kwargs), on_trace)
+                        for label, alt in (by_reading or {}).items()}
+        gaps = claim.test_gaps() if claim.role == "test" else []
+        if gaps:
+            raise ValueError(f"test claim {claim.id!r} lacks {' and '.join(gaps)}")
+        entry = self._record(claim, alternatives, not_affected_by)
+        entry["inputs"] = input_digest(args, kwargs)
+        for label, alt in (by_reading or {}).items():
+            entry["by_reading"][label]["inputs"] = input_digest(alt, kwargs)
+        return entry
+
+    def _on_input(self, claim: Claim, on_trace: bool = True) -> Claim:
+        """With a user's trace in place of the stand-in (``on_trace``: the claim's inputs come
+        from it), the reason says what it was checked on; a calibration target, fitted to the
+        stand-in, is not applicable to the trace and is not checkable."""
+        driven = self.config.trace_claims is None or claim.id in self.config.trace_claims
+        if not (getattr(self.config, "trace", "") and on_trace and driven):
+            return claim
+        words = self.config.input_description()
+        claim = self._in_trace_words(claim)
+        cannot = self.config.trace_not_checkable.get(claim.id)
+        if claim.role == "calibration" or cannot:
+            why = cannot or "a target fitted to the synthetic stand-in"
+            return dataclasses.replace(
+                claim,
+                verdict="not checkable",
+                reason=f"Not applicable: {why}, and this run read the user's {words} in its "
+                f"place (on it: {claim.reproduced_value}).",
+            )
+        if claim.role in _ON_INPUT:
+            note = f" Checked on the user's {words}, not on the paper's data."
+            claim = dataclasses.replace(claim, reason=claim.reason + note)
+        return claim
+
+    def _in_trace_words(self, claim: Claim) -> Claim:
+        """The claim's texts with the stand-in's words in the config's ``trace_words``
+        replaced by what they mean on the user's trace."""
+        if self._trace_words is None:
+            self._trace_words = words_of(self.config)
+
+        def say(text: str) -> str:
+            for pattern, words in self._trace_words.items():
+                text = re.sub(pattern, words, text)
+            return text
+
+        texts = {k: say(getattr(claim, k)) for k in ("reason", "reproduced_value", "tolerance")}
+        if claim.uncertainty and "of" in claim.uncertainty:
+            texts["uncertainty"] = {**claim.uncertainty, "of": say(claim.uncertainty["of"])}
+        return dataclasses.replace(claim, **texts)
+
+    def _record(
+        self,
+        claim: Claim,
+        readings: Mapping[str, Claim],
+        not_affected_by: Iterable[str],
+    ) -> dict:
+        readings = dict(readings)
+        not_affected = list(not_affected_by)
+        labels = self.config.reading_labels()
+        where = f"claim {claim.id!r}"
+        if claim.id in self.claims:
+            raise ValueError(f"{where} is recorded twice")
+        unknown = [x for x in readings if x not in labels]
+        unknown += [n for n in not_affected if n not in self.config.readings]
+        if unknown:
+            raise ValueError(f"{where}: unknown readings {unknown}; declared: {labels}")
+        if any(alt.id != claim.id for alt in readings.values()):
+            raise ValueError(f"{where}: a reading's claim has another id")
+        if claim.role == "test":
+            missing = [
+                x for x in labels if x not in readings and x.split("=")[0] not in not_affected
+            ]
+            if missing:
+                raise ValueError(
+                    f"test {where} is not judged under the readings {missing}: pass its inputs "
+                    "under each, or name the reading in not_affected_by"
+                )
+        missing_prereq = [p for p in claim.requires if p not in self.claims]
+        if missing_prereq:
+            raise ValueError(f"{where} requires {missing_prereq}: record them first")
+        entry = asdict(claim)
+        undefined = (claim.uncertainty or {}).get("undefined")
+        if undefined:
+            entry["reason"] += (
+                f" Not checkable: {claim.uncertainty['of']} is undefined on {undefined} of "
+                f"{claim.uncertainty['n']} replicates."
+            )
+        entry["requires"] = list(claim.requires)
+        entry["by_reading"] = {}
+        for label, alt in readings.items():
+            verdict, _ = self._conditioned(alt, label)
+            entry["by_reading"][label] = {
+                "verdict": verdict,
+                "reproduced_value": alt.reproduced_value,
+            }
+        verdict, failed = self._conditioned(claim, None)
+        if verdict != claim.verdict:
+            pid, pverdict = failed
+            entry["values"] = {**entry["values"], "verdict without its conditions": claim.verdict}
+            entry["verdict"] = verdict
+            entry["reason"] = (
+                f"{verdict.capitalize()}: it requires {pid}, which is {pverdict} "
+                f"({self.claims[pid]['reproduced_value']}). Without that condition it would be "
+                f"{claim.verdict}: {claim.reason}"
+            )
+        changed = sorted(
+            {x.split("=")[0] for x, v in entry["by_reading"].items() if v["verdict"] != verdict}
+        )
+        entry["robust"] = not changed if (readings or claim.role == "test") else None
+        entry["decided_by"] = changed
+        entry["not_affected_by"] = not_affected
+        self.claims[claim.id] = entry
+        return entry
+
+    def _conditioned(self, claim: Claim, label: str | None) -> tuple[str, tuple | None]:
+        """The claim's verdict under reading ``label`` (None: primary) after its conditions:
+        void when a prerequisite is not reproduced, inconclusive (at best) when one is
+        inconclusive."""
+        for pid in claim.requires:
+            prereq = self.claims[pid]
+            pverdict = prereq["by_reading"].get(label, {}).get("verdict", prereq["verdict"])
+            if pverdict == "inconclusive" and claim.verdict in ("reproduced", "partly"):
+                return "inconclusive", (pid, pverdict)
+            if pverdict not in ("reproduced", "inconclusive"):
+                return "void", (pid, pverdict)
+        return claim.verdict, None
+
+    def headline(self, statement: str, core: Iterable[str], cause: str, summary: str = "") -> dict:
+        """The paper's core claim(s) in one sentence, the verdict on them (from the recorded
+        ``core`` claims: the paper's test claims; a notebook without a paper names its
+        invariants) and the main cause, shown first wherever results are read. The verdict
+        under each alternative reading that changes it is kept beside it. ``summary`` is the
+        headline for every reader: one plain sentence of at most 40 words, verdict first, no
+        claim ids."""
+        core = list(core)
+        unknown = [c for c in core if c not in self.claims]
+        if not core or unknown:
+            raise ValueError(f"headline core {unknown or core}: must name recorded claims")
+        problems = plain_words_problems(summary, self.claims)
+        if problems:
+            raise ValueError(f"headline summary {summary!r}: {'; '.join(problems)}")
+        verdict = headline_verdict(self.verdict(c) for c in core)
+        by_reading = {}
+        for label in self.config.reading_labels():
+            under = headline_verdict(
+                self.claims[c]["by_reading"].get(label, {}).get("verdict", self.verdict(c))
+                for c in core
+            )
+            if under != verdict:
+                by_reading[label] = under
+        self._headline = {
+            "statement": statement,
+            "summary": summary,
+            "core": core,
+            "verdict": verdict,
+            "by_reading": by_reading,
+            "cause": cause,
+            "robust": all(self.claims[c]["robust"] is not False for c in core),
+            "hangs_on": sorted({r for c in core for r in self.claims[c]["decided_by"]}),
+        }
+        return self._headline
+
+    def save_figure(
+        self,
+        fig,
+        name: str,
+        caption: str,
+        paper_figure: str | None = None,
+        claims: Sequence[str] = (),
+    ) -> None:
+        """Save ``fig`` under ``figures/<notebook>/<name>.png`` (and ``.svg`` in the full
+        profile, written in the background until :meth:`finish`), record it and show it (the
+        figure cell shows the picture, not the files' paths).
+
+        ``caption`` says what the figure shows; ``paper_figure`` names the paper's figure or
+        table it reproduces (``"Fig. 9"``; None for a figure of our own) and ``claims`` the ids
+        of the claims it bears on, whose verdicts the site prints under it. The quick profile
+        skips the SVG: it is a smoke run, and the vector copy of every figure cost about a
+        tenth of its time.
+        """
+        from storrepro.suite.plotting import save_figure
+
+        if not caption or not caption.strip():
+            raise ValueError(f"figure {name!r}: give a caption saying what it shows")
+        formats = ("png", "svg") if self.config.profile == "full" else ("png",)
+        paths = save_figure(fig, self.notebook, name, out=self.out, metadata=self.provenance,
+                            formats=formats, background=True)  # fmt: skip
+        self.figures.extend(p for p in paths if p not in self.figures)
+        for path in paths:
+            key = path.relative_to(self.out).as_posix()
+            self.captions[key] = caption
+            self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims)}
+        show_saved(fig, paths[0])
+
+    def claims_frame(self) -> pd.DataFrame:
+        return claims_frame(list(self.claims.values()))
+
+    def show_claims(self):
+        """The claims as a table with verdicts coloured (renders in Jupyter)."""
+        return style_claims(self.claims_frame())
+
+    def reading_table(self) -> pd.DataFrame:
+        """Test claims x readings: the verdict (and value) under the primary and each
+        alternative; ``—`` where the reading cannot touch the claim."""
+        return reading_table(self.result())
+
+    def register(self) -> tuple[dict, dict]:
+        """The paper's decision register with each entry's dates (:mod:`storrepro.suite.dating`):
+        ``(readings, forced)`` as JSON-ready dicts."""
+        from storrepro.suite.dating import date_register, judged_under
+
+        decides = judged_under(self.claims.values(), self.config.readings)
+        dates = date_register(self.config, decides)
+        readings = {
+            name: {**asdict(r), **dates[name], "decides": decides[name]}
+            for name, r in self.config.readings.items()
+        }
+        forced = {
+            name: {**asdict(f), "decides": list(f.decides), **dates[name]}
+            for name, f in self.config.forced.items()
+        }
+        return readings, forced
+
+    def result(self) -> dict[str, Any]:
+        if self._headline is None:
+            raise ValueError(f"{self.notebook}: set run.headline(...) before finishing")
+        for path, meta in self.figure_claims.items():
+            unknown = [c for c in meta["claims"] if c not in self.claims]
+            if unknown:
+                raise ValueError(f"figure {path} names claims never recorded: {unknown}")
+        readings, forced = self.register()
+        return {
+            "notebook": self.notebook,
+            "paper": self.config.paper,
+            "profile": self.config.profile,
+            "seed": self.config.seed,
+            "parameters": plain(self.config.as_dict()),
+            "input": self.config.input_description(),
+            "git_commit": self.commit,
+            "started": self.started,
+            "wall_seconds": round(time.perf_counter() - self._t0, 2),
+            "headline": self._headline,
+            "readings": readings,
+            "forced": forced,
+            "figures": [p.relative_to(self.out).as_posix() for p in self.figures],
+            "captions": self.captions,
+            "figure_claims": self.figure_claims,
+            "claims": list(self.claims.values()),
+        }
+
+    def finish(self) -> None:
+        """Write ``results/<notebook>.json`` and refresh the scorecard, once every figure is
+        written; a run outside the repository (a student's, a changed parameter) prints what
+        moved against the committed results. Returns nothing, so that a notebook's last line
+        shows no build path."""
+        from storrepro.suite.compare import moved_report
+        from storrepro.suite.plotting import wait_for_figures
+
+        wait_for_figures()
+        result = self.result()
+        write_json_atomic(results_dir(self.out) / f"{self.notebook}.json", result)
+        write_scorecard(self.out)
+        if self.out.resolve() != repo_root().resolve():
+            print(moved_report(result))
+
+
+def show_saved(fig, png: Path) -> None:
+    """In a notebook, show the PNG just written and close the figure, which the inline backend
+    would otherwise draw a second time (a third of a figure cell's time); shown at the size the
+    inline backend would give it. Elsewhere, do nothing."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+    from IPython.display import Image, display
+
+    data = png.read_bytes()
+    width = int.from_bytes(data[16:20], "big")  # the PNG header's pixel width
+    saved_dpi = mpl.rcParams["savefig.dpi"]
+    saved_dpi = fig.dpi if saved_dpi == "figure" else saved_dpi
+    display(Image(data=data, width=round(width * mpl.rcParams["figure.dpi"] / saved_dpi)))
+    plt.close(fig)

@@ -1,0 +1,386 @@
+"""Claim rules of notebook 02: every test rule fails on one hand-built input and passes on
+another; the conditions (T4 for the admission gains, A0 for the positive-error rankings) void."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro.papers.accgecko import claims as c
+from storrepro.papers.accgecko.config import AccGeckoConfig
+from storrepro.papers.accgecko.replicates import Replicates
+from storrepro.suite.run import Run
+
+P = c.P
+PCTS = (95.0, 99.0, 99.9, 99.99)
+FEATURES = ("intensity", "total_burst_ms", "mean_duration_ms", "max_duration_ms")
+
+
+def rho_frame(values: dict[str, list[float]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"p": p, "feature": f, "rho": r, "lo": r, "hi": r}
+         for f, rs in values.items() for p, r in zip(PCTS, rs, strict=True)]
+    )  # fmt: skip
+
+
+GOOD_RHO = {
+    "intensity": [0.5, 0.4, 0.3, 0.2],
+    "total_burst_ms": [0.6, 0.5, 0.4, 0.3],
+    "mean_duration_ms": [0.5, 0.5, 0.45, 0.4],
+    "max_duration_ms": [0.4, 0.5, 0.7, 0.75],
+}
+
+
+def with_boot(rho: pd.DataFrame, noise: float = 0.0) -> pd.DataFrame:
+    """``rho`` with 200 bootstrap draws per (p, feature) spread ± ``noise`` around its ρ (the
+    longest burst's in the opposite direction, so the gaps spread too)."""
+    spread = np.linspace(-noise, noise, 200)
+    rho.attrs["boot"] = {(r.p, r.feature): r.rho + (-spread if r.feature == "max_duration_ms"
+                                                    else spread) for r in rho.itertuples()}
+    return rho
+
+
+def test_m1_m2_m3_fail_and_pass():
+    good = with_boot(rho_frame(GOOD_RHO))
+    assert c.m1_longest_burst(good).verdict == "reproduced"
+    assert c.m2_rho_falls(good).verdict == "reproduced"
+    assert c.m3_no_strong_rho(good).verdict == "reproduced"
+    bad = with_boot(rho_frame({**GOOD_RHO, "intensity": [0.5, 0.6, 0.85, 0.9]}))
+    assert c.m1_longest_burst(bad).verdict == "not reproduced"  # intensity beats it by > 0.05
+    assert c.m2_rho_falls(bad).verdict == "not reproduced"  # intensity's ρ rises
+    assert c.m3_no_strong_rho(bad).verdict == "not reproduced"  # |ρ| >= 0.8
+    assert "intensity" in c.m1_longest_burst(bad).reason
+    # intensity 0.04 above max duration at p99.99, but the draws spread ± 0.1: inconclusive
+    near = with_boot(rho_frame({**GOOD_RHO, "intensity": [0.5, 0.4, 0.3, 0.79]}), 0.1)
+    assert c.m1_longest_burst(near).verdict == "inconclusive"
+    assert c.m2_rho_falls(good).role == "stand-in" and c.m1_longest_burst(good).role == "test"
+
+
+def t1_table(pred=(100.0, 105.0, 98.0), actual=(100.0, 150.0, 300.0)) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"SNC p99.9, empirical rates (µs)": pred, "actual p99.9 (µs)": actual,
+         "total_burst_ms": [2800.0, 2850.0, 2790.0], "intensity": [2.7, 2.7, 2.71],
+         "max_duration_ms": [15.0, 11.0, 27.0]},
+        index=["T1", "T2", "T3"],
+    )  # fmt: skip
+
+
+def test_m5_m6_m7_fail_and_pass():
+    assert c.m5_snc_blind_to_density(t1_table()).verdict == "reproduced"
+    assert c.m5_snc_blind_to_density(t1_table(pred=(100.0, 200.0, 100.0))).verdict == \
+        "not reproduced"
+    assert c.m5_snc_blind_to_density(t1_table(actual=(100.0, 120.0, 150.0))).verdict == \
+        "not reproduced"
+    assert c.m6_snc_looseness(np.array([5.0, 7.0, 20.0])).verdict == "reproduced"
+    assert c.m6_snc_looseness(np.array([1.0, 1.5, 2.0])).verdict == "not reproduced"
+    assert c.m7_mmpp_count_error(np.array([2.0, 10.0, 500.0])).verdict == "reproduced"
+    assert c.m7_mmpp_count_error(np.array([1.0, 2.0, 3.0])).verdict == "not reproduced"
+    assert {c.m6_snc_looseness(np.ones(2)).role, c.m7_mmpp_count_error(np.ones(2)).role} == \
+        {"stand-in"}
+
+
+def test_m4_and_pool_calibration():
+    assert c.m4_table1_replicas(t1_table()).verdict == "reproduced"
+    assert c.m4_table1_replicas(t1_table()).role == "calibration"
+    flat = t1_table().assign(max_duration_ms=[15.0, 14.0, 16.0])
+    assert c.m4_table1_replicas(flat).verdict == "not reproduced"
+    inside = pd.DataFrame({"total_burst_ms": [3000.0] * 10, "intensity": [3.0] * 10,
+                           "max_duration_ms": [20.0] * 10, "segment_ms": [300e3] * 10})
+    assert c.g1_g2_pool_calibration("G1", inside).verdict == "reproduced"
+    long = inside.assign(max_duration_ms=[20.0] * 6 + [100.0] * 4)
+    claim = c.g1_g2_pool_calibration("G1", long)
+    assert claim.verdict == "partly" and claim.role == "calibration"
+    assert claim.values["share_inside"]["max_duration_ms"] == pytest.approx(0.6)
+    assert c.g1_g2_pool_calibration("G2", inside.assign(intensity=9.0)).verdict == "not reproduced"
+
+
+METHODS = ("MMP", "DB", "DB+17µs", "DB+25µs", "M=1.5", "M=1.3",
+           *(f"k={k}" for k in range(2, 8)), "PM", "SNCM", "AccTail")  # fmt: skip
+
+
+def err_reps(over: dict | None = None, tenants: int = 3) -> Replicates:
+    """Paper-like per-tenant errors, the same for every tenant: no negative error but MMP's and
+    DB's, M=1.5 better than M=2, k=3 best at p99 and k=5 at p99.9, AccTail's total error far
+    below SNCM's and PM's; ``over`` maps (quantity, method, p) -> value (every tenant)."""
+    cols = {}
+    for m in METHODS:
+        for p in P:
+            pos = {"DB+25µs": 67.0, "M=1.5": 47.0, "k=3": 36.0 if p == 99.0 else 45.0,
+                   "k=5": 30.0 if p == 99.9 else 40.0}.get(m, 60.0)  # fmt: skip
+            neg = {"MMP": 89.0, "DB": 20.0, "DB+17µs": 4.0}.get(m, 0.0)
+            total = {"PM": (900.0, 200.0), "SNCM": (600.0, 100.0)}.get(m, (20.0, 15.0))
+            t = total[P.index(p)]
+            cols.update({("avg_positive_%", m, p): pos, ("max_positive_%", m, p): 156.0,
+                         ("max_negative_%", m, p): neg, ("mean_total_%", m, p): t,
+                         ("max_total_%", m, p): 3 * t})  # fmt: skip
+    cols.update(over or {})
+    frame = pd.DataFrame({k: [v] * tenants for k, v in cols.items()})
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+    return Replicates(frame, "accuracy tenant")
+
+
+def test_a0_to_a6n_fail_and_pass():
+    good = err_reps()
+    for rule in (c.a0_bounded_negative, c.a1_mmp_under_predicts, c.a2_c_removes_negative,
+                 c.a3_c_orders_negative, c.a4_positive_error, c.a5_lower_m, c.a6_stages_help,
+                 c.a6s_best_k, c.a6n_best_k_negative):
+        claim = rule(good)
+        assert claim.verdict == "reproduced", rule.__name__
+        assert claim.band and not claim.test_gaps(), rule.__name__
+    under = err_reps({("max_negative_%", "M=1.5", 99.9): 5000.0,
+                      ("max_negative_%", "DB+25µs", 99.0): 900.0})  # fmt: skip
+    assert c.a0_bounded_negative(under).verdict == "not reproduced"
+    assert "5000 %" in c.a0_bounded_negative(under).reason
+    assert c.a2_c_removes_negative(under).verdict == "not reproduced"
+    assert c.a6n_best_k_negative(under).verdict == "reproduced"  # the best k (k=5) is fine
+    assert c.a6n_best_k_negative(err_reps({("max_negative_%", "k=5", 99.9): 40.0})).verdict \
+        == "not reproduced"
+    assert c.a1_mmp_under_predicts(err_reps({("max_negative_%", "DB", 99.0): 80.0})).verdict \
+        == "not reproduced"
+    assert c.a3_c_orders_negative(err_reps({("max_negative_%", "DB+17µs", 99.9): 30.0})) \
+        .verdict == "not reproduced"
+    assert c.a4_positive_error(err_reps({("avg_positive_%", "DB+25µs", 99.9): 5.0})).verdict \
+        == "not reproduced"
+    assert c.a5_lower_m(err_reps({("avg_positive_%", "M=1.5", 99.0): 90.0})).verdict == \
+        "not reproduced"
+    worse_k = err_reps({("avg_positive_%", f"k={k}", p): 80.0 for k in (3, 5) for p in P})
+    assert c.a6_stages_help(worse_k).verdict == "not reproduced"
+    for rule in (c.a4_positive_error, c.a5_lower_m, c.a6_stages_help, c.a6s_best_k):
+        assert rule(good).requires == ("A0",), rule.__name__
+    assert c.a6n_best_k_negative(good).requires == ()
+
+
+def test_an_interval_straddling_the_band_is_inconclusive():
+    """A5 on three tenants whose M = 1.5 − M = 2 differences are −30, −20 and +40 points: the
+    mean is below 0 but its bootstrap interval is not."""
+    reps = err_reps()
+    frame = reps.frame.copy()
+    frame[("avg_positive_%", "M=1.5", 99.0)] = [37.0, 47.0, 107.0]
+    claim = c.a5_lower_m(Replicates(frame, "accuracy tenant"))
+    assert claim.verdict == "inconclusive"
+    lo, hi = claim.uncertainty["ci95"]
+    assert lo < 0 < hi and claim.uncertainty["n"] == 3
+
+
+def test_a7_a7b_a8_fail_and_pass():
+    good = err_reps()
+    for rule in (c.a7_lowest_error, c.a7b_baseline_order, c.a8_error_ratios):
+        assert rule(good).verdict == "reproduced", rule.__name__
+    pm_tight = err_reps({("mean_total_%", "PM", 99.0): 500.0, ("max_total_%", "PM", 99.0):
+                         1500.0})  # fmt: skip
+    assert c.a7b_baseline_order(pm_tight).verdict == "not reproduced"
+    assert "not clearly looser than SNC-Meister" in c.a7b_baseline_order(pm_tight).reason
+    assert c.a7_lowest_error(pm_tight).verdict == "reproduced"  # AccTail is still the lowest
+    acc_high = err_reps({(q, "AccTail", p): 2000.0 for q in ("mean_total_%", "max_total_%")
+                         for p in P})  # fmt: skip
+    assert c.a7_lowest_error(acc_high).verdict == "not reproduced"
+    assert c.a8_error_ratios(acc_high).verdict == "not reproduced"
+
+
+def order_reps(acc=(21.0, 12.0), sncm=(10.0, 10.0), pm=(5.0, 6.0), spread=0.0,
+               orders: int = 20) -> Replicates:
+    """Admissions per order: the given means, AccGecko's ± ``spread`` alternating over the
+    orders."""
+    wiggle = spread * np.where(np.arange(orders) % 2, 1.0, -1.0)
+    frame = pd.DataFrame({(m, p): v[i] + (wiggle if m == "AccTail" else 0.0) for m, v in
+                          (("PM", pm), ("SNCM", sncm), ("AccTail", acc), ("BurstQueue", acc))
+                          for i, p in enumerate(P)})  # fmt: skip
+    return Replicates(frame, "order")
+
+
+def test_admission_rules_fail_and_pass():
+    good = order_reps()
+    for rule in (c.t1_more_than_sncm, c.t2_gain_over_sncm, c.t2m_gain_order, c.t3_gain_over_pm):
+        claim = rule(good)
+        assert claim.verdict == "reproduced", rule.__name__
+        assert claim.requires == ("T4",) and not claim.test_gaps(), rule.__name__
+    assert c.t1b_sncm_over_pm(good).verdict == "reproduced"
+    assert c.t1b_sncm_over_pm(good).requires == ()  # T4 cannot touch the baselines' order
+    pm_beats = order_reps(pm=(11.0, 11.0))
+    assert c.t1b_sncm_over_pm(pm_beats).verdict == "not reproduced"
+    assert "PM admits at least as many" in c.t1b_sncm_over_pm(pm_beats).reason
+    assert c.t1_more_than_sncm(pm_beats).verdict == "reproduced"
+    assert c.t2_gain_over_sncm(order_reps(acc=(40.0, 20.0))).verdict == "not reproduced"
+    assert c.t2m_gain_order(order_reps(acc=(12.0, 15.0))).verdict == "not reproduced"
+    assert c.t3_gain_over_pm(order_reps(pm=(9.0, 9.0))).verdict == "not reproduced"
+    # AccGecko 10.5 against SNCM 10 on average, but ± 3 from order to order: inconclusive
+    assert c.t1_more_than_sncm(order_reps(acc=(10.5, 10.5), spread=3.0)).verdict == \
+        "inconclusive"
+
+
+def sens_frame(acc_p999=12.0, pm=(5.0, 6.0)) -> pd.DataFrame:
+    rows = []
+    for cap in c.T5_CAPACITIES:
+        for mode in ("grid", "headline"):
+            orders = order_reps(acc=(21.0, acc_p999), pm=pm).frame
+            rows.append({"C": cap, "SLOs": mode, "orders": orders})
+    return pd.DataFrame(rows)
+
+
+def test_t5_and_t5b_fail_and_pass():
+    assert c.t5_robust_gain(sens_frame()).verdict == "reproduced"
+    assert c.t5b_robust_baseline_order(sens_frame()).verdict == "reproduced"
+    flipped = sens_frame(acc_p999=30.0)  # gain at p99.9 (+200 %) above p99's (+110 %)
+    assert c.t5_robust_gain(flipped).verdict == "not reproduced"
+    assert "gain order" in c.t5_robust_gain(flipped).uncertainty["of"]
+    assert c.t5b_robust_baseline_order(sens_frame(pm=(12.0, 12.0))).verdict == "not reproduced"
+    assert c.t5_robust_gain(sens_frame()).requires == ("T4",)
+    assert c.t5b_robust_baseline_order(sens_frame()).requires == ()
+
+
+def safe_frame(violating=(1.0, 0.0), worst=(1.05, 0.9), exact=(0.0, 0.0),
+               exact_worst=(0.95, 0.9)) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"p": p, "method": "AccTail", "violating_%": v, "worst actual/SLO": w}
+         for p, v, w in zip(P, violating, worst, strict=True)]
+        + [{"p": p, "method": "Exact", "violating_%": v, "worst actual/SLO": w}
+           for p, v, w in zip(P, exact, exact_worst, strict=True)]
+        + [{"p": p, "method": "BurstQueue", "violating_%": 3.0, "worst actual/SLO": 1.2}
+           for p in P]
+    )  # fmt: skip
+
+
+def violation_reps(violating=(1.0, 0.0), spread=0.0, exact=(0.0, 0.0)) -> Replicates:
+    wiggle = spread * np.where(np.arange(20) % 2, 1.0, -1.0)
+    frame = {("AccTail", p): v + wiggle for p, v in zip(P, violating, strict=True)}
+    frame |= {("Exact", p): np.full(20, v) for p, v in zip(P, exact, strict=True)}
+    return Replicates(pd.DataFrame(frame), "order")
+
+
+def explain_frame(acc=(10.0, 12.0), queue=(102.0, 98.0), inside=(95, 95)) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"p": [99.0, 99.9], "rate": [4000.0, 5000.0], "replay_us": [100.0, 100.0],
+         "acctail_us": list(acc), "queue_us": list(queue), "top1_requests": [100, 100],
+         "top1_in_bursts": list(inside), "burst_rate_over_threshold": [1.1, 1.1],
+         "median_peak_ms_count": [12.0, 12.0]}
+    )  # fmt: skip
+
+
+def test_t4_fails_and_passes():
+    assert c.t4_slo_safety(safe_frame(), violation_reps()).verdict == "reproduced"
+    bad = c.t4_slo_safety(safe_frame(violating=(98.0, 90.0), worst=(50.0, 9.0)),
+                          violation_reps((98.0, 90.0)), explain_frame())  # fmt: skip
+    assert bad.verdict == "not reproduced"
+    assert "per-ms queue model" in bad.reason and "reference queue model" in bad.reason
+    assert c.t4_slo_safety(safe_frame(worst=(1.5, 0.9)), violation_reps()).verdict == \
+        "not reproduced"
+    # 1.5 % violating on average, but ± 3 points from order to order: the interval crosses 2 %
+    assert c.t4_slo_safety(safe_frame(violating=(1.5, 0.0)),
+                           violation_reps((1.5, 0.0), 3.0)).verdict == "inconclusive"
+
+
+def test_t4_is_judged_against_the_exact_reference():
+    """5 % violating passes when the exact reference leaves 4 % (1 point more), fails when it
+    leaves none; a worst of 1.5× passes beside the reference's 1.4× (1.07×), fails beside 1.0×."""
+    near = c.t4_slo_safety(safe_frame(violating=(5.0, 0.0), exact=(4.0, 0.0)),
+                           violation_reps((5.0, 0.0), exact=(4.0, 0.0)))  # fmt: skip
+    assert near.verdict == "reproduced"
+    assert near.uncertainty["parts"]["violating p99"]["mean"] == pytest.approx(1.0)
+    far = c.t4_slo_safety(safe_frame(violating=(5.0, 0.0)), violation_reps((5.0, 0.0)))
+    assert far.verdict == "not reproduced"
+    worst = c.t4_slo_safety(safe_frame(worst=(1.5, 0.9), exact_worst=(1.4, 0.9)),
+                            violation_reps())  # fmt: skip
+    assert worst.verdict == "reproduced"
+    assert worst.uncertainty["parts"]["worst p99"]["mean"] == pytest.approx(1.5 / 1.4)
+    assert "against 0.0 %" in far.reason
+
+
+def test_x3_is_judged_against_the_exact_reference():
+    # BurstQueue: 3 % violating, worst 1.2×
+    assert c.x3_queue_model_safety(safe_frame(), ALLOC).verdict == "not reproduced"
+    near = safe_frame(exact=(2.0, 2.0), exact_worst=(1.15, 1.15))
+    assert c.x3_queue_model_safety(near, ALLOC).verdict == "reproduced"
+
+
+ALLOC = pd.DataFrame({"method": ["BurstQueue"], "rate": [4000.0], "actual_us": [110.0],
+                      "predicted_us": [100.0]})
+
+
+def shown_frame(joint=(0.0, 1.0), exact=(0.0, 0.5), primary=(90.0, 95.0)) -> pd.DataFrame:
+    index = pd.MultiIndex.from_product([(2.0, 10.0), P], names=["intensity", "p"])
+    return pd.DataFrame({"AccGecko violating %": np.repeat(primary, 2),
+                         "AccGecko gain %": 300.0,
+                         "AccGecko (joint) violating %": np.repeat(joint, 2),
+                         "AccGecko (joint) gain %": [120.0, 80.0, 100.0, 60.0],
+                         "Exact violating %": np.repeat(exact, 2), "Exact gain %": 150.0},
+                        index=index)  # fmt: skip
+
+
+def test_x4_burst_intensity():
+    good = c.x4_burst_intensity(shown_frame())
+    assert good.verdict == "reproduced" and good.role == "analysis"
+    assert good.values["joint_gain_%"]["10x p99.9"] == 60.0
+    assert "+60 to +120 %" in good.reason
+    bad = c.x4_burst_intensity(shown_frame(joint=(0.0, 8.0)))
+    assert bad.verdict == "not reproduced" and "at 10×" in bad.reason
+
+
+def test_analyses():
+    assert c.x1_queue_model(explain_frame()).verdict == "reproduced"
+    assert c.x1_queue_model(explain_frame(queue=(300.0, 20.0))).verdict == "not reproduced"
+    assert c.x2_tail_in_bursts(explain_frame()).verdict == "reproduced"
+    assert c.x2_tail_in_bursts(explain_frame(inside=(10, 10))).verdict == "not reproduced"
+    assert c.x1_queue_model(explain_frame()).role == "analysis"
+    assert c.s1_simpy_vs_pacer({"requests": 10, "max_abs_diff_us": 0.0, "p999_diff_us": 0.0}) \
+        .verdict == "reproduced"
+    assert c.s1_simpy_vs_pacer({"requests": 10, "max_abs_diff_us": 5.0, "p999_diff_us": 5.0}) \
+        .verdict == "not reproduced"
+    assert c.u2_dbscan_cases(dict(c.U2_CASES)).verdict == "reproduced"
+    assert c.u2_dbscan_cases({k: [[0, 0]] for k in c.U2_CASES}).verdict == "not reproduced"
+
+
+def test_conditions_void_gains_and_rankings_not_the_baselines_order(tmp_path):
+    """T1 is void when T4 fails, T1b is not; A5 is void when A0 fails, A6n is not."""
+    run = Run(AccGeckoConfig(profile="quick"), out=tmp_path)
+    skip = list(AccGeckoConfig.readings)
+    run.judge(c.t4_slo_safety, safe_frame(violating=(98.0, 90.0), worst=(50.0, 9.0)),
+              violation_reps((98.0, 90.0)), not_affected_by=skip)  # fmt: skip
+    t1 = run.judge(c.t1_more_than_sncm, order_reps(), not_affected_by=skip)
+    assert t1["verdict"] == "void" and t1["values"]["verdict without its conditions"] == \
+        "reproduced"
+    assert run.judge(c.t1b_sncm_over_pm, order_reps(), not_affected_by=skip)["verdict"] == \
+        "reproduced"
+    under = err_reps({("max_negative_%", "M=1.5", 99.9): 5000.0})
+    run.judge(c.a0_bounded_negative, under, not_affected_by=skip)
+    assert run.judge(c.a5_lower_m, under, not_affected_by=skip)["verdict"] == "void"
+    assert run.judge(c.a6n_best_k_negative, under, not_affected_by=skip)["verdict"] == \
+        "reproduced"
+
+
+def adm_frame(vs_sncm: float) -> pd.DataFrame:
+    return pd.DataFrame({"p": [99.0, 99.9], "method": "AccTail", "vs SNCM": [vs_sncm, 1.5]})
+
+
+def test_plain_summary_when_the_primary_is_safe_or_nothing_is():
+    safe, adm = {"primary": safe_frame()}, {"primary": adm_frame(0.8)}
+    assert c.plain_summary("reproduced", ["primary"], [], safe, adm) == (
+        "Reproduced: 1.0 % of the tenants AccGecko admits miss their latency targets, and it "
+        "admits 20 % fewer tenants than SNC-Meister.")
+    assert c.plain_summary("not reproduced", [], ["primary"], safe, adm).endswith(
+        "no other reading of the paper we tried makes them safe.")
+
+
+def test_headline_names_the_readings_that_make_accgecko_safe(tmp_path):
+    run = Run(AccGeckoConfig(profile="quick"), out=tmp_path)
+    alt = AccGeckoConfig.reading_labels()
+    safe_under = alt[-1]
+    unsafe = (safe_frame(violating=(98.0, 90.0), worst=(50.0, 9.0)), violation_reps((98.0, 90.0)))
+    safe = (safe_frame(), violation_reps())
+    run.judge(c.a7_lowest_error, err_reps(), by_reading={x: (err_reps(),) for x in alt})
+    run.judge(c.t4_slo_safety, *unsafe, explain_frame(),
+              by_reading={x: (*(safe if x == safe_under else unsafe), explain_frame())
+                          for x in alt})  # fmt: skip
+    run.judge(c.t2_gain_over_sncm, order_reps(), by_reading={x: (order_reps(),) for x in alt})
+    text = c.headline_text(run, explain_frame(), {"primary": safe_frame(violating=(93.0, 99.0)),
+                                                   safe_under: safe_frame(violating=(0.0, 0.2))},
+                           {"primary": adm_frame(5.0), safe_under: adm_frame(2.02)})
+    assert text["summary"] == (
+        "Partly reproduced: as we first read the algorithm, 93 % of the tenants AccGecko admits "
+        "miss their latency targets; under another reading the paper equally allows, 0.0 % miss "
+        "and it admits 102 % more tenants than SNC-Meister.")
+    assert text["core"] == c.CORE
+    assert "keep their SLOs (T4 reproduced) under " + safe_under.replace("&", " with ") in \
+        text["cause"]
+    assert "does not say which reading its authors ran" in text["cause"]
+    head = run.headline(**text)
+    assert head["verdict"] == "partly" and head["by_reading"][safe_under] == "reproduced"
+

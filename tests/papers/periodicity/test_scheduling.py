@@ -1,0 +1,291 @@
+"""Scheduling part: budget arithmetic (A5), the greedy mover on hand-built loads, the latency
+model (Eq. (1), M/M/1 closed form, and the exact Lindley DES of the shared FIFO) and the
+surrogate workload."""
+
+import numpy as np
+import pytest
+
+from storrepro.papers.periodicity import ssd_latency as lat
+from storrepro.papers.periodicity.kernel import latency_stats
+from storrepro.papers.periodicity.scheduling import move_budget, schedule, ssd_load
+from storrepro.papers.periodicity.workload import SurrogateSpec, bin_sum, generate, hash_placement
+from storrepro.sim.fifo import fifo_departures
+
+
+def test_a5_one_percent_is_17_moves_in_decimal_units():
+    assert move_budget(0.01, 2.5e9) == 17  # round(16.875), the paper's "17" (decimal GB)
+    assert round(0.01 * 2.5e9 * 21600 / (32 * 2**30)) == 16  # binary GiB would give 16
+    with pytest.raises(ValueError, match="overhead"):
+        move_budget(1.5, 2.5e9)
+
+
+def test_greedy_moves_the_peak_segment_to_the_emptiest_ssd():
+    # SSD 0 holds two segments peaking in bin 1; SSD 1 is busy in bin 1; SSD 2 is idle
+    pred = np.array([[1.0, 9.0, 1.0], [1.0, 5.0, 1.0], [1.0, 6.0, 1.0]])
+    ids = np.array([0, 1, 2])
+    placement = np.array([0, 0, 1])
+    place, moves = schedule(pred, ids, placement, ssds=3, budget=1)
+    assert moves == [(0, 0, 2)]  # segment 0 (biggest in the peak bin) -> idle SSD 2
+    assert place.tolist() == [2, 0, 1]
+
+
+def test_a_move_that_would_not_lower_the_peak_freezes_the_segment():
+    pred = np.array([[10.0], [10.0]])
+    place, moves = schedule(pred, np.array([0, 1]), np.array([0, 1]), ssds=2, budget=5)
+    assert moves == [] and place.tolist() == [0, 1]
+
+
+def test_random_target_uses_the_rng_and_budget_is_respected():
+    rng = np.random.default_rng(0)
+    pred = np.eye(6)[:, :3] * 10 + 1
+    place, moves = schedule(pred, np.arange(6), np.zeros(6, dtype=int), ssds=4, budget=2, rng=rng)
+    assert len(moves) == 2 and all(m[1] == 0 and m[2] != 0 for m in moves)
+    with pytest.raises(ValueError, match="budget"):
+        schedule(pred, np.arange(6), np.zeros(6, dtype=int), 4, -1)
+
+
+def test_ssd_load_and_hash_placement():
+    traffic = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    assert hash_placement(3, 2).tolist() == [0, 1, 0]
+    assert ssd_load(traffic, np.array([0, 1, 0]), 2).tolist() == [[6.0, 8.0], [3.0, 4.0]]
+    assert bin_sum(np.arange(7.0)[None, :], 3).tolist() == [[3.0, 12.0]]
+
+
+def test_eq1_delay():
+    assert lat.eq1_delay(12_000, 13_000) == pytest.approx(1e-3)
+    assert np.isinf(lat.eq1_delay(13_000, 13_000))
+
+
+def test_calibration_constants():
+    # knee: the M/M/1 99.99 % latency at 12 000 ops/s is ten times its no-load value
+    assert np.log(1e4) / (lat.S_OPS - 12_000) == pytest.approx(10 * np.log(1e4) / lat.S_OPS)
+    assert pytest.approx(127e-6) == lat.BASE_S + 1 / (lat.S_OPS - lat.MEAN_OPS)
+
+
+def test_backlog_is_the_lindley_recursion():
+    counts = np.array([5.0, 0.0, 12.0, 1.0, 0.0])
+    q, expected = 0.0, []
+    for c in counts:
+        q = max(0.0, q + c - 4.0)
+        expected.append(q)
+    assert lat.backlog(counts, 4.0).tolist() == expected
+
+
+def test_constant_load_matches_the_mm1_quantile():
+    rate = 6000.0  # ops/s, stable: no backlog, so the mixture is one exponential
+    mean, tail = latency_stats(
+        np.full((1, 30), rate * 60 * lat.REQUEST_BYTES), np.random.default_rng(0), base=0.0
+    )
+    mu = lat.S_OPS - rate
+    assert mean[0] == pytest.approx(1 / mu, rel=1e-9)
+    assert tail[0] == pytest.approx(np.log(1e4) / mu, rel=1e-6)
+
+
+def test_fluid_model_matches_the_exact_fifo_des_within_10_percent():
+    """One SSD with a load burst above capacity, model vs Lindley DES (shared FIFO)."""
+    rng = np.random.default_rng(1)
+    ops = np.concatenate([np.full(4, 3000.0), np.full(2, 14_000.0), np.full(4, 3000.0)])
+    per_min = ops * 60 * lat.REQUEST_BYTES
+    _, tail = latency_stats(per_min[None, :], np.random.default_rng(2), base=0.0)
+    # exact DES: piecewise-Poisson arrivals, exponential service at S_OPS
+    arrivals = []
+    for minute, r in enumerate(ops):
+        n = rng.poisson(r * 60)
+        arrivals.append(np.sort(rng.uniform(minute * 60, (minute + 1) * 60, n)))
+    a = np.concatenate(arrivals)
+    d = fifo_departures(a, rng.exponential(1 / lat.S_OPS, a.size))
+    des = np.quantile(d - a, 0.9999)
+    assert tail[0] == pytest.approx(des, rel=0.10)
+
+
+def test_surrogate_scale_and_planted_share():
+    spec = SurrogateSpec(ssds=4, segments=400, history_days=1, intervals=1)
+    w = generate(np.random.default_rng(0), spec)
+    assert w.read.shape == (400, 1440 + 360)
+    per_ssd = (w.read.sum() + w.write.sum()) / w.read.shape[1] / 60 / 4
+    assert per_ssd == pytest.approx(2.5e9 / 96, rel=1e-3)
+    assert 0.2 <= (w.period_min > 0).mean() <= 0.4
+    assert set(np.unique(w.period_min[w.period_min > 0])) <= {30, 60, 120, 360, 720, 1440}
+    volume = np.sort((w.read + w.write).sum(axis=1))[::-1]
+    assert volume[:80].sum() / volume.sum() > 0.6  # heavy tail: top 20 % carry most traffic
+
+
+def test_bad_surrogate_spec():
+    with pytest.raises(ValueError, match="segments"):
+        SurrogateSpec(ssds=8, segments=4)
+
+
+
+def test_schedule_counts_the_unforecast_load_of_each_ssd():
+    from storrepro.papers.periodicity.scheduling import schedule
+
+    pred = np.array([[10.0, 0.0], [5.0, 0.0], [0.0, 1.0]])  # SSD 0 holds segments 0 and 1
+    placement = np.array([0, 0, 1])
+    _, moves = schedule(pred, np.arange(3), placement, 3, 1)
+    assert len(moves) == 1 and moves[0][:2] == (0, 0)  # without a base, segment 0 leaves SSD 0
+    # SSDs 1 and 2 carry 20 units of unforecast load: SSD 1 is the peak now, and SSD 0 the
+    # only target that lowers it
+    _, moves = schedule(pred, np.arange(3), placement, 3, 1, base=np.array([0.0, 20.0, 20.0]))
+    assert moves == [(2, 1, 0)]
+
+
+def test_calibrate_load_reaches_the_target_tail():
+    from storrepro.papers.periodicity.experiment import calibrate_load
+    from storrepro.papers.periodicity.workload import SurrogateSpec, generate
+
+    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=3, segments=60, history_days=1,
+                                                         intervals=1))
+    scale, cal = calibrate_load(w, 5.0)
+    assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["scale"] == scale > 1
+
+
+def test_volume_skew_regenerates_the_workload_with_another_sigma():
+    from storrepro.papers.periodicity.workload import (
+        VOLUME_SIGMA,
+        SurrogateSpec,
+        generate,
+        volume_skew,
+    )
+
+    spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=1)
+    w = generate(np.random.default_rng(0), spec)
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    assert np.allclose(volume_skew(w, VOLUME_SIGMA), 1.0)  # the generated sigma: unchanged
+    f = volume_skew(w, 0.5)
+    assert (f * totals).sum() == pytest.approx(totals.sum())  # the total traffic is kept
+    # the factors are exp((σ − 1.8) z) up to one constant: their logs are linear in z
+    slope = np.polyfit(w.volume_z, np.log(f), 1)[0]
+    assert slope == pytest.approx(0.5 - VOLUME_SIGMA)
+    with pytest.raises(ValueError, match="sigma"):
+        volume_skew(w, -1.0)
+    w.volume_z = None
+    with pytest.raises(ValueError, match="no segment volumes"):
+        volume_skew(w, 1.0)
+
+
+def test_calibrate_skew_reaches_the_target_tail_at_the_same_traffic():
+    from storrepro.papers.periodicity.experiment import calibrate_skew
+    from storrepro.papers.periodicity.workload import SSD_MEAN_BYTES_PER_S, SurrogateSpec, generate
+
+    # 32 SSDs: enough total traffic for the largest segments to push one SSD past its knee
+    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300, history_days=1,
+                                                         intervals=2))
+    sigma, cal = calibrate_skew(w, 5.0)
+    assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["volume_sigma"] == sigma
+    # the target holds for the worst interval: no interval's worst SSD goes beyond it
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment import CALIBRATION_SEED
+    from storrepro.papers.periodicity.kernel import latency_stats
+    from storrepro.papers.periodicity.workload import volume_skew
+
+    factor = volume_skew(w, sigma)[:, None]
+    worst = [1e3 * latency_stats(scheduling.ssd_load(
+        scheduling.interval_traffic(w, w.spec.history_minutes + 360 * k) * factor, w.placement,
+        32), np.random.default_rng(CALIBRATION_SEED))[1].max() for k in range(2)]
+    assert max(worst) == pytest.approx(cal["hash_max_tail_ms"])
+    # the same mean traffic per SSD as generated (2.5 GB/s over 96 SSDs, to a few %: the first
+    # interval's share of the whole span)
+    assert cal["mean_ssd_mb_per_s"] == pytest.approx(SSD_MEAN_BYTES_PER_S / 1e6, rel=0.15)
+    assert cal["hash_mean_ssd_tail_ms"] < cal["hash_max_tail_ms"]
+
+
+def _small_surrogate(ssds=8, segments=120, intervals=2):
+    from storrepro.papers.periodicity.workload import SurrogateSpec, generate
+
+    return generate(np.random.default_rng(5), SurrogateSpec(ssds=ssds, segments=segments,
+                                                            history_days=1, intervals=intervals))
+
+
+def test_calibrate_skew_equals_the_plain_bisection_over_every_interval():
+    """The bisection that stops at the first interval over the target lands where the plain
+    one (every interval at every step) does, bit for bit."""
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment import CALIBRATION_SEED, SKEW_RANGE, calibrate_skew
+    from storrepro.papers.periodicity.kernel import latency_stats
+    from storrepro.papers.periodicity.workload import MINUTES_PER_INTERVAL, volume_skew
+
+    w = _small_surrogate(ssds=16, segments=200, intervals=3)
+    actual = [scheduling.interval_traffic(w, w.spec.history_minutes + k * MINUTES_PER_INTERVAL)
+              for k in range(3)]
+    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    for target in (0.3, 1.0, 4.0):
+        lo, hi = SKEW_RANGE
+        for _ in range(14):
+            mid = (lo + hi) / 2
+            factor = volume_skew(w, mid, totals)[:, None]
+            worst = max(latency_stats(scheduling.ssd_load(a * factor, w.placement, 16),
+                                      np.random.default_rng(CALIBRATION_SEED))[1].max()
+                        for a in actual)
+            lo, hi = (mid, hi) if 1e3 * worst < target else (lo, mid)
+        sigma, cal = calibrate_skew(w, target)
+        assert sigma == (lo + hi) / 2 and cal["volume_sigma"] == sigma
+
+
+def test_first_over_stops_at_the_first_interval_at_or_over_the_target():
+    from storrepro.papers.periodicity.experiment import _first_over
+
+    asked = []
+
+    def over(limit):
+        def ask(k):
+            asked.append(k)
+            return not {0: 1.0, 1: 5.0, 2: 9.0}[k] < limit
+        return ask
+
+    assert _first_over([2, 0, 1], over(5.0)) == 2 and asked == [2]
+    asked.clear()
+    assert _first_over([0, 1, 2], over(5.0)) == 1 and asked == [0, 1]  # 5.0 is not below 5.0
+    assert _first_over([0, 1, 2], over(10.0)) is None
+
+
+def test_tail_below_answers_as_the_full_bisection():
+    from storrepro.papers.periodicity.kernel import tail_below
+
+    rng = np.random.default_rng(21)
+    for trial in range(8):
+        x = rng.lognormal(0, 0.5, size=(6, 60)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(6, 1))
+        x[trial % 6, 20:30] *= 20 + trial  # a backlog on one SSD
+        worst = 1e3 * latency_stats(x, np.random.default_rng(trial))[1].max()
+        limits = (worst, np.nextafter(worst, np.inf), np.nextafter(worst, 0), worst * 0.5,
+                  worst * 2, 0.2, 1e4)
+        for limit in limits:
+            assert tail_below(x, np.random.default_rng(trial), limit) == (worst < limit)
+
+
+def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):
+    from storrepro.papers.periodicity import experiment as ex
+    from storrepro.papers.periodicity import scheduling
+
+    w = _small_surrogate()
+    actual = scheduling.interval_traffic(w, w.spec.history_minutes)
+    other = w.placement.copy()
+    other[:5] = (other[:5] + 1) % 8
+    evaluations = ex._Evaluations(actual, 8, 1234)
+    calls = []
+    plain = ex.evaluate
+    monkeypatch.setattr(ex, "evaluate", lambda *a: calls.append(1) or plain(*a))
+    for place in (w.placement, other, w.placement.astype(np.int32), other.copy()):
+        for latency in (True, False):
+            got = evaluations(place, latency)
+            want = plain(actual, place, 8, np.random.default_rng(1234) if latency else None)
+            assert got.keys() == want.keys()
+            assert all(np.array_equal(got[k], want[k]) for k in want)
+            got["p99_flow"] = -1.0  # a caller's change does not reach the memo
+    assert len(calls) == 4  # two placements, with and without latency
+
+
+def test_readings_sharing_caches_equal_fresh_forecasts_and_detection_checks():
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment import detection_check
+
+    w = _small_surrogate(segments=160)
+    readings = ("preprocessed", "raw", "min_horizon=7")
+    start = w.spec.history_minutes
+    caches, det_caches = {}, {}
+    ids = np.arange(0, 160, 3)
+    for v in readings:
+        shared = scheduling.precise_prediction(w, start, None, v, caches)
+        fresh = scheduling.precise_prediction(w, start, None, v)
+        assert np.array_equal(shared.ids, fresh.ids) and np.array_equal(shared.pred, fresh.pred)
+        assert shared.periods == fresh.periods and np.array_equal(shared.base, fresh.base)
+        assert detection_check(w, ids, v, det_caches) == detection_check(w, ids, v)

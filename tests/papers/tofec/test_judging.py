@@ -1,0 +1,109 @@
+"""The claim groups notebook 05 records (:mod:`storrepro.papers.tofec.claims.judging`), on
+hand-built grids and phases: every α judged, the k mix, the phases under every load, a user's trace
+named."""
+
+import pandas as pd
+import pytest
+
+from storrepro.papers.tofec.claims import judging
+from storrepro.papers.tofec.config import TofecConfig
+from storrepro.papers.tofec.metrics import tofec_name
+from storrepro.suite.run import Run
+from tofec_samples import hand_grid
+
+
+def test_envelope_context_names_the_best_code_and_the_backlog_model():
+    grid = hand_grid()
+    ctx = judging.envelope_context(grid, tofec_name(0.9), "mean", n_threads=16)
+    # Best code (6,6): TOFEC never uses k = 6 (k_off 1) and nothing larger (k_above 0).
+    assert ctx[5.0]["best_code"] == "(6,6)" and ctx[5.0]["k_off"] == 1.0
+    assert ctx[5.0]["k_above"] == 0.0 and ctx[5.0]["measured_q"] == 0.25
+    # Eq. (11) at Λ = 5 req/s · 0.2 s = 1 thread: 1 / (16 · 15).
+    assert ctx[5.0]["model_q"] == pytest.approx(1 / 240)
+
+
+def test_k_mix_table_and_the_b8_group(tmp_path):
+    cfg = TofecConfig(profile="quick")
+    grid = hand_grid()
+    table = judging.k_mix_table(cfg, grid)
+    assert table["top-2 α = 0.9"].tolist() == [1.0, 1.0]  # k = 3 and 4 adjacent
+    assert table["Greedy k∈{1,6}"].tolist() == [1.0, 1.0]
+    assert table["modal k TOFEC"].tolist() == [3, 3]
+    run = Run(cfg, out=tmp_path)
+    judging.judge_k_mix(run, grid)
+    assert list(run.claims) == ["B8-modal", "B8-top2", "B8-greedy"]
+    assert run.claims["B8-greedy"]["verdict"] == "reproduced"  # Greedy: all k = 1 or 6
+    top2 = run.claims["B8-top2"]
+    assert set(top2["by_reading"]) == {"alpha=0.5", "alpha=0.95", "alpha=0.99"}
+    assert top2["not_affected_by"] == ["ideal_decision_point", "phase2_load"]
+
+
+def test_the_grid_groups_judge_every_alpha(tmp_path):
+    cfg = TofecConfig(profile="quick")
+    run = Run(cfg, out=tmp_path)
+    grid = hand_grid()
+    judging.judge_light_load(run, grid)
+    judging.judge_envelope(run, grid, ("B5-mean", "B5-greedy"))
+    judging.judge_vs_greedy(run, grid)
+    assert run.claims["B4-mean-11"]["role"] == "calibration"
+    assert set(run.claims["B4-mean-11"]["by_reading"]) == set(judging.ALPHA_ALTS)
+    assert run.claims["B4-greedy-mean"]["by_reading"] == {}
+    b5 = run.claims["B5-mean"]
+    assert b5["uncertainty"]["n"] == 2 and set(b5["by_reading"]) == set(judging.ALPHA_ALTS)
+    # TOFEC 80 over the best static 90: 0.889 in both seeds, inside ×/÷ 1.15.
+    assert b5["verdict"] == "reproduced"
+    assert run.claims["B5-greedy"]["not_affected_by"] == list(cfg.readings)
+    assert run.claims["B7-vs-greedy"]["verdict"] == "not reproduced"  # 80/88: not a multiple
+
+
+def hand_phases():
+    """Per (pattern, seed, policy) phase metrics: TOFEC recovers in 5 s, Greedy in 8 s, both
+    Ideals in 30 s, in every pattern; two seeds a little apart."""
+    names = ["TOFEC", *(tofec_name(a) for a in (0.5, 0.95, 0.99))]
+    names += ["Greedy", "Ideal", "Ideal (arrival)"]
+    rows = []
+    for pattern in ("primary", "literal 10/80/10", "0.95·C_full"):
+        for rep in (0, 1):
+            for policy in names:
+                recovery = 5.0 if "TOFEC" in policy else 8.0 if policy == "Greedy" else 30.0
+                rows.append(
+                    {
+                        "pattern": pattern,
+                        "rep": rep,
+                        "policy": policy,
+                        "switch_s": 1.0,
+                        "surge_mean_k": 1.0 + 0.01 * rep,
+                        "phase1_mean": 90.0 + rep,
+                        "phase2_mean": 300.0,
+                        "phase3_mean": 90.0,
+                        "recovery_s": recovery + rep,
+                        "k_std_p1p3": (0.3 if "TOFEC" in policy else 1.0) + 0.01 * rep,
+                        "phase2_k1": 0.95,
+                        "phase2_k_ge4": 0.2 + 0.01 * rep,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("with_trace", [False, True])
+def test_judge_phases_under_every_load_and_names_the_trace(tmp_path, with_trace):
+    trace = tmp_path / "t.csv"
+    trace.write_text("vd1,R,0,4096,1\nvd1,R,0,4096,5\n")
+    cfg = TofecConfig(profile="quick", trace=str(trace) if with_trace else "")
+    run = Run(cfg, out=tmp_path)
+    judging.judge_phases(run, hand_phases())
+    assert list(run.claims) == ["B9a", "B9b", "B9c", "B9c-greedy", "B9d"]
+    b9d = run.claims["B9d"]
+    assert b9d["verdict"] == "reproduced"  # 5 s and 8 s, both faster than 30 s
+    assert set(b9d["by_reading"]) == set(cfg.reading_labels())
+    assert set(run.claims["B9c-greedy"]["by_reading"]) == {"phase2_load=1.03", "phase2_load=0.95"}
+    assert run.claims["B9c-greedy"]["verdict"] == "reproduced"  # 20 % with k >= 4
+    noted = ["Checked on the user's trace t.csv" in c["reason"] for c in run.claims.values()]
+    assert noted == [with_trace] * 5
+
+
+def test_recovery_table_by_load_and_decision_point():
+    table = judging.recovery_table(hand_phases(), 0.9)
+    row = table.loc[("1.03·C_full (the literal 80 req/s)", "Ideal", "TOFEC")]
+    assert row["minus Ideal (s)"] == pytest.approx(-25.0) and row["faster on"] == "2/2"
+    assert len(table) == 3 * 2 * 2

@@ -1,0 +1,380 @@
+"""Notebook 03's claim rules on hand-built inputs: every test claim fails on one and passes on
+another; calibration and invariant rules too where cheap."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from storrepro.papers.vdi import claims as vc
+from storrepro.papers.vdi import metrics
+from storrepro.papers.vdi.config import VdiConfig
+from storrepro.papers.vdi.seeds import TREND_DAYS
+from storrepro.suite.run import Run
+
+WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
+
+
+def char_frame(**columns):
+    return pd.DataFrame(columns, index=pd.Index(range(len(next(iter(columns.values())))),
+                                                name="seed"))
+
+
+def test_f3_fails_on_a_friday_that_reaches_into_the_weekend_and_passes_when_flat():
+    good = char_frame(wtf_spread=[0.03, 0.05], weekend_ratio=[0.37, 0.38],
+                      monday_ratio=[1.09, 1.2])
+    claim = vc.f3_decomposition(good)
+    assert claim.verdict == "reproduced" and claim.role == "calibration"  # built into the trace
+    assert "builds this shape in" in claim.reason
+    assert "±10 %" in claim.tolerance and "calendar" in claim.reason
+    bad = char_frame(wtf_spread=[0.03, 0.147], weekend_ratio=[0.37, 0.59],
+                     monday_ratio=[1.09, 1.35])
+    claim = vc.f3_decomposition(bad)
+    assert claim.verdict == "not reproduced" and "Wed–Fri flat" in claim.reason
+
+
+# ---------------------------------------------------------------- calibrations (cheap)
+
+
+def test_characterization_calibrations():
+    char = char_frame(acf_argmax=[143, 144], acf144=[0.41, 0.44], acf72=[-0.32, -0.3],
+                      lag144_r=[0.54, 0.56], kmeans_ok=[True, True])
+    for rule in (vc.f1_acf, vc.f2_lag_spread, vc.f4_clusters):
+        claim = rule(char)
+        assert claim.verdict == "reproduced" and claim.role == "calibration"
+    char = char_frame(acf_argmax=[72, 144], acf144=[0.2, 0.44], acf72=[0.1, -0.3],
+                      lag144_r=[0.3, 0.56], kmeans_ok=[False, True])
+    for rule in (vc.f1_acf, vc.f2_lag_spread, vc.f4_clusters):
+        assert rule(char).verdict == "not reproduced"
+
+
+# ---------------------------------------------------------------- forecasting
+
+
+def psyn_rows(smape: dict, mpe: dict | None = None, divergent=()):
+    rows = []
+    for model, values in smape.items():
+        for seed, v in enumerate(values):
+            rows.append({"seed": seed, "model": model, "smape": v,
+                         "mpe": (mpe or {}).get(model, -3.0),
+                         "divergent": (model, seed) in divergent})
+    return pd.DataFrame(rows)
+
+
+def f5_table(gaps, hw=(17.0, 18.0, 17.0, 18.0, 17.0), arima=25.0):
+    hw = np.asarray(hw[: len(gaps)])
+    return pd.DataFrame({"proposed": hw + np.asarray(gaps), "holt-winters": hw,
+                         "arima": arima}, index=pd.Index(range(len(gaps)), name="seed"))
+
+
+def test_f5_is_judged_per_seed_on_the_interval_of_the_median_gap():
+    claim = vc.f5_ordering(f5_table([-2.0, -2.5, -1.5, -2.2, -1.8]))
+    assert claim.verdict == "reproduced" and claim.requires == ("F9",)
+    assert claim.band == vc.F5_BAND.source and claim.uncertainty["n"] == 5
+    assert claim.values["median_gap_pp"] == pytest.approx(-2.0)
+    # issue 32's gaps: ahead on 4 of 5 seeds, by little: the interval straddles zero
+    claim = vc.f5_ordering(f5_table([-0.15, 1.25, -6.85, -0.11, -0.59]))
+    assert claim.verdict == "inconclusive"
+    assert claim.values["median_gap_pp"] == pytest.approx(-0.15)
+    assert claim.uncertainty["mean"] == pytest.approx(-0.15)  # the median, judged
+    assert claim.values["mean_gap"]["mean"] == pytest.approx(-1.29)  # seed 2 carries the mean
+    assert "would be reproduced" in claim.reason  # the earlier +0.5 pp band passed it
+    # 0.4 pp worse on every seed: the old margin passed it, the direction band does not
+    claim = vc.f5_ordering(f5_table([0.4, 0.41, 0.39, 0.4, 0.42]))
+    assert claim.verdict == "not reproduced" and claim.values["old_band_verdict"] == "reproduced"
+    # Holt-Winters above ARIMA fails the second part whatever the first
+    claim = vc.f5_ordering(f5_table([-2.0, -2.5, -1.5, -2.2, -1.8], arima=10.0))
+    assert claim.verdict == "not reproduced" and claim.values["parts"][1] == "not reproduced"
+
+
+def test_psyn_smape_scores_divergent_fits_200():
+    rows = psyn_rows({"proposed": [15], "holt-winters": [17], "arima-ridge": [160]},
+                     divergent={("arima-ridge", 0)})
+    assert vc.psyn_smape(rows).loc[0, "arima"] == vc.DIVERGENT_SCORE
+
+
+def test_f6_magnitudes_partly_outside_the_bands():
+    table = pd.DataFrame({"proposed": [15.0], "holt-winters": [17.0], "arima": [24.0]})
+    assert vc.f6_magnitudes(table).verdict == "reproduced"
+    table = pd.DataFrame({"proposed": [25.0], "holt-winters": [17.0], "arima": [24.0]})
+    claim = vc.f6_magnitudes(table)
+    assert claim.verdict == "partly" and claim.role == "calibration"
+
+
+def test_f6_on_an_idle_window_fails_the_ratio_without_dividing_by_zero():
+    table = pd.DataFrame({"proposed": [0.0], "holt-winters": [0.0], "arima": [0.0]})
+    claim = vc.f6_magnitudes(table)  # every forecaster's error 0 %: an idle evaluation window
+    assert claim.verdict == "not reproduced" and "ratio undefined (ARIMA 0 %)" in (
+        claim.reproduced_value)
+    assert "proposed/ARIMA ≤ 0.85" in claim.values["failed"]
+
+
+def test_f7_fails_on_a_biased_forecast_and_shows_the_baselines():
+    smape = {"proposed": [15, 16], "holt-winters": [17, 18], "seasonal-naive": [19, 19]}
+    good = psyn_rows(smape, {"proposed": -4.0, "holt-winters": -3.0, "seasonal-naive": -3.9})
+    claim = vc.f7_mpe(good)
+    assert claim.verdict == "reproduced" and claim.band == vc.F7_BAND.source
+    assert "does not discriminate" in claim.reason and "seasonal-naive" in claim.reproduced_value
+    assert claim.values["others_passing"] == ["seasonal-naive", "holt-winters"]
+    bad = psyn_rows(smape, {"proposed": -12.0, "holt-winters": -3.0, "seasonal-naive": -3.9})
+    assert vc.f7_mpe(bad).verdict == "not reproduced"
+
+
+def test_f7_is_inconclusive_when_the_seeds_straddle_10_percent():
+    rows = psyn_rows({"proposed": [15, 16, 15]})
+    rows["mpe"] = [-2.0, -9.0, -14.0]
+    claim = vc.f7_mpe(rows)
+    assert claim.verdict == "inconclusive" and claim.uncertainty["n"] == 3
+
+
+def cum_frame(values):
+    index = pd.MultiIndex.from_product([range(len(values) // 6), TREND_DAYS],
+                                       names=["seed", "day"])
+    return pd.Series(values, index=index, name="cum_err").reset_index()
+
+
+def test_f8_fails_on_a_large_cumulative_error_and_counts_the_mondays_truly():
+    good = cum_frame([0.02] * 12)
+    claim = vc.f8_cumulative(good)
+    assert claim.verdict == "reproduced" and claim.band == vc.F8_BAND.source
+    # every seed's worst day above 5 %: 3 Mondays and 1 Friday of 4 days over
+    bad = cum_frame([0.02, 0.02, 0.09, 0.02, 0.02, 0.16] + [0.02] * 5 + [-0.12]
+                    + [0.02] * 5 + [0.14])
+    claim = vc.f8_cumulative(bad, pd.Series([0.07]))
+    assert claim.verdict == "not reproduced" and "mostly Mondays" in claim.reason
+    assert claim.values["weekly_max"] == pytest.approx(7.0)
+    # 1 Monday of 3 days over: not "mostly"
+    few = cum_frame([0.09, 0.02, 0.09, 0.02, 0.02, 0.16] + [0.02] * 5 + [0.12])
+    claim = vc.f8_cumulative(few)
+    assert "mostly" not in claim.reason and "2 of them Mondays" in claim.reason
+    # one seed far over, one well under: the interval straddles 5 %
+    mixed = cum_frame([0.02] * 5 + [0.16] + [0.01] * 6)
+    assert vc.f8_cumulative(mixed).verdict == "inconclusive"
+
+
+def arima_rows(stable, smape_fit, flagged=None, model="arima-ridge"):
+    if flagged is None:
+        flagged = [not s or f > 150 for s, f in zip(stable, smape_fit, strict=True)]
+    return pd.DataFrame({
+        "seed": range(len(stable)), "model": model, "stable": stable, "smape_fit": smape_fit,
+        "divergent": flagged,
+        "smape": [200.0 if d else f for d, f in zip(flagged, smape_fit, strict=True)],
+    })
+
+
+def test_f9_is_computed_from_the_fits():
+    good = pd.concat([arima_rows([True, True], [24.0, 25.0]),
+                      arima_rows([False, True], [300.0, 25.0], model="arima")])
+    claim = vc.f9_arima_sanity(good)
+    assert claim.verdict == "reproduced" and claim.values["divergent"]["arima"] == 1
+    # the reported fit diverged (flagged): its 200 % is not a forecast
+    assert vc.f9_arima_sanity(arima_rows([False, True], [300.0, 25.0])).verdict == "partly"
+    # an explosive fit left unflagged: the scoring rule is not applied
+    bad = arima_rows([False, True], [300.0, 25.0], flagged=[False, False])
+    claim = vc.f9_arima_sanity(bad)
+    assert claim.verdict == "not reproduced" and claim.values["unflagged"] == 1
+
+
+# ---------------------------------------------------------------- scheduler
+
+
+def per_seed(violation, queued):
+    return pd.DataFrame({"violation_pct": violation, "queued_pct": queued},
+                        index=pd.Index(range(len(violation)), name="seed"))
+
+
+def test_s5_is_judged_on_the_seeds_interval_and_names_the_cause():
+    causes = {"capacity": 1.0, "planner": 13.9, "emergency": 0.2, "other": 0.0}
+    claim = vc.s5_smart(per_seed([15.0, 15.2, 15.4], [2.8, 2.9, 3.0]), causes, 9.3)
+    assert claim.verdict == "partly" and "planner" in claim.reason and "9.3 %" in claim.reason
+    assert claim.band == vc.S5_BANDS["violation"].source and claim.uncertainty["n"] == 3
+    assert claim.values["queued"]["mean"] == pytest.approx(2.9)
+    assert vc.s5_smart(per_seed([25.0, 26.0, 24.0], [6.0, 6.5, 7.0]),
+                       causes).verdict == "not reproduced"
+    assert vc.s5_smart(per_seed([7.0, 7.2, 6.8], [2.4, 2.5, 2.3])).verdict == "reproduced"
+    # seeds 5 % and 14 %: the interval of the violations straddles 10.2 %
+    assert vc.s5_smart(per_seed([5.0, 14.0, 9.0], [2.4, 2.5, 2.3])).verdict == "inconclusive"
+    low = vc.s5_smart(per_seed([1.0, 1.1, 0.9], [0.1, 0.1, 0.1]),
+                      {"capacity": 1.0, "planner": 0.0, "emergency": 0.0, "other": 0.0})
+    assert low.verdict == "not reproduced" and "seldom binds" in low.reason
+
+
+def test_s6_needs_the_ratios_and_smart_below_fixed_everywhere():
+    fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
+    pool = {"×0.8": (pd.Series([60.0, 61.0, 60.0]), pd.Series([9.0, 9.0, 9.5]))}
+    good = vc.s6_improvement(fixed, per_seed([6.0, 7.0, 6.5], [2.5, 2.6, 2.5]), pool)
+    assert good.verdict == "reproduced" and good.requires == ("S4",)
+    assert good.band == vc.S6_BANDS["violation"].source and good.uncertainty["n"] == 3
+    short = vc.s6_improvement(fixed, per_seed([15.0, 16.0, 15.5], [3.0, 3.0, 3.1]))
+    assert short.verdict == "partly" and "the size does not" in short.reason
+    straddles = vc.s6_improvement(fixed, per_seed([8.0, 20.0, 14.0], [2.5, 2.6, 2.5]))
+    assert straddles.verdict == "inconclusive"
+    worse = vc.s6_improvement(fixed, per_seed([6.0, 7.0, 6.5], [2.5, 2.6, 2.5]),
+                              {"×0.8": (pd.Series([60.0, 61.0, 60.0]),
+                                        pd.Series([9.0, 70.0, 9.0]))})
+    assert worse.verdict == "not reproduced" and worse.values["pools_failing"] == ["×0.8"]
+    # a seed without violations keeps the ratio finite
+    none = vc.s6_improvement(fixed, per_seed([0.0, 7.0, 6.5], [0.0, 2.6, 2.5]))
+    assert np.isfinite(none.values["ratio_violation"])
+
+
+def test_s12_says_when_the_pool_scale_moves_s5_or_s6():
+    fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
+    near = per_seed([6.0, 7.0, 6.5], [2.5, 2.6, 2.5])
+    far = per_seed([15.0, 16.0, 15.5], [3.0, 3.0, 3.1])
+    steady = vc.s12_pool_scale({1.0: (fixed, near), 1.2: (fixed, near)})
+    assert steady.verdict == "reproduced" and steady.role == "analysis"
+    moved = vc.s12_pool_scale({0.8: (fixed, far), 1.0: (fixed, near)})
+    assert moved.verdict == "not reproduced" and "move with P" in moved.reason
+    assert moved.values["×0.8"]["S5"] == "partly" and moved.values["×1"]["S5"] == "reproduced"
+
+
+def test_s7_ordering():
+    assert vc.s7_ordering(1.0, 5.0, 7.0).verdict == "reproduced"
+    assert vc.s7_ordering(1.0, 5.0, 7.0).role == "invariant"
+    claim = vc.s7_ordering(1.0, 9.0, 7.0)
+    assert claim.verdict == "not reproduced" and "does not profit" in claim.reason
+
+
+def tick_log(debt_frac, pool, violation=None):
+    n = len(debt_frac)
+    return pd.DataFrame({
+        "debt": np.asarray(debt_frac) * pool, "bg_served": np.zeros(n),
+        "violation": np.zeros(n, bool) if violation is None else violation,
+    })
+
+
+def test_s9_dynamics_fails_when_the_smart_debt_never_nears_the_cap():
+    hours = WINDOW.hour.to_numpy()
+    fixed = {"log": tick_log(np.full(864, 0.45), 100.0), "pool_blocks": 100.0,
+             "max_lump_pct": 2.0}
+    # smart debt: up to 90 % in the day, down to 20 % by the morning
+    day = (hours >= 8) & (hours <= 19)
+    smart_up = {"log": tick_log(np.where(day, 0.9, 0.2), 100.0), "pool_blocks": 100.0}
+    measures = metrics.dynamics(fixed, smart_up, WINDOW, 0.40, 0.50)
+    assert measures["band_share"] == 1.0 and measures["drains"] == 6
+    assert vc.s9_dynamics(measures).verdict == "reproduced"
+    assert vc.s9_dynamics(measures).role == "analysis"
+    smart_low = {"log": tick_log(np.where(day, 0.5, 0.2), 100.0), "pool_blocks": 100.0}
+    claim = vc.s9_dynamics(metrics.dynamics(fixed, smart_low, WINDOW, 0.40, 0.50))
+    assert claim.verdict == "not reproduced" and "never nears the cap" in claim.reason
+
+
+def test_violation_causes_split_the_violation_bins():
+    log = pd.DataFrame({
+        "violation": [True, True, True, True, False],
+        "demand_iops": [4000.0, 1000.0, 1000.0, 1000.0, 1000.0],
+        "c_fg": [64, 10, 0, 15, 20],
+    })
+    causes = vc.violation_causes({"log": log, "cff": [0, 10, 0, 0, 0]}, 64, 50.0)
+    assert causes == {"capacity": 20.0, "planner": 20.0, "emergency": 20.0, "other": 20.0}
+
+
+def test_invariants_and_the_queued_definition():
+    assert vc.s1_invariants([{"S1": True}, {"S1": True}]).verdict == "reproduced"
+    assert vc.s2_conservation([{"S2": True}, {"S2": False}]).verdict == "not reproduced"
+    assert vc.s3_watermarks([48.0], [1.0], [96.0]).verdict == "reproduced"
+    assert vc.s3_watermarks([52.0], [1.0], [96.0]).verdict == "not reproduced"
+    s8 = vc.s8_consistency(per_seed([54.0, 50.0], [20.0, 21.0]), per_seed([15.0], [3.0]))
+    assert s8.role == "analysis" and s8.verdict == "reproduced"
+    claim = vc.s8_consistency(per_seed([54.0, 50.0], [20.0, 60.0]), per_seed([15.0], [3.0]))
+    assert claim.verdict == "not reproduced"
+    assert "fixed scheme queues a larger share" in claim.reason
+    assert vc.s10_agreement(0.0, 0.5).verdict == "reproduced"
+    assert vc.s10_agreement(0.0, 4.0).verdict == "not reproduced"
+    assert vc.s11_determinism(False).verdict == "not reproduced"
+    assert vc.s4_baseline(53.0, 18.8, (24, 64)).verdict == "reproduced"
+    assert vc.s4_baseline(35.0, 10.0, (8, 32)).verdict == "not reproduced"
+
+
+# ---------------------------------------------------------------- readings and headline
+
+
+def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_path):
+    cfg = VdiConfig(profile="quick")
+    assert cfg.reading_labels() == ["pool=a7-forecast", "pool=prototype", "spread=even-cores"]
+    assert cfg.system.spread == "bg-floor" and cfg.system.pool_rule == "a7"
+    assert cfg.system_under("spread=even-cores").spread == "even-cores"
+    assert cfg.system_under("pool=a7-forecast").pool_rule == "a7-forecast"
+    with pytest.raises(ValueError, match="unknown reading"):
+        cfg.system_under("pool=huge")
+    run = Run(cfg, out=tmp_path)
+    forecasting = ["pool", "spread"]
+    run.judge(vc.f9_arima_sanity, arima_rows([True, True, True], [24.0, 25.0, 23.0]))
+    run.judge(vc.f5_ordering, f5_table([-0.15, 1.25, -6.85, -0.11, -0.59]),
+              not_affected_by=forecasting)
+    run.judge(vc.s4_baseline, 53.0, 18.8, (24, 64))
+    causes = {"capacity": 1.0, "planner": 13.9, "emergency": 0.2, "other": 0.0}
+    fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
+    primary = per_seed([15.0, 15.2, 15.4], [2.8, 2.9, 3.0])
+    own = per_seed([9.0, 9.2, 9.1], [1.8, 1.7, 1.9])
+    big = per_seed([1.0, 1.1, 0.9], [0.1, 0.1, 0.1])
+    even = per_seed([21.0, 21.5, 20.5], [3.3, 3.2, 3.4])
+    by_pool = {"pool=a7-forecast": own, "pool=prototype": big, "spread=even-cores": even}
+    run.judge(vc.s5_smart, primary, causes, 9.3,
+              by_reading={k: (v, causes, 5.0) for k, v in by_pool.items()})
+    run.judge(vc.s6_improvement, fixed, primary,
+              by_reading={k: (fixed, v) for k, v in by_pool.items()})
+    entry = run.claims["S5"]
+    assert entry["by_reading"]["pool=a7-forecast"]["verdict"] == "reproduced"
+    assert entry["uncertainty"]["n"] == 3 and entry["inputs"]
+    run.judge(vc.s12_pool_scale, {0.8: (fixed, even), 1.0: (fixed, primary), 1.2: (fixed, own)})
+    h = run.headline(**vc.headline_text(run))
+    assert h["verdict"] == "partly"  # F5 inconclusive, S5 and S6 partly
+    assert ("Scaling P from ×0.8 to ×1.2 (S12) takes the smart violations from 21.0 % to 9.1 %: "
+            "S5 partly → reproduced") in h["cause"]
+    assert "13.9 pp" in h["cause"] and "median -0.15 pp" in h["cause"]
+    assert "pool=a7-forecast: S5 reproduced" in h["cause"]
+    assert h["hangs_on"] == ["pool"]  # even-cores is partly too
+    assert h["summary"] == (
+        "Partly: the forecaster is not told apart from Holt-Winters (error a median 0.15 "
+        "percentage points lower; paper 4.4); the scheduler matches the paper's cut in "
+        "service-level violations only at some pool sizes, which the paper never gives.")
+    table = run.reading_table()
+    assert list(table.columns) == [
+        "claim", "primary", "pool=a7-forecast", "pool=prototype", "spread=even-cores", "robust"
+    ]
+
+
+def test_a_test_claim_must_be_judged_under_every_reading(tmp_path):
+    run = Run(VdiConfig(profile="quick"), out=tmp_path)
+    frame = per_seed([7.0, 7.2, 6.8], [2.4, 2.5, 2.3])
+    with pytest.raises(ValueError, match="not judged under the readings"):
+        run.judge(vc.s5_smart, frame, by_reading={"pool=prototype": (frame,)})
+
+
+def test_every_forced_entry_names_a_constant_of_the_claims_module():
+    import inspect
+
+    from storrepro.suite.dating import constant
+
+    source = inspect.getsource(vc)
+    for name, forced in VdiConfig.forced.items():
+        if forced.symbol:
+            module, symbol = forced.symbol.split(":")
+            assert module == vc.__name__, name
+            assert constant(symbol)(source) is not None, name
+
+
+def test_summary_says_at_which_pool_sizes_the_cut_holds():
+    """The plain headline from recorded claims: the forecaster's median gap as measured, and the
+    scheduler's cut at every, some or no pool size (the pool readings and S12's scales)."""
+    def claims(f5_part, gap, s5s6, scales):
+        by = {"pool=prototype": {"verdict": s5s6[1]}, "spread=even-cores": {"verdict": "partly"}}
+        return {
+            "F5": {"verdict": f5_part, "values": {"median_gap_pp": gap, "parts": [f5_part]}},
+            "S5": {"verdict": s5s6[0], "by_reading": by},
+            "S6": {"verdict": s5s6[0], "by_reading": by},
+            "S12": {"values": {f"×{k}": {"S5": v, "S6": v} for k, v in scales.items()}},
+        }
+
+    every = vc._summary(claims("reproduced", -4.1, ("reproduced", "reproduced"),
+                               {0.9: "reproduced", 1.1: "reproduced"}))
+    assert every == ("Reproduced: the forecaster beats Holt-Winters (error a median 4.10 "
+                     "percentage points lower; paper 4.4); the scheduler matches the paper's cut "
+                     "in service-level violations at every pool size tried.")
+    none = vc._summary(claims("not reproduced", 0.4, ("partly", "inconclusive"),
+                              {0.9: "partly", 1.1: "not reproduced"}))
+    assert none == ("Partly: the forecaster is not better than Holt-Winters (error a "
+                    "median 0.40 percentage points higher); the scheduler falls short of the "
+                    "paper's cut in service-level violations at every pool size tried.")
+    assert len(none.split()) <= 40  # partly: S5 is partly at the primary readings

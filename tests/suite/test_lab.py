@@ -1,0 +1,57 @@
+"""`make lab` works on copies: JupyterLab's save path never writes into notebooks/."""
+
+import json
+import subprocess
+
+import nbformat
+import pytest
+
+from storrepro.suite import lab
+from storrepro.suite.notebooks import NOTEBOOKS, notebook_path
+from storrepro.suite.paths import repo_root
+
+
+@pytest.fixture
+def lab_home(tmp_path, monkeypatch):
+    monkeypatch.setattr(lab, "repo_root", lambda: tmp_path)
+    return tmp_path / "build" / "lab" / "notebooks"
+
+
+def test_copies_are_made_once_and_a_students_copy_is_kept(lab_home):
+    made = lab.working_copies()
+    assert [name for name, _, _ in made] == list(NOTEBOOKS)
+    assert not any(kept for _, _, kept in made)
+    first = lab_home / f"{next(iter(NOTEBOOKS))}.ipynb"
+    first.write_text("my edits")
+    again = {name: kept for name, _, kept in lab.working_copies()}
+    assert all(again.values()) and first.read_text() == "my edits"
+    name = next(iter(NOTEBOOKS))
+    lab.working_copies(fresh=[name])
+    assert first.read_bytes() == notebook_path(name).read_bytes()
+    with pytest.raises(KeyError, match="--fresh 'nope': unknown notebook"):
+        lab.working_copies(fresh=["nope"])
+
+
+def test_labs_save_path_leaves_the_repository_clean(lab_home, monkeypatch):
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    started = []
+    monkeypatch.setattr(lab.os, "execv", lambda exe, args: started.append(args))
+    lab.start_lab()
+    root = next(a.split("=", 1)[1] for a in started[0] if a.startswith("--notebook-dir="))
+    assert root == str(lab_home)
+    before = subprocess.run(["git", "status", "--porcelain", "--", "notebooks"],
+                            cwd=repo_root(), capture_output=True, text=True).stdout
+    committed = notebook_path(next(iter(NOTEBOOKS))).read_bytes()
+    # What Lab's autosave does: PUT the notebook, outputs and all, through the contents manager.
+    name = f"{next(iter(NOTEBOOKS))}.ipynb"
+    manager = FileContentsManager(root_dir=root)
+    nb = nbformat.read(lab_home / name, as_version=4)
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("stream", text="a student's output")]
+    manager.save({"type": "notebook", "format": "json", "content": nb}, name)
+    assert "a student's output" in json.dumps(nbformat.read(lab_home / name, as_version=4))
+    after = subprocess.run(["git", "status", "--porcelain", "--", "notebooks"],
+                           cwd=repo_root(), capture_output=True, text=True).stdout
+    assert after == before
+    assert notebook_path(next(iter(NOTEBOOKS))).read_bytes() == committed

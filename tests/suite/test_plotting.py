@@ -1,0 +1,95 @@
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from storrepro.suite.plotting import save_figure  # noqa: E402
+
+
+@pytest.fixture
+def figure():
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2], [1, 0, 1])
+    yield fig
+    plt.close(fig)
+
+
+def test_save_figure_writes_png_and_svg_with_provenance(tmp_path, figure):
+    meta = {"commit": "abc123", "profile": "full", "seed": "4"}
+    paths = save_figure(figure, "01_demo", "curve", out=tmp_path, metadata=meta)
+    assert paths == [tmp_path / "figures/01_demo/curve.png", tmp_path / "figures/01_demo/curve.svg"]
+    assert Image.open(paths[0]).info["Description"] == "commit=abc123; profile=full; seed=4"
+    assert "commit=abc123; profile=full; seed=4" in paths[1].read_text()
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_svg_output_is_identical_across_saves(tmp_path, figure):
+    first = save_figure(figure, "n", "a", out=tmp_path, formats=("svg",))[0].read_text()
+    second = save_figure(figure, "n", "a", out=tmp_path, formats=("svg",))[0].read_text()
+    assert first == second
+
+
+def test_bad_name_and_failed_save_leave_nothing_behind(tmp_path, figure):
+    with pytest.raises(ValueError, match="figure name '../x'"):
+        save_figure(figure, "n", "../x", out=tmp_path)
+    with pytest.raises(ValueError, match="formats = \\('png', 'nosuchformat'\\): expected some of"):
+        save_figure(figure, "n", "x", out=tmp_path, formats=("png", "nosuchformat"))
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+def test_a_background_copy_has_the_bytes_the_caller_would_write(tmp_path, figure):
+    """Written by the other process from the pickled figure, under the caller's rcParams (a
+    changed one included), byte for byte as the caller writes it."""
+    from storrepro.suite.plotting import wait_for_figures
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "lines.linewidth": 3.0}):
+        figure.axes[0].set_title("$10^{3}$ in a background copy")
+        here = save_figure(figure, "n", "here", out=tmp_path, formats=("svg",))[0]
+        png, there = save_figure(figure, "n", "there", out=tmp_path, background=True)
+    assert png.exists()
+    wait_for_figures()
+    assert there.read_text().replace("there", "here") == here.read_text()
+
+
+def test_a_failed_background_copy_is_raised_naming_its_file_and_leaves_nothing(tmp_path):
+    from storrepro.suite import plotting
+
+    fig, ax = plt.subplots()
+    ax.set_title(r"$\frac$")  # mathtext that fails only when drawn
+    plotting._in_background(fig, tmp_path / "broken.svg", "svg", {})
+    plt.close(fig)
+    with pytest.raises(RuntimeError, match="broken.svg in the background failed"):
+        plotting.wait_for_figures()
+    assert not list(tmp_path.iterdir())
+    plotting.wait_for_figures()  # nothing is left pending
+
+
+def test_a_figure_that_cannot_be_pickled_is_written_at_once(tmp_path, figure):
+    from matplotlib.ticker import FuncFormatter
+
+    figure.axes[0].yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+    from storrepro.suite import plotting
+
+    plotting.wait_for_figures()  # no writer left by an earlier test
+    png, svg = save_figure(figure, "n", "local", out=tmp_path, background=True)
+    assert png.exists() and "<svg" in svg.read_text()  # no wait: written here, not elsewhere
+    assert plotting._writer is None  # and no writer started for it
+
+
+def test_the_writer_outlives_an_interrupt_and_ends_once_waited_for(tmp_path, figure):
+    """The runner interrupts a kernel's process group at its end: the writer ignores it, and is
+    gone by then anyway."""
+    import os
+    import signal
+
+    from storrepro.suite import plotting
+
+    save_figure(figure, "n", "a", out=tmp_path, background=True)
+    plotting._pending[0][1].result()  # the writer is up
+    for pid in list(plotting._writer._processes):
+        os.kill(pid, signal.SIGINT)
+    save_figure(figure, "n", "b", out=tmp_path, background=True)
+    plotting.wait_for_figures()
+    assert (tmp_path / "figures/n/b.svg").exists() and plotting._writer is None

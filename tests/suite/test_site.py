@@ -1,0 +1,206 @@
+"""The readers' site, built from the committed results and read in a real browser at desktop
+and phone width (Debian's chromium, driven by Playwright; no browser is downloaded)."""
+
+import functools
+import http.server
+import shutil
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from storrepro.suite.claims import VERDICTS
+from storrepro.suite.paths import executed_dir, repo_root
+from storrepro.suite.readable import human
+from storrepro.suite.scorecard import load_results, verdict_counts
+from storrepro.suite.site import _e, build_site, figure_caption, index_page, paper_page
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Flags for a closed network: no background connections that would only be refused.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WIDTHS = {"desktop": 1280, "phone": 390}
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="browser test skipped: no chromium here; install Debian's with "
+    "`apt-get install chromium` (as root) — CI does",
+)
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser may drop a connection mid-file (a page it has left): not the site's error."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@pytest.fixture(scope="module")
+def site():
+    """`make site` of the repository's committed results, served on 127.0.0.1."""
+    index = build_site()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
+    server = QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield index, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+def test_missing_results_are_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="run `make reproduce`"):
+        build_site(tmp_path)
+
+
+def test_pages_show_headline_readings_reasons_and_figures():
+    results = load_results(repo_root())
+    assert results, "the repository commits the results of the last full run"
+    for result in results:
+        page = paper_page(result, has_notebook=True)
+        assert result["headline"]["statement"].split()[0] in page
+        summary = result["headline"]["summary"]  # the plain headline opens the page
+        assert summary and f'<p class="summary">{_e(summary)}</p>' in page
+        for claim in result["claims"]:
+            assert f'<tr id="claim-{claim["id"]}"' in page  # anchors the ids link to
+            assert f'<td data-label="id">{claim["id"]}</td>' in page
+        assert page.count('<figure class="result">') == sum(
+            f.endswith(".png") for f in result["figures"]
+        )
+        assert f"notebooks/{result['notebook']}.ipynb" in page
+        for path in (f for f in result["figures"] if f.endswith(".png")):
+            assert path in result["figure_claims"], f"{path}: which paper figure and claims?"
+            caption = figure_caption(result, path)
+            assert caption.startswith(("Paper ", "Not a paper figure.")), caption
+            assert _e(caption) in page
+    landing = index_page(results, [r["notebook"] for r in results])
+    assert all(f"]({r['notebook']}.md)" in landing for r in results)
+
+
+def test_the_rendered_notebooks_are_committed_and_small():
+    notebooks = sorted(executed_dir(repo_root()).glob("*.ipynb"))
+    assert [p.stem for p in notebooks] == [r["notebook"] for r in load_results(repo_root())]
+    assert sum(p.stat().st_size for p in notebooks) < 20 * 2**20
+
+
+def _pages(index: Path) -> list[str]:
+    folder = index.parent
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*.html")
+        if p.name not in ("genindex.html", "search.html") and "_static" not in p.parts
+    )
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", WIDTHS)
+def test_site_in_a_real_browser(site, width):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    index, url = site
+    results = load_results(repo_root())
+    errors, outside, links = [], [], set()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on(
+            "request",
+            lambda r: outside.append(r.url) if urlparse(r.url).hostname != "127.0.0.1" else None,
+        )
+        for path in _pages(index):
+            page.goto(url + path, wait_until="load")
+            broken = page.eval_on_selector_all(
+                "img", "imgs => imgs.filter(i => !i.complete || i.naturalWidth === 0)"
+                ".map(i => i.src)"
+            )
+            assert not broken, (path, broken)
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 1, f"{path} is {overflow} px wider than the {width} screen"
+            links.update(
+                page.eval_on_selector_all("a[href]", "as => as.map(a => a.href.split('#')[0])")
+            )
+        page.goto(url, wait_until="load")
+        rows = page.eval_on_selector_all(
+            "#scorecard tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
+        )
+        assert [r[0] for r in rows] == [r["notebook"] for r in results]
+        for row, result in zip(rows, results, strict=True):
+            counts = verdict_counts(result)  # test claims only
+            assert row[1] == result["headline"]["verdict"]
+            assert row[2 : 3 + len(VERDICTS)] == [
+                str(sum(counts.values())),
+                *(str(counts[v]) for v in VERDICTS),
+            ]
+        for result in results:
+            page.goto(url + f"{result['notebook']}.html", wait_until="load")
+            text = page.inner_text("main")
+            assert human(result["headline"]["cause"])[:40] in text
+            missing = [c["id"] for c in result["claims"] if human(c["reason"])[:40] not in text]
+            assert not missing, (result["notebook"], missing)
+            # Every claim's verdict is on screen without scrolling sideways.
+            boxes = page.eval_on_selector_all(
+                f"#claims-{result['notebook']} tbody tr",
+                "rows => rows.map(r => { const b = r.cells[1].getBoundingClientRect(); "
+                "return [r.id, r.cells[1].innerText, b.left, b.right, b.width]; })",
+            )
+            assert len(boxes) == len(result["claims"])
+            for (row, verdict, left, right, w), claim in zip(boxes, result["claims"], strict=True):
+                assert row == f"claim-{claim['id']}" and verdict == claim["verdict"]
+                assert w > 0 and left >= 0 and right <= WIDTHS[width], (width, row, left, right)
+        browser.close()
+    local = sorted(link for link in links if urlparse(link).hostname == "127.0.0.1")
+    for link in local:
+        with urllib.request.urlopen(link) as response:
+            assert response.status == 200, link
+    assert not errors, errors
+    assert not outside, f"assets fetched from the network: {outside[:5]}"
+
+
+def test_values_are_written_for_people():
+    assert human({"p99": 1.5, "p99.9": float("inf")}) == "p99: 1.5; p99.9: unbounded"
+    assert human([1, None]) == "1, —"
+    assert human(float("nan")) == "—"
+    assert human("DB inf %, gap nan ms, info 3") == "DB unbounded %, gap — ms, info 3"
+
+
+def test_every_cell_carries_its_column_name_and_ids_link_to_their_rows():
+    from storrepro.suite.site import _claim_link, _table
+
+    table = _table("t", ["id", "verdict"], ["<tr><td>A1</td><td class='x'>void</td></tr>"])
+    assert '<td data-label="id">A1</td><td data-label="verdict" class=\'x\'>void</td>' in table
+    assert 'glossary.html#verdict' in table and 'glossary.html#id' not in table
+    assert _claim_link("B5-mean") == '<a href="#claim-B5-mean">B5-mean</a>'
+
+
+def test_the_static_site_says_a_live_control_needs_a_kernel(tmp_path):
+    import nbformat
+
+    from storrepro.suite.site import WIDGET_NOTE, _site_notebook, glossary_page
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("live(...)")
+    cell.outputs = [nbformat.v4.new_output(
+        "display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": "x"},
+                              "text/plain": "Box(...)"})]
+    nb.cells = [cell, nbformat.v4.new_code_cell("1")]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    shown = _site_notebook(path)
+    assert shown.cells[0].outputs[0]["data"]["text/markdown"] == WIDGET_NOTE
+    assert "make lab" in WIDGET_NOTE
+    glossary = glossary_page()
+    for anchor in ("(role)=", "(verdict)=", "(inconclusive)=", "(void)=", "(robust)=",
+                   "(reading)=", "(kind)=", "(uncertainty)=", "(headline)="):
+        assert anchor in glossary
