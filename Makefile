@@ -34,7 +34,7 @@ reproduce: $(STAMP)
 
 ## test: lint, unit tests and every notebook in the quick profile
 test: $(STAMP)
-	$(PY) -m ruff check lib tests notebooks
+	$(PY) -m ruff check lib tests notebooks templates
 	$(PY) -m pytest -n auto
 
 ## site: build build/site/index.html (a page per paper, rendered notebooks) from the committed

@@ -1,6 +1,7 @@
 """The shape every paper package shares (CONTRIBUTING.md's "Adding a paper"): the same file for the
-same role, no import cycle, no upward import, no simpy outside the simulation layers, thin
-notebooks whose every parameter reaches their config."""
+same role, no import cycle, no upward import, no paper importing another, no simpy outside the
+simulation layers, thin notebooks whose every parameter reaches their config, tests that mirror
+the library."""
 
 from __future__ import annotations
 
@@ -343,3 +344,55 @@ def test_no_pointer_to_a_document_the_project_does_not_ship(area):
                 if match.group(0) not in SHIPPED:
                     found.append(f"{path.relative_to(LIB.parent)}:{number}: {match.group(0)!r}")
     assert not found, "\n".join(found)
+
+
+#: Test files named for what spans a folder's modules rather than for one module: the roles'
+#: contracts, a real trace in place of the stand-in, what the notebook calls end to end.
+SPANNING = ("contract", "trace", "notebook")
+#: The test files at the top of tests/: what spans the packages.
+TOP_TESTS = ("test_layout.py", "test_library_edges.py", "test_notebooks.py",
+             "test_public_trace.py")
+
+
+def _misplaced_tests(tests: Path, lib: Path) -> list[str]:
+    """Test files that do not mirror the library: ``tests/<folder>/test_<module>.py`` beside
+    ``lib/<folder>/<module>.py`` (or a module of one of the folder's subpackages, or a
+    subpackage itself), or one of :data:`SPANNING`; at the top only :data:`TOP_TESTS`."""
+    wrong = []
+    for path in sorted(tests.rglob("test_*.py")):
+        rel = path.relative_to(tests)
+        if len(rel.parts) == 1:
+            if rel.name not in TOP_TESTS:
+                wrong.append(f"{rel}: at the top of tests/ only {', '.join(TOP_TESTS)}")
+            continue
+        folder, stem = lib.joinpath(*rel.parts[:-1]), path.stem.removeprefix("test_")
+        places = [folder, *(p for p in folder.glob("*/") if (p / "__init__.py").is_file())]
+        if stem in SPANNING or any(
+            (p / f"{stem}.py").is_file() or (p / stem / "__init__.py").is_file() for p in places
+        ):
+            continue
+        wrong.append(f"{rel}: no module {stem} in lib/storrepro/{'/'.join(rel.parts[:-1])}")
+    return wrong
+
+
+def test_the_tests_mirror_the_library():
+    assert not _misplaced_tests(LIB.parent / "tests", ROOT), "\n".join(
+        _misplaced_tests(LIB.parent / "tests", ROOT))
+
+
+def test_the_mirror_rule_finds_a_misplaced_test(tmp_path):
+    lib, tests = tmp_path / "lib", tmp_path / "tests"
+    for module in ("suite/claims.py", "papers/bid/experiment/runs.py",
+                   "papers/bid/experiment/__init__.py"):
+        (lib / module).parent.mkdir(parents=True, exist_ok=True)
+        (lib / module).write_text("")
+    for test in ("suite/test_claims.py", "papers/bid/test_runs.py", "papers/bid/test_experiment.py",
+                 "papers/bid/test_contract.py", "test_layout.py", "suite/test_gone.py",
+                 "sim/test_fifo.py", "test_stray.py"):
+        (tests / test).parent.mkdir(parents=True, exist_ok=True)
+        (tests / test).write_text("")
+    assert _misplaced_tests(tests, lib) == [
+        "sim/test_fifo.py: no module fifo in lib/storrepro/sim",
+        "suite/test_gone.py: no module gone in lib/storrepro/suite",
+        f"test_stray.py: at the top of tests/ only {', '.join(TOP_TESTS)}",
+    ]

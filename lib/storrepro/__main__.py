@@ -1,5 +1,5 @@
 """Command line: ``python -m storrepro
-reproduce|site|check-results|compare|dates|lab|bench|data|list``."""
+reproduce|site|check-results|compare|dates|lab|bench|data|trace|list|new-paper|layers``."""
 
 from __future__ import annotations
 
@@ -162,6 +162,14 @@ def _parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("list", help="list notebooks and their parameters")
     listing.add_argument("names", nargs="*", metavar="NAME")
+
+    new = commands.add_parser(
+        "new-paper", help="start a paper from templates/paper/: its package, notebook, tests and "
+        "registry line")
+    new.add_argument("name", help="the package's name, e.g. slow_disk")
+    new.add_argument("number", help="the notebook's two-digit number, e.g. 06")
+
+    commands.add_parser("layers", help="redraw the README's picture of the layers from the imports")
     return parser
 
 
@@ -260,6 +268,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "list":
             for name in args.names or NOTEBOOKS:
                 print(runner.describe_parameters(name))
+            return 0
+        if args.command == "new-paper":
+            from storrepro.suite.scaffold import new_paper
+
+            for path in new_paper(args.name, args.number):
+                print(f"written: {path}")
+            print(f"next: `make test`, then `make reproduce NOTEBOOKS={args.number}_{args.name}`")
+            return 0
+        if args.command == "layers":
+            from storrepro.suite.layers import update_readme
+
+            print("README layers block " + ("redrawn" if update_readme() else "already current"))
             return 0
         cores = os.cpu_count() or 1
         if args.workers is not None and not 1 <= args.workers <= cores:

@@ -1,0 +1,33 @@
+"""Notebook NN_paper_template's parameters and its paper's decision register."""
+
+from __future__ import annotations
+
+from storrepro.suite.config import Forced, NotebookConfig, Param
+
+#: The paper's words: "at half load a request spends twice its service time in the system".
+MEAN_RESPONSE = 2.0
+
+
+class PaperTemplateConfig(NotebookConfig):
+    notebook = "NN_paper_template"
+    paper = "The template's paper: one first-come-first-served disk at half load"
+    paper_link = "https://en.wikipedia.org/wiki/M/M/1_queue"
+    forced = {
+        "mean_response": Forced(
+            question="What mean response time does the paper report at half load?",
+            quote="'at half load a request spends twice its service time in the system'",
+            value="2 service times, judged as approximately equal (×/÷ 1.15)",
+            kind="band",
+            symbol="storrepro.papers.paper_template.config:MEAN_RESPONSE",
+            decides=("T1",),
+        ),
+    }
+    full_cost = (5.0, 300.0, 300.0)  # full s, quick and full peak MiB
+    budget_s = (15.0, 20.0)  # quick, full
+    params = {
+        "requests": Param(int, 20_000, 200_000, "requests per replicate", low=1_000,
+                          grows="time"),
+        "replicates": Param(int, 3, 5, "independent replicates (the claims' intervals)", low=2,
+                            high=64),
+        "load": Param(float, 0.5, 0.5, "utilisation of the disk", low=0.05, high=0.95),
+    }
