@@ -432,9 +432,10 @@ class PrecisePeriod:
                 scores = [
                     pcc(self.predict(w, t, max(t, hmin)), targets[t][: max(t, hmin)]) for t in ok
                 ]
-                finite = [s if np.isfinite(s) else -np.inf for s in scores]
-                best = ok[int(np.argmax(finite))]
-                acc = scores[int(np.argmax(finite))]
+                # np.argmax of the scores, nan as -inf (the first best), without an array
+                ranked = [s if math.isfinite(s) else -math.inf for s in scores]
+                i = max(range(len(ranked)), key=ranked.__getitem__)
+                best, acc = ok[i], scores[i]
                 if acc >= self.theta or not stop_at_first:
                     h = min(n - length, 3 * max(best, hmin))
                     stab = pcc(self.predict(w, best, h), targets[best][:h])
