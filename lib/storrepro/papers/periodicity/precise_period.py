@@ -286,7 +286,7 @@ def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
 
 def pcc(a: np.ndarray, b: np.ndarray) -> float:
     """Pearson correlation; ``nan`` when either side has no variance."""
-    a, b = a - a.mean(), b - b.mean()
+    a, b = a - a.sum() / a.size, b - b.sum() / b.size  # np.mean's arithmetic, less overhead
     den = math.sqrt(float(a @ a) * float(b @ b))
     return float(a @ b) / den if den > 0 else math.nan
 
