@@ -134,6 +134,13 @@ def test_aggregation_rules():
 def test_forecast_is_the_mean_of_three_periods():
     history = np.array([1.0, 2, 3, 4, 5, 6, 7, 8, 9])  # period 3: cycles (1,2,3) (4,5,6) (7,8,9)
     assert forecast(history, 3, 4).tolist() == [4.0, 5.0, 6.0, 4.0]
+    # within one period (the sliced path), also behind older history
+    assert forecast(history, 3, 3).tolist() == [4.0, 5.0, 6.0]
+    assert forecast(np.concatenate([[100.0], history]), 3, 2).tolist() == [4.0, 5.0]
+    noisy = np.random.default_rng(1).random(40)
+    for period in (1, 5, 13):  # both paths, the same bits on their common horizon
+        assert forecast(noisy, period, period).tobytes() == forecast(noisy, period,
+                                                                     3 * period)[:period].tobytes()
     with pytest.raises(ValueError, match="history"):
         forecast(history, 4, 2)
 

@@ -279,9 +279,13 @@ def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
     n = history.size
     if 3 * period > n:
         raise ValueError(f"period {period} needs {3 * period} samples of history, have {n}")
-    idx = n + np.arange(horizon) % period
+    if horizon <= period:  # within one period: the three past values are slices
+        a, b, c = (history[n - j * period : n - j * period + horizon] for j in (1, 2, 3))
+    else:
+        idx = n + np.arange(horizon) % period
+        a, b, c = history[idx - period], history[idx - 2 * period], history[idx - 3 * period]
     # np.mean over the three periods: 0 + each in turn, then / 3
-    return (0.0 + history[idx - period] + history[idx - 2 * period] + history[idx - 3 * period]) / 3
+    return (0.0 + a + b + c) / 3
 
 
 def pcc(a: np.ndarray, b: np.ndarray) -> float:
