@@ -252,6 +252,22 @@ def test_tail_below_answers_as_the_full_bisection():
             assert tail_below(x, np.random.default_rng(trial), limit) == (worst < limit)
 
 
+def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypatch):
+    from storrepro.periodicity import kernel
+
+    drawn = []
+    real = kernel.sub_bin_arrivals
+    monkeypatch.setattr(kernel, "sub_bin_arrivals",
+                        lambda x, rng: drawn.append(x.shape[0]) or real(x, rng))
+    x = np.full((32, 60), 26e6 * 60)
+    x[2, 20:30] *= 30  # a backlog on SSD 2: in the first two blocks of 2
+    assert not kernel.tail_below(x, np.random.default_rng(0), 5.0)
+    assert drawn == [2, 2]
+    drawn.clear()
+    assert kernel.tail_below(np.full((32, 60), 26e6 * 60), np.random.default_rng(0), 5.0)
+    assert drawn == [2, 2, 4, 8, 16]  # every SSD, once
+
+
 def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):
     from storrepro.papers.periodicity import experiment as ex
     from storrepro.papers.periodicity import scheduling

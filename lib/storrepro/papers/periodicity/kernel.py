@@ -61,8 +61,24 @@ def tail_below(
     its bracket decides it: ``hi`` only falls and ``lo`` only rises (and ``lo <= hi``), so once
     ``1e3 * (base + hi) < limit_ms`` the SSD's final tail is below the limit, and once
     ``1e3 * (base + lo) >= limit_ms`` it is not (then no SSD further is needed). The same
-    comparisons as :func:`latency_stats` on the SSDs still open: the same answer."""
+    comparisons as :func:`latency_stats` on the SSDs still open: the same answer.
+
+    The SSDs go in blocks of doubling size (1/16 of them, then as many as done so far), each
+    drawing the next rows of ``rng``'s Poisson stream (drawn row after row, the same counts as
+    one draw of all rows): once an SSD is over the limit, the later SSDs are never drawn (the
+    draws are the bulk of the work). ``rng`` is then left where the last block ended."""
     x = np.atleast_2d(bytes_per_minute)
+    done = 0
+    while done < x.shape[0]:
+        block = max(1, x.shape[0] // 16, done)
+        if not _block_below(x[done : done + block], rng, limit_ms, quantile, service, base):
+            return False
+        done += block
+    return True
+
+
+def _block_below(x, rng, limit_ms, quantile, service, base) -> bool:
+    """:func:`tail_below` of the SSDs (rows) of ``x``, all drawn at once."""
     counts, rate = sub_bin_arrivals(x, rng)
     wait = backlog_wait(counts, service)
     weight = counts
