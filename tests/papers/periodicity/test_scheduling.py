@@ -253,7 +253,7 @@ def test_tail_below_answers_as_the_full_bisection():
 
 
 def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypatch):
-    from storrepro.periodicity import kernel
+    from storrepro.papers.periodicity import kernel
 
     drawn = []
     real = kernel.sub_bin_arrivals
