@@ -1,6 +1,6 @@
 """Sphinx configuration of the readers' site (``make site``).
 
-``storrepro.site`` writes the pages of ``build/site-src`` from the committed results — one
+``storrepro.suite.site`` writes the pages of ``build/site-src`` from the committed results — one
 page per paper, a landing page — and copies this folder's configuration and style beside them;
 myst-nb renders the executed notebooks kept in ``results/executed`` without running them.
 Nothing is fetched from the network: no web fonts, no MathJax, no widget scripts.
