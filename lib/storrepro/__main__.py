@@ -1,5 +1,5 @@
 """Command line: ``python -m storrepro
-reproduce|site|check-results|compare|dates|lab|bench|data|trace|list|new-paper|layers``."""
+reproduce|site|check-results|compare|dates|lab|bench|data|trace|list|new-paper|readme``."""
 
 from __future__ import annotations
 
@@ -169,7 +169,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("name", help="the package's name, e.g. slow_disk")
     new.add_argument("number", help="the notebook's two-digit number, e.g. 06")
 
-    commands.add_parser("layers", help="redraw the README's picture of the layers from the imports")
+    commands.add_parser("readme", help="rewrite the README's blocks written from the code: the "
+                        "notebooks table, what a trace replaces, the layers")
     return parser
 
 
@@ -274,12 +275,14 @@ def main(argv: list[str] | None = None) -> int:
 
             for path in new_paper(args.name, args.number):
                 print(f"written: {path}")
-            print(f"next: `make test`, then `make reproduce NOTEBOOKS={args.number}_{args.name}`")
+            print("next: make the template's parts the paper's, `python -m storrepro readme` (its "
+                  f"rows in the README's tables), `make test`, `make reproduce NOTEBOOKS="
+                  f"{args.number}_{args.name}`")
             return 0
-        if args.command == "layers":
-            from storrepro.suite.layers import update_readme
+        if args.command == "readme":
+            from storrepro.suite.readme import update_code_blocks
 
-            print("README layers block " + ("redrawn" if update_readme() else "already current"))
+            print("README " + ("rewritten" if update_code_blocks() else "already current"))
             return 0
         cores = os.cpu_count() or 1
         if args.workers is not None and not 1 <= args.workers <= cores:

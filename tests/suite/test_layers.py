@@ -3,7 +3,6 @@
 import pytest
 
 from storrepro.suite import layers
-from storrepro.suite.paths import repo_root
 
 
 def _tree(root, files):
@@ -63,14 +62,3 @@ def test_the_picture_names_each_layer_its_areas_and_what_they_hold(house):
     assert "suite/          the machinery every notebook shares: runner, traces/\n" in text
     assert all(len(line) <= 96 for line in text.splitlines())
 
-
-def test_the_readme_shows_the_current_layers():
-    readme = (repo_root() / "README.md").read_text()
-    assert layers.readme_block() in readme, (
-        "the README's layers block is stale: run `python -m storrepro layers`")
-
-
-def test_a_readme_without_the_block_is_refused(tmp_path):
-    (tmp_path / "README.md").write_text("# no block\n")
-    with pytest.raises(ValueError, match="no layers block"):
-        layers.update_readme(tmp_path)

@@ -25,3 +25,32 @@ def test_update_rewrites_only_the_block(tmp_path):
     (tmp_path / "README.md").write_text("no markers")
     with pytest.raises(ValueError, match="markers are missing"):
         readme.update_readme(tmp_path)
+
+
+def test_the_blocks_written_from_the_code_are_current():
+    text = (repo_root() / "README.md").read_text()
+    for name, write in readme.CODE_BLOCKS.items():
+        start, end = readme.markers(name)
+        assert f"{start}\n{write()}\n{end}" in text, (
+            f"the README's {name} block is stale: run `python -m storrepro readme`")
+
+
+def test_the_notebooks_and_trace_tables_come_from_the_configs(monkeypatch):
+    class Paper:
+        title, reproduces, trace_replaces = "Toy", "one queue", "its arrivals"
+
+    class NoPaper:
+        title, reproduces, trace_replaces = "—", "checks", ""
+
+    monkeypatch.setattr(readme, "NOTEBOOKS", {"00_check": "", "06_toy": ""})
+    monkeypatch.setattr(readme, "config_class", {"00_check": NoPaper, "06_toy": Paper}.get)
+    assert readme.notebooks_table().splitlines()[2:] == [
+        "| [`00_check`](notebooks/00_check.ipynb) | — | checks |",
+        "| [`06_toy`](notebooks/06_toy.ipynb) | Toy | one queue |"]
+    assert readme.trace_table().splitlines()[2:] == ["| `06_toy` | its arrivals |"]
+
+
+def test_a_readme_without_a_code_block_is_refused(tmp_path):
+    (tmp_path / "README.md").write_text("# no blocks\n")
+    with pytest.raises(ValueError, match="the block's markers are missing"):
+        readme.update_code_blocks(tmp_path)

@@ -256,6 +256,12 @@ class NotebookConfig:
 
     notebook: ClassVar[str]
     paper: ClassVar[str]
+    #: The README's notebooks table (written from these): the paper's short name ('—': a notebook
+    #: of no paper) and what the notebook reproduces.
+    title: ClassVar[str] = "—"
+    reproduces: ClassVar[str] = ""
+    #: The README's trace table: what a user's ``trace`` replaces ('': the notebook takes none).
+    trace_replaces: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]]
     readings: ClassVar[dict[str, Reading]] = {}
     #: The rest of the paper's decision register: choices its words settle, with the quote.

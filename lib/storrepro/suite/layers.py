@@ -12,11 +12,6 @@ from pathlib import Path
 
 from storrepro.suite.paths import repo_root
 
-#: The README's block, between these markers, is :func:`picture`; `python -m storrepro layers`
-#: rewrites it (a test checks it is current).
-START = "<!-- layers: written by `python -m storrepro layers` from the imports; do not edit -->"
-END = "<!-- end of layers -->"
-
 #: What each area is, in a reader's words; the modules listed beside it are read from the tree.
 ROLES = {
     "__main__": "the command line",
@@ -137,19 +132,3 @@ def picture(root: Path | None = None, width: int = 100) -> str:
     lines.append("```")
     return "\n".join(lines)
 
-
-def readme_block(root: Path | None = None) -> str:
-    return f"{START}\n{picture(root)}\n{END}"
-
-
-def update_readme(repo: Path | None = None) -> bool:
-    """Rewrite the README's layers block from the imports; True when it changed."""
-    path = (repo or repo_root()) / "README.md"
-    text = path.read_text()
-    head, found, rest = text.partition(START)
-    if not found or END not in rest:
-        raise ValueError(f"{path}: no layers block ({START} ... {END}) to rewrite")
-    new = head + readme_block(repo and repo / "lib" / "storrepro") + rest.split(END, 1)[1]
-    if new != text:
-        path.write_text(new)
-    return new != text

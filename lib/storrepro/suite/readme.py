@@ -1,14 +1,18 @@
-"""The README's results block, written from ``results/*.json``, never typed.
+"""The README's blocks that are written, never typed.
 
-The canonical run (``make reproduce``) rewrites the block between :data:`START` and :data:`END`
-of ``README.md``: the scorecard's summary table and each paper's plain-language headline. A test
-checks the committed README against the committed results.
+The canonical run (``make reproduce``) rewrites the results block between :data:`START` and
+:data:`END` of ``README.md``: the scorecard's summary table and each paper's plain-language
+headline. ``python -m storrepro readme`` rewrites the blocks written from the code
+(:data:`CODE_BLOCKS`): the notebooks table and what a trace replaces in each, from the notebooks'
+config classes, and the picture of the layers, from the imports. Tests check the committed README
+against the committed results and the code, so a new paper needs no README edit by hand.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from storrepro.suite.notebooks import NOTEBOOKS, config_class
 from storrepro.suite.paths import repo_root, write_text_atomic
 from storrepro.suite.scorecard import SUMMARY_HEADER, core_reproduced, load_results, summary_cells
 
@@ -38,18 +42,70 @@ def results_block(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def notebooks_table() -> str:
+    """Each notebook with its paper's short name and what it reproduces (its config's ``title``
+    and ``reproduces``), in run order."""
+    lines = ["| notebook | paper | what it reproduces |", "|---|---|---|"]
+    for name in NOTEBOOKS:
+        cls = config_class(name)
+        lines.append(f"| [`{name}`](notebooks/{name}.ipynb) | {cls.title} | {cls.reproduces} |")
+    return "\n".join(lines)
+
+
+def trace_table() -> str:
+    """What a user's trace replaces in each notebook that takes one (``trace_replaces``)."""
+    lines = ["| notebook | what the trace replaces |", "|---|---|"]
+    for name in NOTEBOOKS:
+        if config_class(name).trace_replaces:
+            lines.append(f"| `{name}` | {config_class(name).trace_replaces} |")
+    return "\n".join(lines)
+
+
+def _layers() -> str:
+    from storrepro.suite.layers import picture
+
+    return picture()
+
+
+#: The blocks ``python -m storrepro readme`` writes from the code: name -> (what writes it).
+CODE_BLOCKS = {"notebooks": notebooks_table, "trace replaces": trace_table, "layers": _layers}
+
+
+def markers(name: str) -> tuple[str, str]:
+    return (f"<!-- {name}: written by `python -m storrepro readme` from the code; do not edit -->",
+            f"<!-- end of {name} -->")
+
+
+def replace_block(text: str, start: str, end: str, body: str, where: Path) -> str:
+    """``text`` with what lies between ``start`` and ``end`` replaced by ``body``."""
+    if start not in text or end not in text:
+        raise ValueError(f"{where}: the block's markers are missing ({start!r} … {end!r})")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{body}\n{end}{tail}"
+
+
+def _rewrite(path: Path, new: str) -> bool:
+    if new == path.read_text(encoding="utf-8"):
+        return False
+    write_text_atomic(path, new)
+    return True
+
+
 def update_readme(root: Path | None = None) -> bool:
     """Rewrite the README's results block from the results under ``root``; True if it
     changed."""
     root = root or repo_root()
     path = root / "README.md"
     text = path.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        raise ValueError(f"{path}: the results block's markers are missing ({START!r} … {END!r})")
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    new = f"{head}{START}\n{results_block(load_results(root))}\n{END}{tail}"
-    if new == text:
-        return False
-    write_text_atomic(path, new)
-    return True
+    return _rewrite(path, replace_block(text, START, END, results_block(load_results(root)), path))
+
+
+def update_code_blocks(root: Path | None = None) -> bool:
+    """Rewrite the README's blocks written from the code (:data:`CODE_BLOCKS`); True if any
+    changed."""
+    path = (root or repo_root()) / "README.md"
+    text = path.read_text(encoding="utf-8")
+    for name, write in CODE_BLOCKS.items():
+        text = replace_block(text, *markers(name), write(), path)
+    return _rewrite(path, text)

@@ -10,6 +10,8 @@ MEAN_RESPONSE = 2.0
 
 class PaperTemplateConfig(NotebookConfig):
     notebook = "NN_paper_template"
+    title = "PaperTemplate"
+    reproduces = "the template's one claim: a disk's mean response time at half load"
     paper = "The template's paper: one first-come-first-served disk at half load"
     paper_link = "https://en.wikipedia.org/wiki/M/M/1_queue"
     forced = {

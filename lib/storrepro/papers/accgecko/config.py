@@ -277,6 +277,15 @@ JOINT = {"trn=burst&epsilon=rate": {"trn": "burst", "epsilon": "rate"}}
 
 class AccGeckoConfig(NotebookConfig):
     notebook = "02_accgecko"
+    title = "AccGecko"
+    reproduces = (
+        "burst features vs tail latency (Spearman), one-directional DBSCAN, AccTail vs SNC-"
+        "Meister and PriorityMeister prediction errors, SLO admission"
+    )
+    trace_replaces = (
+        "the tenant pool: each volume one tenant, rescaled to 2000 IOPS, per-ms counts in "
+        "segments of `segment_seconds`"
+    )
     readings: ClassVar = READINGS
     forced: ClassVar = FORCED
     paper = (

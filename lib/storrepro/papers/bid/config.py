@@ -320,6 +320,15 @@ VARIANTS = ("primary", *(reading_label(n, v) for n, r in READINGS.items() for v 
 
 class BIDConfig(NotebookConfig):
     notebook = "04_bid"
+    title = "BID-HDD / BID-Hybrid"
+    reproduces = (
+        "Noop, CFQ, BID-HDD, BID-Hybrid on six synthetic MapReduce workloads: disk-arm traces, "
+        "head movements, completion time"
+    )
+    trace_replaces = (
+        "the Hadoop request streams: consecutive windows of `events` requests of the trace's "
+        "processes (blkparse), one per cell"
+    )
     paper = (
         "P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
         "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9"

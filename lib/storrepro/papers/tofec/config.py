@@ -405,6 +405,15 @@ FORCED = {
 
 class TofecConfig(NotebookConfig):
     notebook = "05_tofec"
+    title = "TOFEC"
+    reproduces = (
+        "delay model, Theorem 1, static (n,k) codes, TOFEC and Greedy: delay vs arrival rate, k"
+        " composition, adaptation to load changes"
+    )
+    trace_replaces = (
+        "the changing-workload experiment's arrivals: the trace's request gaps, scaled to each "
+        "phase's rate"
+    )
     readings: ClassVar[dict[str, Reading]] = READINGS
     forced: ClassVar[dict[str, Forced]] = FORCED
     paper = (

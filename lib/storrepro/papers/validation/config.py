@@ -18,6 +18,10 @@ TOLERANCES = {
 
 class ValidationConfig(NotebookConfig):
     notebook = "00_simulator_validation"
+    reproduces = (
+        "the shared simpy models against closed forms: M/M/1, M/D/1, M/G/1 waits, the k-th "
+        "fastest of n parallel tasks, the BID disk model's reference values, simulation speed"
+    )
     paper = (
         "storrepro simulator validation: simpy device models vs closed-form queueing "
         "results and the reference values of the BID authors' disk model"

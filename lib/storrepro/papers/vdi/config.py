@@ -76,6 +76,15 @@ class SystemParams:
 
 class VdiConfig(NotebookConfig):
     notebook = "03_vdi_background"
+    title = "smart background scheduler"
+    reproduces = (
+        "VDI IO forecasting (proposed EWMA, Holt-Winters, ARIMA), debt bucketing, fixed vs "
+        "dynamic watermark on a 64-core pool"
+    )
+    trace_replaces = (
+        "the foreground IOPS per 10 minutes (all volumes together), laid on the stand-in's "
+        "calendar and repeated if shorter"
+    )
     paper = (
         "M. Kachmar, D. Kaeli: A Smart Background Scheduler for Storage Systems, "
         "MASCOTS 2020 (arXiv 2006.01402)"
