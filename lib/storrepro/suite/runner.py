@@ -407,6 +407,7 @@ def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
         WORKERS_ENV: str(workers) if workers else None,
         SCHEDULER_ENV: scheduler,
         WORKERS_CHECKED_ENV: "1" if scheduler else None,
+        needs.CHECKED_ENV: ",".join(sorted(needs.PASSED)) or None,  # plan()'s trace checks
         **numeric_pins(),
     }
     saved = {k: os.environ.get(k) for k in settings}

@@ -1,6 +1,7 @@
 """What each notebook needs from a user's trace, checked before any work, and the part of a
 trace that trace_start, trace_days and volumes select (storrepro.suite.traces.needs)."""
 
+import os
 import re
 
 import numpy as np
@@ -15,6 +16,7 @@ from storrepro.papers.tofec.config import TofecConfig
 from storrepro.papers.vdi.config import VdiConfig
 from storrepro.papers.vdi.workload import vdi_foreground
 from storrepro.suite.config import ParameterError
+from storrepro.suite.traces import needs
 from storrepro.suite.traces.needs import check, needs_of, selected, span_text, words_of
 from storrepro.suite.traces.reader import read_trace
 from storrepro.suite.traces.samples import T0
@@ -178,3 +180,39 @@ def test_the_stand_ins_words_said_of_a_trace(config, stand_in, on_trace):
     for pattern, words in config.trace_words.items():
         stand_in = re.sub(pattern, words, stand_in)
     assert stand_in == on_trace
+
+
+def test_a_check_the_runner_passed_is_not_read_again_by_the_kernel(tmp_path, monkeypatch):
+    monkeypatch.setattr("storrepro.suite.traces.needs.repo_root", lambda: tmp_path)
+    monkeypatch.setattr(needs, "PASSED", set())
+    trace = _unequal(tmp_path / "unequal.csv")
+    cfg = VdiConfig(profile="quick", trace=trace, trace_days=7.0)
+    check(cfg)  # passes: the runner's check
+    assert {needs.checked_digest(cfg)} == needs.PASSED
+    reads = []
+    real = needs.trace_info
+    monkeypatch.setattr(needs, "trace_info", lambda *a, **k: reads.append(a) or real(*a, **k))
+    monkeypatch.setenv(needs.CHECKED_ENV, ",".join(needs.PASSED))
+    check(cfg)  # in the kernel: vouched for, not read
+    assert reads == []
+    # other parameters, or the file changed since, are checked again (and refused here)
+    with pytest.raises(ParameterError, match="needs traffic on every day"):
+        check(VdiConfig(profile="quick", trace=trace))
+    assert reads
+    os.utime(trace, ns=(1, 1))
+    reads.clear()
+    check(cfg)
+    assert reads
+    os.remove(trace)
+    assert needs.checked_digest(cfg) == ""  # a file that cannot be read vouches for nothing
+
+
+def test_the_runner_hands_its_passed_checks_to_the_kernels(tmp_path, monkeypatch):
+    from storrepro.suite import runner
+
+    monkeypatch.setattr(needs, "PASSED", {"b", "a"})
+    with runner.kernel_environment(tmp_path, None, None):
+        assert os.environ[needs.CHECKED_ENV] == "a,b"
+    monkeypatch.setattr(needs, "PASSED", set())
+    with runner.kernel_environment(tmp_path, None, None):
+        assert needs.CHECKED_ENV not in os.environ

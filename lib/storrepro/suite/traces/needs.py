@@ -3,12 +3,13 @@
 Each paper's package declares its needs (``trace_needs(cfg)``, a :class:`TraceNeeds`, in the
 module its config names as ``trace_module``); :func:`check` reads the trace before any work (the
 runner before a kernel starts, :class:`~storrepro.suite.run.Run` in a notebook's first cell) and
-raises a :class:`~storrepro.suite.config.ParameterError` naming the parameter, its value and what is
-allowed. The parameters ``trace_start`` and ``trace_days`` (days from the trace's first record;
-``trace_days`` 0 to its end) and ``volumes`` (names, comma-separated; '' all) select a part of
-the trace: :func:`selected` writes that part once into a cache file (``build/traces``), in the
-``requests`` format (``iops`` for a rate series), which the conversions then read as the whole
-trace.
+raises a :class:`~storrepro.suite.config.ParameterError` naming the parameter, its value and what
+is allowed; a kernel the runner starts does not read the trace again for a check the runner
+passed (:data:`CHECKED_ENV`). The parameters ``trace_start`` and ``trace_days`` (days from the
+trace's first record; ``trace_days`` 0 to its end) and ``volumes`` (names, comma-separated; ''
+all) select a part of the trace: :func:`selected` writes that part once into a cache file
+(``build/traces``), in the ``requests`` format (``iops`` for a rate series), which the
+conversions then read as the whole trace.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,10 @@ from storrepro.suite.traces.reader import detect_format, read_chunks
 from storrepro.suite.traces.summary import FINEST_BIN_S, UNITS, TraceInfo, trace_info
 
 DAY_S = 86_400.0
+#: The digests (:func:`checked_digest`) of the checks this process passed, which the runner hands
+#: to the kernels it starts so that a notebook does not read a large trace a second time.
+CHECKED_ENV = "STORREPRO_TRACE_CHECKED"
+PASSED: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -155,6 +161,9 @@ def check(cfg) -> None:
     that declares no needs (no ``trace_module``)."""
     if not (getattr(cfg, "trace", "") and cfg.trace_module):
         return
+    digest = checked_digest(cfg)
+    if digest and digest in os.environ.get(CHECKED_ENV, "").split(","):
+        return  # the runner checked this trace, unchanged since, for these parameters
     subject = f"parameter 'trace' = {cfg.trace!r}"
     try:
         info = trace_info(cfg.trace, cfg.trace_format or None, progress=False)
@@ -174,6 +183,20 @@ def check(cfg) -> None:
     problem = missing(needs_of(cfg), info, *selected(cfg))
     if problem:
         raise ParameterError(f"{subject}: {cfg.notebook} needs {problem}")
+    if digest:
+        PASSED.add(digest)
+
+
+def checked_digest(cfg) -> str:
+    """What a passed check vouches for: the notebook, all its parameters, and the trace file's
+    path, size and modification time ('' when the file cannot be read: nothing is vouched)."""
+    try:
+        stat = os.stat(cfg.trace)
+    except OSError:
+        return ""
+    key = [cfg.notebook, cfg.as_dict(), str(Path(cfg.trace).resolve()), stat.st_size,
+           stat.st_mtime_ns]
+    return hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def missing(needs: TraceNeeds, info: TraceInfo, path: str, fmt: str) -> str:
