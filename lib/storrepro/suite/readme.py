@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storrepro.suite.layers import picture
 from storrepro.suite.notebooks import NOTEBOOKS, config_class
 from storrepro.suite.paths import repo_root, write_text_atomic
 from storrepro.suite.scorecard import SUMMARY_HEADER, core_reproduced, load_results, summary_cells
@@ -56,19 +57,14 @@ def trace_table() -> str:
     """What a user's trace replaces in each notebook that takes one (``trace_replaces``)."""
     lines = ["| notebook | what the trace replaces |", "|---|---|"]
     for name in NOTEBOOKS:
-        if config_class(name).trace_replaces:
-            lines.append(f"| `{name}` | {config_class(name).trace_replaces} |")
+        replaces = config_class(name).trace_replaces
+        if replaces:
+            lines.append(f"| `{name}` | {replaces} |")
     return "\n".join(lines)
 
 
-def _layers() -> str:
-    from storrepro.suite.layers import picture
-
-    return picture()
-
-
 #: The blocks ``python -m storrepro readme`` writes from the code: name -> (what writes it).
-CODE_BLOCKS = {"notebooks": notebooks_table, "trace replaces": trace_table, "layers": _layers}
+CODE_BLOCKS = {"notebooks": notebooks_table, "trace replaces": trace_table, "layers": picture}
 
 
 def markers(name: str) -> tuple[str, str]:

@@ -97,14 +97,19 @@ def _window(cfg, info: TraceInfo) -> tuple[float, float, list[str]]:
     return start, end, names
 
 
-def _cache_file(cfg, fmt: str) -> Path:
+def _file_digest(cfg, *more) -> str:
+    """A digest of the trace file as it is now (its path, size and modification time) and
+    ``more``; raises OSError when the file cannot be read."""
     path = Path(cfg.trace).resolve()
     stat = path.stat()
-    key = json.dumps([str(path), stat.st_size, stat.st_mtime_ns, cfg.trace_format,
-                      sorted(selection(cfg).items())])  # fmt: skip
-    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    key = json.dumps([str(path), stat.st_size, stat.st_mtime_ns, *more], default=str)
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _cache_file(cfg, fmt: str) -> Path:
+    digest = _file_digest(cfg, cfg.trace_format, sorted(selection(cfg).items()))
     suffix = "iops.csv" if fmt == "iops" else "requests.csv"
-    return repo_root() / "build" / "traces" / f"{path.stem}-{digest}.{suffix}"
+    return repo_root() / "build" / "traces" / f"{Path(cfg.trace).resolve().stem}-{digest}.{suffix}"
 
 
 def _write_selection(cfg, info: TraceInfo, target: Path) -> None:
@@ -191,12 +196,9 @@ def checked_digest(cfg) -> str:
     """What a passed check vouches for: the notebook, all its parameters, and the trace file's
     path, size and modification time ('' when the file cannot be read: nothing is vouched)."""
     try:
-        stat = os.stat(cfg.trace)
+        return _file_digest(cfg, cfg.notebook, cfg.as_dict())
     except OSError:
         return ""
-    key = [cfg.notebook, cfg.as_dict(), str(Path(cfg.trace).resolve()), stat.st_size,
-           stat.st_mtime_ns]
-    return hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def missing(needs: TraceNeeds, info: TraceInfo, path: str, fmt: str) -> str:
