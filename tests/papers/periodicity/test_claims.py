@@ -424,6 +424,11 @@ def test_headline_states_both_data_sets_and_the_load_reading():
         "load_regime=worst_ssd_10ms": {"verdict": "reproduced", "reproduced_value": "x"}})
     longest = rules.headline_text(FakeRun())["summary"]
     assert "only at a load other than" in longest and len(longest.split()) <= 40
+    # the replicates straddle the band: the summary calls it open, not missed
+    FakeRun.claims["F3"] = claim("inconclusive", by_reading={
+        "load_regime=worst_ssd_10ms": {"verdict": "reproduced", "reproduced_value": "x"}})
+    open_ = rules.headline_text(FakeRun())["summary"]
+    assert "is open at the paper-matched load" in open_ and len(open_.split()) <= 40
 
 
 def test_f0_checks_all_four_load_numbers():
@@ -434,20 +439,30 @@ def test_f0_checks_all_four_load_numbers():
     assert claim.verdict == "not reproduced" and claim.role == "calibration"
     assert "mean per-SSD 99.99 % latency 1.900 ms (paper 1.019)" in claim.reason
     assert "200 µs (paper 127)" in claim.reason
-    assert "Missed: mean tail, mean latency, traffic." in claim.reason
+    assert "Missed in at least one replicate: mean tail, mean latency, traffic." in claim.reason
     assert "scaled by 2.80–2.80" in claim.reason
     # the replicates' own numbers beside their means
     assert ("Per replicate (worst SSD, mean tail, mean latency, traffic): 10.20 ms, 1.900 ms, "
             "200 µs, 60.0 MB/s; 9.90 ms, 1.900 ms, 200 µs, 60.0 MB/s.") in claim.reason
     assert [r["hash_max_tail_ms"] for r in claim.values["per_replicate"]] == [10.2, 9.9]
     # skewed volumes at the paper's traffic: all four within ×/÷ 1.15 (0.97, 0.93, 1.06, 0.99)
-    skewed = {"volume_sigma": 1.3, "scale": 1.0, "hash_max_tail_ms": 9.7,
-              "hash_mean_ssd_tail_ms": 0.95, "hash_mean_latency_ms": 0.135,
-              "mean_ssd_mb_per_s": 25.8}
+    skewed = {"volume_sigma": 1.3, "arrival_seconds": 27, "mean_target_ms": 1.019,
+              "hash_max_tail_ms": 9.7, "hash_mean_ssd_tail_ms": 0.95,
+              "hash_mean_latency_ms": 0.135, "mean_ssd_mb_per_s": 25.8}
     claim = rules.f0_load_regime([skewed])
     assert claim.verdict == "reproduced" and "All four" in claim.reason
     assert "Per replicate" not in claim.reason  # one replicate: its numbers are the means
-    assert "lognormal sigma was set to 1.30–1.30" in claim.reason
+    assert "lognormal sigma 1.30–1.30" in claim.reason and "27 of 60" in claim.reason
+    assert claim.values["arrival_seconds"] == [27]
+    # every replicate is held to the four numbers: one replicate off, though the means meet
+    off = {**skewed, "arrival_seconds": 30, "hash_mean_ssd_tail_ms": 0.85}
+    claim = rules.f0_load_regime([skewed, off])
+    assert claim.values["hash_mean_ssd_tail_ms"] == pytest.approx(0.9)  # the mean: in the band
+    assert claim.verdict == "not reproduced" and "27–30 of 60" in claim.reason
+    assert "Missed in at least one replicate: mean tail." in claim.reason
+    # no mean target: the seconds are not fitted and not named
+    assert "of 60" not in rules.f0_load_regime([{**skewed, "mean_target_ms": 0.0,
+                                                   "arrival_seconds": 60}]).reason
     # each number alone can fail it: the mean tail just outside 1.019 × 1.15 = 1.172 ms
     assert rules.f0_load_regime([{**skewed, "hash_mean_ssd_tail_ms": 1.18}]).verdict == \
         "not reproduced"

@@ -165,3 +165,31 @@ def test_an_uneven_ssds_replicate_skews_its_volumes_and_keeps_its_traffic():
     # the same workload with its volumes skewed: the same traffic over the whole span, so
     # about the same over the history
     assert uneven["mean_bytes_per_s"] == pytest.approx(even["mean_bytes_per_s"], rel=0.1)
+
+
+def test_f0_reads_the_evaluations_own_numbers_which_the_fit_drew():
+    """The calibration fits on the evaluation's own draws: its chosen (seconds, sigma) drew
+    exactly the worst SSD and mean tail that the evaluation's hash-placement rows then show."""
+    from storrepro.papers.periodicity.experiment import UnevenSSDs, hash_numbers
+
+    spec = SurrogateSpec(ssds=32, segments=300, history_days=1, intervals=2)
+    task = SchedulingTask(0, spec, (0.01,), (1,), detection_sample=10, skew_target_ms=5.0,
+                          mean_tail_target_ms=1.1)
+    result = run_task(UnevenSSDs(task), np.random.default_rng(0))
+    cal = result["calibration"]
+    drawn = {(s, sigma): (worst, mean) for s, sigma, worst, mean in cal["tried"]}
+    assert drawn[(cal["arrival_seconds"], cal["volume_sigma"])] == (
+        cal["hash_max_tail_ms"], cal["hash_mean_ssd_tail_ms"])
+    hashed = [r for r in result["rows"] if r["method"] == "hash"]
+    assert len(hashed) == 2 and cal["hash_max_tail_ms"] == 1e3 * max(
+        np.max(r["tail_latency"]) for r in hashed)
+    # hash_numbers on hand-made rows: the worst interval's worst SSD, the means of the rest
+    rows = [{"method": "hash", "tail_latency": np.array([1e-3, 3e-3]),
+             "mean_latency": np.array([1e-4, 3e-4])},
+            {"method": "hash", "tail_latency": np.array([2e-3, 2e-3]),
+             "mean_latency": np.array([2e-4, 2e-4])},
+            {"method": "greedy-history", "tail_latency": np.array([9.0]),
+             "mean_latency": np.array([9.0])}]
+    assert hash_numbers(rows, [20e6, 30e6]) == pytest.approx({
+        "hash_max_tail_ms": 3.0, "hash_mean_ssd_tail_ms": 2.0, "hash_mean_latency_ms": 0.2,
+        "mean_ssd_mb_per_s": 25.0})

@@ -241,6 +241,25 @@ def test_latency_stats_equal_the_plain_bisection():
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
+def test_latency_stats_and_tail_below_with_bursts_equal_the_plain_bisection():
+    rng = np.random.default_rng(12)
+    for trial, seconds in enumerate((20, 7, 1)):
+        x = rng.lognormal(0, 0.5, size=(5, 60)) * 26e6 * 60 * rng.uniform(0.2, 2, size=(5, 1))
+        x[trial, 20:30] *= 3 + trial  # a backlog that the quiet sub-bins drain
+        got = kernel.latency_stats(x, np.random.default_rng(trial), arrival_seconds=seconds)
+        want = ref.latency_stats(x, np.random.default_rng(trial), arrival_seconds=seconds)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        worst = 1e3 * got[1].max()
+        for limit in (worst, np.nextafter(worst, np.inf), worst / 2):
+            assert kernel.tail_below(x, np.random.default_rng(trial), limit,
+                                     arrival_seconds=seconds) == (worst < limit)
+        lengths = lat.sub_bin_lengths(60, seconds)
+        counts, _ = lat.sub_bin_arrivals(x, np.random.default_rng(trial), seconds)
+        q = lat.backlog(counts, lat.S_OPS, lengths)
+        wait = np.concatenate([np.zeros((5, 1)), q[:, :-1]], axis=1) / lat.S_OPS
+        assert np.array_equal(kernel.backlog_wait(counts, lat.S_OPS, lengths), wait)
+
+
 def test_backlog_wait_and_moments_equal_the_numpy_expressions():
     rng = np.random.default_rng(13)
     for trial, ssds in enumerate((1, 3, 7)):

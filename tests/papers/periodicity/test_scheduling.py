@@ -98,6 +98,70 @@ def test_fluid_model_matches_the_exact_fifo_des_within_10_percent():
     assert tail[0] == pytest.approx(des, rel=0.10)
 
 
+def test_requests_arrive_in_the_first_seconds_of_each_minute():
+    r = 100.0  # requests per second over minute 0, twice that over minute 1
+    x = np.array([[r, 2 * r]]) * 60 * lat.REQUEST_BYTES
+    counts, rate = lat.sub_bin_arrivals(x, np.random.default_rng(0), 20)
+    lengths = lat.sub_bin_lengths(2, 20)
+    assert lengths.tolist() == ([1.0] * 20 + [40.0]) * 2  # 20 one-second bins, then the rest
+    assert rate.shape == counts.shape == (1, 42)
+    assert rate[0, :20].tolist() == [3 * r] * 20 and rate[0, 20] == 0  # the burst: 60/20 × r
+    assert rate[0, 21:41].tolist() == [6 * r] * 20 and rate[0, 41] == 0
+    assert counts[0, 20] == counts[0, 41] == 0 and counts[0, :20].sum() > 0
+    assert (rate * lengths).sum() == pytest.approx(60 * 3 * r)  # every request of each minute
+    # all 60 seconds: one-second bins at the minute's rate, as the smooth stream always was
+    smooth = lat.sub_bin_arrivals(x, np.random.default_rng(0), 60)[1]
+    assert smooth.tolist() == [[r] * 60 + [2 * r] * 60]
+    assert lat.sub_bin_lengths(2, 60).tolist() == [1.0] * 120
+
+
+def test_base_latency_gives_127us_at_the_mean_load_as_it_arrives():
+    for seconds in (60, 30, 7):
+        burst = lat.MEAN_OPS * 60 / seconds
+        assert lat.base_latency(seconds) + 1 / (lat.S_OPS - burst) == pytest.approx(127e-6)
+    assert lat.base_latency() == lat.BASE_S == lat.base_latency(60)
+    # the mean load in 20-s bursts: no backlog, so every request's mean sojourn is 1/(S - 3λ)
+    mean, _ = latency_stats(np.full((1, 30), lat.MEAN_OPS * 60 * lat.REQUEST_BYTES),
+                            np.random.default_rng(0), arrival_seconds=20)
+    assert mean[0] == pytest.approx(127e-6, rel=1e-9)
+
+
+@pytest.mark.parametrize("bad", [0, 61, 2.5, True, "20", None])
+def test_arrival_seconds_must_be_whole_seconds_of_a_minute(bad):
+    with pytest.raises(ValueError, match=r"arrival_seconds = .*from 1 to 60"):
+        lat.check_arrival_seconds(bad)
+    with pytest.raises(ValueError, match="arrival_seconds"):
+        latency_stats(np.ones((1, 2)), np.random.default_rng(0), arrival_seconds=bad)
+
+
+def test_backlog_drains_through_a_quiet_sub_bin_as_through_its_seconds():
+    counts = np.array([5.0, 0.0, 12.0, 1.0, 0.0])
+    lengths = np.array([1.0, 1.0, 3.0, 1.0, 2.0])
+    q, expected = 0.0, []
+    for c, n in zip(counts, lengths, strict=True):
+        q = max(0.0, q + c - 4.0 * n)
+        expected.append(q)
+    assert lat.backlog(counts, 4.0, lengths).tolist() == expected
+    # a 3-s quiet bin is three empty 1-s bins
+    spread = lat.backlog(np.array([30.0, 0.0, 0.0, 0.0]), 4.0)
+    assert lat.backlog(np.array([30.0, 0.0]), 4.0, np.array([1.0, 3.0]))[-1] == spread[-1]
+
+
+def test_fluid_model_with_bursts_matches_the_exact_fifo_des_within_10_percent():
+    """Each minute's requests in its first 20 s, model vs Lindley DES (shared FIFO)."""
+    rng = np.random.default_rng(3)
+    ops = np.concatenate([np.full(4, 1500.0), np.full(2, 4800.0), np.full(4, 1500.0)])
+    _, tail = latency_stats((ops * 60 * lat.REQUEST_BYTES)[None, :], np.random.default_rng(4),
+                            base=0.0, arrival_seconds=20)
+    arrivals = []
+    for minute, r in enumerate(ops):  # the minute's requests, uniform over its first 20 s
+        n = rng.poisson(r * 60)
+        arrivals.append(np.sort(rng.uniform(minute * 60, minute * 60 + 20, n)))
+    a = np.concatenate(arrivals)
+    d = fifo_departures(a, rng.exponential(1 / lat.S_OPS, a.size))
+    assert tail[0] == pytest.approx(np.quantile(d - a, 0.9999), rel=0.10)
+
+
 def test_surrogate_scale_and_planted_share():
     spec = SurrogateSpec(ssds=4, segments=400, history_days=1, intervals=1)
     w = generate(np.random.default_rng(0), spec)
@@ -129,16 +193,6 @@ def test_schedule_counts_the_unforecast_load_of_each_ssd():
     assert moves == [(2, 1, 0)]
 
 
-def test_calibrate_load_reaches_the_target_tail():
-    from storrepro.papers.periodicity.experiment import calibrate_load
-    from storrepro.papers.periodicity.workload import SurrogateSpec, generate
-
-    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=3, segments=60, history_days=1,
-                                                         intervals=1))
-    scale, cal = calibrate_load(w, 5.0)
-    assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["scale"] == scale > 1
-
-
 def test_volume_skew_regenerates_the_workload_with_another_sigma():
     from storrepro.papers.periodicity.workload import (
         VOLUME_SIGMA,
@@ -163,79 +217,11 @@ def test_volume_skew_regenerates_the_workload_with_another_sigma():
         volume_skew(w, 1.0)
 
 
-def test_calibrate_skew_reaches_the_target_tail_at_the_same_traffic():
-    from storrepro.papers.periodicity.experiment import calibrate_skew
-    from storrepro.papers.periodicity.workload import SSD_MEAN_BYTES_PER_S, SurrogateSpec, generate
-
-    # 32 SSDs: enough total traffic for the largest segments to push one SSD past its knee
-    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300, history_days=1,
-                                                         intervals=2))
-    sigma, cal = calibrate_skew(w, 5.0)
-    assert abs(cal["hash_max_tail_ms"] / 5.0 - 1) < 0.05 and cal["volume_sigma"] == sigma
-    # the target holds for the worst interval: no interval's worst SSD goes beyond it
-    from storrepro.papers.periodicity import scheduling
-    from storrepro.papers.periodicity.experiment import CALIBRATION_SEED
-    from storrepro.papers.periodicity.kernel import latency_stats
-    from storrepro.papers.periodicity.workload import volume_skew
-
-    factor = volume_skew(w, sigma)[:, None]
-    worst = [1e3 * latency_stats(scheduling.ssd_load(
-        scheduling.interval_traffic(w, w.spec.history_minutes + 360 * k) * factor, w.placement,
-        32), np.random.default_rng(CALIBRATION_SEED))[1].max() for k in range(2)]
-    assert max(worst) == pytest.approx(cal["hash_max_tail_ms"])
-    # the same mean traffic per SSD as generated (2.5 GB/s over 96 SSDs, to a few %: the first
-    # interval's share of the whole span)
-    assert cal["mean_ssd_mb_per_s"] == pytest.approx(SSD_MEAN_BYTES_PER_S / 1e6, rel=0.15)
-    assert cal["hash_mean_ssd_tail_ms"] < cal["hash_max_tail_ms"]
-
-
 def _small_surrogate(ssds=8, segments=120, intervals=2):
     from storrepro.papers.periodicity.workload import SurrogateSpec, generate
 
     return generate(np.random.default_rng(5), SurrogateSpec(ssds=ssds, segments=segments,
                                                             history_days=1, intervals=intervals))
-
-
-def test_calibrate_skew_equals_the_plain_bisection_over_every_interval():
-    """The bisection that stops at the first interval over the target lands where the plain
-    one (every interval at every step) does, bit for bit."""
-    from storrepro.papers.periodicity import scheduling
-    from storrepro.papers.periodicity.experiment import CALIBRATION_SEED, SKEW_RANGE, calibrate_skew
-    from storrepro.papers.periodicity.kernel import latency_stats
-    from storrepro.papers.periodicity.workload import MINUTES_PER_INTERVAL, volume_skew
-
-    w = _small_surrogate(ssds=16, segments=200, intervals=3)
-    actual = [scheduling.interval_traffic(w, w.spec.history_minutes + k * MINUTES_PER_INTERVAL)
-              for k in range(3)]
-    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
-    for target in (0.3, 1.0, 4.0):
-        lo, hi = SKEW_RANGE
-        for _ in range(14):
-            mid = (lo + hi) / 2
-            factor = volume_skew(w, mid, totals)[:, None]
-            worst = max(latency_stats(scheduling.ssd_load(a * factor, w.placement, 16),
-                                      np.random.default_rng(CALIBRATION_SEED))[1].max()
-                        for a in actual)
-            lo, hi = (mid, hi) if 1e3 * worst < target else (lo, mid)
-        sigma, cal = calibrate_skew(w, target)
-        assert sigma == (lo + hi) / 2 and cal["volume_sigma"] == sigma
-
-
-def test_first_over_stops_at_the_first_interval_at_or_over_the_target():
-    from storrepro.papers.periodicity.experiment import _first_over
-
-    asked = []
-
-    def over(limit):
-        def ask(k):
-            asked.append(k)
-            return not {0: 1.0, 1: 5.0, 2: 9.0}[k] < limit
-        return ask
-
-    assert _first_over([2, 0, 1], over(5.0)) == 2 and asked == [2]
-    asked.clear()
-    assert _first_over([0, 1, 2], over(5.0)) == 1 and asked == [0, 1]  # 5.0 is not below 5.0
-    assert _first_over([0, 1, 2], over(10.0)) is None
 
 
 def test_tail_below_answers_as_the_full_bisection():
@@ -258,7 +244,7 @@ def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypat
     drawn = []
     real = kernel.sub_bin_arrivals
     monkeypatch.setattr(kernel, "sub_bin_arrivals",
-                        lambda x, rng: drawn.append(x.shape[0]) or real(x, rng))
+                        lambda x, rng, *a: drawn.append(x.shape[0]) or real(x, rng, *a))
     x = np.full((32, 60), 26e6 * 60)
     x[2, 20:30] *= 30  # a backlog on SSD 2: in the first two blocks of 2
     assert not kernel.tail_below(x, np.random.default_rng(0), 5.0)
@@ -276,14 +262,14 @@ def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkey
     actual = scheduling.interval_traffic(w, w.spec.history_minutes)
     other = w.placement.copy()
     other[:5] = (other[:5] + 1) % 8
-    evaluations = ex._Evaluations(actual, 8, 1234)
+    evaluations = ex._Evaluations(actual, 8, 1234, 20)  # requests in 20 s of each minute
     calls = []
     plain = ex.evaluate
     monkeypatch.setattr(ex, "evaluate", lambda *a: calls.append(1) or plain(*a))
     for place in (w.placement, other, w.placement.astype(np.int32), other.copy()):
         for latency in (True, False):
             got = evaluations(place, latency)
-            want = plain(actual, place, 8, np.random.default_rng(1234) if latency else None)
+            want = plain(actual, place, 8, np.random.default_rng(1234) if latency else None, 20)
             assert got.keys() == want.keys()
             assert all(np.array_equal(got[k], want[k]) for k in want)
             got["p99_flow"] = -1.0  # a caller's change does not reach the memo

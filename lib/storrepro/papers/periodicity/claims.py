@@ -1177,11 +1177,25 @@ def _reps(lat: pd.DataFrame) -> list:
     return sorted(lat.replicate.unique())
 
 
+def _f0_checks(c: dict) -> dict:
+    """One replicate's four numbers, each judged on its approx band."""
+    return {
+        "worst SSD": F0_BAND.judge(c["hash_max_tail_ms"] / F0_TARGET_MS),
+        "mean tail": F0_MEAN_TAIL.judge(c["hash_mean_ssd_tail_ms"] / F0_MEAN_TAIL_MS),
+        "mean latency": F0_MEAN_LATENCY.judge(c["hash_mean_latency_ms"] / F0_MEAN_LATENCY_MS),
+        "traffic": F0_TRAFFIC.judge(c["mean_ssd_mb_per_s"] / F0_SSD_MB_PER_S),
+    }
+
+
+def _span(values: list) -> str:
+    return f"{min(values)}" if min(values) == max(values) else f"{min(values)}–{max(values)}"
+
+
 def f0_load_regime(calibrations: list[dict | None]) -> Claim:
-    """F0 (calibration): the surrogate meets §5.2.1's four numbers under hash placement (one
-    calibration per replicate, fitted on the worst SSD): worst SSD ≈ 10 ms, mean per-SSD
-    99.99 % tail 1.019 ms, mean latency 127 µs, 26 MB/s per SSD, each within the approx band
-    (the worst verdict counts)."""
+    """F0 (calibration): the surrogate meets §5.2.1's four numbers under hash placement, in the
+    evaluation's own runs (one calibration per replicate, :mod:`.experiment.calibration`): worst SSD
+    ≈ 10 ms, mean per-SSD 99.99 % tail 1.019 ms, mean latency 127 µs, 26 MB/s per SSD, each
+    within the approx band in every replicate (the worst verdict counts)."""
     cal = [c for c in calibrations if c]
     statement = ("The surrogate is in the paper's regime: under hash placement the worst SSD's "
                  "99.99 % latency is ≈ 10 ms, the mean per-SSD tail 1.019 ms, the mean latency "
@@ -1205,35 +1219,39 @@ def f0_load_regime(calibrations: list[dict | None]) -> Claim:
         "mean_ssd_mb_per_s")}
     worst, mean_tail = got["hash_max_tail_ms"], got["hash_mean_ssd_tail_ms"]
     mean_lat, mbps = got["hash_mean_latency_ms"], got["mean_ssd_mb_per_s"]
-    checks = {
-        "worst SSD": F0_BAND.judge(worst / F0_TARGET_MS),
-        "mean tail": F0_MEAN_TAIL.judge(mean_tail / F0_MEAN_TAIL_MS),
-        "mean latency": F0_MEAN_LATENCY.judge(mean_lat / F0_MEAN_LATENCY_MS),
-        "traffic": F0_TRAFFIC.judge(mbps / F0_SSD_MB_PER_S),
-    }
+    per_replicate = [_f0_checks(c) for c in cal]
+    checks = {k: _worst(*(r[k] for r in per_replicate)) for k in per_replicate[0]}
     verdict = _worst(*checks.values())
     missed = [k for k, v in checks.items() if v != "reproduced"]
     if "volume_sigma" in cal[0]:
         sigma = [c["volume_sigma"] for c in cal]
-        how = (f"The segment volumes' lognormal sigma was set to {min(sigma):.2f}–"
-               f"{max(sigma):.2f} (generated: 1.8) per replicate, the total traffic unchanged, so "
-               f"that hash placement's worst SSD reaches {worst:.2f} ms in its worst interval "
-               "(a fitted target, not a test): a few SSDs carry the largest segments, as the "
-               "paper's SSDs differ")
-        fitted = {"volume_sigma": sigma}
+        seconds = [c["arrival_seconds"] for c in cal]
+        how = (f"Fitted per replicate (targets, not tests): the segment volumes' lognormal sigma "
+               f"{min(sigma):.2f}–{max(sigma):.2f} (generated: 1.8), the total traffic unchanged, "
+               f"for hash placement's worst SSD to reach {F0_TARGET_MS:g} ms in its worst "
+               "interval (a few SSDs carry the largest segments, as the paper's SSDs differ)")
+        if any(c["mean_target_ms"] > 0 for c in cal):
+            how += (f"; and, jointly, the seconds of each minute in which requests arrive, "
+                    f"{_span(seconds)} of 60, for the mean per-SSD tail to be "
+                    f"{F0_MEAN_TAIL_MS:g} ms (block I/O comes in bursts shorter than the "
+                    "surrogate's 1-minute traffic bins)")
+        fitted = {"volume_sigma": sigma, "arrival_seconds": seconds}
     else:
         scale = [c["scale"] for c in cal]
         how = (f"The surrogate's traffic was scaled by {min(scale):.2f}–{max(scale):.2f} so that "
-               f"hash placement's worst SSD reaches {worst:.2f} ms in the first interval (a "
+               f"hash placement's worst SSD reaches {F0_TARGET_MS:g} ms in the first interval (a "
                "fitted target, not a test)")
         fitted = {"scale": scale}
-    reason = (f"{how}. Then: mean per-SSD 99.99 % latency {mean_tail:.3f} ms (paper "
+    how += (". The numbers below are the evaluation's own, under hash placement, the runs "
+            "every scheduling claim starts from")
+    reason = (f"{how}: worst SSD {worst:.2f} ms (paper ≈ {F0_TARGET_MS:g}), mean per-SSD "
+              f"99.99 % latency {mean_tail:.3f} ms (paper "
               f"{F0_MEAN_TAIL_MS:g}), mean latency {1e3 * mean_lat:.0f} µs (paper "
               f"{1e3 * F0_MEAN_LATENCY_MS:g}), {mbps:.1f} MB/s per SSD (paper "
               f"{F0_SSD_MB_PER_S:.1f}); worst/mean tail {worst / mean_tail:.1f} (paper ≈ "
               f"{F0_TARGET_MS / F0_MEAN_TAIL_MS:.0f}).")
-    reason += (" All four of §5.2.1's numbers are met." if not missed else
-               f" Missed: {', '.join(missed)}.")
+    reason += (" All four of §5.2.1's numbers are met in every replicate." if not missed else
+               f" Missed in at least one replicate: {', '.join(missed)}.")
     if len(cal) > 1:  # the means above can hide a replicate that meets them all, or misses
         reason += " Per replicate (worst SSD, mean tail, mean latency, traffic): " + "; ".join(
             f"{c['hash_max_tail_ms']:.2f} ms, {c['hash_mean_ssd_tail_ms']:.3f} ms, "
@@ -1501,8 +1519,9 @@ def headline_text(run) -> dict:
     f3 = c["F3"]
     under = {k: v for k, v in f3["by_reading"].items() if k.startswith(LOAD)}
     sched = (f"scheduling: F3 is {f3['verdict']} ({f3['reproduced_value']}) on 96 SSDs whose "
-             "segment volumes are fitted to differ until hash placement's worst SSD reaches the "
-             f"paper's 10 ms at the paper's traffic (calibration F0 {c['F0']['verdict']})")
+             "segment volumes and sub-minute bursts are fitted so that hash placement shows the "
+             "paper's worst SSD (10 ms) and mean tail (1.019 ms) at the paper's traffic "
+             f"(calibration F0 {c['F0']['verdict']})")
     for label, v in under.items():
         sched += f"; under {label} it is {v['verdict']} ({v['reproduced_value']})"
     cuts = {k.removesuffix(" reduction_1pct"): v for k, v in f3["values"].items()
@@ -1545,6 +1564,8 @@ def headline_summary(run) -> str:
         sched = f"scheduling cuts {cut} with disks as uneven as the paper's, not at every load"
     elif f3["verdict"] == "reproduced":
         sched = f"scheduling cuts {cut} at every load tried"
+    elif f3["verdict"] == "inconclusive":
+        sched = f"whether scheduling cuts {cut} is open at the paper-matched load"
     elif any(v == "reproduced" for v in under):
         sched = f"scheduling cuts {cut} only at a load other than the paper-matched one"
     else:

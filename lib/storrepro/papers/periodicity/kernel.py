@@ -15,7 +15,14 @@ import numba
 import numpy as np
 
 from storrepro.papers.periodicity._fast_steps import pairwise_sum
-from storrepro.papers.periodicity.ssd_latency import BASE_S, S_OPS, sub_bin_arrivals
+from storrepro.papers.periodicity.ssd_latency import (
+    S_OPS,
+    SMOOTH,
+    base_latency,
+    check_arrival_seconds,
+    sub_bin_arrivals,
+    sub_bin_lengths,
+)
 
 
 def latency_stats(
@@ -23,12 +30,16 @@ def latency_stats(
     rng: np.random.Generator,
     quantile: float = 0.9999,
     service: float = S_OPS,
-    base: float = BASE_S,
+    base: float | None = None,
+    arrival_seconds: int = SMOOTH,
 ):
-    """Mean and ``quantile`` latency (seconds) per SSD; input shape (ssds, minutes)."""
+    """Mean and ``quantile`` latency (seconds) per SSD; input shape (ssds, minutes); each
+    minute's requests arrive in its first ``arrival_seconds`` seconds; ``base``: the base
+    latency (default :func:`~.ssd_latency.base_latency` of ``arrival_seconds``)."""
     x = np.atleast_2d(bytes_per_minute)
-    counts, rate = sub_bin_arrivals(x, rng)
-    wait = backlog_wait(counts, service)
+    base = _base(base, arrival_seconds)
+    counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
+    wait = backlog_wait(counts, service, _lengths(x, arrival_seconds))
     weight = counts
     mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
     mean = base + weighted / np.maximum(total, 1)
@@ -55,7 +66,8 @@ def tail_below(
     limit_ms: float,
     quantile: float = 0.9999,
     service: float = S_OPS,
-    base: float = BASE_S,
+    base: float | None = None,
+    arrival_seconds: int = SMOOTH,
 ) -> bool:
     """``1e3 * latency_stats(...)[1].max() < limit_ms``, each SSD's bisection stopped as soon as
     its bracket decides it: ``hi`` only falls and ``lo`` only rises (and ``lo <= hi``), so once
@@ -68,19 +80,31 @@ def tail_below(
     one draw of all rows): once an SSD is over the limit, the later SSDs are never drawn (the
     draws are the bulk of the work). ``rng`` is then left where the last block ended."""
     x = np.atleast_2d(bytes_per_minute)
+    base = _base(base, arrival_seconds)
     done = 0
     while done < x.shape[0]:
         block = max(1, x.shape[0] // 16, done)
-        if not _block_below(x[done : done + block], rng, limit_ms, quantile, service, base):
+        if not _block_below(x[done : done + block], rng, limit_ms, quantile, service, base,
+                            arrival_seconds):
             return False
         done += block
     return True
 
 
-def _block_below(x, rng, limit_ms, quantile, service, base) -> bool:
+def _base(base: float | None, arrival_seconds: int) -> float:
+    check_arrival_seconds(arrival_seconds)
+    return base_latency(arrival_seconds) if base is None else base
+
+
+def _lengths(x: np.ndarray, arrival_seconds: int) -> np.ndarray | None:
+    """The sub-bins' lengths when a minute has a quiet sub-bin (None: every sub-bin 1 s)."""
+    return None if arrival_seconds == SMOOTH else sub_bin_lengths(x.shape[1], arrival_seconds)
+
+
+def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> bool:
     """:func:`tail_below` of the SSDs (rows) of ``x``, all drawn at once."""
-    counts, rate = sub_bin_arrivals(x, rng)
-    wait = backlog_wait(counts, service)
+    counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
+    wait = backlog_wait(counts, service, _lengths(x, arrival_seconds))
     weight = counts
     mu, total, _, wait_max, mu_min = moments(weight, rate, wait, service)
     lo = np.zeros(x.shape[0])
@@ -105,26 +129,30 @@ def _block_below(x, rng, limit_ms, quantile, service, base) -> bool:
     return bool(1e3 * (base + hi).max() < limit_ms)
 
 
-def backlog_wait(counts: np.ndarray, service: float = S_OPS) -> np.ndarray:
-    """The wait of a request arriving in each 1-s sub-bin: the backlog left by the sub-bins
+def backlog_wait(counts: np.ndarray, service: float = S_OPS,
+                 lengths: np.ndarray | None = None) -> np.ndarray:
+    """The wait of a request arriving in each sub-bin: the backlog left by the sub-bins
     before it over ``service``, with numpy's arithmetic of ::
 
-        q = ssd_latency.backlog(counts, service)
+        q = ssd_latency.backlog(counts, service, lengths)
         np.concatenate([np.zeros((rows, 1)), q[:, :-1]], axis=1) / service
 
     in one pass (``cumsum`` and ``minimum.accumulate`` add and compare in order)."""
-    return _backlog_wait(np.ascontiguousarray(counts, dtype=float), float(service))
+    counts = np.ascontiguousarray(counts, dtype=float)
+    served = (np.full(counts.shape[1], float(service)) if lengths is None
+              else service * np.asarray(lengths, dtype=float))
+    return _backlog_wait(counts, float(service), served)
 
 
 @numba.njit(cache=True)
-def _backlog_wait(counts, service):  # pragma: no cover (numba)
+def _backlog_wait(counts, service, served):  # pragma: no cover (numba)
     rows, cols = counts.shape
     wait = np.empty((rows, cols))
     for row in range(rows):
         c = 0.0
         floor = 0.0
         for i in range(cols):
-            d = counts[row, i] - service
+            d = counts[row, i] - served[i]
             c = d if i == 0 else c + d
             m = np.minimum(c, 0.0)
             floor = m if i == 0 else np.minimum(floor, m)

@@ -16,7 +16,14 @@ from scipy import signal
 
 from storrepro.papers.periodicity import workload
 from storrepro.papers.periodicity.precise_period import TUKEY_K, Outliers, acf_unbiased
-from storrepro.papers.periodicity.ssd_latency import BASE_S, S_OPS, backlog, sub_bin_arrivals
+from storrepro.papers.periodicity.ssd_latency import (
+    S_OPS,
+    SMOOTH,
+    backlog,
+    base_latency,
+    sub_bin_arrivals,
+    sub_bin_lengths,
+)
 from storrepro.sim.fifo import fifo_departures, poisson_arrivals
 
 
@@ -135,11 +142,13 @@ def aggregate(periods: list[int], how: str = "rules") -> list[int]:
 
 
 # ---------------------------------------------------------------- the SSD of the scheduling study
-def latency_stats(x, rng, quantile=0.9999, service=S_OPS, base=BASE_S):
+def latency_stats(x, rng, quantile=0.9999, service=S_OPS, base=None, arrival_seconds=SMOOTH):
     """Mean and ``quantile`` latency (s) per SSD of ``x`` (ssds × minutes, bytes per minute):
     40 bisection steps on the arrival-weighted mixture CDF, summed sub-bin by sub-bin."""
-    counts, rate = sub_bin_arrivals(x, rng)
-    q = backlog(counts, service)
+    base = base_latency(arrival_seconds) if base is None else base
+    counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
+    lengths = None if arrival_seconds == SMOOTH else sub_bin_lengths(x.shape[1], arrival_seconds)
+    q = backlog(counts, service, lengths)
     wait = np.concatenate([np.zeros((x.shape[0], 1)), q[:, :-1]], axis=1) / service
     mu = np.maximum(service - rate, 0.05 * service)
     total = counts.sum(axis=1)

@@ -2,16 +2,22 @@
 the arrival and backlog model shared by the fast latency path (:mod:`.kernel`) and its plain
 twin (:mod:`.plain`).
 
-Requests are 32 KB (64 sectors of 512 B). In each 1-s sub-bin an SSD receives a Poisson number
-of requests at rate ``λ = traffic / 32 KB``. A fluid backlog carries over between sub-bins
-(``Q_k = max(0, Q_{k-1} + N_k - S)``, Eq. (1)'s overload regime) and a request arriving in
-sub-bin k waits ``Q_{k-1}/S`` for it, then an M/M/1 sojourn of rate ``S - λ_k`` (floored at
-5 % of S when λ_k >= S), plus a constant base latency. The SSD's latency distribution is the
-arrival-weighted mixture over its sub-bins; the mean and the 99.99 % quantile are read from it.
+Requests are 32 KB (64 sectors of 512 B). A minute's requests arrive in its first
+``arrival_seconds`` seconds (60: spread over the whole minute): in each of those 1-s sub-bins an
+SSD receives a Poisson number of requests at rate ``λ = traffic / 32 KB`` times
+``60 / arrival_seconds``, and the rest of the minute is one quiet sub-bin. Block I/O comes in
+bursts shorter than the surrogate's 1-minute traffic bins; ``arrival_seconds`` says how short,
+and changes neither the traffic nor anything a scheduler sees. A fluid backlog carries over
+between sub-bins (``Q_k = max(0, Q_{k-1} + N_k - S·length_k)``, Eq. (1)'s overload regime) and a
+request arriving in sub-bin k waits ``Q_{k-1}/S`` for it, then an M/M/1 sojourn of rate
+``S - λ_k`` (floored at 5 % of S when λ_k >= S), plus a constant base latency. The SSD's latency
+distribution is the arrival-weighted mixture over its sub-bins; the mean and the 99.99 %
+quantile are read from it.
 
 ``S_OPS`` puts the Fig. 2 knee at 12 000 ops/s (there the M/M/1 99.99 % latency is ten times its
-no-load value: ``S = 12000 / 0.9``). ``BASE_S`` makes the mean latency 127 µs at the paper's mean
-per-SSD load (2.5 GB/s over 96 SSDs).
+no-load value: ``S = 12000 / 0.9``). The base latency (:func:`base_latency`) makes the mean
+latency 127 µs at the paper's mean per-SSD load (2.5 GB/s over 96 SSDs) arriving as
+``arrival_seconds`` says.
 """
 
 from __future__ import annotations
@@ -22,7 +28,34 @@ from storrepro.papers.periodicity.workload import REQUEST_BYTES
 
 S_OPS = 12_000 / 0.9
 MEAN_OPS = 2.5e9 / 96 / REQUEST_BYTES
-BASE_S = 127e-6 - 1 / (S_OPS - MEAN_OPS)
+#: Requests spread over the whole of each minute: the smooth Poisson stream.
+SMOOTH = 60
+
+
+def check_arrival_seconds(arrival_seconds) -> int:
+    """``arrival_seconds`` as an int, or a clear error: a whole number of seconds in 1–60."""
+    if isinstance(arrival_seconds, bool) or not isinstance(arrival_seconds, (int, np.integer)) \
+            or not 1 <= arrival_seconds <= SMOOTH:
+        raise ValueError(f"arrival_seconds = {arrival_seconds!r}: expected a whole number of "
+                         f"seconds from 1 to {SMOOTH}")
+    return int(arrival_seconds)
+
+
+def burst_rate(ops_per_s, arrival_seconds: int = SMOOTH):
+    """The arrival rate while a minute's requests arrive: ``ops_per_s`` (the minute's mean)
+    times 60 / ``arrival_seconds`` (unchanged, not multiplied, when they arrive all minute)."""
+    if arrival_seconds == SMOOTH:
+        return ops_per_s
+    return ops_per_s * (SMOOTH / arrival_seconds)
+
+
+def base_latency(arrival_seconds: int = SMOOTH) -> float:
+    """The base latency (s) at which the mean load's mean latency is 127 µs (§5.2.1): 127 µs
+    less the M/M/1 sojourn ``1 / (S - λ)`` at the mean load's arrival rate."""
+    return 127e-6 - 1 / (S_OPS - burst_rate(MEAN_OPS, check_arrival_seconds(arrival_seconds)))
+
+
+BASE_S = base_latency()
 
 
 def eq1_delay(arrival_rate, service_rate: float = S_OPS) -> np.ndarray:
@@ -32,14 +65,36 @@ def eq1_delay(arrival_rate, service_rate: float = S_OPS) -> np.ndarray:
         return np.where(a < service_rate, 1.0 / (service_rate - a), np.inf)
 
 
-def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Poisson request counts per 1-s sub-bin, shape (..., minutes * 60)."""
-    rate = np.repeat(np.asarray(bytes_per_minute, dtype=float) / 60 / REQUEST_BYTES, 60, axis=-1)
+def sub_bin_lengths(minutes: int, arrival_seconds: int = SMOOTH) -> np.ndarray:
+    """The length (s) of each sub-bin over ``minutes`` minutes: per minute ``arrival_seconds``
+    sub-bins of one second, then (unless that is all 60) one quiet one for the rest."""
+    one = np.ones(arrival_seconds)
+    if arrival_seconds < SMOOTH:
+        one = np.append(one, SMOOTH - arrival_seconds)
+    return np.tile(one, minutes)
+
+
+def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
+                     arrival_seconds: int = SMOOTH) -> tuple[np.ndarray, np.ndarray]:
+    """Poisson request counts per sub-bin (:func:`sub_bin_lengths`) and their rates (per s), each
+    of shape (..., minutes × sub-bins per minute); a quiet sub-bin's rate and count are 0 (a
+    Poisson draw at rate 0 takes nothing from ``rng``)."""
+    per_s = burst_rate(np.asarray(bytes_per_minute, dtype=float) / 60 / REQUEST_BYTES,
+                       arrival_seconds)
+    if arrival_seconds == SMOOTH:
+        rate = np.repeat(per_s, SMOOTH, axis=-1)
+    else:
+        rate = np.zeros((*per_s.shape, arrival_seconds + 1))
+        rate[..., :arrival_seconds] = per_s[..., None]
+        rate = rate.reshape(*per_s.shape[:-1], -1)
     return rng.poisson(rate).astype(float), rate
 
 
-def backlog(counts: np.ndarray, service: float = S_OPS) -> np.ndarray:
-    """Fluid backlog at the end of each 1-s sub-bin (Lindley recursion in closed form)."""
-    c = np.cumsum(counts - service, axis=-1)
+def backlog(counts: np.ndarray, service: float = S_OPS,
+            lengths: np.ndarray | None = None) -> np.ndarray:
+    """Fluid backlog at the end of each sub-bin (Lindley recursion in closed form); ``lengths``:
+    each sub-bin's length in seconds (default: all one second)."""
+    served = service if lengths is None else service * lengths
+    c = np.cumsum(counts - served, axis=-1)
     floor = np.minimum.accumulate(np.minimum(c, 0.0), axis=-1)
     return c - floor

@@ -17,7 +17,7 @@ scaled so that the mean per-SSD traffic is 2.5 GB/s / 96 SSDs ≈ 26 MB/s, as in
 Every part of a segment's traffic is proportional to its volume, so :func:`volume_skew` can
 regenerate the same workload with the volumes' sigma changed (and the total traffic kept) by
 rescaling each segment's rows: how the notebook's primary load regime makes SSDs differ as the
-paper's do (:func:`storrepro.papers.periodicity.experiment.calibrate_skew`).
+paper's do (:func:`storrepro.papers.periodicity.experiment.calibration.fit_sigma`).
 """
 
 from __future__ import annotations

@@ -22,13 +22,18 @@ import numpy as np
 import pandas as pd
 
 from storrepro.papers.periodicity import examples, scheduling
+from storrepro.papers.periodicity.experiment.calibration import (
+    calibrate_load,
+    calibrate_ssds_differ,
+    skew_factor,
+)
 from storrepro.papers.periodicity.findfrequency import (
     RUnavailable,
     findfrequency,
     findfrequency_r,
     r_findfrequency,
 )
-from storrepro.papers.periodicity.kernel import latency_stats, tail_below
+from storrepro.papers.periodicity.kernel import latency_stats
 from storrepro.papers.periodicity.metrics import scores, scores_macro
 from storrepro.papers.periodicity.precise_period import (
     HORIZON_READING,
@@ -44,6 +49,7 @@ from storrepro.papers.periodicity.precise_period import (
 )
 from storrepro.papers.periodicity.sazed import sazed
 from storrepro.papers.periodicity.seasonlength import seasonlength
+from storrepro.papers.periodicity.ssd_latency import SMOOTH
 from storrepro.papers.periodicity.workload import (
     MINUTES_PER_INTERVAL,
     SurrogateSpec,
@@ -51,7 +57,6 @@ from storrepro.papers.periodicity.workload import (
     bin_sum,
     from_trace,
     generate,
-    volume_skew,
 )
 from storrepro.suite.data import synthetic
 from storrepro.suite.data.cran import load_cran
@@ -340,7 +345,9 @@ def notebook_tasks(cfg) -> list:
 
     replicates = range(cfg.sched_replicates)
     if skewed:
-        sched = [UnevenSSDs(task(r, spec, readings, skew_target_ms=target)) for r in replicates]
+        sched = [UnevenSSDs(task(r, spec, readings, skew_target_ms=target,
+                                 mean_tail_target_ms=cfg.sched_target_mean_tail_ms))
+                 for r in replicates]
         even = replace(spec, ssds=cfg.sched_even_ssds)
         scaled = [task(r, even, readings[:1], target_tail_ms=target) for r in replicates]
     else:
@@ -362,10 +369,12 @@ def notebook_tasks(cfg) -> list:
 
 # ---------------------------------------------------------------- the scheduling study
 def evaluate(
-    traffic: np.ndarray, placement: np.ndarray, ssds: int, rng: np.random.Generator | None
+    traffic: np.ndarray, placement: np.ndarray, ssds: int, rng: np.random.Generator | None,
+    arrival_seconds: int = SMOOTH,
 ) -> dict:
-    """Tail flow (and, given ``rng``, per-SSD latency) of an interval's actual ``traffic``
-    (segments × minutes, from :func:`scheduling.interval_traffic`) under ``placement``."""
+    """Tail flow (and, given ``rng``, per-SSD latency, each minute's requests arriving in its
+    first ``arrival_seconds`` seconds) of an interval's actual ``traffic`` (segments × minutes,
+    from :func:`scheduling.interval_traffic`) under ``placement``."""
     load = scheduling.ssd_load(traffic, placement, ssds)  # bytes per minute
     out = {
         "p99_flow": float(np.percentile(load, 99)),
@@ -373,7 +382,8 @@ def evaluate(
         "max_ssd_p99_flow": float(np.percentile(load, 99, axis=1).max()),
     }
     if rng is not None:
-        out["mean_latency"], out["tail_latency"] = latency_stats(load, rng)
+        out["mean_latency"], out["tail_latency"] = latency_stats(
+            load, rng, arrival_seconds=arrival_seconds)
     return out
 
 
@@ -396,8 +406,11 @@ class SchedulingTask:
     #: of the repr too, so the calibrated workload is the same workload, scaled.
     target_tail_ms: float = field(default=0.0, repr=False)
     #: > 0: instead, skew the segment volumes (the total traffic kept) until hash placement's
-    #: worst SSD reaches this 99.99 % latency (:func:`calibrate_skew`); out of the repr too.
+    #: worst SSD reaches this 99.99 % latency, and (when ``mean_tail_target_ms`` > 0) fit the
+    #: seconds of each minute in which requests arrive so that its mean per-SSD tail is
+    #: ``mean_tail_target_ms`` (:func:`.calibration.calibrate_ssds_differ`); out of the repr too.
     skew_target_ms: float = field(default=0.0, repr=False)
+    mean_tail_target_ms: float = field(default=0.0, repr=False)
     #: A block trace replacing the surrogate (``''``: the surrogate) and its format (``''``:
     #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
     trace: str = field(default="", repr=False)
@@ -491,113 +504,22 @@ def detection_check(
     }
 
 
-CALIBRATION_SEED = 20_221_000  # the Poisson draws of the calibration's latency evaluations
-
-
-def calibrate_load(w: Workload, target_ms: float, steps: int = 16) -> tuple[float, dict]:
-    """The factor k on all traffic at which hash placement's worst SSD has a 99.99 % latency of
-    ``target_ms`` in the first evaluation interval (bisection on log k in [1/16, 256], the same
-    Poisson stream at every step), and what hash placement then shows."""
-    actual = scheduling.interval_traffic(w, w.spec.history_minutes)
-    load = scheduling.ssd_load(actual, w.placement, w.spec.ssds)
-
-    def tails(k):
-        return latency_stats(k * load, np.random.default_rng(CALIBRATION_SEED))
-
-    lo, hi = np.log(1 / 16), np.log(256.0)
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        if 1e3 * tails(np.exp(mid))[1].max() < target_ms:
-            lo = mid
-        else:
-            hi = mid
-    k = float(np.exp((lo + hi) / 2))
-    mean, tail = tails(k)
-    return k, {
-        "scale": k,
-        "target_ms": target_ms,
-        "hash_max_tail_ms": 1e3 * float(tail.max()),
-        "hash_mean_ssd_tail_ms": 1e3 * float(tail.mean()),
-        "hash_mean_latency_ms": 1e3 * float(mean.mean()),
-        "mean_ssd_mb_per_s": float(load.mean()) / 60 / 1e6 * k,
-    }
-
-
-#: The range of volume sigmas :func:`calibrate_skew` searches.
-SKEW_RANGE = (0.0, 3.0)
-
-
-def calibrate_skew(w: Workload, target_ms: float, steps: int = 14) -> tuple[float, dict]:
-    """The volume sigma (:func:`~storrepro.papers.periodicity.workload.volume_skew`, in
-    :data:`SKEW_RANGE`) at which hash placement's worst SSD, over every evaluation interval,
-    has a 99.99 % latency of ``target_ms`` ("may be up to ten milliseconds": the worst interval's
-    worst SSD), the total traffic unchanged (bisection, the same Poisson stream at every
-    step); and what hash placement then shows, as means over the intervals. With more skew a
-    few SSDs carry the largest segments: the SSDs come to differ, their mean barely moves.
-    Fitted on the first interval alone, a later interval's bursts can push an SSD past
-    saturation (a tail of seconds): every interval is held to the target."""
-    starts = [w.spec.history_minutes + k * MINUTES_PER_INTERVAL for k in range(w.spec.intervals)]
-    actual = [scheduling.interval_traffic(w, t) for t in starts]
-    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
-
-    def load(sigma, a):
-        return scheduling.ssd_load(a * volume_skew(w, sigma, totals)[:, None], w.placement,
-                                   w.spec.ssds)
-
-    def tails(sigma):
-        loads = [load(sigma, a) for a in actual]
-        return loads, [latency_stats(x, np.random.default_rng(CALIBRATION_SEED)) for x in loads]
-
-    lo, hi = SKEW_RANGE
-    order = list(range(len(actual)))  # the intervals, the last one over the target first
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        over = _first_over(order, lambda k, mid=mid: not tail_below(
-            load(mid, actual[k]), np.random.default_rng(CALIBRATION_SEED), target_ms))
-        if over is None:
-            lo = mid
-        else:
-            hi = mid
-            order.insert(0, order.pop(order.index(over)))
-    sigma = (lo + hi) / 2
-    loads, stats = tails(sigma)
-    return sigma, {
-        "volume_sigma": sigma,
-        "scale": 1.0,
-        "target_ms": target_ms,
-        "hash_max_tail_ms": 1e3 * float(max(tail.max() for _, tail in stats)),
-        "hash_mean_ssd_tail_ms": 1e3 * float(np.mean([tail.mean() for _, tail in stats])),
-        "hash_mean_latency_ms": 1e3 * float(np.mean([mean.mean() for mean, _ in stats])),
-        "mean_ssd_mb_per_s": float(np.mean([x.mean() for x in loads])) / 60 / 1e6,
-    }
-
-
-def _first_over(order: list, over):
-    """The first ``k`` of ``order`` for which ``over(k)`` (hash placement's worst SSD at or over
-    the target in interval k; None: none is). The bisection of :func:`calibrate_skew` asks only
-    whether the worst interval's tail is below the target: the intervals after the first one
-    at or over it need not run (nor, by :func:`~.kernel.tail_below`, the SSDs after the first
-    one over it)."""
-    for k in order:
-        if over(k):
-            return k
-    return None
-
-
 class _Evaluations:
     """:func:`evaluate` of one interval's ``actual`` traffic, memoised by placement: the
     methods and budgets of an interval that end in the same placement (a reading that predicts
     as the primary, a budget the greedy loop does not use up, no move at all) are evaluated
     with the same latency seed, so they get the same numbers; those are computed once."""
 
-    def __init__(self, actual: np.ndarray, ssds: int, seed: int):
+    def __init__(self, actual: np.ndarray, ssds: int, seed: int, arrival_seconds: int):
         self.actual, self.ssds, self.seed, self.done = actual, ssds, seed, {}
+        self.arrival_seconds = arrival_seconds
 
     def __call__(self, placement: np.ndarray, latency: bool) -> dict:
         key = (np.asarray(placement, dtype=np.int64).tobytes(), latency)
         if key not in self.done:
             rng = np.random.default_rng(self.seed) if latency else None
-            self.done[key] = evaluate(self.actual, placement, self.ssds, rng)
+            self.done[key] = evaluate(self.actual, placement, self.ssds, rng,
+                                      self.arrival_seconds)
         return dict(self.done[key])
 
 
@@ -612,29 +534,33 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
             rng, task.spec
         )
-    calibration = None
+    # each interval's latency seed, drawn before any fit: the calibrations fit on the draws
+    # the evaluation then makes
+    seeds = [int(rng.integers(1 << 31)) for _ in range(task.spec.intervals)]
+    calibration, arrival_seconds = None, SMOOTH
     if task.skew_target_ms > 0:
-        sigma, calibration = calibrate_skew(w, task.skew_target_ms)
-        factor = volume_skew(w, sigma)[:, None].astype(np.float32)
+        sigma, arrival_seconds, calibration = calibrate_ssds_differ(
+            w, task.skew_target_ms, task.mean_tail_target_ms, seeds)
+        factor = skew_factor(w, sigma)
         w.read *= factor
         w.write *= factor
     elif task.target_tail_ms > 0:
-        scale, calibration = calibrate_load(w, task.target_tail_ms)
+        scale, calibration = calibrate_load(w, task.target_tail_ms, seeds)
         w.read *= np.float32(scale)
         w.write *= np.float32(scale)
     minutes = w.spec.history_minutes
     mean_bps = float(w.read[:, :minutes].sum() + w.write[:, :minutes].sum()) / minutes / 60
     readings = task.verifications
-    rows, aggregate = [], None
+    rows, aggregate, traffic = [], None, []
     periods = dict.fromkeys(readings)
     agg_corr = {v: [] for v in readings}
-    for k in range(task.spec.intervals):
+    for k, eval_seed in enumerate(seeds):
         start = task.spec.history_minutes + k * MINUTES_PER_INTERVAL
-        eval_seed = int(rng.integers(1 << 31))
         actual = scheduling.interval_traffic(w, start)  # what every method is evaluated on
         ssds = task.spec.ssds
-        evaluations = _Evaluations(actual, ssds, eval_seed)
+        evaluations = _Evaluations(actual, ssds, eval_seed, arrival_seconds)
         base = evaluations(w.placement, True)
+        traffic.append(float(actual.sum()) / ssds / MINUTES_PER_INTERVAL / 60)
         rows.append(
             {"interval": k, "method": "hash", "kind": "none", "value": 0.0, "moves": 0, **base}
         )
@@ -687,6 +613,8 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
                         **evaluations(place, kind == "overhead"),
                     }
                 )
+    if calibration is not None:
+        calibration.update(hash_numbers(rows, traffic))
     ids = rng.choice(
         w.spec.segments, size=min(task.detection_sample, w.spec.segments // 4), replace=False
     )
@@ -703,6 +631,22 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         "detection": detection[readings[0]],
         "by_reading": {v: {"aggregate_pcc": agg_corr[v], "detection": detection[v]}
                        for v in readings},
+    }
+
+
+def hash_numbers(rows: list[dict], traffic: list[float]) -> dict:
+    """§5.2.1's four numbers as the evaluation saw them under hash placement, from its rows:
+    the worst SSD's 99.99 % latency in the worst interval, and the means over the intervals of
+    the mean per-SSD 99.99 % latency, the mean latency and the traffic per SSD (``traffic``:
+    bytes/s per SSD, per interval); latencies in ms, traffic in MB/s."""
+    hashed = [row for row in rows if row["method"] == "hash"]
+    return {
+        "hash_max_tail_ms": 1e3 * float(max(np.max(r["tail_latency"]) for r in hashed)),
+        "hash_mean_ssd_tail_ms": 1e3 * float(np.mean([np.mean(r["tail_latency"])
+                                                      for r in hashed])),
+        "hash_mean_latency_ms": 1e3 * float(np.mean([np.mean(r["mean_latency"])
+                                                     for r in hashed])),
+        "mean_ssd_mb_per_s": float(np.mean(traffic)) / 1e6,
     }
 
 
