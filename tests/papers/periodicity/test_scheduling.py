@@ -115,6 +115,25 @@ def test_requests_arrive_in_the_first_seconds_of_each_minute():
     assert lat.sub_bin_lengths(2, 60).tolist() == [1.0] * 120
 
 
+def test_counts_are_poisson_by_the_normal_approximation_with_shared_normals():
+    rate_bytes = np.array([[1000.0, 4.0], [2000.0, 0.0]]) * 60 * lat.REQUEST_BYTES
+    counts, rate = lat.sub_bin_arrivals(rate_bytes, np.random.default_rng(3))
+    z = np.random.default_rng(3).standard_normal(rate.shape)  # one normal per sub-bin, in order
+    assert np.array_equal(counts, np.maximum(np.rint(rate + np.sqrt(rate) * z), 0))
+    assert (counts[1, 60:] == 0).all() and (counts >= 0).all()  # no rate, no request
+    # the same normals at every rate: another SSD's load leaves a row's counts as they were,
+    # and more load never means fewer requests
+    more = rate_bytes.copy()
+    more[1] *= 1.5
+    again = lat.sub_bin_arrivals(more, np.random.default_rng(3))[0]
+    assert np.array_equal(again[0], counts[0]) and (again[1] >= counts[1]).all()
+    # Poisson's first two moments at an SSD's rates
+    big = lat.sub_bin_arrivals(np.full((1, 200), 800.0 * 60 * lat.REQUEST_BYTES),
+                               np.random.default_rng(4))[0]
+    assert big.mean() == pytest.approx(800, rel=0.005) and big.var() == pytest.approx(800,
+                                                                                       rel=0.05)
+
+
 def test_base_latency_gives_127us_at_the_mean_load_as_it_arrives():
     for seconds in (60, 30, 7):
         burst = lat.MEAN_OPS * 60 / seconds

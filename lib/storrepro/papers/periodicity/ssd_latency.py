@@ -4,8 +4,9 @@ twin (:mod:`.plain`).
 
 Requests are 32 KB (64 sectors of 512 B). A minute's requests arrive in its first
 ``arrival_seconds`` seconds (60: spread over the whole minute): in each of those 1-s sub-bins an
-SSD receives a Poisson number of requests at rate ``λ = traffic / 32 KB`` times
-``60 / arrival_seconds``, and the rest of the minute is one quiet sub-bin. Block I/O comes in
+SSD receives a Poisson number of requests (by its normal approximation,
+:func:`sub_bin_arrivals`) at rate ``λ = traffic / 32 KB`` times ``60 / arrival_seconds``, and
+the rest of the minute is one quiet sub-bin. Block I/O comes in
 bursts shorter than the surrogate's 1-minute traffic bins; ``arrival_seconds`` says how short,
 and changes neither the traffic nor anything a scheduler sees. A fluid backlog carries over
 between sub-bins (``Q_k = max(0, Q_{k-1} + N_k - S·length_k)``, Eq. (1)'s overload regime) and a
@@ -76,9 +77,15 @@ def sub_bin_lengths(minutes: int, arrival_seconds: int = SMOOTH) -> np.ndarray:
 
 def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
                      arrival_seconds: int = SMOOTH) -> tuple[np.ndarray, np.ndarray]:
-    """Poisson request counts per sub-bin (:func:`sub_bin_lengths`) and their rates (per s), each
-    of shape (..., minutes × sub-bins per minute); a quiet sub-bin's rate and count are 0 (a
-    Poisson draw at rate 0 takes nothing from ``rng``)."""
+    """Request counts per sub-bin (:func:`sub_bin_lengths`) and their rates (per s), each of
+    shape (..., minutes × sub-bins per minute); a quiet sub-bin's rate and count are 0.
+
+    A count is Poisson at its rate by the normal approximation ``round(λ + √λ·z)`` (at least
+    0), ``z`` one standard normal per sub-bin from ``rng``, drawn row after row. The same ``z``
+    serve every rate: a fit or a placement that changes an SSD's rates moves its counts
+    smoothly, and an SSD whose load is unchanged keeps them (common random numbers), where a
+    Poisson draw per sub-bin would redraw everything after the first changed rate. At an SSD's
+    rates (hundreds of requests per second and more) the approximation is close."""
     per_s = burst_rate(np.asarray(bytes_per_minute, dtype=float) / 60 / REQUEST_BYTES,
                        arrival_seconds)
     if arrival_seconds == SMOOTH:
@@ -87,7 +94,11 @@ def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
         rate = np.zeros((*per_s.shape, arrival_seconds + 1))
         rate[..., :arrival_seconds] = per_s[..., None]
         rate = rate.reshape(*per_s.shape[:-1], -1)
-    return rng.poisson(rate).astype(float), rate
+    counts = np.sqrt(rate)
+    counts *= rng.standard_normal(rate.shape)
+    counts += rate
+    np.rint(counts, out=counts)
+    return np.maximum(counts, 0.0, out=counts), rate
 
 
 def backlog(counts: np.ndarray, service: float = S_OPS,
