@@ -1,6 +1,6 @@
 """The load calibrations of the scheduling study: what is fitted, per replicate, so that hash
 placement shows §5.2.1's load numbers. Each fit runs on the evaluation's own draws (the
-Poisson seed of each 6-h interval, the traffic scaled in float32 as the replicate then scales
+latency seed of each 6-h interval, the traffic scaled in float32 as the replicate then scales
 it), so the numbers claim F0 reads from the evaluation's hash-placement rows are the fitted
 ones, not a second sample of them.
 
@@ -29,8 +29,8 @@ SECONDS_RANGE = (1, SMOOTH)
 #: The search stops at a mean tail this close to its target (as a ratio): far inside the
 #: ×/÷ 1.15 of "approx", and closer than neighbouring seconds usually fall (2–3 % apart).
 MEAN_TOLERANCE = 0.01
-#: Bisection steps on :data:`SKEW_RANGE`: a bracket of 0.0007 in sigma, finer than the jumps
-#: of the worst SSD's tail between neighbouring sigmas (a different Poisson draw).
+#: Bisection steps on :data:`SKEW_RANGE`: a bracket of 0.0007 in sigma, across which the worst
+#: SSD's tail, steep near its knee, still moves by some percent (8 % in the full profile).
 SIGMA_STEPS = 12
 
 
@@ -112,9 +112,9 @@ def fit_sigma(w: Workload, target_ms: float, seeds: list[int], arrival_seconds: 
     """``(sigma, worst, mean)`` at both ends of :func:`sigma_bracket`, the end at which hash
     placement's worst SSD ("may be up to ten milliseconds": the worst interval's worst SSD) is
     nearer ``target_ms`` first (by ratio; the lower on a tie), each with that worst and the
-    mean per-SSD tail (:func:`hash_tails`). Both ends were drawn as the evaluation draws: the
-    tail jumps between neighbouring sigmas when a different Poisson draw puts one SSD past
-    its knee, so the bracket's middle, never drawn, could be anywhere between them."""
+    mean per-SSD tail (:func:`hash_tails`). Both ends were drawn as the evaluation draws; the
+    bracket's middle, never drawn, could lie anywhere between their tails, which differ where
+    the worst SSD sits on its knee."""
     if totals is None:
         totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
     ends = [(sigma, *hash_tails(w, sigma, seeds, arrival_seconds, totals))
