@@ -5,8 +5,29 @@ hand-checked against plain bisections and the secant step, and the two-knob fit 
 import numpy as np
 import pytest
 
+from storrepro.papers.periodicity.experiment.calibration import (
+    MEAN_TOLERANCE,
+    SIGMA_STEPS,
+    SKEW_RANGE,
+    calibrate_load,
+    calibrate_ssds_differ,
+    first_over,
+    fit_sigma,
+    hash_tails,
+    interval_starts,
+    next_seconds,
+    scaled_interval,
+    sigma_bracket,
+    skew_factor,
+)
 from storrepro.papers.periodicity.kernel import latency_stats
 from storrepro.papers.periodicity.workload import SurrogateSpec, generate
+
+
+def _busy_surrogate():
+    """32 SSDs: enough total traffic for the largest segments to push one SSD past its knee."""
+    return generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300,
+                                                            history_days=1, intervals=2))
 
 
 def _small_surrogate(ssds=8, segments=120, intervals=2):
@@ -17,7 +38,6 @@ def _small_surrogate(ssds=8, segments=120, intervals=2):
 def _worst_ms(w, factor, seeds, arrival_seconds=60):
     """Hash placement's worst SSD (ms) in each interval, drawn as the evaluation draws it."""
     from storrepro.papers.periodicity import scheduling
-    from storrepro.papers.periodicity.experiment.calibration import interval_starts, scaled_interval
 
     return [1e3 * latency_stats(scheduling.ssd_load(scaled_interval(w, t, factor), w.placement,
                                                     w.spec.ssds),
@@ -27,7 +47,6 @@ def _worst_ms(w, factor, seeds, arrival_seconds=60):
 
 
 def test_calibrate_load_reaches_the_target_tail():
-    from storrepro.papers.periodicity.experiment.calibration import calibrate_load
 
     w = generate(np.random.default_rng(0), SurrogateSpec(ssds=3, segments=60, history_days=1,
                                                          intervals=1))
@@ -38,7 +57,6 @@ def test_calibrate_load_reaches_the_target_tail():
 
 def test_scaled_interval_is_the_interval_after_scaling_in_place():
     from storrepro.papers.periodicity import scheduling
-    from storrepro.papers.periodicity.experiment.calibration import scaled_interval, skew_factor
 
     w = _small_surrogate()
     factor = skew_factor(w, 0.7)
@@ -49,15 +67,8 @@ def test_scaled_interval_is_the_interval_after_scaling_in_place():
 
 
 def test_fit_sigma_reaches_the_target_tail_in_the_worst_interval_at_the_same_traffic():
-    from storrepro.papers.periodicity.experiment.calibration import (
-        fit_sigma,
-        hash_tails,
-        skew_factor,
-    )
 
-    # 32 SSDs: enough total traffic for the largest segments to push one SSD past its knee
-    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300, history_days=1,
-                                                         intervals=2))
+    w = _busy_surrogate()
     for seconds in (60, 30):
         sigma, worst_fit, mean = fit_sigma(w, 5.0, [3, 4], seconds)[0]
         worst = _worst_ms(w, skew_factor(w, sigma), [3, 4], seconds)
@@ -73,13 +84,6 @@ def test_fit_sigma_is_the_nearer_end_of_the_plain_bisection_over_every_interval(
     """The bisection that stops at the first interval over the target lands where the plain
     one (every interval at every step) does, bit for bit; the fit is the end of that bracket
     whose worst SSD is nearer the target."""
-    from storrepro.papers.periodicity.experiment.calibration import (
-        SIGMA_STEPS,
-        SKEW_RANGE,
-        fit_sigma,
-        sigma_bracket,
-        skew_factor,
-    )
 
     w = _small_surrogate(ssds=16, segments=200, intervals=3)
     seeds = [7, 8, 9]
@@ -97,7 +101,6 @@ def test_fit_sigma_is_the_nearer_end_of_the_plain_bisection_over_every_interval(
 
 
 def test_first_over_stops_at_the_first_interval_at_or_over_the_target():
-    from storrepro.papers.periodicity.experiment.calibration import first_over
 
     asked = []
 
@@ -114,7 +117,6 @@ def test_first_over_stops_at_the_first_interval_at_or_over_the_target():
 
 
 def test_next_seconds_is_the_secant_step_in_the_burst_rate():
-    from storrepro.papers.periodicity.experiment.calibration import next_seconds
 
     assert next_seconds([60], [0.8], 1.0) == 30  # one try: half of it
     # 60/60 = 1 -> 0.871, 60/30 = 2 -> 0.958: 1.019 at 2 + (1.019 - 0.958) / 0.087 = 2.701,
@@ -125,14 +127,8 @@ def test_next_seconds_is_the_secant_step_in_the_burst_rate():
 
 
 def test_calibrate_ssds_differ_is_the_draw_nearest_both_targets():
-    from storrepro.papers.periodicity.experiment.calibration import (
-        MEAN_TOLERANCE,
-        calibrate_ssds_differ,
-        hash_tails,
-    )
 
-    w = generate(np.random.default_rng(0), SurrogateSpec(ssds=32, segments=300, history_days=1,
-                                                         intervals=2))
+    w = _busy_surrogate()
     seeds = [3, 4]
     smooth = calibrate_ssds_differ(w, 5.0, 0.0, seeds)  # no mean target: spread over minutes
     assert smooth[1] == 60 and smooth[2]["tried"] == []
