@@ -14,9 +14,7 @@ from storrepro.papers.periodicity.experiment.calibration import (
     first_over,
     fit_sigma,
     hash_tails,
-    interval_starts,
     next_seconds,
-    scaled_interval,
     sigma_bracket,
     skew_factor,
 )
@@ -39,15 +37,14 @@ def _worst_ms(w, factor, seeds, arrival_seconds=60):
     """Hash placement's worst SSD (ms) in each interval, drawn as the evaluation draws it."""
     from storrepro.papers.periodicity import scheduling
 
-    return [1e3 * latency_stats(scheduling.ssd_load(scaled_interval(w, t, factor), w.placement,
-                                                    w.spec.ssds),
-                                np.random.default_rng(seed),
+    loads = [scheduling.ssd_load(scheduling.interval_traffic(w, t, factor=factor), w.placement,
+                                 w.spec.ssds) for t in scheduling.interval_starts(w)]
+    return [1e3 * latency_stats(load, np.random.default_rng(seed),
                                 arrival_seconds=arrival_seconds)[1].max()
-            for t, seed in zip(interval_starts(w), seeds, strict=False)]
+            for load, seed in zip(loads, seeds, strict=False)]
 
 
 def test_calibrate_load_reaches_the_target_tail():
-
     w = generate(np.random.default_rng(0), SurrogateSpec(ssds=3, segments=60, history_days=1,
                                                          intervals=1))
     scale, cal = calibrate_load(w, 5.0, [11])
@@ -55,19 +52,7 @@ def test_calibrate_load_reaches_the_target_tail():
     assert abs(_worst_ms(w, np.float32(scale), [11])[0] / 5.0 - 1) < 0.05
 
 
-def test_scaled_interval_is_the_interval_after_scaling_in_place():
-    from storrepro.papers.periodicity import scheduling
-
-    w = _small_surrogate()
-    factor = skew_factor(w, 0.7)
-    got = scaled_interval(w, w.spec.history_minutes, factor)
-    w.read *= factor
-    w.write *= factor
-    assert np.array_equal(got, scheduling.interval_traffic(w, w.spec.history_minutes))
-
-
 def test_fit_sigma_reaches_the_target_tail_in_the_worst_interval_at_the_same_traffic():
-
     w = _busy_surrogate()
     for seconds in (60, 30):
         sigma, worst_fit, mean = fit_sigma(w, 5.0, [3, 4], seconds)[0]

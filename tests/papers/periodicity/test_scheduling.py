@@ -273,6 +273,20 @@ def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypat
     assert drawn == [2, 2, 4, 8, 16]  # every SSD, once
 
 
+def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment.calibration import skew_factor
+
+    w = _small_surrogate()
+    start = scheduling.interval_starts(w)[1]
+    assert scheduling.interval_starts(w) == [1440, 1800]  # after a day of history, every 6 h
+    factor = skew_factor(w, 0.7)
+    got = scheduling.interval_traffic(w, start, factor=factor)
+    w.read *= factor
+    w.write *= factor
+    assert np.array_equal(got, scheduling.interval_traffic(w, start))
+
+
 def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):
     from storrepro.papers.periodicity import experiment as ex
     from storrepro.papers.periodicity import scheduling

@@ -39,7 +39,7 @@ def latency_stats(
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
     counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
-    wait = backlog_wait(counts, service, _lengths(x, arrival_seconds))
+    wait = backlog_wait(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
     weight = counts
     mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
     mean = base + weighted / np.maximum(total, 1)
@@ -96,15 +96,10 @@ def _base(base: float | None, arrival_seconds: int) -> float:
     return base_latency(arrival_seconds) if base is None else base
 
 
-def _lengths(x: np.ndarray, arrival_seconds: int) -> np.ndarray | None:
-    """The sub-bins' lengths when a minute has a quiet sub-bin (None: every sub-bin 1 s)."""
-    return None if arrival_seconds == SMOOTH else sub_bin_lengths(x.shape[1], arrival_seconds)
-
-
 def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> bool:
     """:func:`tail_below` of the SSDs (rows) of ``x``, all drawn at once."""
     counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
-    wait = backlog_wait(counts, service, _lengths(x, arrival_seconds))
+    wait = backlog_wait(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
     weight = counts
     mu, total, _, wait_max, mu_min = moments(weight, rate, wait, service)
     lo = np.zeros(x.shape[0])

@@ -147,8 +147,7 @@ def latency_stats(x, rng, quantile=0.9999, service=S_OPS, base=None, arrival_sec
     40 bisection steps on the arrival-weighted mixture CDF, summed sub-bin by sub-bin."""
     base = base_latency(arrival_seconds) if base is None else base
     counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
-    lengths = None if arrival_seconds == SMOOTH else sub_bin_lengths(x.shape[1], arrival_seconds)
-    q = backlog(counts, service, lengths)
+    q = backlog(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
     wait = np.concatenate([np.zeros((x.shape[0], 1)), q[:, :-1]], axis=1) / service
     mu = np.maximum(service - rate, 0.05 * service)
     total = counts.sum(axis=1)

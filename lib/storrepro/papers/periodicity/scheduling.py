@@ -191,7 +191,18 @@ def history_prediction(w: Workload, start: int) -> Prediction:
     return Prediction(np.arange(w.spec.segments), pred, {})
 
 
-def interval_traffic(w: Workload, start: int, minutes: int = MINUTES_PER_INTERVAL) -> np.ndarray:
-    """Read + write per segment and minute over ``[start, start + minutes)``."""
+def interval_starts(w: Workload) -> list[int]:
+    """The first minute of each 6-h evaluation interval, after the history."""
+    return [w.spec.history_minutes + k * MINUTES_PER_INTERVAL for k in range(w.spec.intervals)]
+
+
+def interval_traffic(w: Workload, start: int, minutes: int = MINUTES_PER_INTERVAL,
+                     factor=None) -> np.ndarray:
+    """Read + write per segment and minute over ``[start, start + minutes)``; given a float32
+    ``factor`` (per segment as a column, or one scalar), as after ``w.read *= factor; w.write
+    *= factor``, without changing ``w``: the same float32 products, then the same sum."""
     sl = slice(start, start + minutes)
-    return w.read[:, sl].astype(float) + w.write[:, sl]
+    read, write = w.read[:, sl], w.write[:, sl]
+    if factor is not None:
+        read, write = read * factor, write * factor
+    return read.astype(float) + write

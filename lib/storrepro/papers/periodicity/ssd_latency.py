@@ -44,9 +44,7 @@ def check_arrival_seconds(arrival_seconds) -> int:
 
 def burst_rate(ops_per_s, arrival_seconds: int = SMOOTH):
     """The arrival rate while a minute's requests arrive: ``ops_per_s`` (the minute's mean)
-    times 60 / ``arrival_seconds`` (unchanged, not multiplied, when they arrive all minute)."""
-    if arrival_seconds == SMOOTH:
-        return ops_per_s
+    times 60 / ``arrival_seconds``."""
     return ops_per_s * (SMOOTH / arrival_seconds)
 
 
@@ -88,12 +86,9 @@ def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
     rates (hundreds of requests per second and more) the approximation is close."""
     per_s = burst_rate(np.asarray(bytes_per_minute, dtype=float) / 60 / REQUEST_BYTES,
                        arrival_seconds)
-    if arrival_seconds == SMOOTH:
-        rate = np.repeat(per_s, SMOOTH, axis=-1)
-    else:
-        rate = np.zeros((*per_s.shape, arrival_seconds + 1))
-        rate[..., :arrival_seconds] = per_s[..., None]
-        rate = rate.reshape(*per_s.shape[:-1], -1)
+    rate = np.zeros((*per_s.shape, arrival_seconds + (arrival_seconds < SMOOTH)))
+    rate[..., :arrival_seconds] = per_s[..., None]  # the quiet sub-bin, if any, stays at 0
+    rate = rate.reshape(*per_s.shape[:-1], -1)
     counts = np.sqrt(rate)
     counts *= rng.standard_normal(rate.shape)
     counts += rate

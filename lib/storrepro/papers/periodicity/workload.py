@@ -167,6 +167,11 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec, z)
 
 
+def segment_totals(w: Workload) -> np.ndarray:
+    """Each segment's total traffic (bytes, read and write, over the whole span)."""
+    return w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+
+
 def volume_skew(w: Workload, sigma: float, totals: np.ndarray | None = None) -> np.ndarray:
     """Per-segment factors that turn the workload's volumes from ``exp(VOLUME_SIGMA · z)`` into
     ``exp(sigma · z)`` and keep its total traffic (``totals``: each segment's total traffic,
@@ -178,7 +183,7 @@ def volume_skew(w: Workload, sigma: float, totals: np.ndarray | None = None) -> 
     if not (np.isfinite(sigma) and sigma >= 0):
         raise ValueError(f"sigma = {sigma!r}: expected a finite number >= 0")
     if totals is None:
-        totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+        totals = segment_totals(w)
     factor = np.exp((sigma - VOLUME_SIGMA) * w.volume_z)
     return factor * (totals.sum() / (factor * totals).sum())
 

@@ -554,8 +554,8 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
     rows, aggregate, traffic = [], None, []
     periods = dict.fromkeys(readings)
     agg_corr = {v: [] for v in readings}
-    for k, eval_seed in enumerate(seeds):
-        start = task.spec.history_minutes + k * MINUTES_PER_INTERVAL
+    for k, (start, eval_seed) in enumerate(zip(scheduling.interval_starts(w), seeds,
+                                               strict=True)):
         actual = scheduling.interval_traffic(w, start)  # what every method is evaluated on
         ssds = task.spec.ssds
         evaluations = _Evaluations(actual, ssds, eval_seed, arrival_seconds)

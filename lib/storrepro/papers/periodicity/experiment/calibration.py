@@ -1,8 +1,8 @@
 """The load calibrations of the scheduling study: what is fitted, per replicate, so that hash
 placement shows §5.2.1's load numbers. Each fit runs on the evaluation's own draws (the
-latency seed of each 6-h interval, the traffic scaled in float32 as the replicate then scales
-it), so the numbers claim F0 reads from the evaluation's hash-placement rows are the fitted
-ones, not a second sample of them.
+latency seed of each 6-h interval, the traffic scaled in float32 as the replicate then
+scales it: :func:`hash_load`), so the numbers claim F0 reads from the evaluation's
+hash-placement rows are the fitted ones, not a second sample of them.
 
 * :func:`calibrate_ssds_differ` (``load_regime = ssds_differ``, the primary): at the paper's
   traffic, the segment volumes' lognormal sigma sets the worst SSD (a few SSDs carry the
@@ -20,7 +20,7 @@ import numpy as np
 from storrepro.papers.periodicity import scheduling
 from storrepro.papers.periodicity.kernel import latency_stats, tail_below
 from storrepro.papers.periodicity.ssd_latency import SMOOTH
-from storrepro.papers.periodicity.workload import MINUTES_PER_INTERVAL, Workload, volume_skew
+from storrepro.papers.periodicity.workload import Workload, segment_totals, volume_skew
 
 #: The range of volume sigmas :func:`sigma_bracket` searches.
 SKEW_RANGE = (0.0, 3.0)
@@ -34,16 +34,11 @@ MEAN_TOLERANCE = 0.01
 SIGMA_STEPS = 12
 
 
-def interval_starts(w: Workload) -> list[int]:
-    return [w.spec.history_minutes + k * MINUTES_PER_INTERVAL for k in range(w.spec.intervals)]
-
-
-def scaled_interval(w: Workload, start: int, factor) -> np.ndarray:
-    """:func:`.scheduling.interval_traffic` of ``w`` after ``w.read *= factor; w.write *=
-    factor`` (``factor``: float32, per segment as a column or one scalar), without changing
-    ``w``: the same float32 products, then the same float64 sum."""
-    sl = slice(start, start + MINUTES_PER_INTERVAL)
-    return (w.read[:, sl] * factor).astype(float) + w.write[:, sl] * factor
+def hash_load(w: Workload, start: int, factor) -> np.ndarray:
+    """Per-SSD traffic under hash placement of the interval at ``start``, the traffic scaled
+    by ``factor`` as the replicate scales it (:func:`.scheduling.interval_traffic`)."""
+    return scheduling.ssd_load(scheduling.interval_traffic(w, start, factor=factor),
+                               w.placement, w.spec.ssds)
 
 
 def skew_factor(w: Workload, sigma: float, totals: np.ndarray | None = None) -> np.ndarray:
@@ -57,11 +52,10 @@ def calibrate_load(w: Workload, target_ms: float, seeds: list[int],
     """The factor k on all traffic at which hash placement's worst SSD has a 99.99 % latency of
     ``target_ms`` in the first evaluation interval, drawn with that interval's seed
     ``seeds[0]`` (bisection on log k in [1/16, 256])."""
-    start = interval_starts(w)[0]
+    start = scheduling.interval_starts(w)[0]
 
     def worst_ms(k):
-        load = scheduling.ssd_load(scaled_interval(w, start, np.float32(k)), w.placement,
-                                   w.spec.ssds)
+        load = hash_load(w, start, np.float32(k))
         return 1e3 * latency_stats(load, np.random.default_rng(seeds[0]))[1].max()
 
     lo, hi = np.log(1 / 16), np.log(256.0)
@@ -84,21 +78,19 @@ def sigma_bracket(w: Workload, target_ms: float, seeds: list[int],
     total traffic unchanged (interval k drawn with ``seeds[k]``). Fitted on the first interval
     alone, a later interval's bursts can push an SSD past saturation (a tail of seconds):
     every interval is held to the target."""
-    starts = interval_starts(w)
-    if totals is None:
-        totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    starts = scheduling.interval_starts(w)
+    totals = segment_totals(w) if totals is None else totals
 
-    def over(sigma, k):
-        load = scheduling.ssd_load(scaled_interval(w, starts[k], skew_factor(w, sigma, totals)),
-                                   w.placement, w.spec.ssds)
-        return not tail_below(load, np.random.default_rng(seeds[k]), target_ms,
-                              arrival_seconds=arrival_seconds)
+    def over(factor, k):
+        return not tail_below(hash_load(w, starts[k], factor), np.random.default_rng(seeds[k]),
+                              target_ms, arrival_seconds=arrival_seconds)
 
     lo, hi = SKEW_RANGE
     order = list(range(len(starts)))  # the intervals, the last one over the target first
     for _ in range(steps):
         mid = (lo + hi) / 2
-        k = first_over(order, lambda k, mid=mid: over(mid, k))
+        factor = skew_factor(w, mid, totals)
+        k = first_over(order, lambda k, factor=factor: over(factor, k))
         if k is None:
             lo = mid
         else:
@@ -115,8 +107,7 @@ def fit_sigma(w: Workload, target_ms: float, seeds: list[int], arrival_seconds: 
     mean per-SSD tail (:func:`hash_tails`). Both ends were drawn as the evaluation draws; the
     bracket's middle, never drawn, could lie anywhere between their tails, which differ where
     the worst SSD sits on its knee."""
-    if totals is None:
-        totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    totals = segment_totals(w) if totals is None else totals
     ends = [(sigma, *hash_tails(w, sigma, seeds, arrival_seconds, totals))
             for sigma in sigma_bracket(w, target_ms, seeds, arrival_seconds, totals=totals)]
     return sorted(ends, key=lambda end: abs(np.log(end[1] / target_ms)))
@@ -138,12 +129,10 @@ def hash_tails(w: Workload, sigma: float, seeds: list[int], arrival_seconds: int
                totals: np.ndarray | None = None) -> tuple[float, float]:
     """Hash placement's worst SSD's 99.99 % latency in the worst interval and the mean over
     the intervals of its mean per-SSD 99.99 % latency (ms), drawn as the evaluation draws."""
-    tails = []
-    for k, start in enumerate(interval_starts(w)):
-        load = scheduling.ssd_load(scaled_interval(w, start, skew_factor(w, sigma, totals)),
-                                   w.placement, w.spec.ssds)
-        tails.append(latency_stats(load, np.random.default_rng(seeds[k]),
-                                   arrival_seconds=arrival_seconds)[1])
+    factor = skew_factor(w, sigma, totals)
+    tails = [latency_stats(hash_load(w, start, factor), np.random.default_rng(seed),
+                           arrival_seconds=arrival_seconds)[1]
+             for start, seed in zip(scheduling.interval_starts(w), seeds, strict=True)]
     return 1e3 * float(max(t.max() for t in tails)), 1e3 * float(np.mean([t.mean()
                                                                            for t in tails]))
 
@@ -162,7 +151,7 @@ def calibrate_ssds_differ(w: Workload, target_ms: float, mean_target_ms: float,
     drawn, the fit is the one whose larger error, as a ratio to either target, is smallest.
     ``info['tried']``: every (seconds, sigma, worst, mean tail) drawn. ``mean_target_ms`` = 0:
     no mean target, requests spread over every minute."""
-    totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
+    totals = segment_totals(w)
     if mean_target_ms <= 0:
         sigma = fit_sigma(w, target_ms, seeds, SMOOTH, totals=totals)[0][0]
         return sigma, SMOOTH, {"volume_sigma": sigma, "arrival_seconds": SMOOTH,
