@@ -1,6 +1,8 @@
 """TOFEC claim rules on hand-built inputs: every test rule fails on one and passes on another,
 each band comes from the shared vocabulary, and a claim straddling its band is inconclusive."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -246,6 +248,22 @@ def test_b9d_needs_both_faster_than_ideal():
     assert slow.verdict == "not reproduced" and "moving average" in slow.reason
 
 
+def test_b9d_at_its_cap_records_the_seeds_that_would_decide():
+    means = {"TOFEC": 3.0, "Greedy": 1.0, "Ideal": 2.5}
+    decided = np.tile([-0.5, 1.5], 20)  # mean +0.5, s ≈ 1.01: 40 seeds clear 0
+    assert "n_needed" not in b9d_recovery(decided, near(-1, 0.1), means, 0.9, "head_of_line",
+                                          "x", cap=40).uncertainty
+    wide = np.tile([-2.0, 2.4], 20)  # mean +0.2, s ≈ 2.23: straddles 0 at 40
+    claim = b9d_recovery(wide, near(-1, 0.1), means, 0.9, "head_of_line", "x", cap=40,
+                         cap_why="cost")
+    assert claim.verdict == "inconclusive"
+    assert claim.uncertainty["cap"] == 40 and claim.uncertainty["cap_why"] == "cost"
+    assert claim.uncertainty["n_needed"] == math.ceil((1.96 * np.std(wide, ddof=1) / 0.2) ** 2)
+    assert "about 477 would decide it" in claim.reason
+    below = b9d_recovery(wide[:10], near(-1, 0.1), means, 0.9, "head_of_line", "x", cap=40)
+    assert "n_needed" not in below.uncertainty  # below its cap the caller draws more
+
+
 def test_b9d_says_when_a_policy_never_recovers_and_prints_no_nan():
     means = {"TOFEC": 0.0, "Greedy": 0.0, "Ideal": float("nan")}  # Ideal: not by 600 s once
     claim = b9d_recovery([0.0, float("nan")], [0.0, float("nan")], means, 0.9,
@@ -354,8 +372,9 @@ def test_headline_names_the_load_under_which_b9d_holds(tmp_path):
     text = judging.headline_text(run)
     assert text["core"] == ["B3-0.95-TOFEC", "B5-mean", "B9d"]
     assert "B5-mean not reproduced" in text["cause"]
-    assert "'Faster than Ideal' (B9d) is partly with phase 2 at 0.98·C_full, reproduced at " \
-           "1.03·C_full (the literal 80 req/s), partly at 0.95·C_full" in text["cause"]
+    assert "'Faster than Ideal' (B9d) is partly with phase 2 at 0.98·C_full (n = 5 seeds), " \
+           "reproduced at 1.03·C_full (the literal 80 req/s), partly at 0.95·C_full" \
+           in text["cause"]
     assert "TOFEC recovers from a load drop faster than the head-of-line Ideal only when phase 2 " \
            "overloads the system." in text["cause"]
     assert text["summary"] == (

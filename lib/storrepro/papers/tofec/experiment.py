@@ -292,8 +292,11 @@ def phase_sweep(
     patterns: dict[str, tuple],
     light_code: tuple[int, int],
     alphas: tuple[float, ...] | None = None,
+    reps: range | None = None,
 ) -> tuple[pd.DataFrame, dict]:
-    """The 3-phase workloads: per (pattern, seed, policy) metrics, and seed 0's traces. With
+    """The 3-phase workloads: per (pattern, seed, policy) metrics for the seeds ``reps`` (the
+    config's ``phase_seeds`` first ones by default), and seed 0's traces. Seed i of a pattern is
+    the same run whichever seeds are drawn with it, so more seeds extend a sample. With
     ``cfg.trace`` the arrivals follow the trace's gaps (:mod:`storrepro.papers.tofec.workload`)."""
     gaps = trace_gaps(*selected(cfg)) if cfg.trace else None
     tasks = [
@@ -308,7 +311,7 @@ def phase_sweep(
             trace_gaps=gaps,
         )
         for name, rates in patterns.items()
-        for rep in range(cfg.phase_seeds)
+        for rep in (range(cfg.phase_seeds) if reps is None else reps)
     ]
     results = sweep(run_phase_task, tasks, seed=cfg.seed, desc="phases")
     rows, traces = [], {}
@@ -425,9 +428,10 @@ def capacity_table(demo: dict, grid: GridResults, tofec: str) -> pd.DataFrame:
 
 def changing_workload(cfg: TofecConfig, params: ModelParams, grid: GridResults) -> dict:
     """Fig. 11: the three patterns (10 req/s, a surge, 10 req/s) with Ideal's light-load code
-    the best static code by mean at 10 req/s. Returns the per-run metrics (``phases``, the
-    primary TOFEC named "TOFEC"), their mean per (pattern, policy) (``summary``), seed 0's
-    traces, the patterns and the light code."""
+    the best static code by mean at 10 req/s. Returns the per-run metrics of the first
+    ``phase_seeds`` seeds (``phases``, the primary TOFEC named "TOFEC"), their mean per
+    (pattern, policy) (``summary``), seed 0's traces, the patterns, the light code and
+    ``draw(pattern, reps)``, which runs further seeds of a pattern on demand (same frame)."""
     code = grid.env["mean"].loc[10.0].code
     light_code = tuple(int(v) for v in code.strip("()").split(","))
     c_full = grid.c_full
@@ -436,6 +440,11 @@ def changing_workload(cfg: TofecConfig, params: ModelParams, grid: GridResults) 
         "literal 10/80/10": (10, 80, 10),
         "0.95·C_full": (10, 0.95 * c_full, 10),
     }
+
+    def draw(pattern: str, reps: range) -> pd.DataFrame:
+        rows, _ = phase_sweep(cfg, params, {pattern: patterns[pattern]}, light_code, reps=reps)
+        return rows.replace({"policy": {tofec_name(cfg.alpha): "TOFEC"}})
+
     phases, traces = phase_sweep(cfg, params, patterns, light_code)
     phases["policy"] = phases.policy.replace({tofec_name(cfg.alpha): "TOFEC"})
     summary = phases.groupby(["pattern", "policy"], sort=False).mean(numeric_only=True)
@@ -445,6 +454,7 @@ def changing_workload(cfg: TofecConfig, params: ModelParams, grid: GridResults) 
         "traces": traces,
         "patterns": patterns,
         "light_code": light_code,
+        "draw": draw,
     }
 
 

@@ -12,7 +12,8 @@ claim uses). A1, A2, A2-gap, A5 (it solves Theorem 1's own equations), B3-sat, A
 MDS are properties of this implementation (``invariant``). C1, B5-strict, C2 and C3 are our
 own reports (``analysis``). Every other claim is a statement of the paper that could have come
 out false here (``test``), judged on its replicates: the seeds of the λ grid (5 per rate, 10 at
-0.90–0.98·C_full) or of the changing workload (10 per pattern).
+0.90–0.98·C_full) or of the changing workload (10 per pattern; B9d draws more, up to 40,
+until its interval decides).
 
 Where the band used before came from the pilot of our stand-in (the plan's acceptance checks
 were "sized from the pilot so that a correct implementation passes"), the claim's reason says

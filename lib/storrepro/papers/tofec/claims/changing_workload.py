@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from storrepro.papers.tofec.claims.pilot_bands import pilot_note
-from storrepro.papers.tofec.claims.shared import both, pct, worst_case
+from storrepro.papers.tofec.claims.shared import both, pct, replicates_needed, worst_case
 from storrepro.papers.tofec.config import (
     B9A_BAND,
     B9B_BAND,
@@ -171,18 +171,28 @@ def _recovery_text(seconds: float) -> str:
 
 
 def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: float,
-                 decision_point: str, pattern: str) -> Claim:
+                 decision_point: str, pattern: str, cap: int | None = None,
+                 cap_why: str = "") -> Claim:
     """B9d (test): after the drop, TOFEC and Greedy reach optimal delay faster than Ideal:
     recovery time minus Ideal's on the same streams, per seed, negative for each; partly when
     only one is.
 
-    ``means``: the mean recovery times (s) of TOFEC, Greedy and Ideal, for the reason.
+    ``means``: the mean recovery times (s) of TOFEC, Greedy and Ideal, for the reason. ``cap``
+    (and why): the most seeds the caller would draw; a part still straddling 0 with that many
+    records the seeds its spread says would decide it (``n_needed``).
     """
     band = B9D_BAND
     u_t = interval(tofec_minus, of="TOFEC − Ideal recovery time (s)")
     u_g = interval(greedy_minus, of="Greedy − Ideal recovery time (s)")
     v_t, v_g = judged(band, u_t), judged(band, u_g)
     verdict = both(v_t, v_g)
+    if cap is not None:
+        u_t |= {"cap": cap, "cap_why": cap_why}
+        open_parts = [x for x, v in ((tofec_minus, v_t), (greedy_minus, v_g))
+                      if v == "inconclusive"]
+        if open_parts and u_t["n"] >= cap:
+            needed = [replicates_needed(x, 0.0) for x in open_parts]
+            u_t["n_needed"] = None if None in needed else max(needed)
     how = "the head of the line" if decision_point == "head_of_line" else "arrival"
     took = {who: _recovery_text(x) for who, x in means.items()}
 
@@ -194,6 +204,10 @@ def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: f
         f"{alpha:g}), Greedy {took['Greedy']}, Ideal {took['Ideal']} with its code "
         f"fixed at {how}. TOFEC − Ideal {gap(u_t)} ({v_t}); Greedy − Ideal {gap(u_g)} ({v_g})."
     )
+    if "n_needed" in u_t:
+        need = u_t["n_needed"]
+        reason += f" Still undecided at the cap of {cap} seeds" + (
+            f"; the spread says about {need} would decide it." if need else ".")
     if verdict != "reproduced":
         slow = [p for p, v in (("TOFEC", v_t), ("Greedy", v_g)) if v != "reproduced"]
         if decision_point == "arrival":
