@@ -65,3 +65,40 @@ def test_a_reported_result_needs_its_words_and_a_band():
         Reported(quote="", paper_value="0 %", band=ZERO.band, of="x")
     with pytest.raises(ValueError, match="must be a bands.Band"):
         Reported(quote="'q'", paper_value="0 %", band="at most 1", of="x")
+
+
+def test_the_headline_and_scorecard_say_what_the_paper_rules_out():
+    from storrepro.suite.claims import Claim
+    from storrepro.suite.scorecard import consistency_text, headline_text
+
+    class BurstFirst(ToyConfig):
+        readings = {"trn": Reading(**{**ToyConfig.readings["trn"].__dict__, "primary": "burst"})}
+
+    def rule(verdict):
+        return Claim(id="T1", statement="s", paper_value=1, reproduced_value="1", tolerance="t",
+                     verdict=verdict, reason="r", band="number: 1", no_uncertainty="fixed")
+
+    run = Run(BurstFirst(profile="quick"))
+    run.judge(rule, "reproduced", by_reading={"trn=all": ("not reproduced",)})
+    run.consistency("trn", ZERO, {"all": [40.0, 42.0, 38.0], "burst": [0.0, 0.5, 1.5]})
+    run.headline("s", core=["T1"], cause="c", summary="Reproduced: a toy.")
+    result = run.result()
+    assert result["headline"]["ruled_out"] == {"trn=all": [ZERO.quote]}
+    assert result["headline"]["unchecked"] == []
+    assert "trn=all: **not reproduced** (ruled out by: " in headline_text(result)
+    line = consistency_text(result["readings"]["trn"]["consistency"])
+    assert "rules out all" in line and "measured all: 40" in line
+    assert consistency_text(None) == "no record"
+
+
+def test_a_reading_the_headline_hangs_on_without_a_record_is_listed_unchecked():
+    from storrepro.suite.claims import Claim
+
+    def rule(verdict):
+        return Claim(id="T1", statement="s", paper_value=1, reproduced_value="1", tolerance="t",
+                     verdict=verdict, reason="r", band="number: 1", no_uncertainty="fixed")
+
+    run = Run(ToyConfig(profile="quick"))
+    run.judge(rule, "reproduced", by_reading={"trn=burst": ("not reproduced",)})
+    run.headline("s", core=["T1"], cause="c", summary="Reproduced: a toy.")
+    assert run.result()["headline"]["unchecked"] == ["trn"]
