@@ -1,8 +1,6 @@
 """TOFEC claim rules on hand-built inputs: every test rule fails on one and passes on another,
 each band comes from the shared vocabulary, and a claim straddling its band is inconclusive."""
 
-import math
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -53,6 +51,8 @@ from storrepro.papers.tofec.claims.simulator_checks import (
 )
 from storrepro.papers.tofec.config import FORCED, READINGS, TofecConfig
 from storrepro.suite.bands import VOCABULARY, entry_of
+from storrepro.suite.claims import interval
+from storrepro.suite.replicates import Pool, decide
 from storrepro.suite.run import Run
 
 EVERY = list(READINGS)
@@ -234,45 +234,49 @@ def test_b9c_greedy_is_judged():
     assert b9c_greedy(near(0.3, 0.05), "x").verdict == "reproduced"
 
 
+def minus(x):
+    """A recovery difference's interval record, as B9d's pool gives it."""
+    return interval(x, of="s")
+
+
 def test_b9d_needs_both_faster_than_ideal():
     means = {"TOFEC": 10.7, "Greedy": 6.8, "Ideal": 30.0}
-    both = b9d_recovery(near(-19.3, 2), near(-23, 2), means, 0.9, "head_of_line",
-                              "1.03·C_full")
-    assert both.verdict == "reproduced" and both.uncertainty["of"].startswith("TOFEC")
-    arrival = b9d_recovery(near(1.25, 0.3), near(-2.0, 0.3), means, 0.9, "arrival", "x")
+    both = b9d_recovery(minus(near(-19.3, 2)), minus(near(-23, 2)), means, 0.9, "head_of_line",
+                        "1.03·C_full (the literal 80 req/s)")
+    assert both.verdict == "reproduced" and both.uncertainty["of"] == "s"
+    arrival = b9d_recovery(minus(near(1.25, 0.3)), minus(near(-2.0, 0.3)), means, 0.9, "arrival",
+                           "x")
     assert arrival.verdict == "partly" and "drains the phase-2 backlog with (1,1)" in arrival.reason
-    short = b9d_recovery(near(0.5, 3), near(-1, 0.2), means, 0.9, "head_of_line",
-                               "0.98·C_full")
+    short = b9d_recovery(minus(near(0.5, 3)), minus(near(-1, 0.2)), means, 0.9, "head_of_line",
+                         "0.98·C_full")
     assert short.verdict == "inconclusive" and "below capacity" in short.reason
-    slow = b9d_recovery(near(30, 2), near(10, 2), means, 0.99, "head_of_line", "1.03·C_full")
+    slow = b9d_recovery(minus(near(30, 2)), minus(near(10, 2)), means, 0.99, "head_of_line",
+                        "1.03·C_full (the literal 80 req/s)")
     assert slow.verdict == "not reproduced" and "moving average" in slow.reason
 
 
-def test_b9d_at_its_cap_records_the_seeds_that_would_decide():
+def test_b9d_at_its_cap_says_how_many_seeds_would_decide():
     means = {"TOFEC": 3.0, "Greedy": 1.0, "Ideal": 2.5}
-    decided = np.tile([-0.5, 1.5], 20)  # mean +0.5, s ≈ 1.01: 40 seeds clear 0
-    assert "n_needed" not in b9d_recovery(decided, near(-1, 0.1), means, 0.9, "head_of_line",
-                                          "x", cap=40).uncertainty
-    wide = np.tile([-2.0, 2.4], 20)  # mean +0.2, s ≈ 2.23: straddles 0 at 40
-    claim = b9d_recovery(wide, near(-1, 0.1), means, 0.9, "head_of_line", "x", cap=40,
-                         cap_why="cost")
+    wide = np.tile([-2.0, 2.4], 20)  # mean +0.2, s ≈ 2.23: straddles 0 at 40 seeds
+    pool = Pool("x", lambda reps: [wide[i] for i in reps], start=10, cap=40, cap_why="cost")
+    u = decide(pool, lambda xs: xs, config.B9D_BAND, "s")
+    assert u["n"] == 40 and u["n_needed"] > 40
+    claim = b9d_recovery(u, minus(near(-1, 0.1)), means, 0.9, "head_of_line", "x")
     assert claim.verdict == "inconclusive"
-    assert claim.uncertainty["cap"] == 40 and claim.uncertainty["cap_why"] == "cost"
-    assert claim.uncertainty["n_needed"] == math.ceil((1.96 * np.std(wide, ddof=1) / 0.2) ** 2)
-    assert "about 477 would decide it" in claim.reason
-    below = b9d_recovery(wide[:10], near(-1, 0.1), means, 0.9, "head_of_line", "x", cap=40)
-    assert "n_needed" not in below.uncertainty  # below its cap the caller draws more
+    assert f"still undecided at the cap of 40 seeds; the spread says about {u['n_needed']} " \
+           "would decide it" in claim.reason
+    assert claim.uncertainty["cap_why"] == "cost"
 
 
 def test_b9d_says_when_a_policy_never_recovers_and_prints_no_nan():
     means = {"TOFEC": 0.0, "Greedy": 0.0, "Ideal": float("nan")}  # Ideal: not by 600 s once
-    claim = b9d_recovery([0.0, float("nan")], [0.0, float("nan")], means, 0.9,
-                               "head_of_line", "1.03·C_full")
+    claim = b9d_recovery(minus([0.0, float("nan")]), minus([0.0, float("nan")]), means, 0.9,
+                         "head_of_line", "1.03·C_full")
     assert claim.verdict == "not checkable" and "nan" not in claim.reason + claim.reproduced_value
     assert claim.reproduced_value == ("TOFEC 0.0 s, Greedy 0.0 s, Ideal no recovery by the end "
                                       "of phase 3 on some replicate")
-    assert "TOFEC − Ideal undefined on 1 of 2 replicates s" not in claim.reason
-    assert "TOFEC − Ideal undefined on 1 of 2 replicates" in claim.reason
+    assert "undefined on 1 of 2 replicates s" not in claim.reason
+    assert "undefined on 1 of 2 replicates" in claim.reason
 
 
 def test_reports_are_analyses():
@@ -365,9 +369,11 @@ def test_headline_names_the_load_under_which_b9d_holds(tmp_path):
     run.judge(b5_envelope, "B5-mean", "x", {70.0: near(1.3)}, not_affected_by=EVERY)
     means = {"TOFEC": 3.0, "Greedy": 1.0, "Ideal": 2.5}
     slow, fast = (near(0.5, 0.05), near(-1, 0.1)), (near(-19, 1), near(-20, 1))
-    run.judge(b9d_recovery, *slow, means, 0.9, "head_of_line", "0.98·C_full",
-              by_reading={"phase2_load=1.03": (*fast, means, 0.9, "head_of_line", "1.03"),
-                          "phase2_load=0.95": (*slow, means, 0.9, "head_of_line", "0.95")},
+    run.judge(b9d_recovery, *map(minus, slow), means, 0.9, "head_of_line", "0.98·C_full",
+              by_reading={"phase2_load=1.03": (*map(minus, fast), means, 0.9, "head_of_line",
+                                               "1.03"),
+                          "phase2_load=0.95": (*map(minus, slow), means, 0.9, "head_of_line",
+                                               "0.95")},
               not_affected_by=["alpha", "ideal_decision_point"])
     text = judging.headline_text(run)
     assert text["core"] == ["B3-0.95-TOFEC", "B5-mean", "B9d"]
@@ -403,9 +409,11 @@ def test_summary_says_where_the_recovery_claim_holds(tmp_path):
         run = Run(TofecConfig(profile="quick"), out=tmp_path)
         run.judge(b3_stable, "TOFEC", 74.0, near(1.0, 0.002), [0] * 5,
                   not_affected_by=EVERY)
-        run.judge(b9d_recovery, *primary, means, 0.9, "head_of_line", "0.98·C_full",
-                  by_reading={"phase2_load=1.03": (*slow, means, 0.9, "head_of_line", "1.03"),
-                              "phase2_load=0.95": (*at_095, means, 0.9, "head_of_line", "0.95")},
+        run.judge(b9d_recovery, *map(minus, primary), means, 0.9, "head_of_line", "0.98·C_full",
+                  by_reading={"phase2_load=1.03": (*map(minus, slow), means, 0.9,
+                                                   "head_of_line", "1.03"),
+                              "phase2_load=0.95": (*map(minus, at_095), means, 0.9,
+                                                   "head_of_line", "0.95")},
                   not_affected_by=["alpha", "ideal_decision_point"])
         summary = judging.headline_text(run)["summary"]
         assert summary.startswith("Reproduced: TOFEC keeps full capacity " if primary is fast

@@ -112,10 +112,9 @@ def test_recovery_table_by_load_and_decision_point():
 def undecided_phases(reps):
     """Phase metrics on which TOFEC − Ideal alternates ±1 s around +0.5 s (a mean of +0.5, a
     spread of about 1): two seeds straddle 0, twenty decide it."""
-    frame = hand_phases()
+    frame = hand_phases().query("rep == 0")
     frame = pd.concat([frame.assign(rep=r) for r in reps], ignore_index=True)
     tofec = frame.policy.str.startswith("TOFEC")
-    frame["recovery_s"] = frame.recovery_s - frame.rep  # Greedy 8 s, Ideal 30 s
     frame.loc[tofec, "recovery_s"] = 30.5 + frame.loc[tofec, "rep"].map(lambda r: (-1) ** r)
     return frame
 
@@ -131,19 +130,19 @@ def test_b9d_draws_seeds_until_its_interval_decides(tmp_path):
     ph = judging.judge_phases(run, undecided_phases(range(2)), draw)
     b9d = run.claims["B9d"]
     # TOFEC +0.5 s slower than Ideal: decided "not reproduced" once the interval clears 0;
-    # Greedy 22 s faster: "partly". Seeds are drawn two at a time and each once.
+    # Greedy 22 s faster: "partly". Each seed is drawn once.
     assert b9d["verdict"] == "partly"
     n = b9d["uncertainty"]["n"]
     assert 2 < n < judging.PHASE_CAP and b9d["uncertainty"]["cap"] == judging.PHASE_CAP
     assert "n_needed" not in b9d["uncertainty"]
-    assert ph.drawn("0.98") == n and ("primary", [2, 3]) in drawn
+    assert ph.drawn("0.98") >= n and drawn[0][0] == "primary"
     assert len({(p, r) for p, reps in drawn for r in reps}) == sum(len(r) for _, r in drawn)
     assert run.claims["B9a"]["uncertainty"]["n"] == 2  # the other claims keep their seeds
 
 
-def test_b9d_at_the_cap_says_how_many_seeds_would_decide(tmp_path):
+def test_b9d_without_more_seeds_judges_those_there_are(tmp_path):
     run = Run(TofecConfig(profile="quick"), out=tmp_path)
     judging.judge_phases(run, undecided_phases(range(2)))  # no draw: two seeds are all there is
     b9d = run.claims["B9d"]
     assert b9d["verdict"] == "inconclusive" and b9d["uncertainty"]["n"] == 2
-    assert "n_needed" not in b9d["uncertainty"]  # below the cap: not a cap's verdict
+    assert b9d["uncertainty"]["cap"] == 2 and "no further seeds" in b9d["uncertainty"]["cap_why"]

@@ -507,7 +507,8 @@ class TofecConfig(NotebookConfig):
             int, 2, 10, "seeds at 0.90/0.95/0.98 of the full capacity", low=1, high=50, grows="time"
         ),
         "phase_seeds": Param(
-            int, 2, 10, "seeds per changing-workload pattern", low=1, high=50, grows="time"
+            int, 2, 10, "seeds per changing-workload pattern (two at least: an interval)", low=2,
+            high=50, grows="time"
         ),
         "alpha": Param(
             float, 0.9, 0.9, "TOFEC's memory factor (EWMA weight of the past), in [0, 1)", low=0.0

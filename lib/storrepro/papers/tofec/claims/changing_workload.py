@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from storrepro.papers.tofec.claims.pilot_bands import pilot_note
-from storrepro.papers.tofec.claims.shared import both, pct, replicates_needed, worst_case
+from storrepro.papers.tofec.claims.shared import both, pct, worst_case
 from storrepro.papers.tofec.config import (
     B9A_BAND,
     B9B_BAND,
@@ -170,29 +170,20 @@ def _recovery_text(seconds: float) -> str:
     return "no recovery by the end of phase 3 on some replicate"
 
 
-def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: float,
-                 decision_point: str, pattern: str, cap: int | None = None,
-                 cap_why: str = "") -> Claim:
+def b9d_recovery(tofec_minus: dict, greedy_minus: dict, means: Mapping[str, float],
+                 alpha: float, decision_point: str, pattern: str) -> Claim:
     """B9d (test): after the drop, TOFEC and Greedy reach optimal delay faster than Ideal:
     recovery time minus Ideal's on the same streams, per seed, negative for each; partly when
     only one is.
 
-    ``means``: the mean recovery times (s) of TOFEC, Greedy and Ideal, for the reason. ``cap``
-    (and why): the most seeds the caller would draw; a part still straddling 0 with that many
-    records the seeds its spread says would decide it (``n_needed``).
+    ``tofec_minus``, ``greedy_minus``: the interval records of the two differences
+    (:func:`storrepro.suite.replicates.decide`'s, with the seeds each part needed); ``means``:
+    the mean recovery times (s) of TOFEC, Greedy and Ideal, for the reason.
     """
     band = B9D_BAND
-    u_t = interval(tofec_minus, of="TOFEC − Ideal recovery time (s)")
-    u_g = interval(greedy_minus, of="Greedy − Ideal recovery time (s)")
+    u_t, u_g = tofec_minus, greedy_minus
     v_t, v_g = judged(band, u_t), judged(band, u_g)
     verdict = both(v_t, v_g)
-    if cap is not None:
-        u_t |= {"cap": cap, "cap_why": cap_why}
-        open_parts = [x for x, v in ((tofec_minus, v_t), (greedy_minus, v_g))
-                      if v == "inconclusive"]
-        if open_parts and u_t["n"] >= cap:
-            needed = [replicates_needed(x, 0.0) for x in open_parts]
-            u_t["n_needed"] = None if None in needed else max(needed)
     how = "the head of the line" if decision_point == "head_of_line" else "arrival"
     took = {who: _recovery_text(x) for who, x in means.items()}
 
@@ -204,9 +195,10 @@ def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: f
         f"{alpha:g}), Greedy {took['Greedy']}, Ideal {took['Ideal']} with its code "
         f"fixed at {how}. TOFEC − Ideal {gap(u_t)} ({v_t}); Greedy − Ideal {gap(u_g)} ({v_g})."
     )
-    if "n_needed" in u_t:
-        need = u_t["n_needed"]
-        reason += f" Still undecided at the cap of {cap} seeds" + (
+    capped = [(who, u) for who, u in (("TOFEC", u_t), ("Greedy", u_g)) if "n_needed" in u]
+    for who, u in capped:
+        need = u["n_needed"]
+        reason += f" {who}'s part is still undecided at the cap of {u['cap']} seeds" + (
             f"; the spread says about {need} would decide it." if need else ".")
     if verdict != "reproduced":
         slow = [p for p, v in (("TOFEC", v_t), ("Greedy", v_g)) if v != "reproduced"]
@@ -217,7 +209,7 @@ def b9d_recovery(tofec_minus, greedy_minus, means: Mapping[str, float], alpha: f
                 "the paper's 'if k is set to 5 right after the rate drops' does not describe "
                 "(Section 7, both Ideals)."
             )
-        elif pattern != "1.03·C_full":
+        elif not pattern.startswith("1.03·C_full"):
             reason += (
                 f" {' and '.join(slow)} not shown faster: below capacity the phase-2 backlog is "
                 "short and every policy recovers within seconds, so Ideal's slow drain, the "

@@ -6,6 +6,8 @@ decision point, another phase-2 load), and names the readings that cannot.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -25,7 +27,8 @@ from storrepro.papers.tofec.metrics import (
     tofec_name,
     top2_fraction,
 )
-from storrepro.suite.claims import headline_verdict, interval, judged
+from storrepro.suite.claims import headline_verdict, interval
+from storrepro.suite.replicates import Pool, decide
 
 #: The alternative memory factors: each is another TOFEC policy of the same runs.
 ALPHA_ALTS = {f"alpha={v}": float(v) for v in READINGS["alpha"].others()}
@@ -234,8 +237,9 @@ def judge_capacity(run, grid: GridResults, demo: dict) -> None:
 # ---- the changing workload ---------------------------------------------------------------------
 
 
-#: B9d's phase seeds grow from the ``phase_seeds`` every B9 claim uses, that many at a time,
-#: until both of its intervals lie on one side of 0 or this many seeds of the pattern are drawn.
+#: B9d's phase seeds: a pool per pattern, drawn from the ``phase_seeds`` every B9 claim uses
+#: until both of B9d's intervals lie on one side of 0 (:func:`storrepro.suite.replicates.decide`)
+#: or this many seeds of the pattern are drawn.
 PHASE_CAP = 40
 PHASE_CAP_WHY = (
     "one phase seed runs the 8 policies of one pattern in about 0.3 s of one core, so drawing "
@@ -246,43 +250,47 @@ PHASE_CAP_WHY = (
 
 class Phases:
     """Per-seed values of the changing workload (``experiment.changing_workload``'s
-    ``phases``; the primary TOFEC is named "TOFEC"). With ``draw(pattern, reps)`` a claim can
-    take more seeds of a pattern than were drawn; each is drawn once and kept for every claim."""
+    ``phases``; the primary TOFEC is named "TOFEC"), and a replicate pool per phase-2 load:
+    with ``draw(pattern, reps)`` a claim can take more seeds of a pattern than were drawn (up to
+    :data:`PHASE_CAP`), each drawn once and kept for every claim."""
 
     def __init__(self, phases: pd.DataFrame, alpha: float, draw=None):
         self.frame = phases.set_index(["pattern", "policy", "rep"]).sort_index()
         self.alpha = alpha
         self.draw = draw
         self.start = int(phases.groupby("pattern").rep.nunique().min())
+        cap = max(PHASE_CAP, self.start) if draw is not None else self.start
+        self.pools = {
+            load: Pool(f"phase seeds, phase 2 at {name}", partial(self._seeds_of, pattern),
+                       self.start, cap, PHASE_CAP_WHY if draw is not None else
+                       "no further seeds can be drawn")
+            for load, (pattern, name) in PHASE2.items()
+        }
+        for pool in self.pools.values():
+            pool.take(self.start)
+
+    def _seeds_of(self, pattern: str, reps: range) -> list[int]:
+        """Seeds ``reps`` of ``pattern`` (their indices), drawing those not yet in the frame."""
+        have = self.frame.loc[pattern].index.get_level_values("rep")
+        missing = [r for r in reps if r not in have]
+        if missing:
+            more = self.draw(pattern, range(missing[0], missing[-1] + 1))
+            more = more.set_index(["pattern", "policy", "rep"])
+            self.frame = pd.concat([self.frame, more]).sort_index()
+        return list(reps)
 
     def tofec(self, a: float) -> str:
         return "TOFEC" if a == self.alpha else tofec_name(a)
 
     def drawn(self, load: str) -> int:
         """How many seeds of ``load``'s pattern are drawn."""
-        return self.frame.loc[PHASE2[load][0]].index.get_level_values("rep").nunique()
-
-    def take(self, load: str, n: int) -> int:
-        """Draw ``load``'s pattern up to ``n`` seeds (as many as can be, without ``draw``);
-        the number of seeds there are."""
-        have = self.drawn(load)
-        if n > have and self.draw is not None:
-            more = self.draw(PHASE2[load][0], range(have, n))
-            more = more.set_index(["pattern", "policy", "rep"])
-            self.frame = pd.concat([self.frame, more]).sort_index()
-            have = n
-        return min(n, have)
+        return self.pools[load].drawn
 
     def seeds(self, load: str, policy: str, metric: str, n: int | None = None) -> pd.Series:
         """``metric`` of ``policy`` on the first ``n`` seeds (``phase_seeds`` by default) with
-        phase 2 at ``load`` (a reading value)."""
-        values = self.frame.loc[(PHASE2[load][0], policy), metric]
-        return values.iloc[: self.start if n is None else n]
-
-
-def _decided(band, samples, of: str) -> bool:
-    """Whether ``samples``' interval lies on one side of every edge of ``band``."""
-    return judged(band, interval(samples, of=of)) != "inconclusive"
+        phase 2 at ``load`` (a reading value), drawing the missing ones."""
+        reps = self.pools[load].take(self.start if n is None else n)
+        return self.frame.loc[(PHASE2[load][0], policy), metric].loc[reps]
 
 
 def judge_phases(run, phases: pd.DataFrame, draw=None) -> Phases:
@@ -293,7 +301,7 @@ def judge_phases(run, phases: pd.DataFrame, draw=None) -> Phases:
     ph = Phases(phases, run.config.alpha, draw)
     alpha, point, load = run.config.alpha, POINT.primary, LOAD.primary
 
-    def judge(rule, inputs, touches, **kwargs):
+    def judge(rule, inputs, touches):
         """``inputs(α, decision point, load)`` under the primaries and one change at a time."""
         alts = {}
         if "alpha" in touches:
@@ -302,7 +310,7 @@ def judge_phases(run, phases: pd.DataFrame, draw=None) -> Phases:
             alts |= {f"ideal_decision_point={v}": inputs(alpha, v, load) for v in POINT.others()}
         alts |= {f"phase2_load={v}": inputs(alpha, point, v) for v in LOAD.others()}
         run.judge(rule, *inputs(alpha, point, load), by_reading=alts,
-                  not_affected_by=_others(*touches, "phase2_load"), **kwargs)
+                  not_affected_by=_others(*touches, "phase2_load"))
 
     def surge(a, _, load):
         t = ph.tofec(a)
@@ -326,27 +334,26 @@ def judge_phases(run, phases: pd.DataFrame, draw=None) -> Phases:
         return ph.seeds(load, "Greedy", "phase2_k_ge4").to_numpy(), PHASE2[load][1]
 
     def recovery(a, point, load):
-        """Recovery minus Ideal's on as many seeds as decide both parts (up to the cap)."""
-        n = ph.start
-        while True:
-            rec = {who: ph.seeds(load, name, "recovery_s", n) for who, name in
-                   (("TOFEC", ph.tofec(a)), ("Greedy", "Greedy"), ("Ideal", ideal_name(point)))}
-            minus = [(rec[who] - rec["Ideal"]).to_numpy() for who in ("TOFEC", "Greedy")]
-            if n >= PHASE_CAP or all(_decided(B9D_BAND, x, "s") for x in minus):
-                break
-            more = ph.take(load, min(PHASE_CAP, n + ph.start))
-            if more == n:  # no further seeds can be drawn
-                break
-            n = more
-        means = {who: float(s.mean()) for who, s in rec.items()}
-        return (*minus, means, a, point, PHASE2[load][1])
+        """Recovery minus Ideal's, each part on as many seeds as decide it (up to the cap)."""
+        names = {"TOFEC": ph.tofec(a), "Greedy": "Greedy", "Ideal": ideal_name(point)}
+
+        def minus(who):
+            def measure(reps):
+                rec = {w: ph.seeds(load, names[w], "recovery_s", len(reps)) for w in (who, "Ideal")}
+                return (rec[who] - rec["Ideal"]).to_numpy()
+            return decide(ph.pools[load], measure, B9D_BAND, f"{who} − Ideal recovery time (s)")
+
+        parts = minus("TOFEC"), minus("Greedy")
+        n = max(u["n"] for u in parts)
+        means = {who: float(ph.seeds(load, name, "recovery_s", n).mean())
+                 for who, name in names.items()}
+        return (*parts, means, a, point, PHASE2[load][1])
 
     judge(changing_workload.b9a_surge, surge, ("alpha",))
     judge(changing_workload.b9b_phases, phase_ratios, ("alpha", "ideal_decision_point"))
     judge(changing_workload.b9c_stability, stability, ("alpha",))
     judge(changing_workload.b9c_greedy, greedy, ())
-    judge(changing_workload.b9d_recovery, recovery, ("alpha", "ideal_decision_point"),
-          cap=PHASE_CAP, cap_why=PHASE_CAP_WHY)
+    judge(changing_workload.b9d_recovery, recovery, ("alpha", "ideal_decision_point"))
     return ph
 
 

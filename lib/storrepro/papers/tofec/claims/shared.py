@@ -3,10 +3,7 @@ two-part verdict, a share written as a percentage, and the claims each claim req
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-
-import numpy as np
 
 from storrepro.suite.bands import Band
 from storrepro.suite.claims import interval, judged
@@ -37,16 +34,6 @@ def worst_case(band: Band, samples: Mapping, of: str) -> tuple[object, dict, dic
     key = max(per, key=lambda k: (_RANK[per[k]["verdict"]], _excess(band, per[k]["mean"])))
     table = {k: {x: v for x, v in p.items() if x != "u"} for k, p in per.items()}
     return key, per[key]["u"], table
-
-
-def replicates_needed(samples, edge: float) -> int | None:
-    """The replicates that would put the 95 % interval of ``samples``' mean on one side of
-    ``edge``, if the mean and spread stayed as observed: (1.96·s / |mean − edge|)² (None for a
-    mean exactly on the edge)."""
-    x = np.asarray(samples, dtype=float)
-    gap = abs(float(x.mean()) - edge)
-    spread = float(x.std(ddof=1))
-    return math.ceil((1.96 * spread / gap) ** 2) if gap > 0 else None
 
 
 def both(a: str, b: str) -> str:
