@@ -100,6 +100,8 @@ def test_judge_phases_under_every_load_and_names_the_trace(tmp_path, with_trace)
     assert run.claims["B9c-greedy"]["verdict"] == "reproduced"  # 20 % with k >= 4
     noted = ["Checked on the user's trace t.csv" in c["reason"] for c in run.claims.values()]
     assert noted == [with_trace] * 5
+    readings, _ = run.register()
+    assert "stripped L" in readings["phase2_load"]["consistency"]["none"]
 
 
 def test_recovery_table_by_load_and_decision_point():

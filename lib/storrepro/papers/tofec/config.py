@@ -309,6 +309,16 @@ READINGS = {
     ),
 }
 
+#: Why no result the paper reports tells the phase-2 loads apart (the register's consistency).
+PHASE2_UNDISCRIMINATED = (
+    "Looked at: the phase-2 rate itself (80 req/s is an overload or not depending on the "
+    "stripped L: 1.03 of C(1,1) with L = 16, 0.96 with L = 17); the optimal phase-2 code the "
+    "paper names ((1,1) at every load read here); Greedy's oscillation between k = 1 and "
+    "k = 6 (under 1 % of phase-2 requests with k >= 4 at every load on SUR, so it rules out "
+    "none over another); TOFEC's switch to k = 1 at the surge (at every load). Fig. 11's delays, "
+    "code mix and recovery times, which would, are stripped. The per-phase comparisons with "
+    "Ideal (B9b, B9d) are the claims under test, not evidence for the load."
+)
 
 #: Claims whose bands are calibration targets: the surrogate was fitted to the paper's number.
 CALIBRATION_IDS = frozenset({

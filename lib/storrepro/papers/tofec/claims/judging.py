@@ -18,6 +18,7 @@ from storrepro.papers.tofec.config import (
     B3_21_FRACTION,
     B4_PAPER,
     B9D_BAND,
+    PHASE2_UNDISCRIMINATED,
     READINGS,
 )
 from storrepro.papers.tofec.metrics import (
@@ -297,7 +298,8 @@ def judge_phases(run, phases: pd.DataFrame, draw=None) -> Phases:
     """B9: the changing workload — the surge, the phases against Ideal, the code's stability,
     Greedy's oscillation and the recovery after the drop, under every phase-2 load, memory
     factor and (for the claims against Ideal) Ideal's decision point. B9d draws further seeds
-    with ``draw`` (:data:`PHASE_CAP`); the returned seeds hold every seed drawn."""
+    with ``draw`` (:data:`PHASE_CAP`); the returned seeds hold every seed drawn. The phase-2
+    load's consistency record says why no reported result tells its values apart."""
     ph = Phases(phases, run.config.alpha, draw)
     alpha, point, load = run.config.alpha, POINT.primary, LOAD.primary
 
@@ -354,6 +356,7 @@ def judge_phases(run, phases: pd.DataFrame, draw=None) -> Phases:
     judge(changing_workload.b9c_stability, stability, ("alpha",))
     judge(changing_workload.b9c_greedy, greedy, ())
     judge(changing_workload.b9d_recovery, recovery, ("alpha", "ideal_decision_point"))
+    run.no_discriminating_result("phase2_load", PHASE2_UNDISCRIMINATED)
     return ph
 
 
