@@ -8,6 +8,7 @@ from storrepro.papers.tofec.config import TofecConfig
 from storrepro.papers.tofec.delay import SUR, ModelParams
 from storrepro.papers.tofec.model_checks import mc_capacities
 from storrepro.suite.config import ParameterError
+from storrepro.suite.parallel import stream_id
 
 PARAMS = ModelParams(26.0, 48.9, 8.44, 10.7)
 
@@ -65,3 +66,10 @@ def test_kernel_vs_simpy_finds_the_two_identical():
     check = ex.kernel_vs_simpy(TofecConfig("quick"), PARAMS, rate=60.0, requests=300)
     assert 250 < check["requests"] < 350  # a Poisson count over 5 s at 60 per second
     assert check["max_difference"] == 0.0 and check["busy_vs_cost"] < 1e-12
+
+
+def test_a_grid_task_keys_its_stream_by_its_fields_before_variants():
+    """The delay model's reading added ``variants``; SUR's grid keeps its random streams."""
+    task = ex.GridTask(5.0, 0, 1000, PARAMS, (100.0,) * 27, variants=False)
+    assert stream_id(task) == repr(task).replace(", variants=False", "")
+    assert [p.name for p in ex.grid_policies(task)][-2:] == ["TOFEC a=0.99", "Greedy"]

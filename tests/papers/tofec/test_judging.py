@@ -7,9 +7,10 @@ import pytest
 
 from storrepro.papers.tofec.claims import judging
 from storrepro.papers.tofec.config import TofecConfig
-from storrepro.papers.tofec.metrics import tofec_name
+from storrepro.papers.tofec.metrics import GridResults, tofec_name
+from storrepro.suite.consistency import ConsistencyError
 from storrepro.suite.run import Run
-from tofec_samples import hand_grid
+from tofec_samples import hand_grid, hand_runs
 
 
 def test_envelope_context_names_the_best_code_and_the_backlog_model():
@@ -30,11 +31,11 @@ def test_k_mix_table_and_the_b8_group(tmp_path):
     assert table["Greedy k∈{1,6}"].tolist() == [1.0, 1.0]
     assert table["modal k TOFEC"].tolist() == [3, 3]
     run = Run(cfg, out=tmp_path)
-    judging.judge_k_mix(run, grid)
+    judging.judge_k_mix(run, grid, hand_grid())
     assert list(run.claims) == ["B8-modal", "B8-top2", "B8-greedy"]
     assert run.claims["B8-greedy"]["verdict"] == "reproduced"  # Greedy: all k = 1 or 6
     top2 = run.claims["B8-top2"]
-    assert set(top2["by_reading"]) == {"alpha=0.5", "alpha=0.95", "alpha=0.99"}
+    assert set(top2["by_reading"]) == {"alpha=0.5", "alpha=0.95", "alpha=0.99", "delay_model=PURE"}
     assert top2["not_affected_by"] == ["ideal_decision_point", "phase2_load"]
 
 
@@ -43,16 +44,18 @@ def test_the_grid_groups_judge_every_alpha(tmp_path):
     run = Run(cfg, out=tmp_path)
     grid = hand_grid()
     judging.judge_light_load(run, grid)
-    judging.judge_envelope(run, grid, ("B5-mean", "B5-greedy"))
-    judging.judge_vs_greedy(run, grid)
+    judging.judge_envelope(run, grid, hand_grid(), ("B5-mean", "B5-greedy"))
+    judging.judge_vs_greedy(run, grid, hand_grid())
     assert run.claims["B4-mean-11"]["role"] == "calibration"
     assert set(run.claims["B4-mean-11"]["by_reading"]) == set(judging.ALPHA_ALTS)
     assert run.claims["B4-greedy-mean"]["by_reading"] == {}
     b5 = run.claims["B5-mean"]
-    assert b5["uncertainty"]["n"] == 2 and set(b5["by_reading"]) == set(judging.ALPHA_ALTS)
+    assert b5["uncertainty"]["n"] == 2
+    assert set(b5["by_reading"]) == {*judging.ALPHA_ALTS, "delay_model=PURE"}
     # TOFEC 80 over the best static 90: 0.889 in both seeds, inside ×/÷ 1.15.
     assert b5["verdict"] == "reproduced"
-    assert run.claims["B5-greedy"]["not_affected_by"] == list(cfg.readings)
+    assert run.claims["B5-greedy"]["not_affected_by"] == [
+        r for r in cfg.readings if r != "delay_model"]
     assert run.claims["B7-vs-greedy"]["verdict"] == "not reproduced"  # 80/88: not a multiple
 
 
@@ -62,7 +65,7 @@ def hand_phases():
     names = ["TOFEC", *(tofec_name(a) for a in (0.5, 0.95, 0.99))]
     names += ["Greedy", "Ideal", "Ideal (arrival)"]
     rows = []
-    for pattern in ("primary", "literal 10/80/10", "0.95·C_full"):
+    for pattern in ("primary", "literal 10/80/10", "0.95·C_full", "PURE primary"):
         for rep in (0, 1):
             for policy in names:
                 recovery = 5.0 if "TOFEC" in policy else 8.0 if policy == "Greedy" else 30.0
@@ -96,7 +99,8 @@ def test_judge_phases_under_every_load_and_names_the_trace(tmp_path, with_trace)
     b9d = run.claims["B9d"]
     assert b9d["verdict"] == "reproduced"  # 5 s and 8 s, both faster than 30 s
     assert set(b9d["by_reading"]) == set(cfg.reading_labels())
-    assert set(run.claims["B9c-greedy"]["by_reading"]) == {"phase2_load=1.03", "phase2_load=0.95"}
+    assert set(run.claims["B9c-greedy"]["by_reading"]) == {"phase2_load=1.03", "phase2_load=0.95",
+                                                           "delay_model=PURE"}
     assert run.claims["B9c-greedy"]["verdict"] == "reproduced"  # 20 % with k >= 4
     noted = ["Checked on the user's trace t.csv" in c["reason"] for c in run.claims.values()]
     assert noted == [with_trace] * 5
@@ -108,7 +112,7 @@ def test_recovery_table_by_load_and_decision_point():
     table = judging.recovery_table(judging.Phases(hand_phases(), 0.9))
     row = table.loc[("1.03·C_full (the literal 80 req/s)", "Ideal", "TOFEC")]
     assert row["minus Ideal (s)"] == pytest.approx(-25.0) and row["faster on"] == "2/2"
-    assert len(table) == 3 * 2 * 2
+    assert len(table) == 4 * 2 * 2  # the three loads and PURE's
 
 
 def undecided_phases(reps):
@@ -148,3 +152,26 @@ def test_b9d_without_more_seeds_judges_those_there_are(tmp_path):
     b9d = run.claims["B9d"]
     assert b9d["verdict"] == "inconclusive" and b9d["uncertainty"]["n"] == 2
     assert b9d["uncertainty"]["cap"] == 2 and "no further seeds" in b9d["uncertainty"]["cap_why"]
+
+
+def light_load_grid(median11, median21):
+    """:func:`hand_grid` with these light-load medians of (1,1) and (2,1) at λ = 2."""
+    runs = hand_runs()
+    for code, median in (("(1,1)", median11), ("(2,1)", median21)):
+        runs.loc[(runs.rate == 2.0) & (runs.policy == code), "median"] = median
+    summary = runs.groupby(["rate", "policy"], sort=False).mean(numeric_only=True).reset_index()
+    summary["trend_frac"] = 0.0
+    return GridResults(summary.drop(columns=["rep", "trend"]), 5.0, 200.0, runs)
+
+
+def test_the_delay_model_is_checked_against_the_papers_light_load_delays(tmp_path):
+    paper, off = light_load_grid(156.0, 138.0), light_load_grid(250.0, 138.0)
+    run = Run(TofecConfig(profile="quick"), out=tmp_path)
+    judging.delay_model_consistency(run, paper, off)  # PURE's (1,1) median 1.6× the paper's
+    consistency = run.register()[0]["delay_model"]["consistency"]
+    assert len(consistency["records"]) == 4
+    assert consistency["ruled_out"] == {"PURE": ["(1,1)'s light-load median: “from 156ms and "
+                                                 "138ms to 74ms”"]}
+    swapped = Run(TofecConfig(profile="quick"), out=tmp_path)
+    with pytest.raises(ConsistencyError, match="primary 'SUR' is ruled out"):
+        judging.delay_model_consistency(swapped, off, paper)

@@ -30,6 +30,9 @@ HIGH_LOAD = (0.90, 0.95, 0.98)  # fractions of C_full run with ``high_load_seeds
 STABLE_LOAD = 0.98
 #: Unstable if its last-20 % mean delay > 2x its first-20 % mean (in most seeds).
 TREND_FACTOR = 2.0
+#: The changing-workload pattern the delay model's reading runs on PURE task delays: the
+#: primary phase-2 load, 0.98 of PURE's C_full.
+PURE_PATTERN = "PURE primary"
 #: Recovered after the drop: a 2-s window's mean delay within 20 % of the phase-1 mean (the
 #: plan's reading of "reduce their delay to optimal").
 RECOVERY_FACTOR = 1.2
@@ -215,7 +218,43 @@ ALPHA_WORDS = (
     "frequently.” … “We use memory factor [α = stripped] in TOFEC.”"
 )
 
+EQ1_WORDS = (
+    "“For the analysis present in the next section, we model the task delays as independently "
+    "distributed random variables whose mean and standard deviation grow linearly as chunk size "
+    "increases … (1) where [Δ] captures the lower bound of task delays … and [X] represents a "
+    "exponential random variable that models the tail of the CCDF.” … “We conducted "
+    "trace-driven simulations … In order to compute the thresholds for TOFEC … we first filter "
+    "out the worst 10% task delays in the traces”"
+)
+
 READINGS = {
+    "delay_model": Reading(
+        question="From which task-delay distribution do the simulations draw, in place of the "
+        "paper's unpublished S3 traces: the stand-in SUR, calibrated to the paper's light-load "
+        "delays, or the paper's own model, Eq. (1)'s shifted exponential (PURE)?",
+        paper_words=EQ1_WORDS,
+        primary="SUR",
+        alternatives={
+            "SUR": "Eq. (1) plus a slow component (p = 0.1, mean 132B ms): calibrated to the "
+            "paper's light-load 205 / 156 ms ((1,1)) and 151 / 138 ms ((2,1)) and its "
+            "capacity ratios",
+            "PURE": "Eq. (1) alone, Δ = 16.8B + 48.6 ms, Exp(29.6B + 11.2 ms): the least-squares "
+            "fit to the same four light-load numbers (199 / 168 and 149 / 134 ms)",
+        },
+        argument="The paper's simulations are trace-driven; Eq. (1) is its model 'for the "
+        "analysis', and the traces are not public. Both values stand in for the traces. SUR "
+        "is primary because it meets all four of the paper's light-load delays of (1,1) and "
+        "(2,1), which a pure shifted exponential cannot (its mean-minus-median gap fixes E: 160 "
+        "ms from (1,1)'s 205 / 156, 85 ms from (2,1)'s 151 / 138), and because the paper drops "
+        "'the worst 10% task delays' before fitting Eq. (1), a step that only a tail heavier "
+        "than the exponential needs. PURE misses those numbers by up to 8 % (168 against 156 "
+        "ms), inside the '≈' band, so the consistency record finds both possible and the "
+        "headline gives each verdict. In both, TOFEC fits Eq. (1) to the model's samples by the "
+        "paper's procedure (worst 10 % dropped; the plan gave PURE's TOFEC the true parameters "
+        "instead). SUR has been primary since notebook 05's first commit (6a1a929, "
+        "2026-11-22); PURE, in delay.py since then, was first run as this reading, after the "
+        "review found B5-mean at 1.19–1.28× the best static code's under it.",
+    ),
     "ideal_decision_point": Reading(
         question="When does the rate-driven Ideal of Fig. 11 fix a request's code: when the "
         "request reaches the head of the request queue, or when it arrives?",
@@ -368,14 +407,18 @@ FORCED = {
                  "B4-greedy-median"),
     ),
     "sur_surrogate": Forced(
-        question="Which task-delay distribution stands in for the unpublished S3 traces?",
+        question="What are the parameters of SUR, the stand-in for the unpublished S3 traces "
+        "(the delay model's primary)?",
         quote=LIGHT_LOAD_WORDS + "; a cross-task correlation of 0.11–0.17 (not used: tasks "
         "are independent, like the paper's analytical model)",
         value="SUR: Δ = 25.2B + 46.4 ms, Exp(9.6B + 15.2 ms), a slow component with p = 0.1 and "
         "mean 132B ms (the plan's calibration)",
         kind="calibration",
         symbol="storrepro.papers.tofec.delay:SUR",
-        decides=("B1-(1,1)", "B1-(2,1)", "B1-best", "B2-21", "B2-66", "B2-126"),
+        decides=("B1-(1,1)", "B1-(2,1)", "B1-best", "B2-21", "B2-66", "B2-126", "B5-mean",
+                 "B5-median", "B5-greedy", "B5-high", "B6-p90", "B6-p99", "B7-envelope",
+                 "B6-vs-greedy", "B7-vs-greedy", "B8-modal", "B8-top2", "B8-greedy",
+                 "B3-0.95-TOFEC", "B3-0.95-Greedy", "B9a", "B9b", "B9c", "B9c-greedy", "B9d"),
     ),
     "b3_21_fraction": Forced(
         question="At which load is replication (2,1) judged to fail (B3-21)?",

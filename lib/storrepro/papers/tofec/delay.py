@@ -145,7 +145,8 @@ def chunk_statistics(samples: dict[float, np.ndarray], drop_worst: float = DROP_
 
 
 def fit_params(samples: dict[float, np.ndarray], drop_worst: float = DROP_WORST) -> ModelParams:
-    """The paper's fit: drop the worst delays, LS lines for mean and std against chunk size.
+    """The paper's fitting procedure (its fitted values are lost): drop the worst delays, LS
+    lines for mean and std against chunk size.
 
     α_E, β_E are the std line's slope and intercept; α_Δ, β_Δ the mean line's minus them.
     """

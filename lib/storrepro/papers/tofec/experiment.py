@@ -10,13 +10,20 @@ pickle them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
 from storrepro.papers.tofec import analysis
 from storrepro.papers.tofec.codes import FILE_MB, K_MAX, static_codes
-from storrepro.papers.tofec.config import B3_21_FRACTION, HIGH_LOAD, STABLE_LOAD, TofecConfig
+from storrepro.papers.tofec.config import (
+    B3_21_FRACTION,
+    HIGH_LOAD,
+    PURE_PATTERN,
+    STABLE_LOAD,
+    TofecConfig,
+)
 from storrepro.papers.tofec.delay import PURE, SUR, ModelParams, fit_params, sample_chunks
 from storrepro.papers.tofec.kernel import COLUMNS, simulate
 from storrepro.papers.tofec.metrics import (
@@ -54,8 +61,12 @@ SATURATION = 1.2  # saturation runs offer 1.2x the capacity
 
 @dataclass(frozen=True)
 class GridTask:
-    """All policies at one arrival rate and replicate (one random stream shared by them)."""
+    """All policies at one arrival rate and replicate (one random stream shared by them).
+    ``variants`` False runs only what the delay model's reading judges: the static codes, TOFEC
+    at each of ``alphas`` and Greedy (not the geometric-threshold TOFEC nor [3])."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("rate", "rep", "requests", "params", "capacities",
+                                         "model", "n_threads", "alphas", "alpha")
     rate: float
     rep: int
     requests: int
@@ -65,6 +76,7 @@ class GridTask:
     n_threads: int = 16
     alphas: tuple[float, ...] = ALPHAS
     alpha: float = 0.9  # primary memory factor (also used by [3] and the threshold ablation)
+    variants: bool = True
 
 
 def grid_policies(task: GridTask):
@@ -75,14 +87,14 @@ def grid_policies(task: GridTask):
         if task.rate < STABLE_LOAD * cap
     ]
     policies += [Tofec.from_model(setting, a, name=tofec_name(a)) for a in task.alphas]
-    policies += [
-        Tofec.from_model(
-            setting, task.alpha, rule="geometric", name=tofec_name(task.alpha, "geometric")
-        ),
-        Tofec.fixed_k(setting, K_MAX, task.alpha),
-        Greedy(),
-    ]
-    return policies
+    if task.variants:
+        policies += [
+            Tofec.from_model(
+                setting, task.alpha, rule="geometric", name=tofec_name(task.alpha, "geometric")
+            ),
+            Tofec.fixed_k(setting, K_MAX, task.alpha),
+        ]
+    return [*policies, Greedy()]
 
 
 def run_grid_task(task: GridTask, rng: np.random.Generator) -> list[dict]:
@@ -181,9 +193,13 @@ def run_phase_task(task: PhaseTask, rng: np.random.Generator) -> dict:
 # ---- the notebook's steps, each a function of the config ---------------------------------
 
 
-def fitted_params(cfg: TofecConfig) -> tuple[ModelParams, dict[float, np.ndarray]]:
-    """TOFEC's model parameters, fitted as in the paper to SUR samples (worst 10 % dropped)."""
-    samples = sample_chunks(SUR, task_rng(cfg.seed, "fig6 samples"), cfg.mc_samples)
+def fitted_params(
+    cfg: TofecConfig, model: str = "SUR"
+) -> tuple[ModelParams, dict[float, np.ndarray]]:
+    """TOFEC's model parameters, fitted as in the paper to the model's samples (worst 10 %
+    dropped): the same procedure under either delay model."""
+    stream = "fig6 samples" if model == "SUR" else ("fig6 samples", model)
+    samples = sample_chunks(MODELS[model], task_rng(cfg.seed, stream), cfg.mc_samples)
     return fit_params(samples), samples
 
 
@@ -196,9 +212,11 @@ def setting(cfg: TofecConfig, params: ModelParams) -> analysis.Setting:
     return analysis.Setting(params, FILE_MB, cfg.n_threads)
 
 
-def capacities(cfg: TofecConfig) -> pd.DataFrame:
-    """MC capacity L/E[U] of the 27 codes under SUR (simultaneous start)."""
-    return mc_capacities(SUR, task_rng(cfg.seed, "mc capacities"), cfg.mc_samples, cfg.n_threads)
+def capacities(cfg: TofecConfig, model: str = "SUR") -> pd.DataFrame:
+    """MC capacity L/E[U] of the 27 codes under the delay model (simultaneous start)."""
+    stream = "mc capacities" if model == "SUR" else ("mc capacities", model)
+    return mc_capacities(MODELS[model], task_rng(cfg.seed, stream), cfg.mc_samples,
+                         cfg.n_threads)
 
 
 def saturation_sweep(
@@ -211,9 +229,10 @@ def saturation_sweep(
 
 
 def saturation_runs(
-    cfg: TofecConfig, params: ModelParams, policies: dict[str, float], alpha: float | None = None
+    cfg: TofecConfig, params: ModelParams, policies: dict[str, float], alpha: float | None = None,
+    model: str = "SUR",
 ) -> pd.DataFrame:
-    """:func:`saturation_sweep`'s runs, one row per (policy, seed)."""
+    """:func:`saturation_sweep`'s runs, one row per (policy, seed), under the delay model."""
     tasks = [
         SaturationTask(
             name,
@@ -221,6 +240,7 @@ def saturation_runs(
             rep,
             cfg.requests_at(rate),
             params,
+            model=model,
             n_threads=cfg.n_threads,
             alpha=cfg.alpha if alpha is None else alpha,
         )
@@ -232,12 +252,12 @@ def saturation_runs(
 
 
 def static_saturation(
-    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, model: str = "SUR"
 ) -> tuple[pd.DataFrame, dict[tuple[int, int], np.ndarray]]:
-    """Simulated capacity of every static code next to its MC prediction L/E[U], and per code
-    the simulated / predicted ratio of each seed."""
+    """Simulated capacity of every static code next to its MC prediction L/E[U] (``caps``, of
+    the same delay model), and per code the simulated / predicted ratio of each seed."""
     offered = {f"({n},{k})": SATURATION * caps.capacity[(n, k)] for n, k in static_codes()}
-    runs = saturation_runs(cfg, params, offered)
+    runs = saturation_runs(cfg, params, offered, model=model)
     sat = runs.groupby("policy", sort=False).mean(numeric_only=True)
     out = caps[["capacity"]].rename(columns={"capacity": "predicted"}).copy()
     out["simulated"] = [sat.throughput[f"({n},{k})"] for n, k in out.index]
@@ -258,7 +278,9 @@ def grid_rates(cfg: TofecConfig, c_full: float) -> list[tuple[float, int]]:
 def grid_tasks(
     cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, c_full: float, model: str = "SUR"
 ) -> list[GridTask]:
-    """One task per (rate, seed) of the λ grid; each runs every policy on one stream."""
+    """One task per (rate, seed) of the λ grid; each runs every policy on one stream (under
+    another delay model than SUR, only what that reading judges: TOFEC at the primary α)."""
+    primary = model == "SUR"
     return [
         GridTask(
             rate,
@@ -268,8 +290,9 @@ def grid_tasks(
             tuple(caps.capacity),
             model=model,
             n_threads=cfg.n_threads,
-            alphas=tofec_alphas(cfg),
+            alphas=tofec_alphas(cfg) if primary else (cfg.alpha,),
             alpha=cfg.alpha,
+            variants=primary,
         )
         for rate, seeds in grid_rates(cfg, c_full)
         for rep in range(seeds)
@@ -286,12 +309,22 @@ def grid_sweep(
     return pd.DataFrame(flat), summarize(flat)
 
 
+@dataclass(frozen=True)
+class Pattern:
+    """One changing-workload pattern: the three phases' rates (req/s), the delay model and
+    TOFEC's parameters fitted to it, Ideal's phase-1/3 code and TOFEC's memory factors (None:
+    every α of the sweep)."""
+
+    rates: tuple[float, float, float]
+    params: ModelParams
+    light_code: tuple[int, int]
+    model: str = "SUR"
+    alphas: tuple[float, ...] | None = None
+
+
 def phase_sweep(
     cfg: TofecConfig,
-    params: ModelParams,
-    patterns: dict[str, tuple],
-    light_code: tuple[int, int],
-    alphas: tuple[float, ...] | None = None,
+    patterns: dict[str, Pattern],
     reps: range | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The 3-phase workloads: per (pattern, seed, policy) metrics for the seeds ``reps`` (the
@@ -302,15 +335,16 @@ def phase_sweep(
     tasks = [
         PhaseTask(
             name,
-            tuple(float(r) for r in rates),
+            tuple(float(r) for r in pattern.rates),
             rep,
-            params,
-            light_code,
+            pattern.params,
+            pattern.light_code,
+            model=pattern.model,
             n_threads=cfg.n_threads,
-            alphas=tofec_alphas(cfg) if alphas is None else alphas,
+            alphas=tofec_alphas(cfg) if pattern.alphas is None else pattern.alphas,
             trace_gaps=gaps,
         )
-        for name, rates in patterns.items()
+        for name, pattern in patterns.items()
         for rep in (range(cfg.phase_seeds) if reps is None else reps)
     ]
     results = sweep(run_phase_task, tasks, seed=cfg.seed, desc="phases")
@@ -329,6 +363,18 @@ def phase_sweep(
             if res["rep"] == 0:
                 traces[(res["pattern"], policy)] = trace
     return pd.DataFrame(rows), traces
+
+
+def delay_model_reading(
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, c_full: float, model: str = "PURE"
+) -> dict:
+    """The λ grid under another delay model (the reading ``delay_model``), with TOFEC's
+    parameters ``params`` fitted to its samples by the paper's procedure
+    (:func:`fitted_params`), its MC capacities ``caps`` and its simulated C_full: the static
+    codes, TOFEC at the primary α and Greedy. Returns ``params``, ``caps`` and ``grid``."""
+    runs, summary = grid_sweep(cfg, params, caps, c_full, model)
+    grid = GridResults(summary, c_full, caps.cost_mean[(1, 1)], runs)
+    return {"params": params, "caps": caps, "grid": grid}
 
 
 def live_run(cfg: TofecConfig, params: ModelParams, rate: float, alpha: float) -> dict:
@@ -380,11 +426,11 @@ def kernel_vs_simpy(cfg: TofecConfig, params: ModelParams, rate: float, requests
 
 
 def static_capacity_table(
-    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame
+    cfg: TofecConfig, params: ModelParams, caps: pd.DataFrame, model: str = "SUR"
 ) -> tuple[pd.DataFrame, dict[tuple[int, int], np.ndarray]]:
     """Every static code's simulated capacity beside L/E[U] and Eq. (4) with the fitted
     parameters, and whether n divides L; and each code's per-seed simulated / predicted."""
-    table, seeds = static_saturation(cfg, params, caps)
+    table, seeds = static_saturation(cfg, params, caps, model)
     model = setting(cfg, params)
     table["model (fitted Eq. 4)"] = [analysis.capacity(model, n, k) for n, k in table.index]
     table["n divides L"] = [cfg.n_threads % n == 0 for n, _ in table.index]
@@ -426,34 +472,45 @@ def capacity_table(demo: dict, grid: GridResults, tofec: str) -> pd.DataFrame:
     return table
 
 
-def changing_workload(cfg: TofecConfig, params: ModelParams, grid: GridResults) -> dict:
-    """Fig. 11: the three patterns (10 req/s, a surge, 10 req/s) with Ideal's light-load code
-    the best static code by mean at 10 req/s. Returns the per-run metrics of the first
-    ``phase_seeds`` seeds (``phases``, the primary TOFEC named "TOFEC"), their mean per
-    (pattern, policy) (``summary``), seed 0's traces, the patterns, the light code and
-    ``draw(pattern, reps)``, which runs further seeds of a pattern on demand (same frame)."""
+def light_code(grid: GridResults) -> tuple[int, int]:
+    """Ideal's phase-1/3 code: the best static code by mean at 10 req/s in ``grid``."""
     code = grid.env["mean"].loc[10.0].code
-    light_code = tuple(int(v) for v in code.strip("()").split(","))
-    c_full = grid.c_full
+    return tuple(int(v) for v in code.strip("()").split(","))
+
+
+def changing_workload(
+    cfg: TofecConfig, params: ModelParams, grid: GridResults, pure: dict | None = None
+) -> dict:
+    """Fig. 11: the three patterns (10 req/s, a surge, 10 req/s) with Ideal's light-load code
+    the best static code by mean at 10 req/s, and with ``pure`` (:func:`delay_model_reading`)
+    the primary pattern under PURE. Returns the per-run metrics of the first ``phase_seeds``
+    seeds (``phases``, the primary TOFEC named "TOFEC"), their mean per (pattern, policy)
+    (``summary``), seed 0's traces, the patterns, the light code and ``draw(pattern, reps)``,
+    which runs further seeds of a pattern on demand (same frame)."""
+    code, c_full = light_code(grid), grid.c_full
     patterns = {
-        "primary": (10, 0.98 * c_full, 10),
-        "literal 10/80/10": (10, 80, 10),
-        "0.95·C_full": (10, 0.95 * c_full, 10),
+        "primary": Pattern((10, 0.98 * c_full, 10), params, code),
+        "literal 10/80/10": Pattern((10, 80, 10), params, code),
+        "0.95·C_full": Pattern((10, 0.95 * c_full, 10), params, code),
     }
+    if pure is not None:
+        pg = pure["grid"]
+        patterns[PURE_PATTERN] = Pattern((10, 0.98 * pg.c_full, 10), pure["params"],
+                                         light_code(pg), "PURE", alphas=(cfg.alpha,))
 
     def draw(pattern: str, reps: range) -> pd.DataFrame:
-        rows, _ = phase_sweep(cfg, params, {pattern: patterns[pattern]}, light_code, reps=reps)
+        rows, _ = phase_sweep(cfg, {pattern: patterns[pattern]}, reps=reps)
         return rows.replace({"policy": {tofec_name(cfg.alpha): "TOFEC"}})
 
-    phases, traces = phase_sweep(cfg, params, patterns, light_code)
+    phases, traces = phase_sweep(cfg, patterns)
     phases["policy"] = phases.policy.replace({tofec_name(cfg.alpha): "TOFEC"})
     summary = phases.groupby(["pattern", "policy"], sort=False).mean(numeric_only=True)
     return {
         "phases": phases,
         "summary": summary.drop(columns="rep"),
         "traces": traces,
-        "patterns": patterns,
-        "light_code": light_code,
+        "patterns": {name: p.rates for name, p in patterns.items()},
+        "light_code": code,
         "draw": draw,
     }
 
