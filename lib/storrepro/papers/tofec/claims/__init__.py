@@ -15,16 +15,14 @@ out false here (``test``), judged on its replicates: the seeds of the λ grid (5
 0.90–0.98·C_full) or of the changing workload (10 per pattern; B9d draws more, up to 40,
 until its interval decides).
 
-Where the band used before came from the pilot of our stand-in (the plan's acceptance checks
-were "sized from the pilot so that a correct implementation passes"), the claim's reason says
-once what that band would have given
-(:data:`~storrepro.papers.tofec.claims.pilot_bands.PILOT_BANDS`).
+The bands used before, sized from the pilot of our stand-in (the plan's acceptance checks were
+"sized from the pilot so that a correct implementation passes"), are retired; the register says
+once what they gave (:data:`~storrepro.papers.tofec.config.PILOT_BANDS_RETIRED`).
 
 Rules take plain numbers, per-seed samples or small pandas objects, so a unit test can build an
 input on which each fails and one on which it passes (``tests/test_tofec_claims.py``).
 
 The rules, by the paper's sections: ``delay_model`` (1), ``formulas`` (3), ``capacity`` (4, 6),
 ``delay_vs_rate`` and ``code_choice`` (5), ``changing_workload`` (7), ``ablations`` (8–9) and
-``simulator_checks`` (2, 10); what several share in ``shared``, the pilot's bands in
-``pilot_bands``.
+``simulator_checks`` (2, 10); what several share in ``shared``.
 """

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from storrepro.papers.tofec.claims.pilot_bands import pilot_note
 from storrepro.papers.tofec.claims.shared import REQUIRES, pct, worst_case
 from storrepro.papers.tofec.config import (
     A1_SAT_BAND,
@@ -49,7 +48,6 @@ def a1_sat_capacity(seed_ratios: Mapping[tuple[int, int], list[float]], n_thread
             f"simultaneous start Eq. (4) assumes; where n divides L the largest gap is "
             f"{pct(max_div, 1)} (Section 4, capacity table)."
         )
-    reason += pilot_note("A1-sat", errors[worst] <= 0.03)
     return Claim(
         id="A1-sat",
         statement="Eq. (4): the simulated saturated capacity of every static code is L / E[U] "
@@ -90,8 +88,7 @@ def b2_ratio(id: str, ratio: float) -> Claim:
         tolerance=band_text(band, "{:.2f}") + " of the paper's ratio",
         verdict=verdict_of(ok),
         reason=f"Simulated saturated throughput ratio {ratio:.3f}; {_CALIBRATED}"
-        + ("." if ok else "; outside the band, the calibration has drifted.")
-        + pilot_note("B2", abs(ratio - target) <= 0.05),
+        + ("." if ok else "; outside the band, the calibration has drifted."),
         role="calibration",
         band=band.source,
         values={"ratio": ratio, "target": target},

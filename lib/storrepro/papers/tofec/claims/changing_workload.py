@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from storrepro.papers.tofec.claims.pilot_bands import pilot_note
 from storrepro.papers.tofec.claims.shared import both, pct, worst_case
 from storrepro.papers.tofec.config import (
     B9A_BAND,
@@ -38,7 +37,6 @@ def b9a_surge(surge_k, switch_s, alpha: float, pattern: str) -> Claim:
     )
     if verdict != "reproduced":
         reason += " The moving average lags the sudden backlog (Fig. 11(b))."
-    reason += pilot_note("B9a", switch <= 2.0 and u["mean"] <= 1.2)
     return Claim(
         id="B9a",
         statement="Surge: TOFEC switches to k = 1 at once",
@@ -90,8 +88,6 @@ def b9b_phases(
                 " At this memory TOFEC's code choice spreads over more k than the oracle's "
                 "single code (top-2 share by α, Section 8)."
             )
-    g13 = max(abs(gaps.get("phase 1", 0)), abs(gaps.get("phase 3", 0)))
-    reason += pilot_note("B9b", g13 <= 0.12 and abs(gaps.get("phase 2", 0)) <= 0.15)
     return Claim(
         id="B9b",
         statement="TOFEC's per-phase mean delay is comparable to Ideal's",
@@ -117,7 +113,6 @@ def b9c_stability(seed_ratios, phase2_k1: float, alpha: float, pattern: str) -> 
     )
     if verdict != "reproduced":
         reason += " TOFEC's code choice moves with the queue's fluctuations (Fig. 11(b))."
-    reason += pilot_note("B9c", u["mean"] < 0.7 and phase2_k1 >= 0.90)
     return Claim(
         id="B9c",
         statement="TOFEC's code choice is stable within phases; Greedy's oscillates",
@@ -220,8 +215,6 @@ def b9d_recovery(tofec_minus: dict, greedy_minus: dict, means: Mapping[str, floa
                 f" {' and '.join(slow)} not shown faster: its moving average holds a high "
                 "backlog estimate for tens of arrivals after the drop (Section 8, recovery by α)."
             )
-    old = means["TOFEC"] <= 1.2 * means["Ideal"] and means["Greedy"] <= means["Ideal"]
-    reason += pilot_note("B9d", old)
     return Claim(
         id="B9d",
         statement="After the load drop TOFEC and Greedy reduce their delay to optimal faster "

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from storrepro.papers.tofec.claims.pilot_bands import PILOT_BANDS, pilot_note
 from storrepro.papers.tofec.claims.shared import pct, worst_case
 from storrepro.papers.tofec.config import B8_GREEDY_BAND, B8_MODAL_BAND, B8_TOP2_BAND, band_text
 from storrepro.suite.claims import Claim, ci_text, judged, verdict_of
@@ -70,8 +69,6 @@ def b8_top2(seed_shares: Mapping[float, list[float]], alpha: float) -> Claim:
             "memory, spreading the choice over three or more k; the α table of Section 8 shows "
             "the share grow with α."
         )
-    old = "reproduced" if low >= 0.80 else "partly" if low >= 0.60 else "not reproduced"
-    reason += f" Under the pilot band ({PILOT_BANDS['B8-top2']}) it would be {old}."
     return Claim(
         id="B8-top2",
         statement="Over 80 % of TOFEC's requests use 2 neighbouring values of k, at every λ",
@@ -101,8 +98,7 @@ def b8_greedy(seed_shares: Mapping[float, list[float]]) -> Claim:
         verdict=verdict,
         reason=f"At every λ at least {pct(low)} of Greedy's requests use k = 1 or 6; deciding "
         f"λ = {at:g} at {ci_text(u, '{:.3f}')}"
-        + ("." if verdict == "reproduced" else "; Greedy spreads over middle k here (Fig. 10).")
-        + pilot_note("B8-greedy", low >= 0.60),
+        + ("." if verdict == "reproduced" else "; Greedy spreads over middle k here (Fig. 10)."),
         band=band.source,
         uncertainty=u,
         values={"min_share": low, "deciding_rate": at},

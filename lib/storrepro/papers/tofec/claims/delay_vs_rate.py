@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from storrepro.papers.tofec.claims.pilot_bands import PILOT_B4, PILOT_LIMITS, pilot_note
 from storrepro.papers.tofec.claims.shared import REQUIRES, both, pct, worst_case
 from storrepro.papers.tofec.config import (
     B1_BAND,
@@ -46,9 +45,7 @@ def b1_code(code: str, means, medians) -> Claim:
         verdict=verdict,
         reason=f"Mean {ci_text(u_mean, '{:.3f}')}×, median {ci_text(u_med, '{:.3f}')}× the "
         "paper's; SUR was calibrated to these delays"
-        + ("." if ok else ", so a miss means the calibration has drifted.")
-        + pilot_note("B1", abs(u_mean["mean"] - 1) <= 0.05
-                      and abs(u_med["mean"] - 1) <= (0.06 if code == "(1,1)" else 0.05)),
+        + ("." if ok else ", so a miss means the calibration has drifted."),
         role="calibration",
         band=band.source,
         uncertainty=u,
@@ -72,8 +69,7 @@ def b1_best(values, code: str) -> Claim:
         reason=f"The best stable static code at λ = 2 is {code} with {mean:.1f} ms "
         f"({ci_text(u, '{:.3f}')}× 84 ms); SUR's chunk-size dependence was calibrated to the "
         "paper's light-load delays"
-        + ("." if verdict == "reproduced" else ", so a miss means the calibration has drifted.")
-        + pilot_note("B1-best", 70.0 <= mean <= 90.0),
+        + ("." if verdict == "reproduced" else ", so a miss means the calibration has drifted."),
         role="calibration",
         band=band.source,
         uncertainty=u,
@@ -98,8 +94,7 @@ def b4_ratio(id: str, text: str, ratios, paper: float) -> Claim:
         verdict=verdict,
         reason=f"Measured ratio {value:.3f} ({ci_text(u, '{:.3f}')}× the paper's {paper:g}). "
         "SUR was calibrated to the paper's light-load delays, TOFEC's 84 / 74 ms among them, so "
-        "this shows the calibration, not the paper's gain."
-        + (pilot_note("B4", value <= PILOT_B4[id]) if id in PILOT_B4 else ""),
+        "this shows the calibration, not the paper's gain.",
         role="calibration",
         requires=REQUIRES.get(id, ()),
         band=band.source,
@@ -122,7 +117,7 @@ def b4_abs(means) -> Claim:
         tolerance=band_text(band, "{:.2f}") + " of 84 ms",
         verdict=verdict,
         reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms ({ci_text(u, '{:.3f}')}× 84 "
-        "ms); SUR was calibrated to it." + pilot_note("B4", 75.0 <= mean <= 95.0),
+        "ms); SUR was calibrated to it.",
         role="calibration",
         requires=REQUIRES["B4-abs"],
         band=band.source,
@@ -194,8 +189,6 @@ def b5_envelope(
         reason += " The policy beats the best static code there by more than the band."
     elif verdict != "reproduced":
         reason += " Section 5's ratio table shows it per λ."
-    if id in PILOT_LIMITS:
-        reason += pilot_note(id, max(means.values()) <= PILOT_LIMITS[id])
     return Claim(
         id=id,
         statement=text + " — ratio to the best static code at every λ",
@@ -243,7 +236,6 @@ def b6_vs_greedy(p90: Mapping[float, list[float]], p99: Mapping[float, list[floa
     )
     if verdict != "reproduced":
         reason += " TOFEC's tail is not significantly better than Greedy's there (Section 5)."
-    reason += pilot_note("B6-vs-greedy", worst["p90"] <= 0.95 and worst["p99"] <= 0.70)
     return Claim(
         id="B6-vs-greedy",
         statement="TOFEC beats Greedy significantly at p90 and p99 at light–medium load "
@@ -275,8 +267,7 @@ def b7_vs_greedy(seed_ratios: Mapping[float, list[float]]) -> Claim:
         verdict=verdict,
         reason=f"TOFEC/Greedy STD ratio, deciding λ = {at:g} req/s: {ci_text(u, '{:.3f}')}"
         + ("." if verdict == "reproduced"
-           else "; TOFEC's code choice is not steadier than Greedy's here (Fig. 9).")
-        + pilot_note("B7-vs-greedy", top <= 0.70),
+           else "; TOFEC's code choice is not steadier than Greedy's here (Fig. 9)."),
         band=band.source,
         uncertainty=u,
         values={"max_ratio": top, "deciding_rate": at},
