@@ -196,6 +196,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     run.save_figure(fig, "line", caption="A straight line", paper_figure="Fig. 2", claims=["C2"])
     plt.close(fig)
     assert run.finish() is None  # a notebook's last line shows no path
+    assert (tmp_path / "figures" / "99_demo" / "claims.png").exists()  # the claims picture
 
     result = json.loads((tmp_path / "results" / "99_demo.json").read_text())
     assert set(result) == RESULT_KEYS

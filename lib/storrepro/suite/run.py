@@ -3,7 +3,8 @@
 A notebook opens a :class:`Run` from its config, judges each claim with :meth:`Run.judge` (the
 rule, its inputs, and its inputs under every alternative reading of the paper's open choices),
 sets a :meth:`Run.headline`, saves figures with :meth:`Run.save_figure` and calls
-:meth:`Run.finish` last, which writes ``results/<notebook>.json`` atomically and the scorecard.
+:meth:`Run.finish` last, which writes ``results/<notebook>.json`` atomically, the claims picture
+and the scorecard.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from storrepro.suite import claims_picture
 from storrepro.suite.claims import (
     Claim,
     headline_verdict,
@@ -401,15 +403,18 @@ class Run:
         }
 
     def finish(self) -> None:
-        """Write ``results/<notebook>.json`` and refresh the scorecard, once every figure is
-        written; a run outside the repository (a student's, a changed parameter) prints what
-        moved against the committed results. Returns nothing, so that a notebook's last line
-        shows no build path."""
+        """Write ``results/<notebook>.json``, the claims picture drawn from it
+        (``figures/<notebook>/claims.png``, :mod:`storrepro.suite.claims_picture`) and refresh
+        the scorecard, once every figure is written; a run outside the repository (a student's,
+        a changed parameter) prints what moved against the committed results. Returns nothing,
+        so that a notebook's last line shows no build path."""
         from storrepro.suite.compare import moved_report
         from storrepro.suite.plotting import wait_for_figures
 
         wait_for_figures()
         result = self.result()
+        if claims_picture.rows(result):
+            claims_picture.save(result, self.out)
         write_json_atomic(results_dir(self.out) / f"{self.notebook}.json", result)
         write_scorecard(self.out)
         if self.out.resolve() != repo_root().resolve():
