@@ -44,6 +44,7 @@ _BAND = "#9e9e9e"
 _ROW_INCHES = 0.46
 _WIDTH_INCHES = 7.2
 _LABEL_CHARS = 46
+_MARK_CHARS = 40
 
 
 def rows(result: dict) -> list[dict]:
@@ -113,10 +114,13 @@ def limits(claim: dict) -> tuple[float, float] | None:
     return lo - 0.12 * span, hi + 0.12 * span
 
 
+def _cut(text: str, chars: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= chars else text[: chars - 1].rstrip() + "…"
+
+
 def _label(claim: dict, core: bool) -> str:
-    statement = " ".join(str(claim["statement"]).split())
-    if len(statement) > _LABEL_CHARS:
-        statement = statement[: _LABEL_CHARS - 1].rstrip() + "…"
+    statement = _cut(claim["statement"], _LABEL_CHARS)
     return f"{'★ ' if core else ''}{claim['id']}\n{statement}"
 
 
@@ -132,10 +136,11 @@ def _draw_row(ax, claim: dict, result: dict, core: bool) -> None:
     ax.set_facecolor("white")
     ax.text(-0.03, 0.5, _label(claim, core), transform=ax.transAxes, ha="right", va="center",
             fontsize=7.5, linespacing=1.3)
-    marks = reading_marks(claim)
+    marks = [_cut(m, _MARK_CHARS) for m in reading_marks(claim)]
     right = f"{claim['verdict']} · {input_of(claim, result)}"
-    if marks:
-        right += "\n↺ " + "; ".join(marks)
+    if marks:  # at most two lines of them: the claims page lists every reading's verdict
+        more = f" (and {len(marks) - 2} more)" if len(marks) > 2 else ""
+        right += "".join(f"\n↺ {m}" for m in marks[:2]) + more
     ax.text(1.03, 0.5, right, transform=ax.transAxes, ha="left", va="center", fontsize=7.5,
             bbox={"boxstyle": "round,pad=0.25", "fc": colour, "ec": "none"})
     ax.set_yticks([])
@@ -148,8 +153,9 @@ def _draw_row(ax, claim: dict, result: dict, core: bool) -> None:
     if span is None:
         ax.set_xticks([])
         ax.spines["bottom"].set_visible(False)
-        why = claim.get("no_uncertainty") or "no interval"
-        ax.text(0.0, 0.0, f"no number to draw: {why}"[:70], transform=ax.transAxes,
+        u = claim.get("uncertainty")
+        why = claim.get("no_uncertainty") or ("the estimate is not finite" if u else "no interval")
+        ax.text(0.0, 0.0, _cut(f"no number to draw: {why}", 58), transform=ax.transAxes,
                 ha="left", va="center", fontsize=6.5, color="#555555")
         return
     ax.set_xlim(*span)
@@ -196,7 +202,7 @@ def draw(result: dict) -> plt.Figure:
         y = (axes[n_core - 1, 0].get_position().y0 + axes[n_core, 0].get_position().y1) / 2
         fig.add_artist(Line2D([0.02, 0.98], [y, y], color="#888888", lw=0.8, ls="--"))
     h = result["headline"]
-    fig.suptitle(f"{result['paper']}: {h['verdict']} ({_core_line(result)})",
+    fig.suptitle(f"{h['verdict']} ({_core_line(result)}) · {_cut(result['paper'], 60)}",
                  x=0.02, ha="left", fontsize=9.5, fontweight="bold")
     fig.text(0.02, 1 - 0.42 / height, f"input: {result.get('input') or 'synthetic stand-in'} · "
              "shaded: the paper's band · dot and bar: ours, 95 % interval · grey: replicates",
@@ -216,15 +222,15 @@ def save(result: dict, out: Path) -> Path:
     its metadata, as every figure's) and return its path."""
     from storrepro.suite.plotting import STYLE, save_figure
 
-    with mpl.rc_context(STYLE):
+    with mpl.rc_context(STYLE):  # savefig reads the style too (a tight box round the labels)
         fig = draw(result)
-    try:
-        meta = {"notebook": result["notebook"], "commit": str(result.get("git_commit")),
-                "profile": str(result.get("profile")), "seed": str(result.get("seed"))}
-        (path,) = save_figure(fig, result["notebook"], Path(FILE).stem, out=out, metadata=meta,
-                              formats=("png",))
-    finally:
-        plt.close(fig)
+        try:
+            meta = {"notebook": result["notebook"], "commit": str(result.get("git_commit")),
+                    "profile": str(result.get("profile")), "seed": str(result.get("seed"))}
+            (path,) = save_figure(fig, result["notebook"], Path(FILE).stem, out=out,
+                                  metadata=meta, formats=("png",))
+        finally:
+            plt.close(fig)
     return path
 
 
