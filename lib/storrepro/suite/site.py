@@ -34,6 +34,7 @@ from storrepro.suite.readable import human
 from storrepro.suite.scorecard import (
     ROBUST_RULE,
     alternative_labels,
+    core_claim_parts,
     core_reproduced,
     dated_text,
     load_results,
@@ -330,13 +331,6 @@ def claims_picture_html(result: dict, link: str = "") -> str:
     )
 
 
-def _first_sentence(text: str, words: int = 30) -> str:
-    """The first sentence of ``text``, at most ``words`` words (cut with …)."""
-    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", " ".join(str(text).split()), maxsplit=1)[0]
-    cut = sentence.split()
-    return " ".join(cut[:words]) + ("…" if len(cut) > words else "")
-
-
 def core_lines(result: dict) -> str:
     """One line per core claim: its verdict, what the paper says, what we measured and why."""
     page = claims_page_name(result["notebook"]) + ".html"
@@ -344,11 +338,11 @@ def core_lines(result: dict) -> str:
     items = []
     for cid in result["headline"]["core"]:
         c = by_id[cid]
+        paper, we, why = core_claim_parts(c)
         items.append(
             f'<li><span class="badge {_verdict_class(c["verdict"])}">{_e(c["verdict"])}</span> '
-            f"{_claim_link(cid, page)} — <em>the paper:</em> {_e(c['paper_value'])} · "
-            f"<em>we:</em> {_e(c['reproduced_value'])} · <em>why:</em> "
-            f"{_e(_first_sentence(c['reason']))}</li>"
+            f"{_claim_link(cid, page)} — <em>the paper:</em> {_e(paper)} · "
+            f"<em>we:</em> {_e(we)} · <em>why:</em> {_e(why)}</li>"
         )
     return f'<ul class="core-lines">{"".join(items)}</ul>\n'
 
@@ -372,7 +366,7 @@ def paper_page(result: dict, has_notebook: bool) -> str:
         f'<div class="headline {_verdict_class(h["verdict"])}"><p class="summary">'
         f'{_e(h.get("summary") or h["statement"])}</p></div>',
         "",
-        claims_picture_html(result, f"{sub}.html"),
+        claims_picture_html(result),
         "",
         "## Core claims",
         "",
