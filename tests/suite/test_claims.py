@@ -210,6 +210,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     assert result["figure_claims"]["figures/99_demo/line.png"] == {
         "paper_figure": "Fig. 2",
         "claims": ["C2"],
+        "paper_marks": 0,  # the line marks none of the paper's numbers
     }
     assert figure_caption(result, "figures/99_demo/line.png") == (
         "Paper Fig. 2. A straight line. Our verdict: C2 not reproduced."

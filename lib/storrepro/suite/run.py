@@ -320,11 +320,13 @@ class Run:
 
         ``caption`` says what the figure shows; ``paper_figure`` names the paper's figure or
         table it reproduces (``"Fig. 9"``; None for a figure of our own) and ``claims`` the ids
-        of the claims it bears on, whose verdicts the site prints under it. The quick profile
+        of the claims it bears on, whose verdicts the site prints under it; the record also
+        counts the figure's marks of the paper's own numbers
+        (:func:`storrepro.suite.plotting.paper_point` and its kin). The quick profile
         skips the SVG: it is a smoke run, and the vector copy of every figure cost about a
         tenth of its time.
         """
-        from storrepro.suite.plotting import save_figure
+        from storrepro.suite.plotting import paper_marks, save_figure
 
         if not caption or not caption.strip():
             raise ValueError(f"figure {name!r}: give a caption saying what it shows")
@@ -332,10 +334,12 @@ class Run:
         paths = save_figure(fig, self.notebook, name, out=self.out, metadata=self.provenance,
                             formats=formats, background=True)  # fmt: skip
         self.figures.extend(p for p in paths if p not in self.figures)
+        marks = paper_marks(fig)
         for path in paths:
             key = path.relative_to(self.out).as_posix()
             self.captions[key] = caption
-            self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims)}
+            self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims),
+                                       "paper_marks": marks}
         show_saved(fig, paths[0])
 
     def claims_frame(self) -> pd.DataFrame:
