@@ -123,7 +123,7 @@ def test_a_run_is_compared_with_one_of_its_own_profile_and_seed(tmp_path):
     _write(tmp_path, _result("reproduced", "1.0×"))  # the committed run: full, seed 0
     quick = _result("inconclusive", "1.1×", profile="quick")
     before, what = compare.baseline_for(quick, tmp_path)
-    assert before["profile"] == "full" and "mixes your change with the profile's" in what
+    assert before["profile"] == "full" and "ran at profile full (this run: quick), so" in what
     assert compare.needs_baseline(quick, tmp_path)
     assert not compare.needs_baseline(_result("reproduced", "1.0×"), tmp_path)
     cached = compare.baseline_dir("quick", 0, tmp_path)

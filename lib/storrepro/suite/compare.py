@@ -176,10 +176,11 @@ def baseline_for(fresh: dict, root: Path | None = None,
                                    f"default parameters ({cached.parent.parent})")
     if committed is None:
         return None, f"no committed result of {fresh['notebook']} to compare with"
+    differ = [f"{k} {committed[k]} (this run: {fresh[k]})" for k in ("profile", "seed")
+              if committed[k] != fresh[k]]
     return committed, (
-        f"the committed results, which ran at profile {committed['profile']}, seed "
-        f"{committed['seed']}, not {same[0]}, {same[1]}: what moved mixes your change with "
-        f"the profile's and the seed's effect (`python -m storrepro compare --out <this run's "
+        f"the committed results, which ran at {' and '.join(differ)}, so what moved mixes your "
+        f"change with that difference's effect (`python -m storrepro compare --out <this run's "
         f"folder>` computes the baseline of profile {same[0]}, seed {same[1]} once)")
 
 
