@@ -1,14 +1,16 @@
 """The readers' site: Sphinx with myst-nb over the committed results (``make site``).
 
 :func:`build_site` writes, under ``build/site-src``, one Markdown page per paper — its
-headline, the readings of the paper's open choices with the verdict of each test claim under
-every reading, the claims (role, verdict, reason, values; filterable and sortable), every figure
-at full width with its caption and links to the full-size PNG and the SVG, links to the paper
-and to its rendered notebook — and a landing page with every headline and the scorecard of
-``test`` claims. It copies the Sphinx project of ``site/`` beside them, the figures and the
-executed notebooks of the last full run (``results/executed``, committed so a fresh clone has
-them), and runs Sphinx into ``build/site``. No notebook is run and nothing is fetched from the
-network; Sphinx rebuilds only the pages whose source changed.
+plain headline, its claims picture, one line per core claim and every figure (in a grid, each
+with its caption, the verdicts of the claims it bears on and links to the full-size PNG and the
+SVG) — with a sub-page of everything else one click away (the headline in detail, every claim
+with role, verdict, reason and values, core claims first, filterable and sortable; the readings
+of the paper's open choices with each test claim's verdict under each; the decision register),
+and a landing page with a card per paper (plain headline, the top of its claims picture) and
+the counts of ``test`` claims by verdict. It copies the Sphinx project of ``site/`` beside them,
+the figures and the executed notebooks of the last full run (``results/executed``, committed so
+a fresh clone has them), and runs Sphinx into ``build/site``. No notebook is run and nothing is
+fetched from the network; Sphinx rebuilds only the pages whose source changed.
 """
 
 from __future__ import annotations
@@ -321,11 +323,11 @@ def _figures(result: dict) -> str:
     return '<div class="figure-grid">' + "\n".join(blocks) + "</div>\n"
 
 
-def claims_picture_html(result: dict, link: str = "") -> str:
-    """The paper's claims picture, linked to ``link`` (default: the picture full size)."""
+def claims_picture_html(result: dict) -> str:
+    """The paper's claims picture, linked full size, with the caption that says how to read it."""
     path = claims_picture.relative_path(result["notebook"])
     return (
-        f'<figure class="claims-picture"><a href="{_e(link or path)}"><img src="{_e(path)}" '
+        f'<figure class="claims-picture"><a href="{_e(path)}"><img src="{_e(path)}" '
         f'alt="{_e(result["paper"])}: every test claim, the paper\'s band and our estimate">'
         f"</a><figcaption>{_e(claims_picture.CAPTION)}</figcaption></figure>"
     )
