@@ -43,9 +43,10 @@ site: $(STAMP)
 	$(PY) -m storrepro site
 
 ## lab: JupyterLab on working copies in build/lab/notebooks/ (git-ignored; your edits and
-##      saves stay there, notebooks/ is never touched); FRESH="01_precise_period" resets a copy
+##      saves stay there, notebooks/ is never touched); FRESH="01_precise_period" resets a copy;
+##      ARGS="--no-browser --port 8899" go to JupyterLab
 lab: $(STAMP)
-	$(PY) -m storrepro lab $(if $(strip $(FRESH)),--fresh $(FRESH))
+	$(PY) -m storrepro lab $(if $(strip $(FRESH)),--fresh $(FRESH)) $(ARGS)
 
 ## bench: time devices, notebooks (quick and full), scaling and 2-worker speedup (~45 min);
 ##        writes results/BENCH.md and results/bench.json

@@ -323,6 +323,8 @@ UNSHIPPED = re.compile(
 )
 # index.md and glossary.md: the site builds them
 SHIPPED = {"README.md", "CONTRIBUTING.md", "SCORECARD.md", "BENCH.md", "index.md", "glossary.md"}
+#: A notebook's claims file, results/claims/<NN>_<name>.md, which the scorecard writes.
+CLAIMS_FILE = re.compile(r"\d\d_\w+\.md")
 
 
 def _texts(area: str) -> list[Path]:
@@ -341,7 +343,7 @@ def test_no_pointer_to_a_document_the_project_does_not_ship(area):
     for path in _texts(area):
         for number, line in enumerate(path.read_text().splitlines(), 1):
             for match in UNSHIPPED.finditer(line):
-                if match.group(0) not in SHIPPED:
+                if match.group(0) not in SHIPPED and not CLAIMS_FILE.fullmatch(match.group(0)):
                     found.append(f"{path.relative_to(LIB.parent)}:{number}: {match.group(0)!r}")
     assert not found, "\n".join(found)
 

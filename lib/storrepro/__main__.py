@@ -96,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
         "--fresh", nargs="*", default=[], metavar="NAME",
         help="replace these working copies by the committed notebooks",
     )
+    lab.add_argument("--no-browser", action="store_true",
+                     help="do not open a browser (Jupyter's --no-browser)")
+    lab.add_argument("--port", type=int, metavar="N", help="the port JupyterLab listens on")
 
     compare = commands.add_parser(
         "compare",
@@ -104,6 +107,15 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--out", type=Path, metavar="DIR", required=True,
         help="the --out (or build/runs/<run>) folder of the run to compare",
+    )
+    compare.add_argument(
+        "--against", type=Path, metavar="DIR",
+        help="another run's folder to compare with (default: a run of the same profile and "
+        "seed at the default parameters, the committed one or a baseline computed once)",
+    )
+    compare.add_argument(
+        "--values", action="store_true",
+        help="list the claims whose values alone moved, with both values",
     )
 
     dates = commands.add_parser(
@@ -252,13 +264,17 @@ def main(argv: list[str] | None = None) -> int:
             results = load_results(args.out.resolve())
             if not results:
                 raise ValueError(f"--out {args.out}: no results/*.json there")
+            if args.against is not None and not load_results(args.against.resolve()):
+                raise ValueError(f"--against {args.against}: no results/*.json there")
             for result in results:
-                print(moved_report(result))
+                if args.against is None:
+                    _ensure_baseline(result)
+                print(moved_report(result, against=args.against, values=args.values))
             return 0
         if args.command == "lab":
             from storrepro.suite.lab import start_lab
 
-            start_lab(args.fresh)
+            start_lab(args.fresh, no_browser=args.no_browser, port=args.port)
             return 0
         if args.command == "dates":
             from storrepro.suite.dating import register_lines
@@ -303,6 +319,23 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+
+
+def _ensure_baseline(result: dict) -> None:
+    """Run ``result``'s notebook once at its profile and seed with the default parameters into
+    the baseline cache, unless the committed or a cached result already is that run."""
+    from storrepro.suite.compare import baseline_dir, needs_baseline
+    from storrepro.suite.runner import reproduce
+
+    if not needs_baseline(result):
+        return
+    folder = baseline_dir(result["profile"], result["seed"])
+    print(f"computing the baseline of {result['notebook']} at profile {result['profile']}, seed "
+          f"{result['seed']} and the default parameters, once (cached in {folder})")
+    code = reproduce(result["profile"], [result["notebook"]], folder,
+                     [f"seed={result['seed']}"])
+    if code:
+        raise RuntimeError(f"the baseline run into {folder} failed (exit {code})")
 
 
 if __name__ == "__main__":

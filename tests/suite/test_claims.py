@@ -196,6 +196,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     run.save_figure(fig, "line", caption="A straight line", paper_figure="Fig. 2", claims=["C2"])
     plt.close(fig)
     assert run.finish() is None  # a notebook's last line shows no path
+    assert (tmp_path / "figures" / "99_demo" / "claims.png").exists()  # the claims picture
 
     result = json.loads((tmp_path / "results" / "99_demo.json").read_text())
     assert set(result) == RESULT_KEYS
@@ -209,6 +210,7 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     assert result["figure_claims"]["figures/99_demo/line.png"] == {
         "paper_figure": "Fig. 2",
         "claims": ["C2"],
+        "paper_marks": 0,  # the line marks none of the paper's numbers
     }
     assert figure_caption(result, "figures/99_demo/line.png") == (
         "Paper Fig. 2. A straight line. Our verdict: C2 not reproduced."
@@ -221,15 +223,20 @@ def test_finish_writes_the_result_json_and_the_scorecard(tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))
 
     card = (tmp_path / "results" / "SCORECARD.md").read_text()
-    assert ("- **99_demo** — Demo holds. **partly** (1 of 2 core claims reproduced: C1, C2; "
-            "under window=rolling: **reproduced**). C2 misses its band.") in card
+    assert ("**partly** (1 of 2 core claims reproduced: C1, C2; under window=rolling: "
+            "**reproduced**).") in card
+    assert "![99_demo: every test claim" in card  # the claims picture
+    assert "- **C2** (not reproduced) — the paper: 1 · we: 1 ms · why: " in card
     # test claims only: 2, 1 reproduced, 1 not; 1/2 robust; calibration 1/1; invariants 0/1
-    assert "| 99_demo | quick | 7 |" in card
+    assert "| 99_demo | partly | quick | 7 |" in card
     assert "| 2 | 1 | 0 | 0 | 1 | 0 | 0 | 1/2 | 1/1 | 0/1 | — | — |" in card
-    row = "| C2 | test | should | s | 1 | 1 ms | t | a fixed test value | not reproduced | hangs on"
-    assert row in card
+    every = (tmp_path / "results" / "claims" / "99_demo.md").read_text()
+    assert "Demo holds. **partly** (1 of 2 core claims" in every and "C2 misses its band." in every
+    row = ("| ★ C2 | test | should | s | 1 | 1 ms | t | a fixed test value | not reproduced "
+           "| hangs on")
+    assert row in every
     assert ("| window | resolution | Which window does the paper average over? | calendar |"
-            in card)
+            in every)
 
 
 def test_the_full_profile_also_writes_an_svg(tmp_path):

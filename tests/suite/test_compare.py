@@ -75,28 +75,66 @@ def test_a_result_the_last_run_did_not_write_at_this_commit_fails(tmp_path, monk
     assert compare.freshness("x.json", fresh, {"commit": "abc", "notebooks": ["x"]}) == []
 
 
-def _result(verdict, value, headline="partly"):
-    return {"notebook": "x", "headline": {"verdict": headline},
-            "claims": [{"id": "A1", "verdict": verdict, "reproduced_value": value}]}
+def _result(verdict, value, headline="partly", profile="full", seed=0, other="1"):
+    return {"notebook": "x", "profile": profile, "seed": seed, "headline": {"verdict": headline},
+            "claims": [{"id": "A1", "verdict": verdict, "reproduced_value": value},
+                       {"id": "A2", "verdict": "reproduced", "reproduced_value": other}]}
 
 
-def test_moved_lists_what_a_run_changed_with_both_values(tmp_path):
+def _write(folder, result):
+    (folder / "results").mkdir(parents=True, exist_ok=True)
+    (folder / "results" / f"{result['notebook']}.json").write_text(json.dumps(result))
+
+
+def test_moved_lists_what_a_run_changed_with_both_values():
     same = _result("reproduced", "1.0×")
     assert compare.moved(same, same) == []
-    assert compare.moved(same, _result("inconclusive", "1.2×", "inconclusive")) == [
+    assert compare.moved(same, _result("inconclusive", "1.2×", "inconclusive", other="2")) == [
         "headline: partly -> inconclusive",
         "A1: reproduced (1.0×) -> inconclusive (1.2×)",
+        "A2: reproduced (1) -> reproduced (2)",  # a value alone: last
     ]
     fresh = _result("reproduced", "1.0×")
     fresh["claims"].append({"id": "B2", "verdict": "void", "reproduced_value": "—"})
-    assert compare.moved(same, fresh) == ["B2: new claim, void (—)"]
-    (tmp_path / "results").mkdir()
-    (tmp_path / "results" / "x.json").write_text(json.dumps(same))
-    report = compare.moved_report(_result("not reproduced", "2.0×"), tmp_path)
-    assert report.splitlines() == [
-        "x against the committed results, what moved (committed -> this run):",
-        "  A1: reproduced (1.0×) -> not reproduced (2.0×)",
+    assert compare.changes(same, fresh) == {"headline": [], "verdicts": [
+        "B2: new claim, void (—)"], "values": []}
+
+
+def test_the_report_puts_the_headline_first_then_verdicts_and_folds_values(tmp_path):
+    _write(tmp_path, _result("reproduced", "1.0×"))
+    fresh = _result("not reproduced", "2.0×", other="3")
+    assert compare.moved_report(fresh, tmp_path).splitlines() == [
+        "x against the committed results, what moved (before -> this run):",
+        "  headline: partly, unchanged",
+        "  verdicts that moved (1):",
+        "    A1: reproduced (1.0×) -> not reproduced (2.0×)",
+        "  values that moved, verdict unchanged (1): A2 (`python -m storrepro compare --values` "
+        "lists them)",
     ]
+    assert compare.moved_report(fresh, tmp_path, values=True).splitlines()[-1] == (
+        "    A2: reproduced (1) -> reproduced (3)")
+    same = _result("reproduced", "1.0×")
     assert compare.moved_report(same, tmp_path).endswith("no verdict or reproduced value moved")
     assert compare.moved_report({**same, "notebook": "y"}, tmp_path) == (
-        "y: no committed result to compare with")
+        "y: no committed result of y to compare with")
+
+
+def test_a_run_is_compared_with_one_of_its_own_profile_and_seed(tmp_path):
+    _write(tmp_path, _result("reproduced", "1.0×"))  # the committed run: full, seed 0
+    quick = _result("inconclusive", "1.1×", profile="quick")
+    before, what = compare.baseline_for(quick, tmp_path)
+    assert before["profile"] == "full" and "ran at profile full (this run: quick), so" in what
+    assert compare.needs_baseline(quick, tmp_path)
+    assert not compare.needs_baseline(_result("reproduced", "1.0×"), tmp_path)
+    cached = compare.baseline_dir("quick", 0, tmp_path)
+    assert cached == tmp_path / "build" / "baselines" / "quick-seed0"
+    _write(cached, _result("inconclusive", "1.1×", profile="quick"))
+    assert not compare.needs_baseline(quick, tmp_path)
+    before, what = compare.baseline_for(quick, tmp_path)
+    assert before["profile"] == "quick" and what.startswith("the baseline of profile quick")
+    assert compare.moved_report(quick, tmp_path).endswith("no verdict or reproduced value moved")
+    assert compare.needs_baseline(_result("reproduced", "1×", seed=3), tmp_path)  # another seed
+    other = tmp_path / "mine"
+    _write(other, _result("not reproduced", "9×", profile="quick"))
+    before, what = compare.baseline_for(quick, tmp_path, against=other)
+    assert before["claims"][0]["verdict"] == "not reproduced" and what == f"the run in {other}"

@@ -55,3 +55,15 @@ def test_labs_save_path_leaves_the_repository_clean(lab_home, monkeypatch):
                            cwd=repo_root(), capture_output=True, text=True).stdout
     assert after == before
     assert notebook_path(next(iter(NOTEBOOKS))).read_bytes() == committed
+
+
+def test_lab_passes_browser_and_port_through_and_encrypts_its_kernels(lab_home):
+    import zmq
+
+    args = lab.lab_args(no_browser=True, port=8899)
+    assert "--no-browser" in args and "--port=8899" in args
+    assert ("--KernelManager.transport_encryption=auto" in args) == zmq.has("curve")
+    plain = lab.lab_args()
+    assert "--no-browser" not in plain and not any(a.startswith("--port") for a in plain)
+    with pytest.raises(ValueError, match="--port 70000: expected a TCP port from 1 to 65535"):
+        lab.lab_args(port=70000)

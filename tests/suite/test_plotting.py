@@ -93,3 +93,62 @@ def test_the_writer_outlives_an_interrupt_and_ends_once_waited_for(tmp_path, fig
     save_figure(figure, "n", "b", out=tmp_path, background=True)
     plotting.wait_for_figures()
     assert (tmp_path / "figures/n/b.svg").exists() and plotting._writer is None
+
+
+def test_paper_marks_are_labelled_and_counted(figure):
+    from storrepro.suite.plotting import paper_band, paper_line, paper_marks, paper_point
+
+    ax = figure.axes[0]
+    assert paper_marks(figure) == 0
+    paper_point(ax, [1, 2], [0.5, 0.6])
+    paper_line(ax, y=0.8, label="paper: at least 80 %")
+    paper_line(ax, x=[0, 1], y=[1, 2])
+    paper_band(ax, 0.9, 1.1)
+    paper_band(ax, [0.5, 0.6], [0.7, 0.8], x=[0, 1])
+    assert paper_marks(figure) == 5
+    labels = {h.get_label() for h in ax.get_legend_handles_labels()[0]}
+    assert labels == {"paper", "paper: at least 80 %"}
+    with pytest.raises(ValueError, match="give y"):
+        paper_line(ax)
+
+
+def test_a_paper_figure_with_a_numeric_claim_needs_paper_marks():
+    from storrepro.suite.plotting import figures_without_paper_marks, numeric_paper_value
+
+    assert numeric_paper_value({"paper_value": 0.41})
+    assert numeric_paper_value({"paper_value": "≈ 84 ms"})
+    assert numeric_paper_value({"paper_value": "words", "band_range": {"low": 1.0,
+                                                                      "high": float("inf")}})
+    for words in ("best overall (Table 1, Fig. 8)", "smooth transition to k = 1",
+                  "X–Y× lower (stripped)", None, True):
+        assert not numeric_paper_value({"paper_value": words}), words
+    result = {
+        "claims": [{"id": "A", "paper_value": 0.5}, {"id": "B", "paper_value": "better"}],
+        "figure_claims": {
+            "a.png": {"paper_figure": "Fig. 1", "claims": ["A"], "paper_marks": 0},
+            "b.png": {"paper_figure": "Fig. 2", "claims": ["A"], "paper_marks": 2},
+            "c.png": {"paper_figure": "Fig. 3", "claims": ["B"], "paper_marks": 0},
+            "d.png": {"paper_figure": None, "claims": ["A"], "paper_marks": 0},
+        },
+    }
+    assert figures_without_paper_marks(result) == ["a.png"]
+
+
+#: Notebooks whose figures do not mark the paper's numbers yet (their plots are other helpers'
+#: to change); a notebook leaves this set once its figures carry their marks.
+MARKS_PENDING = {"01_precise_period", "02_accgecko", "03_vdi_background", "04_bid"}
+
+
+@pytest.mark.parametrize("notebook", ["00_simulator_validation", "01_precise_period",
+                                      "02_accgecko", "03_vdi_background", "04_bid", "05_tofec"])
+def test_the_committed_figures_mark_the_papers_numbers(notebook):
+    from storrepro.suite.paths import read_json, repo_root
+    from storrepro.suite.plotting import figures_without_paper_marks
+
+    result = read_json(repo_root() / "results" / f"{notebook}.json")
+    if not any("paper_marks" in m for m in result["figure_claims"].values()):
+        pytest.skip(f"{notebook}'s result predates the paper marks' record: a run writes it")
+    missing = figures_without_paper_marks(result)
+    if notebook in MARKS_PENDING:
+        pytest.xfail(f"{notebook}: its figures' paper marks are still to come: {missing}")
+    assert not missing, f"{notebook}: these paper figures carry no mark of the paper's numbers"

@@ -23,7 +23,12 @@ from storrepro.suite.claims import (
 )
 from storrepro.suite.config import Forced, NotebookConfig, Param, Reading
 from storrepro.suite.run import Run
-from storrepro.suite.scorecard import build_scorecard, core_reproduced, uncertainty_text
+from storrepro.suite.scorecard import (
+    build_claims,
+    build_scorecard,
+    core_reproduced,
+    uncertainty_text,
+)
 
 APPROX = bands.approx_ratio("on a par")
 
@@ -280,7 +285,11 @@ def test_the_scorecard_states_the_headline_rule():
     card = build_scorecard([result])
     assert HEADLINE_RULE in card
     assert "(1 of 1 core claims reproduced: T1)" in card
-    assert "### The rest of the decision register: choices taken as stated" in card
+    assert "- **T1** (reproduced) — the paper: 1 · we: 1.00× · why: measured" in card
+    assert "[claims/98_judge.md](claims/98_judge.md)" in card
+    every = build_claims(result)  # every claim, the readings and the register
+    assert "## The rest of the decision register: choices taken as stated" in every
+    assert "| ★ T1 | test |" in every
 
 
 def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():
@@ -318,7 +327,9 @@ def test_the_headline_refuses_a_summary_a_reader_cannot_follow_and_shows_a_plain
     run.headline("It holds.", core=["T1"], cause="because",
                  summary="Reproduced: the method matches the paper.")
     card = build_scorecard([run.result()])
-    assert "Reproduced: the method matches the paper. In detail: It holds." in card
+    assert "Reproduced: the method matches the paper. **reproduced** (1 of 1" in card
+    assert "Reproduced: the method matches the paper. In detail: It holds." in build_claims(
+        run.result())
 
 
 def test_the_scorecard_writes_values_for_people():
@@ -331,6 +342,6 @@ def test_the_scorecard_writes_values_for_people():
 
     run.judge(unbounded, float("nan"), not_affected_by=["model"])
     run.headline("It holds.", core=["T1"], cause="grows inf×")
-    card = build_scorecard([run.result()])
+    card = build_scorecard([run.result()]) + build_claims(run.result())
     assert "DB unbounded %" in card and "gap — ms" in card and "grows unbounded×" in card
     assert not re.search(r"\b(inf|nan|None)\b", card)

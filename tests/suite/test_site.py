@@ -16,7 +16,16 @@ from storrepro.suite.claims import VERDICTS
 from storrepro.suite.paths import executed_dir, repo_root
 from storrepro.suite.readable import human
 from storrepro.suite.scorecard import load_results, verdict_counts
-from storrepro.suite.site import _e, build_site, figure_caption, index_page, paper_page
+from storrepro.suite.site import (
+    _e,
+    build_site,
+    claims_page,
+    claims_page_name,
+    core_first,
+    figure_caption,
+    index_page,
+    paper_page,
+)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: no background connections that would only be refused.
@@ -31,6 +40,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 WIDTHS = {"desktop": 1280, "phone": 390}
+HEIGHTS = {"desktop": 800, "phone": 844}
+#: How long a page may be, in screens of its width (the page's full height, every <details>
+#: open, over the screen's height): the landing page, and a paper's results page.
+LANDING_SCREENS = {"desktop": 2, "phone": 6}
+PAPER_SCREENS = {"desktop": 10, "phone": 25}
+LANDING_WORDS = 400
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None,
     reason="browser test skipped: no chromium here; install Debian's with "
@@ -67,29 +82,55 @@ def test_pages_show_headline_readings_reasons_and_figures():
     assert results, "the repository commits the results of the last full run"
     for result in results:
         page = paper_page(result, has_notebook=True)
-        assert result["headline"]["statement"].split()[0] in page
         summary = result["headline"]["summary"]  # the plain headline opens the page
         assert summary and f'<p class="summary">{_e(summary)}</p>' in page
-        for claim in result["claims"]:
-            assert f'<tr id="claim-{claim["id"]}"' in page  # anchors the ids link to
-            assert f'<td data-label="id">{claim["id"]}</td>' in page
+        opening = page.index("summary")
+        # then the claims picture, the core claims, the figures, in that order
+        assert opening < page.index(f"figures/{result['notebook']}/claims.png") < page.index(
+            "## Core claims") < page.index("## Figures")
+        for core in result["headline"]["core"]:
+            assert f"#claim-{core}\">{core}</a> — <em>the paper:</em>" in page
+        assert page.count("<em>why:</em>") == len(result["headline"]["core"])
         assert page.count('<figure class="result">') == sum(
             f.endswith(".png") for f in result["figures"]
         )
         assert f"notebooks/{result['notebook']}.ipynb" in page
+        assert f"]({claims_page_name(result['notebook'])}.md)" in page  # one click away
         for path in (f for f in result["figures"] if f.endswith(".png")):
             assert path in result["figure_claims"], f"{path}: which paper figure and claims?"
             caption = figure_caption(result, path)
             assert caption.startswith(("Paper ", "Not a paper figure.")), caption
             assert _e(caption) in page
+        details = claims_page(result)
+        assert result["headline"]["statement"].split()[0] in details
+        ids = [c["id"] for c in result["claims"]]
+        for claim_id in ids:
+            assert f'<tr id="claim-{claim_id}"' in details  # anchors the ids link to
+            assert f'<td data-label="id">{claim_id}</td>' in details
+        # core claims first in the claims table, each marked
+        order = sorted(ids, key=lambda c: details.index(f'<tr id="claim-{c}"'))
+        core = result["headline"]["core"]
+        assert order[: len(core)] == core
+        assert details.count("★ core") == len(core)
+        for name in result["readings"]:
+            assert f'<td data-label="reading">{_e(name)}</td>' in details
     landing = index_page(results, [r["notebook"] for r in results])
-    assert all(f"]({r['notebook']}.md)" in landing for r in results)
+    for r in results:
+        assert f'href="{r["notebook"]}.html"' in landing
+        assert f'src="figures/{r["notebook"]}/claims.png"' in landing
+        assert _e(r["headline"]["summary"]) in landing
 
 
 def test_the_rendered_notebooks_are_committed_and_small():
     notebooks = sorted(executed_dir(repo_root()).glob("*.ipynb"))
     assert [p.stem for p in notebooks] == [r["notebook"] for r in load_results(repo_root())]
     assert sum(p.stat().st_size for p in notebooks) < 20 * 2**20
+
+
+def _screens(page, height: int) -> float:
+    """The page's height in screens, with every <details> on it open."""
+    page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    return page.evaluate("document.documentElement.scrollHeight") / height
 
 
 def _pages(index: Path) -> list[str]:
@@ -110,7 +151,7 @@ def test_site_in_a_real_browser(site, width):
     errors, outside, links = [], [], set()
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
+        page = browser.new_page(viewport={"width": WIDTHS[width], "height": HEIGHTS[width]})
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on(
@@ -132,6 +173,9 @@ def test_site_in_a_real_browser(site, width):
                 page.eval_on_selector_all("a[href]", "as => as.map(a => a.href.split('#')[0])")
             )
         page.goto(url, wait_until="load")
+        assert _screens(page, HEIGHTS[width]) <= LANDING_SCREENS[width], width
+        words = len(page.inner_text("article").split())
+        assert words <= LANDING_WORDS, f"the landing page has {words} words"
         rows = page.eval_on_selector_all(
             "#scorecard tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
         )
@@ -145,6 +189,9 @@ def test_site_in_a_real_browser(site, width):
             ]
         for result in results:
             page.goto(url + f"{result['notebook']}.html", wait_until="load")
+            screens = _screens(page, HEIGHTS[width])
+            assert screens <= PAPER_SCREENS[width], (result["notebook"], width, screens)
+            page.goto(url + f"{claims_page_name(result['notebook'])}.html", wait_until="load")
             text = page.inner_text("main")
             assert human(result["headline"]["cause"])[:40] in text
             missing = [c["id"] for c in result["claims"] if human(c["reason"])[:40] not in text]
@@ -156,7 +203,8 @@ def test_site_in_a_real_browser(site, width):
                 "return [r.id, r.cells[1].innerText, b.left, b.right, b.width]; })",
             )
             assert len(boxes) == len(result["claims"])
-            for (row, verdict, left, right, w), claim in zip(boxes, result["claims"], strict=True):
+            for (row, verdict, left, right, w), claim in zip(boxes, core_first(result),
+                                                             strict=True):
                 assert row == f"claim-{claim['id']}" and verdict == claim["verdict"]
                 assert w > 0 and left >= 0 and right <= WIDTHS[width], (width, row, left, right)
         browser.close()

@@ -7,6 +7,10 @@ the check first requires that the last run into the repository (its record,
 :data:`LAST_RUN`, written by the runner) ran every compared notebook at the checkout's commit,
 and that each result says so. Each claim stores a digest of its rule's inputs, so an input that
 changed under an unchanged verdict shows up as a difference too.
+
+A student's run is compared, for a reader, with a run of the same profile and seed at the
+default parameters (:func:`moved_report`): the committed canonical run, or a baseline computed
+once and cached in :data:`BASELINES`, so what moved is the student's change alone.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from storrepro.suite.paths import git_commit, repo_root
+from storrepro.suite.paths import git_commit, read_json, repo_root
 
 #: The runner's record of the last run into the repository: its commit and the notebooks it ran.
 LAST_RUN = "build/last-run.json"
@@ -111,35 +115,111 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     return problems
 
 
-def moved(committed: dict, fresh: dict) -> list[str]:
-    """What a run changed against the committed result of the same notebook, for a reader: the
-    headline verdict, and each claim whose verdict or reproduced value moved, with both."""
-    lines = []
-    old_h, new_h = committed["headline"]["verdict"], fresh["headline"]["verdict"]
+def changes(before: dict, after: dict) -> dict[str, list[str]]:
+    """What a run changed against another result of the same notebook, for a reader: the
+    ``headline`` verdict (empty when it held), the claims whose ``verdicts`` moved (and new
+    claims), and the claims whose ``values`` alone moved, each with both."""
+    out = {"headline": [], "verdicts": [], "values": []}
+    old_h, new_h = before["headline"]["verdict"], after["headline"]["verdict"]
     if old_h != new_h:
-        lines.append(f"headline: {old_h} -> {new_h}")
-    old = {c["id"]: c for c in committed["claims"]}
-    for c in fresh["claims"]:
-        before = old.get(c["id"])
-        if before is None:
-            lines.append(f"{c['id']}: new claim, {c['verdict']} ({c['reproduced_value']})")
-        elif (before["verdict"], before["reproduced_value"]) != (c["verdict"],
-                                                                  c["reproduced_value"]):
-            lines.append(
-                f"{c['id']}: {before['verdict']} ({before['reproduced_value']}) -> "
-                f"{c['verdict']} ({c['reproduced_value']})"
-            )
-    return lines
+        out["headline"].append(f"headline: {old_h} -> {new_h}")
+    old = {c["id"]: c for c in before["claims"]}
+    for c in after["claims"]:
+        was = old.get(c["id"])
+        if was is None:
+            out["verdicts"].append(
+                f"{c['id']}: new claim, {c['verdict']} ({c['reproduced_value']})")
+            continue
+        line = (f"{c['id']}: {was['verdict']} ({was['reproduced_value']}) -> {c['verdict']} "
+                f"({c['reproduced_value']})")
+        if was["verdict"] != c["verdict"]:
+            out["verdicts"].append(line)
+        elif was["reproduced_value"] != c["reproduced_value"]:
+            out["values"].append(line)
+    return out
 
 
-def moved_report(fresh: dict, root: Path | None = None) -> str:
-    """:func:`moved` against the committed ``results/<notebook>.json``, as text to print."""
-    path = (root or repo_root()) / "results" / f"{fresh['notebook']}.json"
-    if not path.exists():
-        return f"{fresh['notebook']}: no committed result to compare with"
-    lines = moved(json.loads(path.read_text()), fresh)
-    head = f"{fresh['notebook']} against the committed results"
-    if not lines:
+def moved(committed: dict, fresh: dict) -> list[str]:
+    """Every line of :func:`changes`: the headline, the verdicts, then the values."""
+    return [line for lines in changes(committed, fresh).values() for line in lines]
+
+
+#: Where a baseline run is cached: the notebook at its default parameters, one folder per
+#: profile and seed, computed once by ``python -m storrepro compare``.
+BASELINES = "build/baselines"
+
+
+def baseline_dir(profile: str, seed: int, root: Path | None = None) -> Path:
+    return (root or repo_root()) / BASELINES / f"{profile}-seed{seed}"
+
+
+def baseline_for(fresh: dict, root: Path | None = None,
+                 against: Path | None = None) -> tuple[dict | None, str]:
+    """The result to compare ``fresh`` with and what it is: the run in ``against`` when given;
+    else a result of the same profile and seed at the default parameters — the committed one
+    (the canonical run) or the cached baseline run (:func:`baseline_dir`); else the committed
+    result, said to differ in profile or seed. ``(None, why)`` when there is none."""
+    root = root or repo_root()
+    name = f"{fresh['notebook']}.json"
+    if against is not None:
+        path = Path(against) / "results" / name
+        return (read_json(path), f"the run in {against}") if path.exists() else (
+            None, f"no result of {fresh['notebook']} in {against}")
+    committed_path = root / "results" / name
+    committed = read_json(committed_path) if committed_path.exists() else None
+    same = (fresh["profile"], fresh["seed"])
+    if committed is not None and (committed["profile"], committed["seed"]) == same:
+        return committed, "the committed results"
+    cached = baseline_dir(*same, root) / "results" / name
+    if cached.exists():
+        return read_json(cached), (f"the baseline of profile {same[0]}, seed {same[1]} at the "
+                                   f"default parameters ({cached.parent.parent})")
+    if committed is None:
+        return None, f"no committed result of {fresh['notebook']} to compare with"
+    differ = [f"{k} {committed[k]} (this run: {fresh[k]})" for k in ("profile", "seed")
+              if committed[k] != fresh[k]]
+    return committed, (
+        f"the committed results, which ran at {' and '.join(differ)}, so what moved mixes your "
+        f"change with that difference's effect (`python -m storrepro compare --out <this run's "
+        f"folder>` computes the baseline of profile {same[0]}, seed {same[1]} once)")
+
+
+def needs_baseline(fresh: dict, root: Path | None = None) -> bool:
+    """Whether neither the committed result nor a cached baseline ran at ``fresh``'s profile and
+    seed with the default parameters."""
+    root = root or repo_root()
+    name = f"{fresh['notebook']}.json"
+    committed = root / "results" / name
+    if committed.exists():
+        ran = read_json(committed)
+        if (ran["profile"], ran["seed"]) == (fresh["profile"], fresh["seed"]):
+            return False
+    return not (baseline_dir(fresh["profile"], fresh["seed"], root) / "results" / name).exists()
+
+
+def moved_report(fresh: dict, root: Path | None = None, against: Path | None = None,
+                 values: bool = False) -> str:
+    """What ``fresh`` moved against :func:`baseline_for`, as text: the headline first, the
+    claims whose verdicts moved next, and the claims whose values alone moved folded into one
+    line of ids (each with both values when ``values``)."""
+    before, what = baseline_for(fresh, root, against)
+    if before is None:
+        return f"{fresh['notebook']}: {what}"
+    found = changes(before, fresh)
+    head = f"{fresh['notebook']} against {what}"
+    if not any(found.values()):
         return f"{head}: no verdict or reproduced value moved"
-    return f"{head}, what moved (committed -> this run):\n" + "\n".join(
-        f"  {line}" for line in lines)
+    lines = [f"{head}, what moved (before -> this run):"]
+    lines += [f"  {x}" for x in found["headline"]] or [
+        f"  headline: {fresh['headline']['verdict']}, unchanged"]
+    if found["verdicts"]:
+        lines.append(f"  verdicts that moved ({len(found['verdicts'])}):")
+        lines += [f"    {x}" for x in found["verdicts"]]
+    if found["values"] and values:
+        lines.append(f"  values that moved, verdict unchanged ({len(found['values'])}):")
+        lines += [f"    {x}" for x in found["values"]]
+    elif found["values"]:
+        ids = ", ".join(x.split(":", 1)[0] for x in found["values"])
+        lines.append(f"  values that moved, verdict unchanged ({len(found['values'])}): {ids} "
+                     "(`python -m storrepro compare --values` lists them)")
+    return "\n".join(lines)

@@ -41,15 +41,33 @@ def working_copies(fresh: list[str] = ()) -> list[tuple[str, Path, bool]]:
     return out
 
 
-def start_lab(fresh: list[str] = ()) -> None:
+def lab_args(no_browser: bool = False, port: int | None = None) -> list[str]:
+    """JupyterLab's arguments: the copies' folder; ``--no-browser`` and ``--port`` passed
+    through; CurveZMQ-encrypted kernel messages where libzmq has Curve (ipykernel's kernels then
+    print no plain-TCP warning, as the runner's do)."""
+    import zmq
+
+    if port is not None and not 1 <= port <= 65535:
+        raise ValueError(f"--port {port}: expected a TCP port from 1 to 65535")
+    args = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={lab_folder()}"]
+    if no_browser:
+        args.append("--no-browser")
+    if port is not None:
+        args.append(f"--port={port}")
+    if zmq.has("curve"):
+        args.append("--KernelManager.transport_encryption=auto")
+    if hasattr(os, "getuid") and os.getuid() == 0:
+        args.append("--allow-root")
+    return args
+
+
+def start_lab(fresh: list[str] = (), no_browser: bool = False, port: int | None = None) -> None:
     """Make the copies, say where they are, and replace this process by JupyterLab there."""
+    args = lab_args(no_browser, port)  # a wrong port is refused before anything is copied
     copies = working_copies(fresh)
     kept = [name for name, _, was in copies if was]
     print(f"JupyterLab on working copies in {lab_folder()} (never committed; notebooks/ is "
           "left alone).")
     if kept:
         print(f"kept your edited copies of {', '.join(kept)}; `make lab FRESH=NAME` resets one")
-    args = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={lab_folder()}"]
-    if hasattr(os, "getuid") and os.getuid() == 0:
-        args.append("--allow-root")
     os.execv(sys.executable, args)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import re
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -44,6 +45,90 @@ def use_style() -> None:
     """Apply the suite's look to figures and tables (notebooks call this once, at the top)."""
     mpl.rcParams.update(STYLE)
     readable_tables()
+
+
+# ---------------------------------------------------------------- the paper's numbers
+
+#: The id every paper mark carries, so a saved figure can say how many it has.
+PAPER_GID = "paper-mark"
+PAPER_COLOUR = "#000000"
+
+
+def _paper(artist, label: str):
+    artist.set_gid(PAPER_GID)
+    artist.set_label(label)
+    return artist
+
+
+def paper_point(ax, x, y, label: str = "paper"):
+    """Mark the value(s) the paper reports at ``(x, y)`` (numbers or sequences): black
+    diamonds labelled ``label`` (it starts with "paper")."""
+    (line,) = ax.plot(x, y, "D", ms=7, mfc="none", mec=PAPER_COLOUR, mew=1.5, zorder=5)
+    return _paper(line, label)
+
+
+def paper_line(ax, y=None, x=None, label: str = "paper"):
+    """Mark a value the paper reports as a line: horizontal at ``y``, vertical at ``x``, or the
+    curve through ``(x, y)`` when both are sequences."""
+    style = {"color": PAPER_COLOUR, "ls": ":", "lw": 1.8, "zorder": 4}
+    if x is not None and y is not None:
+        (line,) = ax.plot(x, y, **style)
+    elif y is not None:
+        line = ax.axhline(y, **style)
+    elif x is not None:
+        line = ax.axvline(x, **style)
+    else:
+        raise ValueError("paper_line: give y (horizontal), x (vertical) or both (a curve)")
+    return _paper(line, label)
+
+
+def paper_band(ax, low, high, x=None, label: str = "paper"):
+    """Mark the band of values the paper's words allow: between ``low`` and ``high`` along
+    ``x`` (sequences), or a horizontal span when ``x`` is None."""
+    style = {"color": "#9e9e9e", "alpha": 0.3, "lw": 0, "zorder": 0}
+    band = (ax.axhspan(low, high, **style) if x is None
+            else ax.fill_between(x, low, high, **style))
+    return _paper(band, label)
+
+
+def paper_marks(fig: plt.Figure) -> int:
+    """How many paper marks (:func:`paper_point`, :func:`paper_line`, :func:`paper_band`) the
+    figure carries."""
+    return sum(
+        artist.get_gid() == PAPER_GID
+        for ax in fig.axes
+        for artist in [*ax.lines, *ax.collections, *ax.patches]
+    )
+
+
+def numeric_paper_value(claim: dict) -> bool:
+    """Whether a claim has a paper value in numbers (a number, numbers, a band with an edge, or
+    words with a number that is not a figure's, table's or section's)."""
+    band = claim.get("band_range") or {}
+    if any(isinstance(band.get(k), int | float) and abs(band[k]) != float("inf")
+           for k in ("low", "high")):
+        return True
+    value = claim.get("paper_value")
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int | float):
+        return True
+    if isinstance(value, list):
+        return any(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    words = re.sub(r"(Figs?\.|Table|Eq\.|§|k\s*=|n\s*=)\s*[\d(,–\- ]+", "", str(value))
+    return bool(re.search(r"\d", words))
+
+
+def figures_without_paper_marks(result: dict) -> list[str]:
+    """The figures of a result that reproduce a paper's figure and bear on a claim with a
+    numeric paper value, but carry no paper mark (as :meth:`storrepro.suite.run.Run.save_figure`
+    recorded them)."""
+    claims = {c["id"]: c for c in result["claims"]}
+    return [
+        path for path, meta in result.get("figure_claims", {}).items()
+        if meta.get("paper_figure") and not meta.get("paper_marks")
+        and any(numeric_paper_value(claims[c]) for c in meta["claims"])
+    ]
 
 
 def save_figure(

@@ -3,7 +3,8 @@
 A notebook opens a :class:`Run` from its config, judges each claim with :meth:`Run.judge` (the
 rule, its inputs, and its inputs under every alternative reading of the paper's open choices),
 sets a :meth:`Run.headline`, saves figures with :meth:`Run.save_figure` and calls
-:meth:`Run.finish` last, which writes ``results/<notebook>.json`` atomically and the scorecard.
+:meth:`Run.finish` last, which writes ``results/<notebook>.json`` atomically, the claims picture
+and the scorecard.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from storrepro.suite import claims_picture
 from storrepro.suite.claims import (
     Claim,
     headline_verdict,
@@ -318,11 +320,13 @@ class Run:
 
         ``caption`` says what the figure shows; ``paper_figure`` names the paper's figure or
         table it reproduces (``"Fig. 9"``; None for a figure of our own) and ``claims`` the ids
-        of the claims it bears on, whose verdicts the site prints under it. The quick profile
+        of the claims it bears on, whose verdicts the site prints under it; the record also
+        counts the figure's marks of the paper's own numbers
+        (:func:`storrepro.suite.plotting.paper_point` and its kin). The quick profile
         skips the SVG: it is a smoke run, and the vector copy of every figure cost about a
         tenth of its time.
         """
-        from storrepro.suite.plotting import save_figure
+        from storrepro.suite.plotting import paper_marks, save_figure
 
         if not caption or not caption.strip():
             raise ValueError(f"figure {name!r}: give a caption saying what it shows")
@@ -330,10 +334,12 @@ class Run:
         paths = save_figure(fig, self.notebook, name, out=self.out, metadata=self.provenance,
                             formats=formats, background=True)  # fmt: skip
         self.figures.extend(p for p in paths if p not in self.figures)
+        marks = paper_marks(fig)
         for path in paths:
             key = path.relative_to(self.out).as_posix()
             self.captions[key] = caption
-            self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims)}
+            self.figure_claims[key] = {"paper_figure": paper_figure, "claims": list(claims),
+                                       "paper_marks": marks}
         show_saved(fig, paths[0])
 
     def claims_frame(self) -> pd.DataFrame:
@@ -401,15 +407,18 @@ class Run:
         }
 
     def finish(self) -> None:
-        """Write ``results/<notebook>.json`` and refresh the scorecard, once every figure is
-        written; a run outside the repository (a student's, a changed parameter) prints what
-        moved against the committed results. Returns nothing, so that a notebook's last line
-        shows no build path."""
+        """Write ``results/<notebook>.json``, the claims picture drawn from it
+        (``figures/<notebook>/claims.png``, :mod:`storrepro.suite.claims_picture`) and refresh
+        the scorecard, once every figure is written; a run outside the repository (a student's,
+        a changed parameter) prints what moved against the committed results. Returns nothing,
+        so that a notebook's last line shows no build path."""
         from storrepro.suite.compare import moved_report
         from storrepro.suite.plotting import wait_for_figures
 
         wait_for_figures()
         result = self.result()
+        if claims_picture.rows(result):
+            claims_picture.save(result, self.out)
         write_json_atomic(results_dir(self.out) / f"{self.notebook}.json", result)
         write_scorecard(self.out)
         if self.out.resolve() != repo_root().resolve():

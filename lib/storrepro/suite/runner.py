@@ -52,7 +52,7 @@ from storrepro.suite.paths import (
     write_text_atomic,
 )
 from storrepro.suite.readme import update_readme
-from storrepro.suite.scorecard import build_scorecard, load_results, verdict_counts
+from storrepro.suite.scorecard import load_results, scorecard_files, verdict_counts
 from storrepro.suite.traces import needs
 
 
@@ -330,8 +330,9 @@ def _prepare(staging: Path, out: Path, names: list[str], incoming: Path) -> list
     }
     results = {r["notebook"]: r for r in load_results(out) if r["notebook"] not in names}
     results.update({r["notebook"]: r for r in load_results(staging)})
-    scorecard = build_scorecard([results[k] for k in sorted(results)])
-    needed = sum(len(t.encode()) for t in [*executed.values(), scorecard]) + SPARE_BYTES
+    scorecard = scorecard_files([results[k] for k in sorted(results)])
+    needed = sum(len(t.encode()) for t in [*executed.values(), *scorecard.values()])
+    needed += SPARE_BYTES
     free = shutil.disk_usage(staging).free
     if free < needed:
         raise OSError(
@@ -354,9 +355,10 @@ def _prepare(staging: Path, out: Path, names: list[str], incoming: Path) -> list
         new = executed_dir(incoming) / f"{name}.ipynb"
         write_text_atomic(new, executed[name])
         moves.append((new, executed_dir(out) / new.name))
-    new = results_dir(incoming) / "SCORECARD.md"
-    write_text_atomic(new, scorecard)
-    moves.append((new, results_dir(out) / new.name))
+    for name, text in scorecard.items():  # SCORECARD.md and each notebook's claims file
+        new = results_dir(incoming) / name
+        write_text_atomic(new, text)
+        moves.append((new, results_dir(out) / name))
     for _, target in moves:
         target.parent.mkdir(parents=True, exist_ok=True)
     return moves

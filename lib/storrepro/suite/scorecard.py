@@ -1,13 +1,17 @@
-"""The scorecard: every notebook's headline, counts and claims, written from ``results/*.json``."""
+"""The scorecard: every notebook's headline, counts, claims picture and core claims in
+``results/SCORECARD.md``, and each notebook's every claim, reading and register entry in
+``results/claims/<notebook>.md``, written from ``results/*.json``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from storrepro.suite import claims_picture
 from storrepro.suite.claims import HEADLINE_RULE, VERDICT_COLOURS, VERDICTS
 from storrepro.suite.config import reading_label
 from storrepro.suite.consistency import CONSISTENCY_RULE
@@ -194,108 +198,146 @@ def _table(header: list[str], rows: Iterable[Iterable[Any]]) -> list[str]:
     ]
 
 
+def first_sentence(text: str, words: int = 30) -> str:
+    """The first sentence of ``text``, at most ``words`` words (cut with …)."""
+    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", " ".join(str(text).split()), maxsplit=1)[0]
+    cut = sentence.split()
+    return " ".join(cut[:words]) + ("…" if len(cut) > words else "")
+
+
+def core_claim_parts(claim: dict) -> tuple[str, str, str]:
+    """What a core claim's line says: the paper's value, ours and why (the reason's first
+    sentence), each written for people."""
+    return (human(claim["paper_value"]), human(claim["reproduced_value"]),
+            human(first_sentence(claim["reason"])))
+
+
+def claims_file(notebook: str) -> str:
+    """Where a notebook's every claim, reading and register entry is written, relative to
+    ``results/``."""
+    return f"claims/{notebook}.md"
+
+
 def build_scorecard(results: list[dict]) -> str:
-    """A Markdown scorecard: each paper's headline, a summary row per notebook counting only
-    ``test`` claims in its verdict columns, then each notebook's register and claims."""
+    """The short Markdown scorecard: the rules, a summary row per notebook counting only
+    ``test`` claims in its verdict columns, and for each paper its headline, its claims
+    picture and one line per core claim; every claim is in :func:`build_claims` 's file."""
     lines = [
         "# Scorecard",
         "",
-        "Written by the runner from `results/*.json`. The verdict columns count only `test` "
-        "claims — statements of the paper that could have come out false here, each judged on "
-        "its replicates: *inconclusive* when the 95 % interval straddles the band's edge. "
-        "Calibration claims (targets a stand-in was fitted to) and invariants (properties of "
-        "this implementation) are counted beside them, as met/total; *stand-in* claims "
-        "(properties of the paper's data checked on our stand-in) and *analyses* (our own "
-        "experiments) are listed, never counted as tests. " + ROBUST_RULE,
-        "",
-        "## Headlines",
+        "Written by the runner from `results/*.json`: each paper's headline, the picture of its "
+        "claims and a line per core claim. Every claim of a paper — its numbers, reason and "
+        "verdict under each reading — and the paper's decision register are in "
+        "`results/claims/`, one file per notebook, linked below. The verdict columns count only "
+        "`test` claims, each judged on its replicates (*inconclusive* when the 95 % interval "
+        "straddles the band's edge); calibration targets, invariants and stand-in properties are "
+        "counted as met/total. " + ROBUST_RULE,
         "",
         HEADLINE_RULE,
         "",
         CONSISTENCY_RULE,
         "",
     ]
-    for r in results:
-        h = r["headline"]
-        hangs = f" Hangs on: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
-        plain = f"{h['summary']} In detail: " if h.get("summary") else ""
-        lines.append(human(
-            f"- **{r['notebook']}** — {plain}{h['statement']} {headline_text(r)}. "
-            f"{h['cause']}{hangs}"
-        ))
-    lines.append("")
     lines += _table(
-        ["notebook", "profile", "seed", "commit", "wall (s)", *SUMMARY_HEADER],
+        ["notebook", "headline", "profile", "seed", "commit", "wall (s)", *SUMMARY_HEADER],
         (
-            [r["notebook"], r["profile"], r["seed"], r["git_commit"],
+            [r["notebook"], r["headline"]["verdict"], r["profile"], r["seed"], r["git_commit"],
              f"{r['wall_seconds']:.1f}", *summary_cells(r)]
             for r in results
         ),
     )
     for r in results:
-        lines += ["", f"## {r['notebook']}", "", r["paper"], ""]
-        lines += [f"Input: {r.get('input', 'synthetic stand-in')}.", ""]
-        if r["readings"]:
-            lines += ["### Readings of the paper's open choices", ""]
-            lines += _table(
-                ["reading", "kind", "question", "primary", "alternatives", "why the primary",
-                 "the paper's reported results", "set in"],
-                (
-                    [
-                        name,
-                        x.get("kind", "resolution"),
-                        x["question"],
-                        x["primary"],
-                        "; ".join(f"{k}: {v}" for k, v in x["alternatives"].items()),
-                        x["argument"],
-                        consistency_text(x.get("consistency")),
-                        dated_text(x),
-                    ]
-                    for name, x in r["readings"].items()
-                ),
-            )
-            lines.append("")
-        if r.get("forced"):
-            lines += ["### The rest of the decision register: choices taken as stated", ""]
-            lines += _table(
-                ["choice", "kind", "question", "value", "the words behind it", "set in"],
-                ([name, x["kind"], x["question"], x["value"], x["quote"], dated_text(x)]
-                 for name, x in r["forced"].items()),
-            )
-            lines.append("")
-        lines += ["### Claims", ""]
+        h, name = r["headline"], r["notebook"]
+        by_id = {c["id"]: c for c in r["claims"]}
+        lines += ["", f"## {name}", ""]
+        plain = f"{h['summary']} " if h.get("summary") else ""
+        lines += [human(f"{plain}{headline_text(r)}. The measured cause: "
+                        f"{first_sentence(h['cause'], 40)}"), ""]
+        if claims_picture.rows(r):
+            lines += [f"![{name}: every test claim, the paper's band and our estimate]"
+                      f"(../{claims_picture.relative_path(name)})", ""]
+        for cid in h["core"]:
+            paper, we, why = core_claim_parts(by_id[cid])
+            lines.append(f"- **{cid}** ({by_id[cid]['verdict']}) — the paper: {paper} · we: "
+                         f"{we} · why: {why}")
+        lines += ["", f"Every claim, reading and register entry: "
+                      f"[{claims_file(name)}]({claims_file(name)})."]
+    return "\n".join(lines) + "\n"
+
+
+def build_claims(r: dict) -> str:
+    """A notebook's every claim, with the readings of the paper's open choices and the rest of
+    its decision register, as Markdown (``results/claims/<notebook>.md``)."""
+    h = r["headline"]
+    hangs = f" Hangs on: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
+    plain = f"{h['summary']} In detail: " if h.get("summary") else ""
+    lines = [f"# {r['notebook']}: every claim", "", "[The scorecard](../SCORECARD.md)", "",
+             r["paper"], "", f"Input: {r.get('input', 'synthetic stand-in')}.", "",
+             human(f"{plain}{h['statement']} {headline_text(r)}. {h['cause']}{hangs}"), ""]
+    if claims_picture.rows(r):
+        lines += [claims_picture.CAPTION, "",
+                  f"![the claims picture](../../{claims_picture.relative_path(r['notebook'])})",
+                  ""]
+    if r["readings"]:
+        lines += ["## Readings of the paper's open choices", ""]
         lines += _table(
-            [
-                "id",
-                "role",
-                "kind",
-                "statement",
-                "paper",
-                "reproduced",
-                "tolerance",
-                "uncertainty",
-                "verdict",
-                "readings",
-                "reason",
-            ],
+            ["reading", "kind", "question", "primary", "alternatives", "why the primary",
+             "the paper's reported results", "set in"],
             (
                 [
-                    c["id"],
-                    c["role"],
-                    c["kind"],
-                    c["statement"],
-                    c["paper_value"],
-                    c["reproduced_value"],
-                    c["tolerance"],
-                    uncertainty_text(c) if c["role"] == "test" else "—",
-                    c["verdict"],
-                    _robustness(c),
-                    c["reason"],
+                    name,
+                    x.get("kind", "resolution"),
+                    x["question"],
+                    x["primary"],
+                    "; ".join(f"{k}: {v}" for k, v in x["alternatives"].items()),
+                    x["argument"],
+                    consistency_text(x.get("consistency")),
+                    dated_text(x),
                 ]
-                for c in r["claims"]
+                for name, x in r["readings"].items()
             ),
         )
+        lines.append("")
+    if r.get("forced"):
+        lines += ["## The rest of the decision register: choices taken as stated", ""]
+        lines += _table(
+            ["choice", "kind", "question", "value", "the words behind it", "set in"],
+            ([name, x["kind"], x["question"], x["value"], x["quote"], dated_text(x)]
+             for name, x in r["forced"].items()),
+        )
+        lines.append("")
+    core = h["core"]
+    ordered = [c for i in core for c in r["claims"] if c["id"] == i]
+    ordered += [c for c in r["claims"] if c["id"] not in core]
+    lines += ["## Claims", "", "Core claims first (★).", ""]
+    lines += _table(
+        ["id", "role", "kind", "statement", "paper", "reproduced", "tolerance", "uncertainty",
+         "verdict", "readings", "reason"],
+        (
+            [
+                ("★ " if c["id"] in core else "") + c["id"],
+                c["role"],
+                c["kind"],
+                c["statement"],
+                c["paper_value"],
+                c["reproduced_value"],
+                c["tolerance"],
+                uncertainty_text(c) if c["role"] == "test" else "—",
+                c["verdict"],
+                _robustness(c),
+                c["reason"],
+            ]
+            for c in ordered
+        ),
+    )
     return "\n".join(lines) + "\n"
+
+
+def scorecard_files(results: list[dict]) -> dict[str, str]:
+    """What the scorecard writes under ``results/``: ``SCORECARD.md`` and each notebook's
+    claims file, path -> text."""
+    return {"SCORECARD.md": build_scorecard(results),
+            **{claims_file(r["notebook"]): build_claims(r) for r in results}}
 
 
 def _robustness(claim: dict) -> str:
@@ -311,6 +353,8 @@ def _robustness(claim: dict) -> str:
 
 
 def write_scorecard(out: Path | None = None) -> Path:
-    path = results_dir(out) / "SCORECARD.md"
-    write_text_atomic(path, build_scorecard(load_results(out)))
-    return path
+    """Write the scorecard and every notebook's claims file under ``out/results``."""
+    folder = results_dir(out)
+    for name, text in scorecard_files(load_results(out)).items():
+        write_text_atomic(folder / name, text)
+    return folder / "SCORECARD.md"

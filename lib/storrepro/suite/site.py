@@ -1,14 +1,16 @@
 """The readers' site: Sphinx with myst-nb over the committed results (``make site``).
 
 :func:`build_site` writes, under ``build/site-src``, one Markdown page per paper — its
-headline, the readings of the paper's open choices with the verdict of each test claim under
-every reading, the claims (role, verdict, reason, values; filterable and sortable), every figure
-at full width with its caption and links to the full-size PNG and the SVG, links to the paper
-and to its rendered notebook — and a landing page with every headline and the scorecard of
-``test`` claims. It copies the Sphinx project of ``site/`` beside them, the figures and the
-executed notebooks of the last full run (``results/executed``, committed so a fresh clone has
-them), and runs Sphinx into ``build/site``. No notebook is run and nothing is fetched from the
-network; Sphinx rebuilds only the pages whose source changed.
+plain headline, its claims picture, one line per core claim and every figure (in a grid, each
+with its caption, the verdicts of the claims it bears on and links to the full-size PNG and the
+SVG) — with a sub-page of everything else one click away (the headline in detail, every claim
+with role, verdict, reason and values, core claims first, filterable and sortable; the readings
+of the paper's open choices with each test claim's verdict under each; the decision register),
+and a landing page with a card per paper (plain headline, the top of its claims picture) and
+the counts of ``test`` claims by verdict. It copies the Sphinx project of ``site/`` beside them,
+the figures and the executed notebooks of the last full run (``results/executed``, committed so
+a fresh clone has them), and runs Sphinx into ``build/site``. No notebook is run and nothing is
+fetched from the network; Sphinx rebuilds only the pages whose source changed.
 """
 
 from __future__ import annotations
@@ -20,13 +22,21 @@ from pathlib import Path
 
 import nbformat
 
+from storrepro.suite import claims_picture
 from storrepro.suite.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.suite.notebooks import config_class, notebook_path
-from storrepro.suite.paths import build_dir, executed_dir, repo_root, write_text_atomic
+from storrepro.suite.paths import (
+    build_dir,
+    executed_dir,
+    repo_root,
+    results_dir,
+    write_text_atomic,
+)
 from storrepro.suite.readable import human
 from storrepro.suite.scorecard import (
     ROBUST_RULE,
     alternative_labels,
+    core_claim_parts,
     core_reproduced,
     dated_text,
     load_results,
@@ -87,9 +97,12 @@ def _labelled(row: str, header: list[str]) -> str:
     return re.sub(r"<td(?=[ >])", lambda m: f'<td data-label="{_e(next(labels, ""))}"', row)
 
 
-def _table(table_id: str, header: list[str], rows: list[str], sortable: bool = True) -> str:
+def _table(table_id: str, header: list[str], rows: list[str], sortable: bool = True,
+           cards: bool = True) -> str:
+    """A table; ``cards``: on a phone each row is a card (a wide table of words), else the
+    table scrolls sideways in its box (a short table of counts)."""
     heads = "".join(_head(h) for h in header)
-    css = "cards sortable" if sortable else "cards"
+    css = " ".join(x for x, on in (("cards", cards), ("sortable", sortable)) if on)
     body = "".join(_labelled(row, header) for row in rows)
     return (
         f'<div class="table-scroll"><table id="{table_id}" class="{css}"><thead><tr>{heads}'
@@ -97,8 +110,22 @@ def _table(table_id: str, header: list[str], rows: list[str], sortable: bool = T
     )
 
 
-def _claim_link(claim_id: str) -> str:
-    return f'<a href="#claim-{_e(claim_id)}">{_e(claim_id)}</a>'
+def _claim_link(claim_id: str, page: str = "") -> str:
+    """A link to a claim's row: on the same page, or on ``page`` (a paper's claims page)."""
+    return f'<a href="{_e(page)}#claim-{_e(claim_id)}">{_e(claim_id)}</a>'
+
+
+def claims_page_name(notebook: str) -> str:
+    """The sub-page that holds a paper's full claims table, readings and register."""
+    return f"{notebook}-claims"
+
+
+def core_first(result: dict) -> list[dict]:
+    """A result's claims with the headline's core claims first (in the headline's order)."""
+    core = result["headline"]["core"]
+    by_id = {c["id"]: c for c in result["claims"]}
+    return [by_id[c] for c in core if c in by_id] + [
+        c for c in result["claims"] if c["id"] not in core]
 
 
 
@@ -224,20 +251,8 @@ def _claims(result: dict) -> str:
         f"{options(VERDICTS)}</select>"
         '<input name="text" type="search" placeholder="filter text" aria-label="filter"></form>'
     )
-    rows = [
-        f'<tr id="claim-{_e(c["id"])}" data-role="{_e(c["role"])}" '
-        f'data-verdict="{_e(c["verdict"])}">'
-        f"<td>{_e(c['id'])}</td>"
-        f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}</td>'
-        f"<td>{_e(c['statement'])}</td><td>{_e(c['role'])}</td><td>{_e(c['kind'])}</td>"
-        f"<td>{_e(c['paper_value'])}</td><td>{_e(c['reproduced_value'])}</td>"
-        f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}"
-        + (f"; uncertainty: {_e(uncertainty_text(c))}" if c["role"] == "test" else "")
-        + "</small>"
-        f'<details class="values"><summary>values</summary><code>'
-        f"{_e(c['values'])}</code></details></td></tr>"
-        for c in result["claims"]
-    ]
+    core = set(result["headline"]["core"])
+    rows = [_claim_row(c, c["id"] in core) for c in core_first(result)]
     return (
         form
         + _table(
@@ -246,6 +261,23 @@ def _claims(result: dict) -> str:
             rows,
         )
         + "\n"
+    )
+
+
+def _claim_row(c: dict, core: bool) -> str:
+    star = "<strong>★ core</strong> " if core else ""
+    return (
+        f'<tr id="claim-{_e(c["id"])}" data-role="{_e(c["role"])}" '
+        f'data-verdict="{_e(c["verdict"])}"' + (' class="core"' if core else "") + ">"
+        f"<td>{_e(c['id'])}</td>"
+        f'<td class="{_verdict_class(c["verdict"])}">{_e(c["verdict"])}</td>'
+        f"<td>{star}{_e(c['statement'])}</td><td>{_e(c['role'])}</td><td>{_e(c['kind'])}</td>"
+        f"<td>{_e(c['paper_value'])}</td><td>{_e(c['reproduced_value'])}</td>"
+        f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}"
+        + (f"; uncertainty: {_e(uncertainty_text(c))}" if c["role"] == "test" else "")
+        + "</small>"
+        f'<details class="values"><summary>values</summary><code>'
+        f"{_e(c['values'])}</code></details></td></tr>"
     )
 
 
@@ -266,72 +298,147 @@ def figure_caption(result: dict, path: str) -> str:
 
 
 def _figures(result: dict) -> str:
+    """Every figure in a grid (three a row on a wide screen, one on a phone), its caption under
+    it with the verdicts of the claims it bears on, linked to their rows on the claims page."""
+    page = claims_page_name(result["notebook"]) + ".html"
     blocks = []
     for path in result["figures"]:
         if not path.endswith(".png"):
             continue
         svg = path[:-4] + ".svg"
-        links = f'<a href="{_e(path)}">full-size PNG</a>' + (
+        links = f'<a href="{_e(path)}">full size</a>' + (
             f' · <a href="{_e(svg)}">SVG</a>' if svg in result["figures"] else ""
         )
         caption = figure_caption(result, path)
         text = _e(caption)
         for claim in result.get("figure_claims", {}).get(path, {}).get("claims", []):
             # the claim ids of "Our verdict: C2 not reproduced; …" link to their rows
-            text = re.sub(rf"(?<=[:;] ){re.escape(_e(claim))}(?= )", _claim_link(claim), text)
+            text = re.sub(rf"(?<=[:;] ){re.escape(_e(claim))}(?= )", _claim_link(claim, page),
+                          text)
         blocks.append(
             f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
             f'alt="{_e(caption)}"></a>'
             f"<figcaption>{text} ({links})</figcaption></figure>"
         )
-    return "\n".join(blocks) + "\n"
+    return '<div class="figure-grid">' + "\n".join(blocks) + "</div>\n"
+
+
+def claims_picture_html(result: dict) -> str:
+    """The paper's claims picture, linked full size, with the caption that says how to read it."""
+    path = claims_picture.relative_path(result["notebook"])
+    return (
+        f'<figure class="claims-picture"><a href="{_e(path)}"><img src="{_e(path)}" '
+        f'alt="{_e(result["paper"])}: every test claim, the paper\'s band and our estimate">'
+        f"</a><figcaption>{_e(claims_picture.CAPTION)}</figcaption></figure>"
+    )
+
+
+def core_lines(result: dict) -> str:
+    """One line per core claim: its verdict, what the paper says, what we measured and why."""
+    page = claims_page_name(result["notebook"]) + ".html"
+    by_id = {c["id"]: c for c in result["claims"]}
+    items = []
+    for cid in result["headline"]["core"]:
+        c = by_id[cid]
+        paper, we, why = core_claim_parts(c)
+        items.append(
+            f'<li><span class="badge {_verdict_class(c["verdict"])}">{_e(c["verdict"])}</span> '
+            f"{_claim_link(cid, page)} — <em>the paper:</em> {_e(paper)} · "
+            f"<em>we:</em> {_e(we)} · <em>why:</em> {_e(why)}</li>"
+        )
+    return f'<ul class="core-lines">{"".join(items)}</ul>\n'
 
 
 def paper_page(result: dict, has_notebook: bool) -> str:
-    """The MyST page of one notebook's results."""
+    """The MyST page of one notebook's results: the plain headline, the claims picture, a line
+    per core claim, then the figures; everything else one click away, on the claims page."""
     name = result["notebook"]
     link = config_class(name).paper_link
+    sub = claims_page_name(name)
     notebook = (
-        f"[the rendered notebook](notebooks/{name}.ipynb)"
+        f"[the notebook as it ran](notebooks/{name}.ipynb)"
         if has_notebook
         else "no rendered notebook in this build (`make reproduce` writes it)"
     )
-    return "\n".join(
-        [
-            NO_RIGHT_SIDEBAR,
-            f"# {notebook_title(name)}: results",
-            "",
-            f"{result['paper']}" + (f" — [the paper]({link})" if link else "") + f" · {notebook}",
-            "",
-            f"Run: profile {result['profile']}, seed {result['seed']}, commit "
-            f"`{result['git_commit']}`, {result['wall_seconds']:.0f} s; input: "
-            f"{result.get('input', 'synthetic stand-in')}.",
-            "",
-            "## Headline",
-            "",
-            _headline(result),
-            "",
-            "## Readings of the paper's open choices",
-            "",
-            _readings(result),
-            "## Claims",
-            "",
-            "Roles: *test* — a statement of the paper that could have come out false here, "
-            "judged on its replicates (*inconclusive* when the 95 % interval straddles the "
-            "band); *calibration* — a target a stand-in was fitted to; *invariant* — a property "
-            "of this implementation; *stand-in* — a property of the paper's data checked on our "
-            "stand-in; *analysis* — our own experiment. Only tests count in the verdict columns. "
-            "Click a column header to sort.",
-            "",
-            _claims(result),
-            "## Figures",
-            "",
-            _figures(result),
-        ]
-    )
+    h = result["headline"]
+    return "\n".join([
+        NO_RIGHT_SIDEBAR,
+        f"# {notebook_title(name)}",
+        "",
+        f'<div class="headline {_verdict_class(h["verdict"])}"><p class="summary">'
+        f'{_e(h.get("summary") or h["statement"])}</p></div>',
+        "",
+        claims_picture_html(result),
+        "",
+        "## Core claims",
+        "",
+        core_lines(result),
+        f"Every claim with its reason, the readings of the paper's open choices and the decision "
+        f"register: [all claims and readings]({sub}.md) · "
+        + (f"[the paper]({link}) · " if link else "") + notebook,
+        "",
+        "## Figures",
+        "",
+        _figures(result),
+        "```{toctree}",
+        ":hidden:",
+        "",
+        sub,
+        "```",
+        "",
+    ])
+
+
+def claims_page(result: dict) -> str:
+    """The MyST sub-page of one notebook: the headline in detail, every claim (core first),
+    the readings with each test claim's verdict under each, and the decision register."""
+    name = result["notebook"]
+    return "\n".join([
+        NO_RIGHT_SIDEBAR,
+        f"# {notebook_title(name)}: all claims and readings",
+        "",
+        f"[Back to the results]({name}.md). Run: profile {result['profile']}, seed "
+        f"{result['seed']}, commit `{result['git_commit']}`, {result['wall_seconds']:.0f} s; "
+        f"input: {result.get('input', 'synthetic stand-in')}. Robust test claims "
+        f"{robust_summary(result)}; calibration met {role_summary(result, 'calibration')}; "
+        f"invariants held {role_summary(result, 'invariant')}; stand-in met "
+        f"{role_summary(result, 'stand-in')}.",
+        "",
+        "## Headline",
+        "",
+        _headline(result),
+        "",
+        "## Claims",
+        "",
+        "Core claims first (★). Roles: *test* — a statement of the paper that could have come "
+        "out false here, judged on its replicates (*inconclusive* when the 95 % interval "
+        "straddles the band); *calibration* — a target a stand-in was fitted to; *invariant* — "
+        "a property of this implementation; *stand-in* — a property of the paper's data checked "
+        "on our stand-in; *analysis* — our own experiment. Only tests count in the verdict "
+        "columns. Click a column header to sort.",
+        "",
+        _claims(result),
+        "## Readings of the paper's open choices",
+        "",
+        _readings(result),
+    ])
 
 
 def index_page(results: list[dict], notebooks: list[str]) -> str:
+    """The landing page: for each paper its plain headline and the top of its claims picture
+    (its core claims), then the counts of test claims by verdict."""
+    cards = []
+    for r in results:
+        h, name = r["headline"], r["notebook"]
+        cards.append(
+            f'<div class="paper-card {_verdict_class(h["verdict"])}">'
+            f'<p><a href="{_e(name)}.html"><strong>{_e(notebook_title(name))}</strong></a> '
+            f'<span class="badge {_verdict_class(h["verdict"])}">{_e(h["verdict"])}</span></p>'
+            f'<p>{_e(h.get("summary") or h["statement"])}</p>'
+            f'<a class="thumb" href="{_e(name)}.html"><img src="'
+            f'{_e(claims_picture.relative_path(name))}" alt="{_e(name)}: the claims picture">'
+            "</a></div>"
+        )
     rows = []
     for r in results:
         counts = verdict_counts(r)
@@ -340,57 +447,25 @@ def index_page(results: list[dict], notebooks: list[str]) -> str:
             f'<td class="{_verdict_class(r["headline"]["verdict"])}">'
             f'{_e(r["headline"]["verdict"])}</td><td class="num">{sum(counts.values())}</td>'
             + "".join(f'<td class="num">{counts[v]}</td>' for v in VERDICTS)
-            + f"<td>{_e(robust_summary(r))}</td><td>{_e(role_summary(r, 'calibration'))}</td>"
-            f"<td>{_e(role_summary(r, 'invariant'))}</td>"
-            f"<td>{_e(role_summary(r, 'stand-in'))}</td></tr>"
+            + "</tr>"
         )
-    headlines = "\n".join(
-        f"- **[{notebook_title(r['notebook'])}]({r['notebook']}.md)** — "
-        + (f"{r['headline']['summary']}\n\n  In detail: " if r["headline"].get("summary") else "")
-        + f"**{r['headline']['verdict']}** ({_core_count(r)}"
-        + "".join(f"; under {k}: **{v}**" for k, v in r["headline"].get("by_reading", {}).items())
-        + f"): {r['headline']['statement']} {r['headline']['cause']}"
-        for r in results
-    )
     toc = lambda caption, entries: "\n".join(  # noqa: E731
         ["```{toctree}", ":hidden:", f":caption: {caption}", "", *entries, "```"]
     )
     return "\n".join(
         [
+            NO_RIGHT_SIDEBAR,
             "# storrepro",
             "",
-            "Reproductions of five cloud-storage papers — PrecisePeriod, AccGecko, forecast-driven "
-            "background scheduling for VDI, BID and TOFEC — run end to end on this suite's "
-            "simulators. "
-            "Each page gives a paper's headline (its core claim, our verdict, the measured cause), "
-            "the readings of its open choices, every claim with its reason, and every figure.",
+            "Five cloud-storage papers reproduced on simulators: our verdict on each paper's core "
+            "claims, and a picture of all its claims ([how verdicts are read](glossary.md)).",
             "",
-            "## Headlines",
+            f'<div class="paper-cards">{"".join(cards)}</div>',
             "",
-            HEADLINE_RULE,
+            "## Test claims by verdict",
             "",
-            headlines,
-            "",
-            "## Scorecard",
-            "",
-            "The verdict columns count only *test* claims — statements of a paper that could have "
-            "come out false here, each judged on its replicates. " + ROBUST_RULE + " Calibration "
-            "targets, invariants and stand-in properties are counted as met/total.",
-            "",
-            _table(
-                "scorecard",
-                [
-                    "notebook",
-                    "headline",
-                    "test claims",
-                    *VERDICTS,
-                    "robust",
-                    "calibration met",
-                    "invariants held",
-                    "stand-in met",
-                ],
-                rows,
-            ),
+            _table("scorecard", ["notebook", "headline", "test claims", *VERDICTS], rows,
+                   cards=False),
             "",
             toc("Results", [r["notebook"] for r in results]),
             "",
@@ -505,13 +580,16 @@ VERDICT_WORDS = {
 
 
 def _site_notebook(source: Path) -> nbformat.NotebookNode:
-    """An executed notebook as the static site shows it: each live control's output replaced
-    by a note saying it needs a kernel."""
+    """An executed notebook as the static site shows it: code folded (a click shows it), each
+    live control's output replaced by a note saying it needs a kernel."""
     nb = nbformat.read(source, as_version=4)
     widget = "application/vnd.jupyter.widget-view+json"
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
+        tags = cell.metadata.setdefault("tags", [])
+        if "hide-input" not in tags:
+            tags.append("hide-input")
         outputs = []
         for output in cell.get("outputs", []):
             if widget in output.get("data", {}):
@@ -533,6 +611,20 @@ def _copy_if_changed(source: Path, target: Path) -> None:
     if not target.exists() or target.read_bytes() != source.read_bytes():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+
+
+def _claims_picture(result: dict, out: Path, extra: Path) -> None:
+    """The run's claims picture of ``result``, or, from results written before the runs drew
+    one, the picture drawn from the result (so the site still builds from results alone)."""
+    path = claims_picture.relative_path(result["notebook"])
+    if (out / path).exists():
+        _copy_if_changed(out / path, extra / path)
+    elif not (extra / path).exists() or (extra / path).stat().st_mtime < _mtime(result, out):
+        claims_picture.save(result, extra)
+
+
+def _mtime(result: dict, out: Path) -> float:
+    return (results_dir(out) / f"{result['notebook']}.json").stat().st_mtime
 
 
 def build_site(out: Path | None = None) -> Path:
@@ -562,7 +654,9 @@ def build_site(out: Path | None = None) -> Path:
             notebooks.append(name)
         for figure in r["figures"]:
             _copy_if_changed(out / figure, source / "extra" / figure)
+        _claims_picture(r, out, source / "extra")
         _write_if_changed(source / f"{name}.md", paper_page(r, executed.exists()))
+        _write_if_changed(source / f"{claims_page_name(name)}.md", claims_page(r))
     _write_if_changed(source / "index.md", index_page(results, notebooks))
     _write_if_changed(source / "glossary.md", glossary_page())
     doctrees = source / ".doctrees"

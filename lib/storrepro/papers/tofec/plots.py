@@ -7,8 +7,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.tofec.analysis import EULER_GAMMA
+from storrepro.papers.tofec.config import (
+    B1_BEST_PAPER,
+    B5_BAND,
+    B6_BAND,
+    B7_ENVELOPE_BAND,
+    B8_TOP2_BAND,
+)
 from storrepro.papers.tofec.delay import ModelParams, chunk_statistics
 from storrepro.papers.tofec.metrics import ccdf_points, static_names
+from storrepro.papers.tofec.model_checks import PAPER_TAIL_GAINS
+from storrepro.suite.plotting import paper_band, paper_line, paper_point
 
 CCDF_AXES = {"yscale": "log", "ylim": (1e-4, 1), "xlim": (0, 800), "ylabel": "CCDF"}
 
@@ -54,6 +64,9 @@ def fig4_fig5_ccdf(per_thread: np.ndarray, services: dict[int, np.ndarray]):
     axes[0].legend(ncol=2)
     for n, service in services.items():
         axes[1].plot(*ccdf_points(service), label=f"({n},3)")
+    if 3 in services:  # where the paper's p99 cuts with 1, 2, 3 extra chunks put (4..6,3)
+        p99 = np.percentile(services[3], 99) * (1 - np.asarray(PAPER_TAIL_GAINS))
+        paper_point(axes[1], p99, [1e-2] * len(p99), "paper: p99 cut 50 / 65 / 80 %")
     axes[1].set(
         xlabel="service delay (ms)",
         title="Fig. 5 analogue: service delay, 3 MB file\n"
@@ -71,6 +84,8 @@ def fig7_integral_bound(n: int = 12):
     harmonic = [sum(1 / i for i in range(n - k + 1, n + 1)) for k in ks]
     ax.plot(ks, harmonic, "o-", label="Σ_{i=n−k+1}^{n} 1/i")
     ax.plot(ks, np.log(n / (n - ks)), "s--", label="ln(n/(n−k)) (integral bound)")
+    paper_band(ax, np.log(n / (n - ks)) - EULER_GAMMA, np.log(n / (n - ks)), x=ks,
+               label="paper: the sum within γ ≈ 0.577 below the bound")
     ax.set(
         xlabel=f"code dimension k (n = {n})",
         ylabel="multiple of the mean tail E",
@@ -132,6 +147,7 @@ def fig1_static_codes(pivot: dict, env: dict):
     for k in range(1, 7):
         ax.plot([], [], color=cmap(k - 1), label=f"k = {k}")
     ax.plot(env["mean"].value, "k--", lw=2, label="lower envelope (best static)")
+    paper_point(ax, 2.0, B1_BEST_PAPER, f"paper: best static ≈ {B1_BEST_PAPER:g} ms at λ = 2")
     ax.set(
         yscale="log",
         xlabel="arrival rate λ (req/s)",
@@ -160,6 +176,10 @@ def fig8_delay_vs_rate(pivot: dict, env: dict, tofec: str, alpha: float):
     )
     for ax, metric, title in panels:
         ax.plot(env[metric].value, "k--", lw=2, label="best static")
+        band = B5_BAND if metric in ("mean", "median") else B6_BAND
+        best = env[metric].value
+        paper_band(ax, best * band.low, best * band.high, x=best.index,
+                   label="paper: ≈ best static (×/÷ 1.15)")
         ax.plot(pivot[metric][tofec], "o-", label=f"TOFEC (α = {alpha:g})")
         ax.plot(pivot[metric]["Greedy"], "s-", label="Greedy")
         if metric in ("mean", "median"):
@@ -176,6 +196,9 @@ def fig9_std(pivot: dict, env: dict, tofec: str, alpha: float):
     """Standard deviation of delay against the arrival rate."""
     fig, ax = plt.subplots()
     ax.plot(env["std"].value, "k--", lw=2, label="best static")
+    best = env["std"].value
+    paper_band(ax, best * B7_ENVELOPE_BAND.low, best * B7_ENVELOPE_BAND.high, x=best.index,
+               label="paper: ≈ best static (×/÷ 1.15)")
     ax.plot(pivot["std"][tofec], "o-", label=f"TOFEC (α = {alpha:g})")
     ax.plot(pivot["std"]["Greedy"], "s-", label="Greedy")
     ax.set(
@@ -211,6 +234,7 @@ def fig10_k_composition(shares: dict[str, pd.DataFrame], tofec: str, alpha: floa
                 label=f"k = {j + 1}" if offset < 0 else None,
             )
             bottom += shares[p][c].to_numpy()
+    paper_line(ax, y=B8_TOP2_BAND.low, label="paper: over 80 % in two neighbouring k")
     ax.set_xticks(x, [f"{r:g}" for r in rates], rotation=45)
     ax.set(
         xlabel="arrival rate λ (req/s)   (left bar TOFEC, right hatched bar Greedy)",
