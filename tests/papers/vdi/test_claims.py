@@ -7,7 +7,7 @@ import pytest
 
 from storrepro.papers.vdi import claims as vc
 from storrepro.papers.vdi import metrics
-from storrepro.papers.vdi.config import VdiConfig
+from storrepro.papers.vdi.config import FORECAST_READINGS, VdiConfig
 from storrepro.papers.vdi.seeds import TREND_DAYS
 from storrepro.suite.run import Run
 
@@ -58,6 +58,23 @@ def psyn_rows(smape: dict, mpe: dict | None = None, divergent=()):
                          "mpe": (mpe or {}).get(model, -3.0),
                          "divergent": (model, seed) in divergent})
     return pd.DataFrame(rows)
+
+
+def test_f10_beats_yesterday_only_when_the_median_gap_is_below_zero():
+    hw = [17.0, 18.0, 17.0, 18.0, 17.0]
+    naive = [19.0, 20.0, 19.5, 20.5, 19.0]
+    ahead = psyn_rows({"proposed": [15.0, 16.0, 15.5, 16.0, 15.2], "holt-winters": hw,
+                       "seasonal-naive": naive})
+    claim = vc.f10_seasonal_naive(ahead)
+    assert claim.verdict == "reproduced" and claim.role == "analysis"
+    assert claim.values["median_gap_pp"] == pytest.approx(-4.0)
+    behind = psyn_rows({"proposed": [20.0, 21.0, 20.5, 21.0, 20.2], "holt-winters": hw,
+                        "seasonal-naive": naive})
+    claim = vc.f10_seasonal_naive(behind)
+    assert claim.verdict == "not reproduced" and "Yesterday's copy" in claim.reason
+    mixed = psyn_rows({"proposed": [18.0, 21.0, 19.0, 21.0, 18.5], "holt-winters": hw,
+                       "seasonal-naive": naive})
+    assert vc.f10_seasonal_naive(mixed).verdict == "inconclusive"
 
 
 def f5_table(gaps, hw=(17.0, 18.0, 17.0, 18.0, 17.0), arima=25.0):
@@ -291,7 +308,11 @@ def test_invariants_and_the_queued_definition():
 
 def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_path):
     cfg = VdiConfig(profile="quick")
-    assert cfg.reading_labels() == ["pool=a7-forecast", "pool=prototype", "spread=even-cores"]
+    assert cfg.scheduler_labels() == ["pool=a7-forecast", "pool=prototype", "spread=even-cores"]
+    assert cfg.forecast_labels() == ["train_window=hw-9", "train_window=all-3",
+                                     "proposed_history=weekly", "forecast_alpha=0.3",
+                                     "forecast_alpha=0.7"]
+    assert cfg.reading_labels() == cfg.scheduler_labels() + cfg.forecast_labels()
     assert cfg.system.spread == "bg-floor" and cfg.system.pool_rule == "a7"
     assert cfg.system_under("spread=even-cores").spread == "even-cores"
     assert cfg.system_under("pool=a7-forecast").pool_rule == "a7-forecast"
@@ -300,8 +321,12 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
     run = Run(cfg, out=tmp_path)
     forecasting = ["pool", "spread"]
     run.judge(vc.f9_arima_sanity, arima_rows([True, True, True], [24.0, 25.0, 23.0]))
+    protocol = dict.fromkeys(cfg.forecast_labels(), (f5_table([-0.15, 1.25, -6.85, -0.11,
+                                                               -0.59]),))
+    protocol["train_window=hw-9"] = (f5_table([0.5, 0.6, 0.4, 0.55, 0.45]),)
     run.judge(vc.f5_ordering, f5_table([-0.15, 1.25, -6.85, -0.11, -0.59]),
-              not_affected_by=forecasting)
+              by_reading=protocol, not_affected_by=forecasting)
+    scheduler_only = list(FORECAST_READINGS)
     run.judge(vc.s4_baseline, 53.0, 18.8, (24, 64))
     causes = {"capacity": 1.0, "planner": 13.9, "emergency": 0.2, "other": 0.0}
     fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
@@ -310,9 +335,9 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
     big = per_seed([1.0, 1.1, 0.9], [0.1, 0.1, 0.1])
     even = per_seed([21.0, 21.5, 20.5], [3.3, 3.2, 3.4])
     by_pool = {"pool=a7-forecast": own, "pool=prototype": big, "spread=even-cores": even}
-    run.judge(vc.s5_smart, primary, causes, 9.3,
+    run.judge(vc.s5_smart, primary, causes, 9.3, not_affected_by=scheduler_only,
               by_reading={k: (v, causes, 5.0) for k, v in by_pool.items()})
-    run.judge(vc.s6_improvement, fixed, primary,
+    run.judge(vc.s6_improvement, fixed, primary, not_affected_by=scheduler_only,
               by_reading={k: (fixed, v) for k, v in by_pool.items()})
     entry = run.claims["S5"]
     assert entry["by_reading"]["pool=a7-forecast"]["verdict"] == "reproduced"
@@ -324,15 +349,15 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
             "S5 partly → reproduced") in h["cause"]
     assert "13.9 pp" in h["cause"] and "median -0.15 pp" in h["cause"]
     assert "pool=a7-forecast: S5 reproduced" in h["cause"]
-    assert h["hangs_on"] == ["pool"]  # even-cores is partly too
+    assert h["hangs_on"] == ["pool", "train_window"]  # even-cores is partly too
+    assert "F5 hangs on the forecasting protocol: train_window=hw-9: F5 not reproduced" in (
+        h["cause"])
     assert h["summary"] == (
         "Partly: the forecaster is not told apart from Holt-Winters (error a median 0.15 "
         "percentage points lower; paper 4.4); the scheduler matches the paper's cut in "
         "service-level violations only at some pool sizes, which the paper never gives.")
     table = run.reading_table()
-    assert list(table.columns) == [
-        "claim", "primary", "pool=a7-forecast", "pool=prototype", "spread=even-cores", "robust"
-    ]
+    assert list(table.columns) == ["claim", "primary", *cfg.reading_labels(), "robust"]
 
 
 def test_a_test_claim_must_be_judged_under_every_reading(tmp_path):

@@ -16,10 +16,12 @@ import numpy as np
 from storrepro.papers.vdi import forecast as fc
 from storrepro.papers.vdi.seeds import DAY, WINDOW_DAYS, WINDOW_RANGE, SeedTrace
 
-#: Training days of each cluster model (the P-syn protocol).
+#: Training days of each cluster model (the P-syn protocol; ``holt-winters-9d`` is Holt-Winters
+#: on ARIMA's 9 days, the ``train_window=hw-9`` reading).
 HISTORY_DAYS = {
     "proposed": 3,
     "holt-winters": 3,
+    "holt-winters-9d": 9,
     "seasonal-naive": 1,
     "arima": 9,
     "arima-ridge": 9,
@@ -53,7 +55,7 @@ def forecast_key(model: str, st: SeedTrace, column: str, target: int, cutoff: in
 def fit_model(model: str, history: np.ndarray) -> tuple[np.ndarray, bool]:
     """A one-day forecast of a cluster model other than the proposed one (which needs its α)
     from its history, and whether the fit is stable (always True without an AR part)."""
-    if model == "holt-winters":
+    if model in ("holt-winters", "holt-winters-9d"):
         return fc.HoltWinters().forecast(history, DAY), True
     if model == "seasonal-naive":
         return fc.SeasonalNaive().forecast(history, DAY), True
