@@ -234,6 +234,24 @@ def test_s6_needs_the_ratios_and_smart_below_fixed_everywhere():
     assert np.isfinite(none.values["ratio_violation"])
 
 
+def test_s6_judges_the_geometric_mean_of_the_ratios():
+    # the issue's case: ratios 28.75x and 134.71x, one seed near zero; an arithmetic mean's t
+    # interval of (28.75, 134.71, 30) reaches below 4x, the log-ratios' does not
+    fixed = per_seed([57.5, 53.885, 60.0], [20.0, 20.0, 20.0])
+    smart = per_seed([2.0, 0.4, 2.0], [1.0, 1.0, 1.0])
+    claim = vc.s6_improvement(fixed, smart)
+    assert claim.verdict == "reproduced" and "geometric mean" in claim.tolerance
+    ratios = np.array([28.75, 134.7125, 30.0])
+    assert claim.values["ratio_violation"] == pytest.approx(np.exp(np.log(ratios).mean()))
+    lo, hi = claim.uncertainty["ci95"]
+    assert lo > vc.S6_BANDS["violation"].low and hi > claim.values["ratio_violation"]
+    arithmetic = vc.interval(ratios, of="ratios")
+    assert arithmetic["ci95"][0] < vc.S6_BANDS["violation"].low  # the old rule: inconclusive
+    # ratios spread across the band's edge stay inconclusive on the log scale
+    spread = vc.s6_improvement(fixed, per_seed([30.0, 5.0, 20.0], [2.0, 2.0, 2.0]))
+    assert spread.verdict == "inconclusive"
+
+
 def test_s12_says_when_the_pool_scale_moves_s5_or_s6():
     fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
     near = per_seed([6.0, 7.0, 6.5], [2.5, 2.6, 2.5])

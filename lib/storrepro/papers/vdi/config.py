@@ -315,7 +315,8 @@ class VdiConfig(NotebookConfig):
             quote='"reduced SLO violations from 54.6% when using a fixed debt bucket to merely a '
             '6.2%" (8.8×; queued 21.7 → 2.6 %, 8.3×)',
             value="per-seed ratios ≥ 4× and ≥ 3× (the acceptance check S6, about half "
-            "the paper's) on the 95 % interval, and smart < fixed on every seed and pool size",
+            "the paper's) on the 95 % interval of their geometric mean (the mean log-ratio), "
+            "and smart < fixed on every seed and pool size",
             kind="band",
             symbol=f"{_CLAIMS}:S6_BANDS",
             decides=("S6",),
