@@ -166,6 +166,24 @@ def test_f8_fails_on_a_large_cumulative_error_and_counts_the_mondays_truly():
     # one seed far over, one well under: the interval straddles 5 %
     mixed = cum_frame([0.02] * 5 + [0.16] + [0.01] * 6)
     assert vc.f8_cumulative(mixed).verdict == "inconclusive"
+    # on a user's trace the calendar's Mondays are not the trace's: no stand-in explanation
+    claim = vc.f8_cumulative(bad, stand_in=False)
+    assert claim.verdict == "not reproduced" and "Monday" not in claim.reason
+    assert "days of the calendar the trace is laid on" in claim.reason
+
+
+def test_a_forecasting_claim_is_not_checkable_on_a_trace_shorter_than_what_it_reads():
+    table = f5_table([-2.0, -2.5, -1.5, -2.2, -1.8])
+    rule = vc.where_covered(vc.f5_ordering)
+    assert rule.__name__ == "f5_ordering"
+    assert rule(None, table) == vc.f5_ordering(table)  # the stand-in: unchanged
+    short = {"need_days": 14, "have_days": 0.08, "repeated": True}
+    claim = rule(short, table)
+    assert claim.verdict == "not checkable" and "13 days of history" in claim.reason
+    covered = {"need_days": 14, "have_days": 20.0, "repeated": True}
+    claim = rule(covered, table)
+    assert claim.verdict == "reproduced" and "none reads a copy of its own target" in claim.reason
+    assert rule({**covered, "repeated": False}, table).reason == vc.f5_ordering(table).reason
 
 
 def arima_rows(stable, smape_fit, flagged=None, model="arima-ridge"):
@@ -213,6 +231,14 @@ def test_s5_is_judged_on_the_seeds_interval_and_names_the_cause():
     low = vc.s5_smart(per_seed([1.0, 1.1, 0.9], [0.1, 0.1, 0.1]),
                       {"capacity": 1.0, "planner": 0.0, "emergency": 0.0, "other": 0.0})
     assert low.verdict == "not reproduced" and "seldom binds" in low.reason
+
+
+def test_s5_blames_the_forecast_only_for_what_the_oracle_does_better():
+    # the trace: 25.8 % with the forecast, 13.9 % with the actual trace
+    claim = vc.s5_smart(per_seed([25.8, 25.8, 25.8], [6.0, 6.0, 6.0]), None, 13.9)
+    assert "not the cause" not in claim.reason and "the forecast adds 11.9 pp" in claim.reason
+    claim = vc.s5_smart(per_seed([14.0, 14.1, 13.9], [6.0, 6.0, 6.0]), None, 13.9)
+    assert "so the forecast is not the cause" in claim.reason
 
 
 def test_s6_needs_the_ratios_and_smart_below_fixed_everywhere():
@@ -378,6 +404,22 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
     assert list(table.columns) == ["claim", "primary", *cfg.reading_labels(), "robust"]
 
 
+def test_the_summary_names_the_arima_part_when_it_fails(tmp_path):
+    claims = {
+        "F5": {"verdict": "not reproduced", "values": {
+            "median_gap_pp": -2.0, "parts": ["reproduced", "not reproduced"]}},
+        "S5": {"verdict": "reproduced", "by_reading": {}},
+        "S6": {"verdict": "reproduced", "by_reading": {}},
+    }
+    summary = vc._summary(claims)
+    assert "the forecaster beats Holt-Winters" in summary
+    assert "Holt-Winters does not beat ARIMA" in summary and len(summary.split()) <= 40
+    claims["F5"]["values"]["parts"] = ["reproduced", "reproduced"]
+    assert "ARIMA" not in vc._summary(claims)
+    claims["F5"]["verdict"] = "not checkable"
+    assert "cannot be compared on this trace" in vc._summary(claims)
+
+
 def test_a_test_claim_must_be_judged_under_every_reading(tmp_path):
     run = Run(VdiConfig(profile="quick"), out=tmp_path)
     frame = per_seed([7.0, 7.2, 6.8], [2.4, 2.5, 2.3])
@@ -404,7 +446,8 @@ def test_summary_says_at_which_pool_sizes_the_cut_holds():
     def claims(f5_part, gap, s5s6, scales):
         by = {"pool=prototype": {"verdict": s5s6[1]}, "spread=even-cores": {"verdict": "partly"}}
         return {
-            "F5": {"verdict": f5_part, "values": {"median_gap_pp": gap, "parts": [f5_part]}},
+            "F5": {"verdict": f5_part,
+                   "values": {"median_gap_pp": gap, "parts": [f5_part, "reproduced"]}},
             "S5": {"verdict": s5s6[0], "by_reading": by},
             "S6": {"verdict": s5s6[0], "by_reading": by},
             "S12": {"values": {f"×{k}": {"S5": v, "S6": v} for k, v in scales.items()}},

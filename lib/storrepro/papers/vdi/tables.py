@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.vdi.books import PROTOCOL_ROWS
 from storrepro.papers.vdi.metrics import (
     LATENCY_SLO_S,
     latency_violation_pct,
@@ -94,14 +95,6 @@ def protocol_inputs(seed_results: list[dict], labels) -> dict[str, tuple]:
         under = accuracy_under(acc, alpha_acc, label)
         out[label] = under, psyn_rows(under), cumulative_errors(under)
     return out
-
-
-#: The forecasting protocol's alternative readings: (model row replaced, the row that replaces it).
-PROTOCOL_ROWS = {
-    "train_window=hw-9": ("holt-winters", "holt-winters-9d"),
-    "train_window=all-3": ("arima-ridge", "arima-3d"),
-    "proposed_history=weekly": ("proposed", "proposed-weekly"),
-}
 
 
 def accuracy_under(acc: pd.DataFrame, alpha_acc: pd.DataFrame, label: str | None) -> pd.DataFrame:
