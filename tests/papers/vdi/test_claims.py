@@ -464,3 +464,39 @@ def test_summary_says_at_which_pool_sizes_the_cut_holds():
                     "median 0.40 percentage points higher); the scheduler falls short of the "
                     "paper's cut in service-level violations at every pool size tried.")
     assert len(none.split()) <= 40  # partly: S5 is partly at the primary readings
+
+
+def real_table(proposed, hw, arima=None, naive=None):
+    n = len(proposed)
+    return pd.DataFrame({"proposed": proposed, "holt-winters": hw,
+                         "arima": arima if arima is not None else [np.nan] * n,
+                         "seasonal-naive": naive if naive is not None else [30.0] * n},
+                        index=pd.Index([f"w{k}" for k in range(n)], name="vm"))
+
+
+def test_f5_real_is_judged_per_vm_on_the_median_gap():
+    ahead = real_table([20.0, 18.0, 25.0, 30.0, 22.0], [25.0, 23.0, 29.0, 36.0, 27.0])
+    claim = vc.f5_real_ordering(ahead, on="real VMs x.csv (sha256 0)")
+    assert claim.verdict == "reproduced" and claim.id == "F5-real"
+    assert claim.values["n_vms"] == 5 and "x.csv" in claim.reason
+    behind = real_table([26.0, 24.0, 30.0, 37.0, 28.0], [25.0, 23.0, 29.0, 36.0, 27.0])
+    assert vc.f5_real_ordering(behind).verdict == "not reproduced"
+    missing = vc.f5_real_ordering(real_table([20.0], [np.nan]))
+    assert missing.verdict == "not checkable" and "look-back" in missing.reason
+
+
+def test_f5a_real_needs_arima_behind_holt_winters_and_counts_the_ranking():
+    hw = [25.0, 23.0, 29.0, 36.0]
+    good = real_table([20.0, 18.0, 25.0, 40.0], hw, arima=[40.0, 45.0, 50.0, 60.0])
+    claim = vc.f5a_real_arima(good)
+    assert claim.verdict == "reproduced" and claim.values["ranked"] == 3
+    bad = real_table([20.0, 18.0, 25.0, 30.0], hw, arima=[20.0, 21.0, 22.0, 30.0])
+    assert vc.f5a_real_arima(bad).verdict == "not reproduced"
+    assert vc.f5a_real_arima(real_table([20.0], [25.0])).verdict == "not checkable"
+
+
+def test_f10_real_beats_yesterday_or_not():
+    assert vc.f10_real_seasonal_naive(real_table([20.0] * 4, [25.0] * 4)).verdict == (
+        "reproduced")
+    assert vc.f10_real_seasonal_naive(
+        real_table([35.0, 36.0, 34.0, 37.0], [25.0] * 4)).verdict == "not reproduced"

@@ -15,6 +15,7 @@ from storrepro.suite.config import (
     Reading,
     trace_params,
 )
+from storrepro.suite.data import real_vms
 
 #: Pool size an earlier scratch prototype of the same generator reported: 75–81 M blocks over
 #: its seeds 0–4; the ``pool=prototype`` reading uses the middle on every seed.
@@ -141,6 +142,17 @@ class VdiConfig(NotebookConfig):
         "horizon_h": Param(float, 24.0, 24.0, "planner: look-ahead (h)", low=1, high=24),
         "sensitivity": Param(bool, True, True, "run the sensitivity section"),
         **trace_params("the synthetic VDI foreground IOPS"),
+        "real_vms": Param(
+            str,
+            "",
+            "",
+            "real VMs' requests per 30-minute snapshot, a CSV with the columns vm, interval, "
+            "requests, ts ('': the shared file when present)",
+            is_file=True,
+        ),
+        "real_vm_limit": Param(
+            int, 6, 0, "real VMs studied, the first of the file (0: all)", low=0, high=100_000
+        ),
     }
     readings: ClassVar[dict[str, Reading]] = {
         "pool": Reading(
@@ -388,6 +400,8 @@ class VdiConfig(NotebookConfig):
         super().__init__(profile, seed, **values)
         if self.trace and values.get("seeds") is None:
             self.seeds = 1  # every seed reads the same trace: more would repeat one run
+        if not self.real_vms:  # the shared file when present, so the run records its path
+            self.real_vms = str(real_vms.default_path() or "")
 
     def validate(self) -> None:
         if not 0 < self.cap <= 1:
