@@ -137,6 +137,23 @@ def headline_text(result: dict) -> str:
     return text + ")"
 
 
+def real_data_text(headline: dict) -> str:
+    """The real-data verdict beside the stand-in's, in its own sentence ('' without one)."""
+    real = headline.get("real_data")
+    if not real:
+        return ""
+    return (f" On real data, judged apart from the stand-in: **{real['verdict']}** ("
+            + "; ".join(f"{k} {v}" for k, v in real["claims"].items()) + ").")
+
+
+def judged_on(claim: dict, result: dict) -> str:
+    """The input a claim was judged on: the real-data file its values name (``input``; none:
+    not checkable without it), else the notebook's input (stand-in or a user's trace)."""
+    if "input" in claim.get("values", {}):
+        return claim["values"]["input"] or "no real-data file"
+    return result.get("input", "synthetic stand-in")
+
+
 def uncertainty_text(claim: dict) -> str:
     """``"n = 5, 95 % CI [1.2, 1.9]"`` or the reason there is none."""
     u = claim.get("uncertainty")
@@ -198,7 +215,7 @@ def build_scorecard(results: list[dict]) -> str:
         plain = f"{h['summary']} In detail: " if h.get("summary") else ""
         lines.append(human(
             f"- **{r['notebook']}** — {plain}{h['statement']} {headline_text(r)}. "
-            f"{h['cause']}{hangs}"
+            f"{h['cause']}{hangs}{real_data_text(h)}"
         ))
     lines.append("")
     lines += _table(
@@ -252,6 +269,7 @@ def build_scorecard(results: list[dict]) -> str:
                 "uncertainty",
                 "verdict",
                 "readings",
+                "judged on",
                 "reason",
             ],
             (
@@ -266,6 +284,7 @@ def build_scorecard(results: list[dict]) -> str:
                     uncertainty_text(c) if c["role"] == "test" else "—",
                     c["verdict"],
                     _robustness(c),
+                    judged_on(c, r),
                     c["reason"],
                 ]
                 for c in r["claims"]
