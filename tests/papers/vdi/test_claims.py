@@ -402,6 +402,14 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
         "service-level violations only at some pool sizes, which the paper never gives.")
     table = run.reading_table()
     assert list(table.columns) == ["claim", "primary", *cfg.reading_labels(), "robust"]
+    assert "real production VMs" not in h["cause"]  # no real-data claims judged
+    real = real_table([20.0, 18.0, 25.0, 30.0, 22.0], [25.0, 23.0, 29.0, 36.0, 27.0])
+    run.judge(vc.f5_real_ordering, real, not_affected_by=["pool", "spread"],
+              by_reading=dict.fromkeys(cfg.forecast_labels(), (real,)))
+    h = vc.headline_text(run)
+    assert ("On real production VMs, judged apart from the stand-in: F5-real reproduced: "
+            "proposed minus Holt-Winters a median -5.00 pp over 5 VMs") in h["cause"]
+    assert h["core"] == ["F5", "S5", "S6"]
 
 
 def test_the_summary_names_the_arima_part_when_it_fails(tmp_path):

@@ -1150,8 +1150,25 @@ def headline_text(run) -> dict:
             f"Scaling P from {low} to {high} (S12) takes the smart violations "
             f"from {first:.1f} % to {last:.1f} %: {'; '.join(path)}."
         )
+    if "F5-real" in claims:
+        parts.append(_real_words(claims))
     return {"statement": statement, "core": ["F5", "S5", "S6"], "cause": " ".join(parts),
             "summary": _summary(claims)}
+
+
+def _real_words(claims: Mapping) -> str:
+    """The real-data verdict in its own sentence: F5's statements on real production VMs,
+    beside the stand-in's, never folded into the headline's verdict."""
+    f5, arima = claims["F5-real"], claims.get("F5a-real")
+    if f5["verdict"] == "not checkable":
+        said = f"F5-real not checkable — {f5['reason']}"
+    else:
+        gap = f5["values"]
+        said = (f"F5-real {f5['verdict']}: proposed minus Holt-Winters a median "
+                f"{gap['median_gap_pp']:+.2f} pp over {gap['n_vms']} VMs (paper −4.4 pp)")
+    if arima is not None:
+        said += f"; F5a-real {arima['verdict']} ({arima['reproduced_value']})"
+    return f"On real production VMs, judged apart from the stand-in: {said}."
 
 
 def _summary(claims: Mapping) -> str:
@@ -1208,7 +1225,7 @@ def _real_missing(cid: str, why: str, band: bands.Band | None) -> Claim:
         id=cid, statement=statement, paper_value=paper, reproduced_value="—",
         tolerance="judged on real VMs", verdict="not checkable", reason=f"Not checkable: {why}.",
         role="test" if band else "analysis", kind="must" if band else "should",
-        band=band.source if band else "", no_uncertainty=why,
+        band=band.source if band else "", no_uncertainty=why, values={"input": ""},
     )
 
 
