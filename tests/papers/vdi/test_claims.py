@@ -508,3 +508,23 @@ def test_f10_real_beats_yesterday_or_not():
         "reproduced")
     assert vc.f10_real_seasonal_naive(
         real_table([35.0, 36.0, 34.0, 37.0], [25.0] * 4)).verdict == "not reproduced"
+
+
+def test_each_forecasting_reading_is_checked_against_the_papers_smapes():
+    cfg = VdiConfig(profile="quick")
+    table = f5_table([-1.0, -0.5, -1.2], hw=(17.0, 18.0, 17.0), arima=25.0)
+    smape_by = dict.fromkeys([None, *cfg.forecast_labels()], table)
+    diverged = table.assign(arima=200.0)  # every plain 3-day ARIMA fit divergent
+    smape_by["train_window=all-3"] = diverged
+    checks = vc.protocol_consistency(smape_by, cfg.readings)
+    assert [(n, r.paper_value) for n, r, _ in checks] == [
+        ("train_window", "19.2 %"), ("train_window", "27.8 %"), ("proposed_history", "14.8 %"),
+        ("forecast_alpha", "14.8 %")]
+    run = Run(cfg)
+    records = [run.consistency(n, r, m) for n, r, m in checks]
+    arima = records[1]["alternatives"]
+    assert arima["all-3"]["verdict"] == "ruled out" and arima["p-syn"]["verdict"] == "possible"
+    assert arima["p-syn"]["value"] == pytest.approx(25.0 / 27.8)
+    ruled = {**smape_by, None: diverged}  # the primary ruled out: an error
+    with pytest.raises(ValueError, match="primary 'p-syn' is ruled out"):
+        Run(cfg).consistency(*vc.protocol_consistency(ruled, cfg.readings)[1])

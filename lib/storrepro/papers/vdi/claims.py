@@ -42,6 +42,7 @@ from storrepro.suite.claims import (
     judged,
     verdict_of,
 )
+from storrepro.suite.consistency import Reported
 
 # ---------------------------------------------------------------- bands and calibration targets
 
@@ -263,6 +264,45 @@ FORECAST_READS = {
     "F8": (("proposed",), tuple(WINDOW_RANGE)),
     "F10": (("proposed", "holt-winters", "seasonal-naive"), (PSYN_DAY,)),
 }
+
+
+#: The paper's reported SMAPEs (§VI-A), each with the band of measured values compatible with
+#: it: the forecasting readings are checked against them (the consistency rule).
+PAPER_SMAPE = {"proposed": 14.8, "holt-winters": 19.2, "arima": 27.8}
+REPORTED_SMAPE = {
+    model: Reported(quote=f'"{words}" (§VI-A)', paper_value=f"{PAPER_SMAPE[model]:g} %",
+                    band=bands.approx_ratio(f'"{words}"'),
+                    of=f"{name}'s P-syn SMAPE per seed / {PAPER_SMAPE[model]:g} %")
+    for model, name, words in (
+        ("proposed", "the proposed model",
+         "We achieve Symmetric mean absolute percentage error (SMAPE) of 14.8%"),
+        ("holt-winters", "Holt-Winters", "SMAPE achieved for triple exponential smoothing is "
+         "19.2%"),
+        ("arima", "ARIMA", "ARIMA achieves Symmetric mean absolute percentage error (SMAPE) of "
+         "27.8%"),
+    )
+}
+#: The models whose reported SMAPE each forecasting reading changes.
+PROTOCOL_CHECKS = {"train_window": ("holt-winters", "arima"), "proposed_history": ("proposed",),
+                   "forecast_alpha": ("proposed",)}
+
+
+def protocol_consistency(smape_by: Mapping, readings: Mapping) -> list[tuple]:
+    """``(reading, reported, measured)`` for :meth:`storrepro.suite.run.Run.consistency`: each
+    forecasting reading's alternatives (the primary: key None of ``smape_by``, the others
+    ``"name=value"``; each a :func:`psyn_smape` table) measured against the paper's SMAPE of
+    every model it changes, per seed as a ratio to the paper's number."""
+    checks = []
+    for name, models in PROTOCOL_CHECKS.items():
+        reading = readings[name]
+        for model in models:
+            measured = {
+                value: list(smape_by[None if value == reading.primary else f"{name}={value}"]
+                            [model] / PAPER_SMAPE[model])
+                for value in reading.alternatives
+            }
+            checks.append((name, REPORTED_SMAPE[model], measured))
+    return checks
 
 
 def where_covered(rule):
