@@ -30,6 +30,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.vdi.books import trace_cover
 from storrepro.papers.vdi.metrics import dynamics, mean_violation, per_seed_frame
 from storrepro.papers.vdi.seeds import PSYN_DAY, WINDOW_RANGE
 from storrepro.suite import bands
@@ -303,6 +304,14 @@ def protocol_consistency(smape_by: Mapping, readings: Mapping) -> list[tuple]:
             }
             checks.append((name, REPORTED_SMAPE[model], measured))
     return checks
+
+
+def forecast_cover(st, cid: str, label: str | None = None) -> dict | None:
+    """What claim ``cid``'s forecasts (:data:`FORECAST_READS`) need of a user's trace under the
+    forecasting reading ``label``, and what it has (:func:`~storrepro.papers.vdi.books.
+    trace_cover`; None on the stand-in)."""
+    models, days = FORECAST_READS[cid]
+    return trace_cover(st, models, days, label)
 
 
 def where_covered(rule):
