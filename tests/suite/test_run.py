@@ -292,6 +292,28 @@ def test_the_scorecard_states_the_headline_rule():
     assert "| ★ T1 | test |" in every
 
 
+def test_real_data_claims_get_their_own_verdict_and_every_claim_says_its_input():
+    def on_real(samples, id="T1-real", input="real VMs x.csv (sha256 ab)"):
+        claim = ratio_rule(samples, id=id)
+        return dataclasses.replace(claim, values={"input": input})
+
+    run = Run(JudgeConfig(profile="quick"))
+    run.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
+    run.judge(on_real, [1.6, 1.7, 1.65], not_affected_by=["model"])
+    run.judge(on_real, [math.nan, 1.0], "T2-real", "", not_affected_by=["model"])
+    h = run.headline("It holds.", core=["T1"], cause="because")
+    assert h["verdict"] == "reproduced"  # the real-data claims are not folded in
+    assert h["real_data"]["verdict"] == "not reproduced"  # T2-real, not checkable, left out
+    assert set(h["real_data"]["claims"]) == {"T1-real", "T2-real"}
+    card = build_scorecard([run.result()])
+    assert "On real data, judged apart from the stand-in: **not reproduced**" in card
+    assert "| judged on |" in card and "| real VMs x.csv (sha256 ab) |" in card
+    assert "| no real-data file |" in card and "| synthetic stand-in |" in card
+    bare = Run(JudgeConfig(profile="quick"))
+    bare.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
+    assert bare.headline("It holds.", core=["T1"], cause="because")["real_data"] is None
+
+
 def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():
     run = Run(JudgeConfig(profile="quick"))
     entry = run.judge(ratio_rule, [1.0, math.nan], not_affected_by=["model"])

@@ -303,6 +303,7 @@ class Run:
             "cause": cause,
             "robust": all(self.claims[c]["robust"] is not False for c in core),
             "hangs_on": sorted({r for c in core for r in self.claims[c]["decided_by"]}),
+            "real_data": real_data_verdict(self.claims.values()),
         }
         return self._headline
 
@@ -441,6 +442,23 @@ def _consistency_of(headline: dict, readings: dict) -> dict:
     }
     unchecked = [name for name in headline["hangs_on"] if not readings[name]["consistency"]]
     return {"ruled_out": ruled_out, "unchecked": unchecked}
+
+
+#: The ids of test claims judged on real data beside a stand-in's end so (``F5-real``); the
+#: headline gives their verdict apart, never folded into the core's.
+REAL_SUFFIX = "-real"
+
+
+def real_data_verdict(claims: Iterable[dict]) -> dict | None:
+    """The verdict of the real-data test claims (by the headline rule over those that could be
+    checked; ``not checkable`` when none could) and each one's verdict and value; None when the
+    notebook has none."""
+    real = [c for c in claims if c["id"].endswith(REAL_SUFFIX) and c["role"] == "test"]
+    if not real:
+        return None
+    checked = [c["verdict"] for c in real if c["verdict"] != "not checkable"]
+    return {"verdict": headline_verdict(checked) if checked else "not checkable",
+            "claims": {c["id"]: f"{c['verdict']} ({c['reproduced_value']})" for c in real}}
 
 
 def show_saved(fig, png: Path) -> None:

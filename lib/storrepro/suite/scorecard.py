@@ -146,6 +146,23 @@ def headline_text(result: dict) -> str:
     return text + ")"
 
 
+def real_data_text(headline: dict) -> str:
+    """The real-data verdict beside the stand-in's, in its own sentence ('' without one)."""
+    real = headline.get("real_data")
+    if not real:
+        return ""
+    return (f" On real data, judged apart from the stand-in: **{real['verdict']}** ("
+            + "; ".join(f"{k} {v}" for k, v in real["claims"].items()) + ").")
+
+
+def judged_on(claim: dict, result: dict) -> str:
+    """The input a claim was judged on: the real-data file its values name (``input``; none:
+    not checkable without it), else the notebook's input (stand-in or a user's trace)."""
+    if "input" in claim.get("values", {}):
+        return claim["values"]["input"] or "no real-data file"
+    return result.get("input", "synthetic stand-in")
+
+
 def uncertainty_text(claim: dict) -> str:
     """``"n = 5, 95 % CI [1.2, 1.9]"`` or the reason there is none."""
     u = claim.get("uncertainty")
@@ -252,7 +269,7 @@ def build_scorecard(results: list[dict]) -> str:
         lines += ["", f"## {name}", ""]
         plain = f"{h['summary']} " if h.get("summary") else ""
         lines += [human(f"{plain}{headline_text(r)}. The measured cause: "
-                        f"{first_sentence(h['cause'], 40)}"), ""]
+                        f"{first_sentence(h['cause'], 40)}{real_data_text(h)}"), ""]
         if claims_picture.rows(r):
             lines += [f"![{name}: every test claim, the paper's band and our estimate]"
                       f"(../{claims_picture.relative_path(name)})", ""]
@@ -312,7 +329,7 @@ def build_claims(r: dict) -> str:
     lines += ["## Claims", "", "Core claims first (★).", ""]
     lines += _table(
         ["id", "role", "kind", "statement", "paper", "reproduced", "tolerance", "uncertainty",
-         "verdict", "readings", "reason"],
+         "verdict", "readings", "judged on", "reason"],
         (
             [
                 ("★ " if c["id"] in core else "") + c["id"],
@@ -325,6 +342,7 @@ def build_claims(r: dict) -> str:
                 uncertainty_text(c) if c["role"] == "test" else "—",
                 c["verdict"],
                 _robustness(c),
+                judged_on(c, r),
                 c["reason"],
             ]
             for c in ordered

@@ -141,11 +141,16 @@ def _headline(result: dict) -> str:
         for label, verdict in h.get("by_reading", {}).items()
     )
     plain = f'<p class="summary">{_e(h["summary"])}</p>' if h.get("summary") else ""
+    real = h.get("real_data")
+    real = (f'<p class="real-data">On real data, judged apart from the stand-in: <strong>'
+            f'{_e(real["verdict"])}</strong> ('
+            + "; ".join(f"{_claim_link(k)} {_e(v)}" for k, v in real["claims"].items())
+            + ").</p>") if real else ""
     return (
         f'<div class="headline {_verdict_class(h["verdict"])}">{plain}<p><strong>'
         f'{_e(h["verdict"])}</strong> ({_e(_core_count(result))}: '
         f"{', '.join(map(_claim_link, h['core']))}{under}) — {_e(h['statement'])}</p>"
-        f"<p>{_e(h['cause'])}{_e(hangs)}</p></div>"
+        f"<p>{_e(h['cause'])}{_e(hangs)}</p>{real}</div>"
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from storrepro.papers.vdi import claims as vc
 from storrepro.papers.vdi import metrics
-from storrepro.papers.vdi.config import VdiConfig
+from storrepro.papers.vdi.config import FORECAST_READINGS, VdiConfig
 from storrepro.papers.vdi.seeds import TREND_DAYS
 from storrepro.suite.run import Run
 
@@ -58,6 +58,23 @@ def psyn_rows(smape: dict, mpe: dict | None = None, divergent=()):
                          "mpe": (mpe or {}).get(model, -3.0),
                          "divergent": (model, seed) in divergent})
     return pd.DataFrame(rows)
+
+
+def test_f10_beats_yesterday_only_when_the_median_gap_is_below_zero():
+    hw = [17.0, 18.0, 17.0, 18.0, 17.0]
+    naive = [19.0, 20.0, 19.5, 20.5, 19.0]
+    ahead = psyn_rows({"proposed": [15.0, 16.0, 15.5, 16.0, 15.2], "holt-winters": hw,
+                       "seasonal-naive": naive})
+    claim = vc.f10_seasonal_naive(ahead)
+    assert claim.verdict == "reproduced" and claim.role == "analysis"
+    assert claim.values["median_gap_pp"] == pytest.approx(-4.0)
+    behind = psyn_rows({"proposed": [20.0, 21.0, 20.5, 21.0, 20.2], "holt-winters": hw,
+                        "seasonal-naive": naive})
+    claim = vc.f10_seasonal_naive(behind)
+    assert claim.verdict == "not reproduced" and "Yesterday's copy" in claim.reason
+    mixed = psyn_rows({"proposed": [18.0, 21.0, 19.0, 21.0, 18.5], "holt-winters": hw,
+                       "seasonal-naive": naive})
+    assert vc.f10_seasonal_naive(mixed).verdict == "inconclusive"
 
 
 def f5_table(gaps, hw=(17.0, 18.0, 17.0, 18.0, 17.0), arima=25.0):
@@ -149,6 +166,24 @@ def test_f8_fails_on_a_large_cumulative_error_and_counts_the_mondays_truly():
     # one seed far over, one well under: the interval straddles 5 %
     mixed = cum_frame([0.02] * 5 + [0.16] + [0.01] * 6)
     assert vc.f8_cumulative(mixed).verdict == "inconclusive"
+    # on a user's trace the calendar's Mondays are not the trace's: no stand-in explanation
+    claim = vc.f8_cumulative(bad, stand_in=False)
+    assert claim.verdict == "not reproduced" and "Monday" not in claim.reason
+    assert "days of the calendar the trace is laid on" in claim.reason
+
+
+def test_a_forecasting_claim_is_not_checkable_on_a_trace_shorter_than_what_it_reads():
+    table = f5_table([-2.0, -2.5, -1.5, -2.2, -1.8])
+    rule = vc.where_covered(vc.f5_ordering)
+    assert rule.__name__ == "f5_ordering"
+    assert rule(None, table) == vc.f5_ordering(table)  # the stand-in: unchanged
+    short = {"need_days": 14, "have_days": 0.08, "repeated": True}
+    claim = rule(short, table)
+    assert claim.verdict == "not checkable" and "13 days of history" in claim.reason
+    covered = {"need_days": 14, "have_days": 20.0, "repeated": True}
+    claim = rule(covered, table)
+    assert claim.verdict == "reproduced" and "none reads a copy of its own target" in claim.reason
+    assert rule({**covered, "repeated": False}, table).reason == vc.f5_ordering(table).reason
 
 
 def arima_rows(stable, smape_fit, flagged=None, model="arima-ridge"):
@@ -198,6 +233,14 @@ def test_s5_is_judged_on_the_seeds_interval_and_names_the_cause():
     assert low.verdict == "not reproduced" and "seldom binds" in low.reason
 
 
+def test_s5_blames_the_forecast_only_for_what_the_oracle_does_better():
+    # the issue's trace: 25.8 % with the forecast, 13.9 % with the actual trace
+    claim = vc.s5_smart(per_seed([25.8, 25.8, 25.8], [6.0, 6.0, 6.0]), None, 13.9)
+    assert "not the cause" not in claim.reason and "the forecast adds 11.9 pp" in claim.reason
+    claim = vc.s5_smart(per_seed([14.0, 14.1, 13.9], [6.0, 6.0, 6.0]), None, 13.9)
+    assert "so the forecast is not the cause" in claim.reason
+
+
 def test_s6_needs_the_ratios_and_smart_below_fixed_everywhere():
     fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
     pool = {"×0.8": (pd.Series([60.0, 61.0, 60.0]), pd.Series([9.0, 9.0, 9.5]))}
@@ -215,6 +258,24 @@ def test_s6_needs_the_ratios_and_smart_below_fixed_everywhere():
     # a seed without violations keeps the ratio finite
     none = vc.s6_improvement(fixed, per_seed([0.0, 7.0, 6.5], [0.0, 2.6, 2.5]))
     assert np.isfinite(none.values["ratio_violation"])
+
+
+def test_s6_judges_the_geometric_mean_of_the_ratios():
+    # the issue's case: ratios 28.75x and 134.71x, one seed near zero; an arithmetic mean's t
+    # interval of (28.75, 134.71, 30) reaches below 4x, the log-ratios' does not
+    fixed = per_seed([57.5, 53.885, 60.0], [20.0, 20.0, 20.0])
+    smart = per_seed([2.0, 0.4, 2.0], [1.0, 1.0, 1.0])
+    claim = vc.s6_improvement(fixed, smart)
+    assert claim.verdict == "reproduced" and "geometric mean" in claim.tolerance
+    ratios = np.array([28.75, 134.7125, 30.0])
+    assert claim.values["ratio_violation"] == pytest.approx(np.exp(np.log(ratios).mean()))
+    lo, hi = claim.uncertainty["ci95"]
+    assert lo > vc.S6_BANDS["violation"].low and hi > claim.values["ratio_violation"]
+    arithmetic = vc.interval(ratios, of="ratios")
+    assert arithmetic["ci95"][0] < vc.S6_BANDS["violation"].low  # the old rule: inconclusive
+    # ratios spread across the band's edge stay inconclusive on the log scale
+    spread = vc.s6_improvement(fixed, per_seed([30.0, 5.0, 20.0], [2.0, 2.0, 2.0]))
+    assert spread.verdict == "inconclusive"
 
 
 def test_s12_says_when_the_pool_scale_moves_s5_or_s6():
@@ -291,7 +352,11 @@ def test_invariants_and_the_queued_definition():
 
 def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_path):
     cfg = VdiConfig(profile="quick")
-    assert cfg.reading_labels() == ["pool=a7-forecast", "pool=prototype", "spread=even-cores"]
+    assert cfg.scheduler_labels() == ["pool=a7-forecast", "pool=prototype", "spread=even-cores"]
+    assert cfg.forecast_labels() == ["train_window=hw-9", "train_window=all-3",
+                                     "proposed_history=weekly", "forecast_alpha=0.3",
+                                     "forecast_alpha=0.7"]
+    assert cfg.reading_labels() == cfg.scheduler_labels() + cfg.forecast_labels()
     assert cfg.system.spread == "bg-floor" and cfg.system.pool_rule == "a7"
     assert cfg.system_under("spread=even-cores").spread == "even-cores"
     assert cfg.system_under("pool=a7-forecast").pool_rule == "a7-forecast"
@@ -300,8 +365,12 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
     run = Run(cfg, out=tmp_path)
     forecasting = ["pool", "spread"]
     run.judge(vc.f9_arima_sanity, arima_rows([True, True, True], [24.0, 25.0, 23.0]))
+    protocol = dict.fromkeys(cfg.forecast_labels(), (f5_table([-0.15, 1.25, -6.85, -0.11,
+                                                               -0.59]),))
+    protocol["train_window=hw-9"] = (f5_table([0.5, 0.6, 0.4, 0.55, 0.45]),)
     run.judge(vc.f5_ordering, f5_table([-0.15, 1.25, -6.85, -0.11, -0.59]),
-              not_affected_by=forecasting)
+              by_reading=protocol, not_affected_by=forecasting)
+    scheduler_only = list(FORECAST_READINGS)
     run.judge(vc.s4_baseline, 53.0, 18.8, (24, 64))
     causes = {"capacity": 1.0, "planner": 13.9, "emergency": 0.2, "other": 0.0}
     fixed = per_seed([54.0, 55.0, 54.5], [20.0, 21.0, 20.5])
@@ -310,9 +379,9 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
     big = per_seed([1.0, 1.1, 0.9], [0.1, 0.1, 0.1])
     even = per_seed([21.0, 21.5, 20.5], [3.3, 3.2, 3.4])
     by_pool = {"pool=a7-forecast": own, "pool=prototype": big, "spread=even-cores": even}
-    run.judge(vc.s5_smart, primary, causes, 9.3,
+    run.judge(vc.s5_smart, primary, causes, 9.3, not_affected_by=scheduler_only,
               by_reading={k: (v, causes, 5.0) for k, v in by_pool.items()})
-    run.judge(vc.s6_improvement, fixed, primary,
+    run.judge(vc.s6_improvement, fixed, primary, not_affected_by=scheduler_only,
               by_reading={k: (fixed, v) for k, v in by_pool.items()})
     entry = run.claims["S5"]
     assert entry["by_reading"]["pool=a7-forecast"]["verdict"] == "reproduced"
@@ -324,15 +393,39 @@ def test_readings_are_declared_and_the_headline_names_what_s5_s6_hang_on(tmp_pat
             "S5 partly → reproduced") in h["cause"]
     assert "13.9 pp" in h["cause"] and "median -0.15 pp" in h["cause"]
     assert "pool=a7-forecast: S5 reproduced" in h["cause"]
-    assert h["hangs_on"] == ["pool"]  # even-cores is partly too
+    assert h["hangs_on"] == ["pool", "train_window"]  # even-cores is partly too
+    assert "F5 hangs on the forecasting protocol: train_window=hw-9: F5 not reproduced" in (
+        h["cause"])
     assert h["summary"] == (
         "Partly: the forecaster is not told apart from Holt-Winters (error a median 0.15 "
         "percentage points lower; paper 4.4); the scheduler matches the paper's cut in "
         "service-level violations only at some pool sizes, which the paper never gives.")
     table = run.reading_table()
-    assert list(table.columns) == [
-        "claim", "primary", "pool=a7-forecast", "pool=prototype", "spread=even-cores", "robust"
-    ]
+    assert list(table.columns) == ["claim", "primary", *cfg.reading_labels(), "robust"]
+    assert "real production VMs" not in h["cause"]  # no real-data claims judged
+    real = real_table([20.0, 18.0, 25.0, 30.0, 22.0], [25.0, 23.0, 29.0, 36.0, 27.0])
+    run.judge(vc.f5_real_ordering, real, not_affected_by=["pool", "spread"],
+              by_reading=dict.fromkeys(cfg.forecast_labels(), (real,)))
+    h = vc.headline_text(run)
+    assert ("On real production VMs, judged apart from the stand-in: F5-real reproduced: "
+            "proposed minus Holt-Winters a median -5.00 pp over 5 VMs") in h["cause"]
+    assert h["core"] == ["F5", "S5", "S6"]
+
+
+def test_the_summary_names_the_arima_part_when_it_fails(tmp_path):
+    claims = {
+        "F5": {"verdict": "not reproduced", "values": {
+            "median_gap_pp": -2.0, "parts": ["reproduced", "not reproduced"]}},
+        "S5": {"verdict": "reproduced", "by_reading": {}},
+        "S6": {"verdict": "reproduced", "by_reading": {}},
+    }
+    summary = vc._summary(claims)
+    assert "the forecaster beats Holt-Winters" in summary
+    assert "Holt-Winters does not beat ARIMA" in summary and len(summary.split()) <= 40
+    claims["F5"]["values"]["parts"] = ["reproduced", "reproduced"]
+    assert "ARIMA" not in vc._summary(claims)
+    claims["F5"]["verdict"] = "not checkable"
+    assert "cannot be compared on this trace" in vc._summary(claims)
 
 
 def test_a_test_claim_must_be_judged_under_every_reading(tmp_path):
@@ -361,7 +454,8 @@ def test_summary_says_at_which_pool_sizes_the_cut_holds():
     def claims(f5_part, gap, s5s6, scales):
         by = {"pool=prototype": {"verdict": s5s6[1]}, "spread=even-cores": {"verdict": "partly"}}
         return {
-            "F5": {"verdict": f5_part, "values": {"median_gap_pp": gap, "parts": [f5_part]}},
+            "F5": {"verdict": f5_part,
+                   "values": {"median_gap_pp": gap, "parts": [f5_part, "reproduced"]}},
             "S5": {"verdict": s5s6[0], "by_reading": by},
             "S6": {"verdict": s5s6[0], "by_reading": by},
             "S12": {"values": {f"×{k}": {"S5": v, "S6": v} for k, v in scales.items()}},
@@ -378,3 +472,59 @@ def test_summary_says_at_which_pool_sizes_the_cut_holds():
                     "median 0.40 percentage points higher); the scheduler falls short of the "
                     "paper's cut in service-level violations at every pool size tried.")
     assert len(none.split()) <= 40  # partly: S5 is partly at the primary readings
+
+
+def real_table(proposed, hw, arima=None, naive=None):
+    n = len(proposed)
+    return pd.DataFrame({"proposed": proposed, "holt-winters": hw,
+                         "arima": arima if arima is not None else [np.nan] * n,
+                         "seasonal-naive": naive if naive is not None else [30.0] * n},
+                        index=pd.Index([f"w{k}" for k in range(n)], name="vm"))
+
+
+def test_f5_real_is_judged_per_vm_on_the_median_gap():
+    ahead = real_table([20.0, 18.0, 25.0, 30.0, 22.0], [25.0, 23.0, 29.0, 36.0, 27.0])
+    claim = vc.f5_real_ordering(ahead, on="real VMs x.csv (sha256 0)")
+    assert claim.verdict == "reproduced" and claim.id == "F5-real"
+    assert claim.values["n_vms"] == 5 and "x.csv" in claim.reason
+    behind = real_table([26.0, 24.0, 30.0, 37.0, 28.0], [25.0, 23.0, 29.0, 36.0, 27.0])
+    assert vc.f5_real_ordering(behind).verdict == "not reproduced"
+    missing = vc.f5_real_ordering(real_table([20.0], [np.nan]))
+    assert missing.verdict == "not checkable" and "look-back" in missing.reason
+
+
+def test_f5a_real_needs_arima_behind_holt_winters_and_counts_the_ranking():
+    hw = [25.0, 23.0, 29.0, 36.0]
+    good = real_table([20.0, 18.0, 25.0, 40.0], hw, arima=[40.0, 45.0, 50.0, 60.0])
+    claim = vc.f5a_real_arima(good)
+    assert claim.verdict == "reproduced" and claim.values["ranked"] == 3
+    bad = real_table([20.0, 18.0, 25.0, 30.0], hw, arima=[20.0, 21.0, 22.0, 30.0])
+    assert vc.f5a_real_arima(bad).verdict == "not reproduced"
+    assert vc.f5a_real_arima(real_table([20.0], [25.0])).verdict == "not checkable"
+
+
+def test_f10_real_beats_yesterday_or_not():
+    assert vc.f10_real_seasonal_naive(real_table([20.0] * 4, [25.0] * 4)).verdict == (
+        "reproduced")
+    assert vc.f10_real_seasonal_naive(
+        real_table([35.0, 36.0, 34.0, 37.0], [25.0] * 4)).verdict == "not reproduced"
+
+
+def test_each_forecasting_reading_is_checked_against_the_papers_smapes():
+    cfg = VdiConfig(profile="quick")
+    table = f5_table([-1.0, -0.5, -1.2], hw=(17.0, 18.0, 17.0), arima=25.0)
+    smape_by = dict.fromkeys([None, *cfg.forecast_labels()], table)
+    diverged = table.assign(arima=200.0)  # every plain 3-day ARIMA fit divergent
+    smape_by["train_window=all-3"] = diverged
+    checks = vc.protocol_consistency(smape_by, cfg.readings)
+    assert [(n, r.paper_value) for n, r, _ in checks] == [
+        ("train_window", "19.2 %"), ("train_window", "27.8 %"), ("proposed_history", "14.8 %"),
+        ("forecast_alpha", "14.8 %")]
+    run = Run(cfg)
+    records = [run.consistency(n, r, m) for n, r, m in checks]
+    arima = records[1]["alternatives"]
+    assert arima["all-3"]["verdict"] == "ruled out" and arima["p-syn"]["verdict"] == "possible"
+    assert arima["p-syn"]["value"] == pytest.approx(25.0 / 27.8)
+    ruled = {**smape_by, None: diverged}  # the primary ruled out: an error
+    with pytest.raises(ValueError, match="primary 'p-syn' is ruled out"):
+        Run(cfg).consistency(*vc.protocol_consistency(ruled, cfg.readings)[1])

@@ -49,8 +49,13 @@ def _seed_result(seed, smape_by_model, cum=0.01):
             "trend_means": np.arange(6) * 1000.0, "window_labels": np.array([0, 0, 0, 1, 1, 0])}
     alpha = pd.DataFrame({"seed": seed, "alpha": [0.3, 0.5], "smape": [10.0 + seed, 12.0],
                           "smape_weekly": [9.0, 8.0]})
+    alpha_acc = pd.DataFrame([{"seed": seed, "day": day, "model": "proposed", "alpha": a,
+                               "smape": 100 * a, "smape100": 50 * a, "mpe": 1.0,
+                               "cum_err": a / 10, "divergent": False}
+                              for a in (0.3, 0.5, 0.7) for day in range(6)])
     return {"seed": seed, "accuracy": pd.DataFrame(rows), "characterization": char,
-            "alpha": alpha, "fit_seconds": {m: 0.1 for m in smape_by_model}}
+            "alpha": alpha, "alpha_accuracy": alpha_acc,
+            "fit_seconds": {m: 0.1 for m in smape_by_model}}
 
 
 def test_forecast_tables_from_the_seed_results():
@@ -73,6 +78,31 @@ def test_forecast_tables_from_the_seed_results():
     trend = tables.trend_table(results)
     assert list(trend.loc[0, list(TREND_DAYS)]) == [0, 1, 2, 3, 4, 5]
     assert trend.loc[1, "K-means labels (Wed..Mon)"] == "000110"
+
+
+def test_each_forecasting_reading_gives_the_changed_model_its_variants_rows():
+    models = dict.fromkeys(tables.ACCURACY_ORDER, 10.0) | {"proposed": 14.0,
+                                                           "holt-winters-9d": 30.0,
+                                                           "arima-3d": 40.0,
+                                                           "proposed-weekly": 20.0}
+    labels = VdiConfig.forecast_labels()
+    protocol = tables.protocol_inputs([_seed_result(0, models)], labels)
+    assert set(protocol) == {None, *labels}
+
+    def psyn_of(label, model):
+        return protocol[label][1].set_index("model").smape[model]
+
+    assert psyn_of(None, "holt-winters") == 12.0  # 10 + day 2
+    assert psyn_of("train_window=hw-9", "holt-winters") == 32.0
+    assert psyn_of("train_window=all-3", "arima-ridge") == 42.0
+    assert psyn_of("proposed_history=weekly", "proposed") == 22.0
+    assert psyn_of("forecast_alpha=0.7", "proposed") == pytest.approx(70.0)
+    assert psyn_of("forecast_alpha=0.7", "holt-winters") == 12.0  # only the proposed model
+    assert len(protocol["forecast_alpha=0.3"][0]) == len(protocol[None][0])
+    cum = protocol["forecast_alpha=0.3"][2][0]
+    assert cum.cum_err.tolist() == pytest.approx([0.03] * 6)  # F8 reads the α rows too
+    with pytest.raises(ValueError, match="unknown forecasting reading"):
+        tables.accuracy_under(protocol[None][0], protocol[None][0], "pool=prototype")
 
 
 def _log(demand, c_fg):

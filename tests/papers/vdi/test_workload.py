@@ -85,24 +85,40 @@ def _alibaba_trace(path, counts=(120, 60, 300)):
 
 
 def test_a_real_trace_replaces_the_stand_in(tmp_path):
-    source = wl.trace_input(str(_alibaba_trace(tmp_path / "small.csv")))
+    source = wl.trace_input(str(_alibaba_trace(tmp_path / "small.csv", (120, 60, 300, 1))))
     frame = wl.trace_frame(source, wl.TraceConfig())
-    # 120, 60 and 300 requests per 600 s: 0.2, 0.1 and 0.5 IOPS, repeated over the 35 days
+    # 120, 60 and 300 requests per 600 s: 0.2, 0.1 and 0.5 IOPS, repeated over the 35 days; the
+    # fourth interval, one request at its start, is the partial bin: dropped
     np.testing.assert_allclose(frame.total_iops[:6], [0.2, 0.1, 0.5, 0.2, 0.1, 0.5])
+    assert frame.attrs["trace_bins"] == 3
     assert len(frame) == 35 * 144 and set(frame.lun) == {0}
     assert frame.time.iloc[0] == pd.Timestamp("2016-01-27 00:00")
     assert (frame.time.diff().dropna() == pd.Timedelta(minutes=10)).all()
-    # 120 of the 480 requests are writes
-    np.testing.assert_allclose(frame.write_iops, 0.25 * frame.total_iops)
-    _, st = seed_trace(0, 3, source)
+    # 121 of the 481 requests are writes
+    np.testing.assert_allclose(frame.write_iops, 121 / 481 * frame.total_iops)
+    with pytest.warns(UserWarning, match="repeated 1680.0 times to fill the 35-day calendar"):
+        _, st = seed_trace(0, 3, source)
+    assert st.trace_bins == 3 and st.repeated
     # the window starts at bin 42 + 28·144 = 4074 of the calendar, a multiple of 3
     np.testing.assert_allclose(st.window()[:4], [0.2, 0.1, 0.5, 0.2])
     assert set(st.labels) == {0}  # every day has the same mean: one cluster
     assert wl.trace_input("") is None
 
 
+def test_the_partial_last_bin_of_a_request_trace_is_dropped(tmp_path):
+    # the third interval's requests end short of 1800 s: two whole bins, the third dropped
+    source = wl.trace_input(str(_alibaba_trace(tmp_path / "partial.csv")))
+    frame = wl.trace_frame(source, wl.TraceConfig())
+    assert frame.attrs["trace_bins"] == 2
+    np.testing.assert_allclose(frame.total_iops[:4], [0.2, 0.1, 0.2, 0.1])
+    short = tmp_path / "short.csv"
+    short.write_text("0,R,0,4096,0\n0,R,4096,4096,1000000\n")
+    with pytest.raises(ValueError, match="not one whole 600 s bin"):
+        wl.trace_frame(wl.trace_input(str(short), "alibaba"), wl.TraceConfig())
+
+
 def test_an_idle_interval_of_a_real_trace_has_no_writes_and_no_mpe(tmp_path):
-    source = wl.trace_input(str(_alibaba_trace(tmp_path / "idle.csv", (120, 0, 300))))
+    source = wl.trace_input(str(_alibaba_trace(tmp_path / "idle.csv", (120, 0, 300, 1))))
     _, st = seed_trace(0, 0, source)
     demand, writes, _ = system_series(st, "offset", 600.0)
     idle = st.window() == 0

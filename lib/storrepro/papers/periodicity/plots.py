@@ -285,3 +285,18 @@ def noise_ceiling(table: pd.DataFrame, methods, theta: float = 0.7):
               title="Measured accuracy per noise bin (synthetic)")
     right.legend(fontsize=8, ncol=2)
     return fig
+
+
+def real_vm_answers(counts: pd.DataFrame):
+    """Per detector, how many real VMs got each kind of answer (the columns of ``counts``, in
+    order: daily cycle, a harmonic, another period, none), as stacked bars."""
+    fig, ax = plt.subplots(figsize=(9, 3.5))
+    left = np.zeros(len(counts))
+    colours = ("#2a9d8f", "#8ab17d", "#e76f51", "#bbbbbb")
+    for column, colour in zip(counts.columns, colours, strict=True):
+        ax.barh(counts.index, counts[column], left=left, color=colour, label=column)
+        left += counts[column].to_numpy()
+    ax.set(xlabel="real VMs", title="Each detector's answers on the real VMs (one day = 48)")
+    ax.invert_yaxis()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    return fig

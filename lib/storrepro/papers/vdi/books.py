@@ -16,14 +16,24 @@ import numpy as np
 from storrepro.papers.vdi import forecast as fc
 from storrepro.papers.vdi.seeds import DAY, WINDOW_DAYS, WINDOW_RANGE, SeedTrace
 
-#: Training days of each cluster model (the P-syn protocol).
+#: Training days of each cluster model (the P-syn protocol; ``holt-winters-9d`` is Holt-Winters
+#: on ARIMA's 9 days, the ``train_window=hw-9`` reading).
 HISTORY_DAYS = {
     "proposed": 3,
     "holt-winters": 3,
+    "holt-winters-9d": 9,
     "seasonal-naive": 1,
     "arima": 9,
     "arima-ridge": 9,
     "arima-3d": 3,
+}
+
+#: The forecasting protocol's alternative readings: (the model a reading changes, the variant
+#: whose forecasts it reads instead).
+PROTOCOL_ROWS = {
+    "train_window=hw-9": ("holt-winters", "holt-winters-9d"),
+    "train_window=all-3": ("arima-ridge", "arima-3d"),
+    "proposed_history=weekly": ("proposed", "proposed-weekly"),
 }
 
 BOOK_MODELS = ("proposed", "arima-ridge", "oracle")
@@ -43,6 +53,37 @@ def cluster_history(st: SeedTrace, column: str, target: int, cutoff: int, days: 
     return getattr(st, column)[list(cluster_days(st, target, cutoff, days))].ravel()
 
 
+def history_days(model: str, st: SeedTrace, target: int, cutoff: int) -> tuple[int, ...]:
+    """The days a forecast of ``target`` made at ``cutoff`` reads: a cluster model's history
+    days, every day before the cutoff for the weekly variant, none for the oracle."""
+    if model in HISTORY_DAYS:
+        return cluster_days(st, target, cutoff, HISTORY_DAYS[model])
+    if model == "proposed-weekly":
+        return tuple(range(cutoff))
+    if model == "oracle":
+        return ()
+    raise ValueError(f"unknown forecast model {model!r}")
+
+
+def trace_cover(st: SeedTrace, models, targets, label: str | None = None) -> dict | None:
+    """What day-ahead forecasts of ``targets`` by ``models`` (each read as the forecasting
+    reading ``label`` reads it, :data:`PROTOCOL_ROWS`) need of a user's trace, and what it has:
+    ``need_days``, from the first history day to the end of the latest target, the longest
+    over the forecasts; ``have_days``, the trace's own whole days; ``repeated``. A trace shorter
+    than the need, repeated to fill the calendar, would hand a forecaster copies of the day it
+    forecasts. None on the stand-in (nothing repeats)."""
+    if st.trace_bins is None:
+        return None
+    changed, variant = PROTOCOL_ROWS.get(label, (None, None))
+    need = 1
+    for model in models:
+        model = variant if model == changed else model
+        for target in targets:
+            days = history_days(model, st, target, target)
+            need = max(need, target - min(days, default=target) + 1)
+    return {"need_days": need, "have_days": st.trace_bins / DAY, "repeated": st.repeated}
+
+
 def forecast_key(model: str, st: SeedTrace, column: str, target: int, cutoff: int) -> tuple:
     """What a forecast depends on: a cluster model's history days, else the target and cutoff."""
     if model in HISTORY_DAYS:
@@ -53,7 +94,7 @@ def forecast_key(model: str, st: SeedTrace, column: str, target: int, cutoff: in
 def fit_model(model: str, history: np.ndarray) -> tuple[np.ndarray, bool]:
     """A one-day forecast of a cluster model other than the proposed one (which needs its α)
     from its history, and whether the fit is stable (always True without an AR part)."""
-    if model == "holt-winters":
+    if model in ("holt-winters", "holt-winters-9d"):
         return fc.HoltWinters().forecast(history, DAY), True
     if model == "seasonal-naive":
         return fc.SeasonalNaive().forecast(history, DAY), True

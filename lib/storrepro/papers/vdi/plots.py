@@ -145,3 +145,24 @@ def fixed_day(day: dict):
     ax.set(xlabel="hours after Wednesday 07:00", ylabel="% of pool", ylim=(-5, 105))
     ax.legend(ncol=3, loc="upper left")
     return fig
+
+
+def real_gaps(table: pd.DataFrame, paper_gap: float):
+    """Per real VM, the SMAPE gaps of the paper's comparisons and of the seasonal-naive
+    baseline (pp; below zero: the first model is better), one dot per VM, the median marked."""
+    pairs = {"proposed − Holt-Winters": ("proposed", "holt-winters"),
+             "Holt-Winters − ARIMA": ("holt-winters", "arima"),
+             "proposed − seasonal-naive": ("proposed", "seasonal-naive")}
+    fig, ax = plt.subplots(figsize=(9, 4))
+    for k, (name, (a, b)) in enumerate(pairs.items()):
+        gap = (table[a] - table[b]).dropna()
+        x = k + np.linspace(-0.2, 0.2, max(len(gap), 1))[: len(gap)]
+        ax.scatter(x, gap, s=14, color=PALETTE[k], label=f"{name} ({len(gap)} VMs)")
+        if len(gap):
+            ax.hlines(gap.median(), k - 0.3, k + 0.3, color="black", lw=1.5)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.axhline(paper_gap, color=PALETTE[0], ls=":", lw=1, label=f"paper {paper_gap:+.1f} pp")
+    ax.set_xticks(range(len(pairs)), list(pairs))
+    ax.set(ylabel="SMAPE gap (pp)", title="Forecast error gaps per real VM (median: black bar)")
+    ax.legend(**OUTSIDE)
+    return fig

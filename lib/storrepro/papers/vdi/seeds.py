@@ -10,6 +10,7 @@ tasks of one seed see the same trace, serial or on dask. With a user's trace
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -51,6 +52,10 @@ class SeedTrace:
     weekdays: np.ndarray  # 0 = Monday
     labels: np.ndarray  # 0 = weekday cluster, 1 = weekend cluster
     times: pd.DatetimeIndex  # start of each bin of the window
+    #: a user's trace: its own whole bins before it was repeated or cut (None: the stand-in)
+    trace_bins: int | None = None
+    #: whether the trace was repeated to fill the calendar
+    repeated: bool = False
 
     def window(self, column: str = "total") -> np.ndarray:
         rows = getattr(self, column)[WINDOW_DAY : WINDOW_DAY + WINDOW_DAYS]
@@ -86,6 +91,7 @@ def seed_trace(
         frame = wl.generate_trace(config, task_rng(base_seed, ("vdi-trace", seed_index)))
     else:
         frame = wl.trace_frame(source, config)
+        _warn_if_repeated(frame.attrs["trace_bins"], config)
     agg = wl.aggregate(frame)
     n_days = (len(agg) - FIRST_DAY_OFFSET) // DAY
     sl = slice(FIRST_DAY_OFFSET, FIRST_DAY_OFFSET + n_days * DAY)
@@ -98,4 +104,20 @@ def seed_trace(
     labels = np.array([by_weekday[wd] for wd in weekdays] + [by_weekday[(weekdays[-1] + 1) % 7]])
     times = wl.window(agg).index
     weekdays = np.append(weekdays, (weekdays[-1] + 1) % 7)
-    return frame, SeedTrace(total, write, weekdays, labels, times)
+    trace_bins = frame.attrs.get("trace_bins")
+    repeated = trace_bins is not None and trace_bins < config.days * DAY
+    return frame, SeedTrace(total, write, weekdays, labels, times, trace_bins, repeated)
+
+
+def _warn_if_repeated(trace_bins: int, config: wl.TraceConfig) -> None:
+    """A warning when a user's trace is shorter than the calendar and so repeated: its days of
+    the week and its history are then the trace's own bins again."""
+    calendar = config.days * DAY
+    if trace_bins < calendar:
+        warnings.warn(
+            f"the trace covers {trace_bins / DAY:.2f} days ({trace_bins} whole 10-minute bins) "
+            f"and is repeated {calendar / trace_bins:.1f} times to fill the {config.days}-day "
+            "calendar: a forecast whose history is longer than the trace would read copies of "
+            "the day it forecasts, so such forecasting claims are not checkable on it",
+            stacklevel=2,
+        )

@@ -217,18 +217,28 @@ def trace_frame(source: TraceInput, config: TraceConfig) -> pd.DataFrame:
 
     The foreground series is the trace's I/O per second of all volumes together per 10-minute
     interval from its first request (:func:`vdi_foreground`), as the
-    paper binned its VDI traces. Its first bin is laid at ``config.start``; a trace shorter than
-    ``config.days`` is repeated end to end and a longer one cut, so the forecasters get the same
-    history as on the stand-in. The write IOPS are the foreground IOPS times the trace's share of
-    writes among its requests (:data:`IOPS_WRITE_SHARE` for an ``iops`` series).
+    paper binned its VDI traces, whole bins only: the last bin of a request trace, which the
+    trace covers only up to its last request, is dropped (it would read as a lull; an ``iops``
+    series' last rate holds to the end of its bin, :func:`held_rates`). Its first bin is laid at
+    ``config.start``; a trace shorter than ``config.days`` is repeated end to end and a longer
+    one cut, so the forecasters get the same history as on the stand-in. The frame's
+    ``attrs["trace_bins"]`` is the number of the trace's own bins (before any repetition). The
+    write IOPS are the foreground IOPS times the trace's share of writes among its requests
+    (:data:`IOPS_WRITE_SHARE` for an ``iops`` series).
     """
     fmt = source.format or None
     iops = vdi_foreground(source.path, format=fmt, bin_s=BIN_S, progress=False).to_numpy()
     info = trace_info(source.path, fmt, progress=False)
+    whole = iops.size if info.format == "iops" else int(info.duration_s // BIN_S)
+    if whole < 1:
+        raise ValueError(
+            f"trace {source.path!r} spans {info.duration_s:g} s: not one whole {BIN_S} s bin"
+        )
+    iops = iops[:whole]
     write_share = IOPS_WRITE_SHARE if info.read_share is None else 1.0 - info.read_share
     n = config.days * BINS_PER_DAY
     total = np.resize(iops, n)  # repeats a short series end to end, cuts a long one
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "time": pd.date_range(config.start, periods=n, freq=f"{BIN_S}s"),
             "lun": 0,
@@ -236,6 +246,8 @@ def trace_frame(source: TraceInput, config: TraceConfig) -> pd.DataFrame:
             "write_iops": total * write_share,
         }
     )
+    frame.attrs["trace_bins"] = whole
+    return frame
 
 
 def aggregate(trace: pd.DataFrame) -> pd.DataFrame:

@@ -36,7 +36,7 @@ from storrepro.papers.vdi.seeds import (
 )
 
 #: Models whose fits are worth a sweep task of their own.
-FITTED_MODELS = ("holt-winters", "arima-ridge", "arima", "arima-3d")
+FITTED_MODELS = ("holt-winters", "holt-winters-9d", "arima-ridge", "arima", "arima-3d")
 ACCURACY_MODELS = (
     "proposed",
     "holt-winters",
@@ -46,6 +46,8 @@ ACCURACY_MODELS = (
     "seasonal-naive",
     "proposed-weekly",
 )
+#: Models scored on the P-syn day only: the forecasting protocol's alternative readings.
+PSYN_ONLY_MODELS = ("holt-winters-9d",)
 ALPHAS = (0.1, 0.3, 0.5, 0.7, 0.9)
 
 
@@ -57,6 +59,8 @@ def forecast_requests(
     for day in WINDOW_RANGE:
         for model in ACCURACY_MODELS:
             yield model, "total", day, day
+    for model in PSYN_ONLY_MODELS:
+        yield model, "total", PSYN_DAY, PSYN_DAY
     if write_series:
         for model in ACCURACY_MODELS:
             yield model, "write", PSYN_DAY, PSYN_DAY
@@ -136,18 +140,11 @@ def _seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:
     rows, series, fit_seconds = [], {}, {}
     for day in WINDOW_RANGE:
         actual = st.total[day]
-        for model in ACCURACY_MODELS:
+        for model in ACCURACY_MODELS + (PSYN_ONLY_MODELS if day == PSYN_DAY else ()):
             f, stable = cache.get(model, "total", day, day)
             key = forecast_key(model, st, "total", day, day)
             fit_seconds.setdefault(model, []).append(cache.seconds[key])
-            row = {"seed": task.seed_index, "day": day - WINDOW_DAY, "model": model}
-            row.update(fc.scores(actual, f))
-            row["stable"] = bool(stable)
-            row["smape_fit"] = row["smape"]  # before the F9 scoring rule
-            row["divergent"] = bool(not stable or row["smape"] > 150)
-            if row["divergent"]:  # F9: scored as the worst case, its MPE is meaningless
-                row.update(smape=200.0, smape100=100.0, mpe=np.nan, cum_err=np.nan)
-            rows.append(row)
+            rows.append(score_row(task.seed_index, day, model, actual, f, stable))
             if day == PSYN_DAY:
                 series[("total", model)] = f
     series[("total", "actual")] = st.total[PSYN_DAY]
@@ -160,10 +157,36 @@ def _seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:
         "characterization": characterize(st, rng),
         "accuracy": pd.DataFrame(rows),
         "alpha": alpha_sweep(st, task.seed_index),
+        "alpha_accuracy": alpha_accuracy(st, task.seed_index),
         "series": series,
         "fit_seconds": {m: float(np.mean(s)) for m, s in fit_seconds.items()},
         "books": forecast_books(st, task.alpha, cache) if task.books else None,
     }
+
+
+def score_row(seed: int, day: int, model: str, actual, forecast, stable: bool) -> dict:
+    """One accuracy row: the scores of ``forecast`` of window day ``day``; a divergent fit (an
+    unstable AR part, or SMAPE above 150 %) is scored as the worst case (the F9 rule)."""
+    row = {"seed": seed, "day": day - WINDOW_DAY, "model": model}
+    row.update(fc.scores(actual, forecast))
+    row["stable"] = bool(stable)
+    row["smape_fit"] = row["smape"]  # before the F9 scoring rule
+    row["divergent"] = bool(not stable or row["smape"] > 150)
+    if row["divergent"]:  # F9: scored as the worst case, its MPE is meaningless
+        row.update(smape=200.0, smape100=100.0, mpe=np.nan, cum_err=np.nan)
+    return row
+
+
+def alpha_accuracy(st: SeedTrace, seed_index: int) -> pd.DataFrame:
+    """The accuracy rows of the proposed model (3 cluster days) on every window day at each α
+    of :data:`ALPHAS`, with an ``alpha`` column: the ``forecast_alpha`` reading's inputs."""
+    rows = []
+    for a in ALPHAS:
+        for day in WINDOW_RANGE:
+            f = model_forecast("proposed", st, "total", day, day, a)[0]
+            rows.append({**score_row(seed_index, day, "proposed", st.total[day], f, True),
+                         "alpha": a})
+    return pd.DataFrame(rows)
 
 
 def alpha_sweep(st: SeedTrace, seed_index: int) -> pd.DataFrame:

@@ -1,0 +1,107 @@
+"""Real production VMs: requests per 30-minute snapshot of CloudPhysics VMs, read at run time.
+
+The file (``vms_30min.csv``: columns ``vm, interval, requests, ts``, ``ts`` the snapshot's end in
+µs from the VM's trace start) holds the per-VM snapshot counts of the CloudPhysics block traces
+as the public *BlockTraceFeatures* repository publishes them (its ``block_snap_<vm>.csv``
+files). It is read from where the user keeps it — the ``real_vms`` parameter, else
+``$STORREPRO_REAL_VMS``, else ``../shared/data/cloudphysics_vms/vms_30min.csv`` beside the
+checkout — and never copied into this repository. :func:`load_real_vms` gives each VM's
+requests per snapshot in interval order and records the file's path and SHA-256, which a run
+keeps as its input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from storrepro.suite.paths import repo_root
+
+ENV = "STORREPRO_REAL_VMS"
+COLUMNS = ("vm", "interval", "requests", "ts")
+SNAPSHOT_S = 1800.0
+PER_DAY = 48
+#: Where the data comes from, for a reader without the file.
+SOURCE = (
+    "the CloudPhysics block traces' per-VM 30-minute snapshot counts (block_snap_<vm>.csv) "
+    "of the public BlockTraceFeatures repository, gathered into one CSV with the columns "
+    + ", ".join(COLUMNS)
+)
+
+
+@dataclass(frozen=True)
+class RealVMs:
+    """The VMs of one file: ``series[vm]`` the requests per snapshot in interval order, the VMs
+    in the file's order."""
+
+    path: str
+    sha256: str
+    series: dict[str, np.ndarray] = field(repr=False)
+
+    def describe(self) -> str:
+        """The run's input in words: path and digest."""
+        return f"real VMs {self.path} (sha256 {self.sha256[:16]}, {len(self.series)} VMs)"
+
+
+def default_path() -> Path | None:
+    """The real-VM file a run reads when the user names none, or None when there is none."""
+    candidates = [Path(os.environ[ENV])] if os.environ.get(ENV) else []
+    candidates.append(repo_root().parent / "shared" / "data" / "cloudphysics_vms" / "vms_30min.csv")
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def missing_message(parameter: str = "real_vms") -> str:
+    """What a run without the file says: where the public source is and how to give it."""
+    return (
+        f"no real-VM file: these claims need {SOURCE}. Point the `{parameter}` parameter (or "
+        f"${ENV}) at such a file, or place it at ../shared/data/cloudphysics_vms/vms_30min.csv "
+        "beside the checkout"
+    )
+
+
+def resolve(path: str | Path | None) -> Path | None:
+    """``path`` when given ('' or None: :func:`default_path`)."""
+    return Path(path) if path else default_path()
+
+
+def load_real_vms(path: str | Path, limit: int = 0) -> RealVMs:
+    """The VMs of ``path`` (the first ``limit`` in file order; 0: all), checked: the columns,
+    whole non-negative requests, increasing ``ts`` per VM. Raises ValueError naming the file
+    and what is wrong."""
+    path = Path(path)
+    data = path.read_bytes()
+    frame = pd.read_csv(path)
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: columns {missing} missing; a real-VM file has {COLUMNS}")
+    if frame.empty:
+        raise ValueError(f"{path}: no snapshots")
+    requests = pd.to_numeric(frame.requests, errors="coerce")
+    if requests.isna().any() or (requests < 0).any():
+        raise ValueError(f"{path}: requests must be numbers >= 0")
+    frame = frame.assign(requests=requests.astype(float))
+    if not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit must be a whole number >= 0, got {limit!r}")
+    names = list(dict.fromkeys(frame.vm.astype(str)))
+    names = names[:limit] if limit else names
+    series = {vm: _on_grid(path, vm, rows) for vm, rows in frame.groupby(frame.vm.astype(str))
+              if vm in names}
+    return RealVMs(str(path.resolve()), hashlib.sha256(data).hexdigest(),
+                   {vm: series[vm] for vm in names})
+
+
+def _on_grid(path: Path, vm: str, rows: pd.DataFrame) -> np.ndarray:
+    """A VM's requests per snapshot in ``interval`` order, which must run 0, 1, 2, ... without
+    a hole. An empty snapshot keeps the last request's ``ts`` (nothing stamps it), so a jump in
+    ``ts`` follows a run of empty snapshots: the gap reads as idle snapshots."""
+    rows = rows.sort_values("interval")
+    if not np.array_equal(rows.interval.to_numpy(), np.arange(len(rows))):
+        raise ValueError(f"{path}: VM {vm}'s intervals must run 0, 1, 2, ... without a hole")
+    if np.any(np.diff(rows.ts.to_numpy(dtype=float)) < 0):
+        raise ValueError(f"{path}: VM {vm}'s ts must not decrease with interval")
+    return rows.requests.to_numpy(dtype=float)
