@@ -20,11 +20,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.bid.config import MODERN_CONFIG, VARIANTS, reading_options
+from storrepro.papers.bid import toy
+from storrepro.papers.bid.claims import (
+    BAND_C3,
+    BAND_FIG4,
+    FIG4_WORDS,
+    NOOP_CFQ_WORDS,
+    QUANTA,
+    SEQUENTIAL,
+)
+from storrepro.papers.bid.config import (
+    MODERN_CONFIG,
+    MODERN_VARIANT,
+    READINGS,
+    VARIANTS,
+    reading_options,
+)
 from storrepro.papers.bid.kernel import replay
 from storrepro.papers.bid.metrics import (
     arm_moves,
     means,
+    per_seed,
     ranking,
     reduction,
     summarise,
@@ -35,9 +51,11 @@ from storrepro.papers.bid.mode_a import ModeAOptions, simulate_mode_a, structure
 from storrepro.papers.bid.oracle import oracle_bound
 from storrepro.papers.bid.reference import simulate_simpy
 from storrepro.papers.bid.results import SimResult, check_options
-from storrepro.papers.bid.schedulers import BASELINES, MAIN, make_scheduler
+from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
 from storrepro.papers.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
+from storrepro.suite.claims import interval
+from storrepro.suite.config import reading_label
 from storrepro.suite.parallel import sweep, task_rng
 from storrepro.suite.traces.needs import selected
 
@@ -80,24 +98,6 @@ class Cell:
     variant: str = "primary"
     trace: str = ""  # a block trace in place of the synthetic one ('': synthetic)
     trace_format: str = ""
-
-
-def is_bid(scheduler: str) -> bool:
-    return scheduler.startswith("bid")
-
-
-def variant_options(name: str, variant: str = "primary") -> dict:
-    """The options the readings of ``variant`` give scheduler ``name`` (BID's, or the command
-    queue of Noop and CFQ; none for another scheduler)."""
-    label = None if variant == "primary" else variant
-    if is_bid(name):
-        return reading_options(label)
-    return reading_options(label, bid=False) if name in BASELINES else {}
-
-
-def scheduler_for(name: str, variant: str = "primary", **options):
-    """A fresh scheduler with the readings of ``variant``; ``options`` override them."""
-    return make_scheduler(name, **{**variant_options(name, variant), **options})
 
 
 def shared_runs(name: str, variants=VARIANTS) -> dict[str, tuple[str, ...]]:
@@ -164,7 +164,7 @@ def warm_up() -> None:
 def run_cell(cell: Cell, rng=None) -> dict:
     """Simulate one cell; the detail runs keep more than scalars (arm trace, BID's logs)."""
     trace = cell_trace(cell)
-    scheduler = scheduler_for(cell.scheduler, cell.variant)
+    scheduler = make_scheduler(cell.scheduler, cell.variant)
     result = simulate(trace, scheduler, cell.rq_limit, cell.mode)
     out = {"summary": summarise(result, trace)}
     if cell.scheduler == "noop" and cell.variant == "primary":
@@ -256,7 +256,8 @@ SENSITIVITY = {
     "pf_threshold=40%": (128, (("pf_threshold", 409.6),)),
     "rq_limit=64": (64, ()),
     "rq_limit=256": (256, ()),
-    # not the paper's disk: a 150 MB/s transfer term, rotation only on non-sequential requests
+    # not the paper's disk: a 150 MB/s transfer term, rotation only on non-sequential requests,
+    # and native command queueing in front of every scheduler (MODERN_VARIANT)
     MODERN: (128, ()),
 }
 
@@ -296,8 +297,9 @@ def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
         Cell(cell.workload, cell.scheduler, 0, cell.events, cell.base_seed,
              trace=cell.trace, trace_format=cell.trace_format)
     )  # fmt: skip
-    scheduler = scheduler_for(cell.scheduler, **options)
-    if cell.config == MODERN:
+    modern = cell.config == MODERN
+    scheduler = make_scheduler(cell.scheduler, MODERN_VARIANT if modern else "primary", **options)
+    if modern:
         result = replay(trace, scheduler, rq_limit, modern_disk=True)
     else:
         result = simulate(trace, scheduler, rq_limit)
@@ -407,6 +409,73 @@ def reductions(summary: pd.DataFrame, variants=VARIANTS) -> pd.DataFrame:
             }
         )
     return pd.concat(out, axis=1)
+
+
+def device_queue_variants() -> dict[str, str]:
+    """Each value of the reading device_queue -> the variant whose runs it has."""
+    reading = READINGS["device_queue"]
+    return {v: "primary" if v == reading.primary else reading_label("device_queue", v)
+            for v in reading.alternatives}
+
+
+def _noop_over_cfq_seeds(summary: pd.DataFrame, variant: str, q: str) -> np.ndarray:
+    """Per seed, Noop/CFQ(q) averaged over Grep and WordStdev, under ``variant``."""
+    t = per_seed(summary, "device_time_s", variant)
+    ratio = t["noop"] / t[q]
+    return np.mean([ratio.loc[w].to_numpy() for w in SEQUENTIAL], axis=0)
+
+
+def device_queue_consistency(summary: pd.DataFrame) -> dict[str, dict]:
+    """The paper's own reported results measured under each alternative of the reading
+    device_queue (the judging core's consistency record, issue 42): per result its words, the
+    paper's value, the band, what is measured and, per alternative, the values (per seed, or one
+    for the deterministic toy).
+
+    Noop/CFQ is taken under the quantum nearer the paper's 0.88 (a CFQ check passes under either
+    q, register ``cfq_model``); its note gives Noop/CFQ on the other four workloads, where the
+    paper reports no such gain. Fig. 4 is the toy replayed through the queue each alternative
+    puts in front of Noop."""
+    variants = device_queue_variants()
+    ratios, quantum, others = {}, {}, {}
+    for value, variant in variants.items():
+        by_q = {q: _noop_over_cfq_seeds(summary, variant, q) for q in QUANTA}
+        quantum[value] = min(QUANTA, key=lambda q: abs(by_q[q].mean() - 0.88))
+        ratios[value] = [float(x) for x in by_q[quantum[value]]]
+        t = means(summary, "device_time_s", variant)
+        rest = t.index.difference(list(SEQUENTIAL))
+        others[value] = float((t.loc[rest, "noop"] / t.loc[rest, quantum[value]]).mean())
+    note = "; ".join(f"{v}: q = {quantum[v][-1]}, Noop/CFQ {others[v]:.3f} on the other four "
+                     "workloads (mean)" for v in variants)
+    depths = {v: reading_options(None if label == "primary" else label, bid=False)["dq_depth"]
+              for v, label in variants.items()}
+    return {
+        "noop_vs_cfq": {
+            "quote": NOOP_CFQ_WORDS, "paper_value": 0.88, "band": BAND_C3,
+            "of": "Noop/CFQ on Grep and WordStdev (the mean of the two per seed; the quantum "
+            "nearer 0.88)", "measured": ratios, "note": note,
+        },
+        "fig4_order": {
+            "quote": FIG4_WORDS, "paper_value": 1.0, "band": BAND_FIG4,
+            "of": "share of Table 1's requests Noop serves in their submitted position",
+            "measured": {v: toy.noop_in_submitted_place(d) for v, d in depths.items()},
+            "note": ", ".join(f"{v}: a queue {d} deep in front of Noop" for v, d in depths.items()),
+        },
+    }
+
+
+def consistency_table(records: dict[str, dict]) -> pd.DataFrame:
+    """The records of :func:`device_queue_consistency` as a table: per result and alternative,
+    the measured mean and 95 % interval and whether it lies wholly outside the band."""
+    rows = []
+    for name, r in records.items():
+        for value, x in r["measured"].items():
+            u = interval(np.atleast_1d(x), r["of"])
+            rows.append({"result": name, "device_queue": value, "paper": r["paper_value"],
+                         "band": f"[{r['band'].low:g}, {r['band'].high:g}]",
+                         "measured": u["mean"], "ci95": u["ci95"],
+                         "wholly outside the band": r["band"].judge(u["mean"], u["ci95"])
+                         == "not reproduced"})
+    return pd.DataFrame(rows).set_index(["result", "device_queue"])
 
 
 def noop_over_cfq(t: pd.DataFrame) -> pd.DataFrame:
