@@ -163,3 +163,34 @@ def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
     assert {"C1", "C3", "C6a", "C12", "D9", "E"} <= set(run.claims)
     assert "Checked on the user's trace small.txt" in run.claims["C1"]["reason"]
     assert run.claims["C1"]["uncertainty"]["n"] == 1  # one seed: the estimate alone decides
+
+
+def test_fig4_order_holds_only_without_a_queue_in_front_of_noop():
+    assert toy.noop_in_submitted_place(1) == 1.0
+    # a 32-deep C-LOOK queue serves A1…A6 C1 C2 B1…B4: only B4 keeps its submitted place
+    assert toy.noop_in_submitted_place(32) == pytest.approx(1 / 12)
+
+
+def test_device_queue_consistency_measures_each_alternative(summary):
+    s = summary.copy()
+    # with the queue for every scheduler, Noop needs 0.97 of CFQ q=8's time (10 + 0.5 r), and
+    # CFQ q=2 takes 15 + 0.5 r: q=8 is the quantum nearer the paper's 0.88
+    modern = (s.variant == "device_queue=all_clook32") & (s.scheduler == "noop")
+    s.loc[modern, "device_time_s"] = 0.97 * (10 + 0.5 * s.loc[modern, "replicate"])
+    s.loc[(s.variant == "device_queue=all_clook32") & (s.scheduler == "cfq-q2"),
+          "device_time_s"] += 3
+    records = experiment.device_queue_consistency(s)
+    noop = records["noop_vs_cfq"]
+    assert set(noop["measured"]) == {"bid_only_clook32", "all_clook32", "all_depth1"}
+    # without a queue: Noop 11 + 0.5 r against CFQ q=2 12 + 0.5 r (nearer 0.88 than q=8's)
+    assert noop["measured"]["bid_only_clook32"] == pytest.approx([11 / 12, 11.5 / 12.5])
+    assert noop["measured"]["all_clook32"] == pytest.approx([0.97, 0.97])
+    assert "all_clook32: CFQ q=8" in noop["note"] and noop["band"] is claims.BAND_C3
+    fig4 = records["fig4_order"]["measured"]
+    assert fig4 == {"bid_only_clook32": 1.0, "all_clook32": pytest.approx(1 / 12),
+                    "all_depth1": 1.0}
+    table = experiment.consistency_table(records)
+    outside = table["wholly outside the band"]
+    assert outside.tolist() == [False, False, False, False, True, False]
+    # the mean of the two seeds: (11 / 12 + 11.5 / 12.5) / 2
+    assert table.loc[("noop_vs_cfq", "all_depth1"), "measured"] == pytest.approx(0.918333, abs=1e-6)
