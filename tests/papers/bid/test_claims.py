@@ -176,8 +176,15 @@ def test_c3_is_a_calibration_with_its_band():
     t = fixed(noop=[88] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6})
     c = claims.c3_noop_vs_cfq(t)
     assert c.verdict == "reproduced" and c.role == "calibration" and "tuned" in c.reason
+    assert "as the primary reading of device_queue has them" in c.reason
     t = fixed(noop=[100] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6})
     assert claims.c3_noop_vs_cfq(t).verdict == "not reproduced"
+
+
+def test_c3_says_when_the_primary_is_not_the_calibrated_setting(monkeypatch):
+    monkeypatch.setattr(claims, "default_option", lambda name, bid=True: 32)
+    t = fixed(noop=[88] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6})
+    assert "this is not the calibrated setting" in claims.c3_noop_vs_cfq(t).reason
 
 
 def test_c4_bands_and_wordcount_rank():

@@ -35,8 +35,10 @@ CHUNK = 262_144  # 128 MB HDFS chunk, sectors
 ZONE = 8_388_608  # 4 GB intermediate-data zone, sectors
 SEQ_EVENT = 256  # 128 KB readahead / writeback event, sectors
 #: Mean events per run of one bulky process. Calibrated once, before the claims were run, to
-#: the anchor Noop/CFQ(q=2) ≈ 0.88 on Grep and WordStdev (candidates 16, 64, 256 gave
-#: 0.96, 0.88, 0.83 on a 15,000-event trace of each); see the notebook's calibration section.
+#: the anchor Noop/CFQ(q=2) ≈ 0.88 on Grep and WordStdev with Noop and CFQ handing the disk one
+#: request at a time, as the primary reading device_queue=bid_only_clook32 has them (candidates
+#: 16, 64, 256 gave 0.96, 0.88, 0.83 on a 15,000-event trace of each); with a queue in front of
+#: them (all_clook32) no run length reaches below 0.967. See the notebook's calibration section.
 RUN_LENGTH = 64
 RUN_GAP = (0.02, 0.1)  # ms between events of one run (back-to-back submissions)
 SWITCH_GAP = (0.5, 2.0)  # ms before an event of another process
