@@ -149,6 +149,7 @@ def test_c5_reason_cites_the_tiered_bound():
     c = claims.c5_hybrid_vs_best(t, pd.Series([80.0] * 6, index=list(WORKLOADS)))
     assert c.verdict == "partly"
     assert "No schedule could reach the paper's 33–54 %: the tiered lower bound" in c.reason
+    assert claims.STAND_IN_KNOBS in c.reason  # magnitude and rank are the stand-in's
 
 
 def test_c1_passes_under_either_quantum_and_says_which():
@@ -195,6 +196,7 @@ def test_c4_bands_and_wordcount_rank():
     t = fixed(**{"bid-hdd": [100] * 6, "bid-hybrid": [101, 90, 90, 90, 80, 90]})
     c = claims.c4_hybrid_vs_bid(t)
     assert c.verdict == "not reproduced" and "slower than BID-HDD on Grep" in c.reason
+    assert "(register: interrupter_share, reread)" in c.reason
 
 
 def test_c5_hybrid_vs_best_and_its_knife_edge():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -355,8 +356,12 @@ def trace_words(cfg) -> dict[str, str]:
     """On a user's trace each workload is a run of windows of the trace (its replicate r is
     window index + 6 r), named by its first window and that window's processes; the seeds are
     those windows."""
+    from storrepro.papers.bid.claims import STAND_IN_KNOBS
+
     path, fmt = selected(cfg)
-    words = {r"\bseeds\b": "windows", r"\bseed\b": "window",
+    words = {re.escape(STAND_IN_KNOBS): "On the trace they follow from its own processes' small "
+             "requests and re-reads.",
+             r"\bseeds\b": "windows", r"\bseed\b": "window",
              r"\bthese synthetic traces\b": "these windows of the trace"}
     for k, workload in enumerate(WORKLOADS):
         pids = sorted(trace_window(path, fmt, workload, 0, cfg.events).pid.unique())
