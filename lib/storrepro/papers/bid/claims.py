@@ -25,13 +25,15 @@ and each has an entry in the decision register (:mod:`storrepro.papers.bid.confi
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
 
 from storrepro.papers.bid.config import MODERN_CONFIG, VARIANTS, default_option
-from storrepro.papers.bid.metrics import means, per_seed, ranking, workload_means
+from storrepro.papers.bid.metrics import means, over_seeds, per_seed, ranking, seed_reduction
 from storrepro.sim import disk_checks
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
 from storrepro.suite.bands import APPROX_PP, Band, at_least, at_most, direction
@@ -51,6 +53,10 @@ TIERED_BOUND = ("tiered lower bound on every schedule (writes and re-reads may g
 STAND_IN_KNOBS = ("Its magnitude, and which workload gains most, follow from the synthetic "
                   "traces' interrupter share per workload and WordCount's re-reads (register: "
                   "interrupter_share, reread), not from the paper's traces.")
+#: Why the stand-in's read-only-bulk workloads offload most of their written bytes (on a user's
+#: trace :func:`storrepro.papers.bid.workload.trace_words` says what is known there).
+READ_BULK = (": the bulky processes only read, and the only writes are the interrupters' small "
+             "ones, which are non-bulky by definition.")
 #: The authors' disk model's fixed cost per request, ms (command, settle, rotation).
 FIXED_MS = DEFAULT_GEOMETRY.t_cmd + DEFAULT_GEOMETRY.t_settle + DEFAULT_GEOMETRY.t_rot
 CHECK = "the acceptance check"
@@ -251,39 +257,27 @@ def _possible_text(verdict: str, possible) -> str:
 
 
 # -- tables ----------------------------------------------------------------------------------
-def oracle_gain(table: pd.DataFrame, oracle: pd.Series, q: str) -> pd.Series:
-    """What an oracle time saves against best(CFQ q, Noop), per workload (a fraction): for the
-    lower bound, the most any schedule could save."""
-    return 1 - oracle / table[[q, "noop"]].min(axis=1)
-
-
-def oracle_table(table: pd.DataFrame, oracle: pd.DataFrame) -> pd.DataFrame:
+def oracle_table(inputs: dict) -> pd.DataFrame:
     """Per workload: the best baseline; the lower bound's, the clairvoyant sweep's and the
-    tiered bound's gains beside BID's and the paper's (percent). ``oracle`` has the columns
-    oracle_floor_s, oracle_sweep_s and oracle_tiered_s."""
-    rows = {}
-    for w in table.index:
-        row = {}
-        for q in QUANTA:
-            best = table.loc[w, [q, "noop"]].min()
-            row[f"best({Q_LABEL[q]}, Noop) s"] = best
-            row[f"bound gain vs {Q_LABEL[q]} %"] = 100 * (1 - oracle.loc[w, "oracle_floor_s"]
-                                                          / best)  # fmt: skip
-            row[f"sweep gain vs {Q_LABEL[q]} %"] = 100 * (1 - oracle.loc[w, "oracle_sweep_s"]
-                                                          / best)  # fmt: skip
-            row[f"BID-HDD gain vs {Q_LABEL[q]} %"] = 100 * (1 - table.loc[w, "bid-hdd"] / best)
-            row[f"tiered bound gain vs {Q_LABEL[q]} %"] = 100 * (
-                1 - oracle.loc[w, "oracle_tiered_s"] / best
-            )
-            row[f"BID-Hybrid gain vs {Q_LABEL[q]} %"] = 100 * (
-                1 - table.loc[w, "bid-hybrid"] / best
-            )
-        row["lower bound s"] = oracle.loc[w, "oracle_floor_s"]
-        row["sweep s"] = oracle.loc[w, "oracle_sweep_s"]
-        row["paper: BID-HDD gain %"] = "28–52"
-        row["paper: BID-Hybrid gain %"] = "33–54"
-        rows[w] = row
-    return pd.DataFrame.from_dict(rows, orient="index")
+    tiered bound's gains beside BID's and the paper's (percent; means over seeds of the per-seed
+    gains, as the claims). ``inputs``: :func:`seed_inputs` of a variant."""
+    times = inputs["times"]
+    columns = {}
+    for q in QUANTA:
+        label = Q_LABEL[q]
+        columns[f"best({label}, Noop) s"] = _wmean(times[[q, "noop"]].min(axis=1))
+        columns[f"bound gain vs {label} %"] = 100 * _wmean(_gain(inputs["oracle"], times, q))
+        columns[f"sweep gain vs {label} %"] = 100 * _wmean(_gain(inputs["sweep"], times, q))
+        columns[f"BID-HDD gain vs {label} %"] = 100 * _wmean(_reduction(times, "bid-hdd", q))
+        columns[f"tiered bound gain vs {label} %"] = 100 * _wmean(_gain(inputs["tiered"], times,
+                                                                        q))  # fmt: skip
+        columns[f"BID-Hybrid gain vs {label} %"] = 100 * _wmean(_reduction(times, "bid-hybrid", q))
+    table = pd.DataFrame(columns)
+    table["lower bound s"] = _wmean(inputs["oracle"])
+    table["sweep s"] = _wmean(inputs["sweep"])
+    table["paper: BID-HDD gain %"] = "28–52"
+    table["paper: BID-Hybrid gain %"] = "33–54"
+    return table
 
 
 # -- formatting ------------------------------------------------------------------------------
@@ -303,14 +297,19 @@ def _names(index) -> str:
     return ", ".join(index) if len(index) else "none"
 
 
-def _wmean(x: pd.Series) -> pd.Series:
-    """Per workload, the mean over seeds."""
-    return x.groupby(level=0).mean()
+_wmean = over_seeds
 
 
 def _reduction(times: pd.DataFrame, scheme: str, q: str) -> pd.Series:
     """Per seed: ``1 - scheme / min(CFQ q, Noop)`` of the same trace."""
-    return 1 - times[scheme] / times[[q, "noop"]].min(axis=1)
+    return seed_reduction(times, scheme, (q, "noop"))
+
+
+def _gain(oracle: pd.Series, times: pd.DataFrame, q: str) -> pd.Series:
+    """Per seed: what an oracle time (one per trace) saves against best(CFQ q, Noop) of the
+    same trace; for the lower bound, the most any schedule could save."""
+    best = times[[q, "noop"]].min(axis=1)
+    return pd.Series(1 - oracle.to_numpy() / best.to_numpy(), index=best.index)
 
 
 def _count_text(c: dict) -> str:
@@ -423,8 +422,7 @@ def _vs_best(times, scheme, oracle, id, label, band, k, paper, rule, bound=BOUND
     verdict, q, possible = either_q(outcomes)
     other = QUANTA[1] if q == QUANTA[0] else QUANTA[0]
     mean_r = _wmean(r[q])
-    best = _wmean(times[[q, "noop"]].min(axis=1))
-    og = 1 - oracle / best
+    og = _wmean(_gain(oracle, times, q))
     c = crit[q]
     reason = (
         f"{label} needs {_span(mean_r)} less cumulative device time than best({Q_LABEL[q]}, Noop) "
@@ -497,13 +495,13 @@ def band_tuple(band: Band) -> tuple[float, float]:
 
 def c1_bid_vs_best(times: pd.DataFrame, oracle: pd.Series) -> Claim:
     """C1: BID-HDD vs best(CFQ, Noop). ``times``: per-seed device times ((workload, replicate)
-    x scheduler); ``oracle``: the per-workload lower bound (s)."""
+    x scheduler); ``oracle``: the lower bound of each of those traces (s)."""
     return _vs_best(times, "bid-hdd", oracle, "C1", "BID-HDD", BAND_C1, C1_STRICT_MIN, PAPER_C1,
                     _c1_rule)
 
 
 def c5_hybrid_vs_best(times: pd.DataFrame, tiered_oracle: pd.Series) -> Claim:
-    """C5: BID-Hybrid vs best(CFQ, Noop); ``tiered_oracle`` = per-workload tiered bound (s)."""
+    """C5: BID-Hybrid vs best(CFQ, Noop); ``tiered_oracle``: each trace's tiered bound (s)."""
     return _vs_best(times, "bid-hybrid", tiered_oracle, "C5", "BID-Hybrid", BAND_C5, C5_MIN,
                     PAPER_C5, _c5_rule, TIERED_BOUND)
 
@@ -530,7 +528,8 @@ def c2_sequential_gain_most(times: pd.DataFrame, oracle: pd.Series) -> Claim:
     red = _wmean(_reduction(times, "bid-hdd", q))
     ranks = red.rank(ascending=False, method="min")[list(SEQUENTIAL)]
     ratio = _wmean(times["bid-hdd"] / times[q])[list(SEQUENTIAL)]
-    floor = (oracle / _wmean(times[q]))[list(SEQUENTIAL)]
+    floor = _wmean(pd.Series(oracle.to_numpy() / times[q].to_numpy(),
+                             index=times.index))[list(SEQUENTIAL)]
     reason = (
         f"BID-HDD's mean reduction ranks {int(ranks['Grep'])} (Grep) and "
         f"{int(ranks['WordStdev'])} (WordStdev) of 6; BID-HDD/{Q_LABEL[q]} is "
@@ -833,13 +832,14 @@ def c7_seek_distance(ad: pd.DataFrame, ad_std: pd.DataFrame) -> Claim:
         f"by the seed intervals; every scheme's std/mean exceeds 1 on {_count_text(c['wide'])} "
         f"(std/mean {cv.min().min():.2f}–{cv.max().max():.2f})." + _possible_text(verdict, possible)
     )
-    if c["wide"]["verdict"] != "reproduced":
+    if c["wide"]["verdict"] != "reproduced" and cv.notna().any().any():
         reason += (
             " The seek distances spread less than the paper's 'fairly large' error bars: "
             f"lowest std/mean is {cv.min().idxmin()}'s (section 6)."
         )
-    if c["lowest"]["verdict"] != "reproduced":
-        reason += f" The lowest mean is mostly {_wmean(ad[cols]).idxmin(axis=1).mode().iloc[0]}'s."
+    lowest = _wmean(ad[cols]).dropna(how="all")  # a workload without a seek has no mean
+    if c["lowest"]["verdict"] != "reproduced" and len(lowest):
+        reason += f" The lowest mean is mostly {lowest.idxmin(axis=1).mode().iloc[0]}'s."
     return Claim(
         id="C7",
         statement=f"{Q_LABEL[q]} has the lowest mean seek distance AD_seek on most workloads, "
@@ -932,8 +932,8 @@ def c9_arm_trace(short: pd.DataFrame, moves_per_s: pd.DataFrame) -> Claim:
         if ratio.mean() < 1:
             reason += (
                 f" BID-HDD makes more short moves than Noop ({short['bid-hdd'].mean():.0f} "
-                f"against {short['noop'].mean():.0f}): the disk's command queue steps through the "
-                "flushed queues' extents in LBA order, a short move between each (section 5)."
+                f"against {short['noop'].mean():.0f}): BID serves each flushed queue's extents "
+                "in LBA order, a short move between each (section 5)."
             )
         else:
             reason += (
@@ -1072,8 +1072,7 @@ def c11_offload(hybrid: pd.DataFrame, share: str = "all_bytes",
                 lo, hi = (f"{100 * writes[read_bulk].agg(f):.1f}" for f in ("min", "max"))
                 reason += (
                     f" On {_names(read_bulk)} writes are only {lo if lo == hi else f'{lo}–{hi}'}"
-                    " % of all bytes: the bulky processes only read, and the only writes are the "
-                    "interrupters' small ones, which are non-bulky by definition."
+                    f" % of all bytes{READ_BULK}"
                 )
     if crit["small"]["verdict"] != "reproduced":
         reason += (
@@ -1236,21 +1235,54 @@ _COLUMNS = {"times": "device_time_s", "n2": "n2", "ad": "AD_seek", "ad_std": "AD
             "read": "read_mean_ms", "write": "write_mean_ms"}
 
 
+#: The trace's bounds, per seed (computed once per trace, on the primary Noop run).
+_BOUNDS = {"oracle": "oracle_floor_s", "tiered": "oracle_tiered_s", "sweep": "oracle_sweep_s"}
+
+
 def seed_inputs(summary: pd.DataFrame, variant: str = "primary") -> dict:
     """Everything the test rules read, for one variant: per-seed tables ((workload, replicate)
-    x scheduler; every scheduler's runs under the variant), the lower and tiered bounds per
-    workload and the BID-Hybrid runs."""
+    x scheduler; every scheduler's runs under the variant), each trace's lower bound, tiered
+    bound and clairvoyant sweep in the same rows, and the BID-Hybrid runs."""
     hybrid = summary[summary.scheduler == "bid-hybrid"]
     if "variant" in hybrid:
         hybrid = hybrid[hybrid.variant == variant]
     tables = per_seed(summary, list(_COLUMNS.values()), variant)
+    bounds = per_seed(summary, list(_BOUNDS.values()))  # of the trace: the primary Noop rows
     return {
         **{k: tables[c] for k, c in _COLUMNS.items()},
-        "oracle": workload_means(summary, "oracle_floor_s"),
-        "tiered": workload_means(summary, "oracle_tiered_s"),
-        "sweep": workload_means(summary, "oracle_sweep_s"),
+        **{k: bounds[c]["noop"] for k, c in _BOUNDS.items()},
         "hybrid": hybrid,
     }
+
+
+def lonely_traces(summary: pd.DataFrame) -> list[tuple[str, int]]:
+    """The (workload, replicate) traces — on a user's trace, its windows — that hold fewer than
+    two processes (none known: none)."""
+    if "processes" not in summary:
+        return []
+    few = summary[summary.processes < 2]
+    return sorted(set(zip(few.workload, few.replicate, strict=True)))
+
+
+def lonely_text(summary: pd.DataFrame) -> str:
+    traces = summary[["workload", "replicate"]].drop_duplicates()
+    return (f"{len(lonely_traces(summary))} of the {len(traces)} traces replayed (on a user's "
+            "trace: its windows) hold fewer than two processes")
+
+
+def _not_checkable(rule, why: str):
+    """``rule`` whose claim is not checkable: every test claim of the paper compares how the
+    schedulers serve contending processes (BID separates them, CFQ takes turns among them, Noop
+    interleaves them, BID-Hybrid moves the non-bulky ones to the SSD), and ``why`` says that
+    some traces have none to contend."""
+    def judge(*args):
+        claim = rule(*args)
+        return dataclasses.replace(
+            claim, verdict="not checkable",
+            reason=f"Not checkable: {why}, and every test of the paper compares how the "
+            "schedulers serve several processes that share one disk (measured anyway: "
+            f"{claim.reproduced_value}).")
+    return judge
 
 
 def judge_all(run, summary: pd.DataFrame, sens: pd.DataFrame) -> None:
@@ -1258,7 +1290,13 @@ def judge_all(run, summary: pd.DataFrame, sens: pd.DataFrame) -> None:
     reading changed at a time), conservation, C12 and E, then the headline."""
     inputs = {v: seed_inputs(summary, v) for v in VARIANTS}
     run.judge(c3_noop_vs_cfq, inputs["primary"]["times"])
+    lonely = lonely_traces(summary)
+    if lonely:
+        warnings.warn(f"{lonely_text(summary)}: BID has no processes to separate there, and "
+                      "every test claim of notebook 04 is not checkable", stacklevel=2)
     for rule, keys in TEST_RULES:
+        if lonely:
+            rule = _not_checkable(rule, lonely_text(summary))
         args = {v: tuple(inputs[v][k] for k in keys) for v in VARIANTS}
         by_reading = {v: a for v, a in args.items() if v != "primary"}
         if rule is c11_offload:  # the one claim the reading offload_share touches
@@ -1272,7 +1310,7 @@ def judge_all(run, summary: pd.DataFrame, sens: pd.DataFrame) -> None:
     mode_a = means(summary, "modeA_time_s")[list(SCHEMES)]
     run.judge(c12_mode_consistency, t[list(SCHEMES)], mode_a)
     run.judge(e_sensitivity, sens)
-    run.headline(**headline_text(run, inputs, t))
+    run.headline(**headline_text(run, {**inputs, "lonely": lonely and lonely_text(summary)}))
 
 
 HEADLINE = (
@@ -1306,17 +1344,17 @@ def deciding_readings(run, core=CORE) -> str:
     return "Deciding readings: " + ". ".join(parts) + "."
 
 
-def headline_text(run, inputs: dict, t: pd.DataFrame) -> dict:
+def headline_text(run, inputs: dict) -> dict:
     """The keyword arguments of ``run.headline``: statement, core claims, the main cause and
-    the plain summary, from the per-seed inputs of every variant (:func:`seed_inputs`; the
-    reductions are the claims' statistic, means over seeds of the per-seed reductions) and the
-    primary's workload x scheduler mean times ``t`` (the bounds), naming the readings that decide
-    the core claims and BID-HDD's reduction under each alternative of device_queue."""
+    the plain summary, from the per-seed inputs of every variant (:func:`seed_inputs`; every
+    reduction and bound gain is the claims' statistic, the mean over seeds of the per-seed
+    value), naming the readings that decide the core claims and BID-HDD's reduction under each
+    alternative of device_queue."""
     times = inputs["primary"]["times"]
     r = {q: _bid_reduction(inputs["primary"], q) for q in QUANTA}
-    bound, sweep = inputs["primary"]["oracle"], inputs["primary"]["sweep"]
-    og = {q: oracle_gain(t, bound, q) for q in QUANTA}
-    sg = oracle_gain(t, sweep, "cfq-q8")
+    primary = inputs["primary"]
+    og = {q: _wmean(_gain(primary["oracle"], times, q)) for q in QUANTA}
+    sg = _wmean(_gain(primary["sweep"], times, "cfq-q8"))
     hybrid = _wmean(1 - times["bid-hybrid"] / times["bid-hdd"])
     verdicts = ", ".join(f"{c} {run.verdict(c)}" for c in CORE)
     alternatives = "; ".join(
@@ -1345,6 +1383,12 @@ def headline_text(run, inputs: dict, t: pd.DataFrame) -> dict:
     modern = 100 * float(_bid_reduction(inputs["device_queue=all_clook32"]).mean())
     offload = _wmean(_reduction(times, "bid-hybrid", "cfq-q8"))
     verdict = headline_verdict(run.verdict(c) for c in CORE)
+    if inputs["lonely"]:
+        return {"statement": HEADLINE, "core": list(CORE), "cause": f"{inputs['lonely']}: BID "
+                "has no processes to separate, so no claim of the paper can be checked on this "
+                "input. " + cause.strip(),
+                "summary": f"Not checkable here (counted as {verdict}): {inputs['lonely']}, so "
+                "BID has nothing to separate and nothing here tests the paper."}
     summary = (
         f"{verdict.capitalize()}: in the paper's setup BID-HDD is {_faster(gain)} on average "
         f"than Linux's best scheduler, not 28–52 % ({_faster(modern)} with a modern disk's "

@@ -356,12 +356,19 @@ def trace_words(cfg) -> dict[str, str]:
     """On a user's trace each workload is a run of windows of the trace (its replicate r is
     window index + 6 r), named by its first window and that window's processes; the seeds are
     those windows."""
-    from storrepro.papers.bid.claims import STAND_IN_KNOBS
+    from storrepro.papers.bid.claims import READ_BULK, STAND_IN_KNOBS
 
     path, fmt = selected(cfg)
+    # the stand-in's archetypes (interrupters, bulky readers) are unknown on a trace
     words = {re.escape(STAND_IN_KNOBS): "On the trace they follow from its own processes' small "
              "requests and re-reads.",
+             re.escape(READ_BULK): ": most of their bytes are read, so their few written bytes "
+             "are easily a large share of the writes.",
+             r"\bthe interrupters' small writes\b": "the small-write queues",
+             r"\bthe offloaded interrupters\b": "the offloaded small-write queues",
+             r"\ban interrupter's contiguous writes\b": "a process's contiguous writes",
              r"\bseeds\b": "windows", r"\bseed\b": "window",
+             r"\bworkloads\b": "windows", r"\bworkload\b": "window",
              r"\bthese synthetic traces\b": "these windows of the trace"}
     for k, workload in enumerate(WORKLOADS):
         pids = sorted(trace_window(path, fmt, workload, 0, cfg.events).pid.unique())
