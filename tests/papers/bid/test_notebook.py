@@ -2,6 +2,8 @@
 and claim recording on hand-made tables, and one small sweep end to end on a written blkparse
 trace."""
 
+import dataclasses
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -207,7 +209,7 @@ def test_fig4_order_holds_only_without_a_queue_in_front_of_noop():
     assert toy.noop_in_submitted_place(32) == pytest.approx(1 / 12)
 
 
-def test_device_queue_consistency_measures_each_alternative(summary):
+def test_device_queue_consistency_measures_each_alternative(summary, tmp_path):
     s = summary.copy()
     # with the queue for every scheduler, Noop needs 0.97 of CFQ q=8's time (10 + 0.5 r), and
     # CFQ q=2 takes 15 + 0.5 r: q=8 is the quantum nearer the paper's 0.88
@@ -221,12 +223,31 @@ def test_device_queue_consistency_measures_each_alternative(summary):
     # without a queue: Noop 11 + 0.5 r against CFQ q=2 12 + 0.5 r (nearer 0.88 than q=8's)
     assert noop["measured"]["bid_only_clook32"] == pytest.approx([11 / 12, 11.5 / 12.5])
     assert noop["measured"]["all_clook32"] == pytest.approx([0.97, 0.97])
-    assert "all_clook32: CFQ q=8" in noop["note"] and noop["band"] is claims.BAND_C3
+    assert noop["note"]["all_clook32"].startswith("CFQ q=8")
+    assert noop["reported"].band is claims.BAND_C3
     fig4 = records["fig4_order"]["measured"]
     assert fig4 == {"bid_only_clook32": 1.0, "all_clook32": pytest.approx(1 / 12),
                     "all_depth1": 1.0}
     table = experiment.consistency_table(records)
-    outside = table["wholly outside the band"]
-    assert outside.tolist() == [False, False, False, False, True, False]
+    assert table.verdict.tolist() == ["possible"] * 4 + ["ruled out", "possible"]
     # the mean of the two seeds: (11 / 12 + 11.5 / 12.5) / 2
     assert table.loc[("noop_vs_cfq", "all_depth1"), "measured"] == pytest.approx(0.918333, abs=1e-6)
+    # recorded by the run: the primary stands, all_clook32 is ruled out by Fig. 4
+    run = Run(BIDConfig(profile="quick"), out=tmp_path)
+    for r in records.values():
+        run.consistency("device_queue", r["reported"], r["measured"])
+    entry = run._consistency.entry("device_queue")
+    assert entry["ruled_out"] == {"all_clook32": [claims.REPORTED_FIG4.quote]}
+
+
+def test_a_primary_with_a_queue_in_front_of_noop_is_ruled_out(summary, tmp_path, monkeypatch):
+    from storrepro.suite.consistency import ConsistencyError
+
+    record = experiment.device_queue_consistency(summary)["fig4_order"]
+    readings = dict(BIDConfig.readings)
+    readings["device_queue"] = dataclasses.replace(readings["device_queue"],
+                                                   primary="all_clook32")
+    monkeypatch.setattr(BIDConfig, "readings", readings)
+    run = Run(BIDConfig(profile="quick"), out=tmp_path)
+    with pytest.raises(ConsistencyError, match="primary 'all_clook32' is ruled out"):
+        run.consistency("device_queue", record["reported"], record["measured"])

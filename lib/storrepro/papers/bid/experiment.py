@@ -21,14 +21,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.papers.bid import toy
-from storrepro.papers.bid.claims import (
-    BAND_C3,
-    BAND_FIG4,
-    FIG4_WORDS,
-    NOOP_CFQ_WORDS,
-    QUANTA,
-    SEQUENTIAL,
-)
+from storrepro.papers.bid.claims import QUANTA, REPORTED_FIG4, REPORTED_NOOP_CFQ, SEQUENTIAL
 from storrepro.papers.bid.config import (
     MODERN_CONFIG,
     MODERN_VARIANT,
@@ -55,8 +48,8 @@ from storrepro.papers.bid.results import SimResult, check_options
 from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
 from storrepro.papers.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
-from storrepro.suite.claims import interval
 from storrepro.suite.config import reading_label
+from storrepro.suite.consistency import check
 from storrepro.suite.parallel import sweep, task_rng
 from storrepro.suite.traces.needs import selected
 
@@ -430,9 +423,9 @@ def _noop_over_cfq_seeds(summary: pd.DataFrame, variant: str, q: str) -> np.ndar
 
 def device_queue_consistency(summary: pd.DataFrame) -> dict[str, dict]:
     """The paper's own reported results measured under each alternative of the reading
-    device_queue (the judging core's consistency record, issue 42): per result its words, the
-    paper's value, the band, what is measured and, per alternative, the values (per seed, or one
-    for the deterministic toy).
+    device_queue, for ``run.consistency``: per result the
+    :class:`~storrepro.suite.consistency.Reported` result, the values measured under each
+    alternative (per seed, or one for the deterministic toy) and a note.
 
     Noop/CFQ is taken under the quantum nearer the paper's 0.88 (a CFQ check passes under either
     q, register ``cfq_model``); its note gives Noop/CFQ on the other four workloads, where the
@@ -447,38 +440,33 @@ def device_queue_consistency(summary: pd.DataFrame) -> dict[str, dict]:
         t = means(summary, "device_time_s", variant)
         rest = t.index.difference(list(SEQUENTIAL))
         others[value] = t.loc[rest, "noop"] / t.loc[rest, quantum[value]]
-    note = "; ".join(f"{v}: CFQ q={quantum[v][-1]}, Noop/CFQ {others[v].min():.3f}–"
-                     f"{others[v].max():.3f} on the other four workloads (means over seeds)"
-                     for v in variants)
     depths = {v: reading_options(None if label == "primary" else label, bid=False)["dq_depth"]
               for v, label in variants.items()}
     return {
         "noop_vs_cfq": {
-            "quote": NOOP_CFQ_WORDS, "paper_value": 0.88, "band": BAND_C3,
-            "of": "Noop/CFQ on Grep and WordStdev (the mean of the two per seed; the quantum "
-            "nearer 0.88)", "measured": ratios, "note": note,
+            "reported": REPORTED_NOOP_CFQ, "measured": ratios,
+            "note": {v: f"CFQ q={quantum[v][-1]}; Noop/CFQ {others[v].min():.3f}–"
+                     f"{others[v].max():.3f} on the other four workloads" for v in variants},
         },
         "fig4_order": {
-            "quote": FIG4_WORDS, "paper_value": 1.0, "band": BAND_FIG4,
-            "of": "share of Table 1's requests Noop serves in their submitted position",
+            "reported": REPORTED_FIG4,
             "measured": {v: toy.noop_in_submitted_place(d) for v, d in depths.items()},
-            "note": ", ".join(f"{v}: a queue {d} deep in front of Noop" for v, d in depths.items()),
+            "note": {v: f"a queue {d} deep in front of Noop" for v, d in depths.items()},
         },
     }
 
 
 def consistency_table(records: dict[str, dict]) -> pd.DataFrame:
-    """The records of :func:`device_queue_consistency` as a table: per result and alternative,
-    the measured mean and 95 % interval and whether it lies wholly outside the band."""
+    """The records of :func:`device_queue_consistency` as the judging core checks them
+    (:func:`storrepro.suite.consistency.check`): per result and alternative, the measured value,
+    its 95 % interval, ``possible`` or ``ruled out``, and the note."""
     rows = []
     for name, r in records.items():
-        for value, x in r["measured"].items():
-            u = interval(np.atleast_1d(x), r["of"])
-            rows.append({"result": name, "device_queue": value, "paper": r["paper_value"],
-                         "band": f"[{r['band'].low:g}, {r['band'].high:g}]",
-                         "measured": u["mean"], "ci95": u["ci95"],
-                         "wholly outside the band": r["band"].judge(u["mean"], u["ci95"])
-                         == "not reproduced"})
+        record = check(r["reported"], r["measured"])
+        for value, a in record["alternatives"].items():
+            rows.append({"result": name, "device_queue": value, "paper": record["paper_value"],
+                         "measured": a["value"], "ci95": a["ci95"], "verdict": a["verdict"],
+                         "note": r["note"][value]})
     return pd.DataFrame(rows).set_index(["result", "device_queue"])
 
 
