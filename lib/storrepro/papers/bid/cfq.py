@@ -4,7 +4,7 @@ One queue per process (reads and writes together, as in the paper's Fig. 6), ser
 in order of queue creation. Each round takes up to ``quantum`` requests from every non-empty
 queue, lowest LBAs first; the round's union is sorted by LBA and dispatched; the next round is
 formed when the current one has drained. Arrivals merge only with their own process's queued
-(not yet in a round) requests. The rounds' requests enter the disk's command queue
+(not yet in a round) requests. The rounds' requests go to the disk through a queue
 (:class:`~storrepro.papers.bid.request.DeviceQueue`, depth ``dq_depth``; by default the depth the
 reading ``device_queue`` in force gives the baselines, 1 under the primary).
 """

@@ -238,7 +238,8 @@ def mean_ci(summary: pd.DataFrame, column: str) -> pd.DataFrame:
 MODERN = MODERN_CONFIG
 
 #: One-at-a-time sensitivity configurations, on the primary readings:
-#: name -> (rq_limit, BID options). The wait-history rule and the disk's command queue are readings.
+#: name -> (rq_limit, BID options). The wait-history rule and the queue in front of the disk are
+#: readings.
 SENSITIVITY = {
     "default": (128, ()),
     "wait_default=10": (128, (("wait_default", 10.0),)),

@@ -12,7 +12,8 @@ from storrepro.papers.bid.noop import Noop
 
 #: name -> (class, fixed options); the five schemes of the Fig. 12 analogue come first.
 MAIN = ("cfq-q8", "cfq-q2", "noop", "bid-hdd", "bid-hybrid")
-#: The Linux schedulers BID is measured against (they take the disk's command queue depth).
+#: The Linux schedulers BID is measured against (the reading device_queue may put a queue in
+#: front of them).
 BASELINES = ("cfq-q8", "cfq-q2", "noop")
 SCHEDULERS = {
     "cfq-q8": (CFQ, {"quantum": 8}),
