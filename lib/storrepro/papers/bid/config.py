@@ -1,8 +1,8 @@
 """Notebook 04 parameters, and the readings of the paper's open choices that move a verdict.
 
 Each reading maps its values to the scheduler options that implement them: the BID schedulers'
-(:data:`READING_OPTIONS`) and Noop's and CFQ's (:data:`BASELINE_OPTIONS`: only the disk's command
-queue touches them). Runs whose options are the same under two variants are shared.
+(:data:`READING_OPTIONS`) and Noop's and CFQ's (:data:`BASELINE_OPTIONS`: only the queue in front
+of the disk touches them). Runs whose options are the same under two variants are shared.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ so the schedulers of one trace do not regenerate it). A cell runs the DES (Mode 
 kernel) and, for the five main schemes under the primary readings, the authors' window model
 (Mode A) on the same trace. Every scheduler runs once per *variant* — the primary readings and
 each alternative reading (:data:`storrepro.papers.bid.config.VARIANTS`) — that gives it other
-options; variants with the same options share one run (Noop and CFQ only see the disk's command
-queue change). The primary Noop cell also computes the trace's lower bounds and clairvoyant sweep.
+options; variants with the same options share one run (Noop and CFQ only see the queue in front
+of the disk change). The primary Noop cell also computes the trace's lower bounds and
+clairvoyant sweep.
 """
 
 from __future__ import annotations
