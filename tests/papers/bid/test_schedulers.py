@@ -1,5 +1,7 @@
 """BID schedulers against the paper's toy example and our hand-worked checks D3–D8."""
 
+import dataclasses
+
 import pytest
 
 from storrepro.papers.bid import (
@@ -10,6 +12,7 @@ from storrepro.papers.bid import (
     Deadline,
     Noop,
     VfsSsdTable,
+    config,
     make_scheduler,
     packing_fraction,
     toy,
@@ -354,3 +357,23 @@ def test_device_queue_depth_is_checked():
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="dq_depth must be an integer >= 1"):
             DeviceQueue(bad)
+
+
+def test_make_scheduler_and_the_class_defaults_follow_the_readings_in_force(monkeypatch):
+    # primary device_queue=bid_only_clook32: the baselines in their own order, BID 32 deep
+    assert make_scheduler("cfq-q8").dq_depth == CFQ().dq_depth == Noop().dq_depth == 1
+    assert make_scheduler("bid-hdd").dq_depth == BIDHDD().dq_depth == 32
+    assert make_scheduler("cfq-q2", "device_queue=all_clook32").dq_depth == 32
+    assert make_scheduler("bid-hybrid", "device_queue=all_depth1").dq_depth == 1
+    assert make_scheduler("bid-hdd", "wait_history=reset").wait_history == "reset"
+    assert make_scheduler("bid-hdd-reset").wait_history == "reset"  # its fixed option wins
+    assert make_scheduler("noop", "device_queue=all_clook32", dq_depth=4).dq_depth == 4
+    with pytest.raises(ValueError, match="reading 'device_queue=deep'"):
+        make_scheduler("noop", "device_queue=deep")
+    # another primary moves every default with it
+    readings = dict(config.READINGS)
+    readings["device_queue"] = dataclasses.replace(readings["device_queue"],
+                                                   primary="all_clook32")
+    monkeypatch.setattr(config, "READINGS", readings)
+    assert Noop().dq_depth == CFQ().dq_depth == BIDHDD().dq_depth == 32
+    assert make_scheduler("noop").dq_depth == 32

@@ -6,18 +6,19 @@ enqueue: our reading) or its deadline timer (``TS_old`` + 500 ms once it holds a
 ``TS_old`` + 5000 ms) expires. A marked queue is closed: later arrivals of p open a
 new SQ_p. Marked queues are flushed whole, in marking order and in ascending LBA (equal LBAs
 in arrival order), into the dispatch queue DQ, which the disk serves in C-LOOK order (the
-lowest LBA at or after the head, else the lowest): "sorted according to LBAs", 32 deep by
-default (a SATA drive's command queue); at depth 1 it is a plain FIFO of the flushed queues.
+lowest LBA at or after the head, else the lowest): "sorted according to LBAs", by default as
+deep as the reading ``device_queue`` in force makes it (32 under the primary, a SATA drive's
+command queue); at depth 1 it is a plain FIFO of the flushed queues.
 
 The wait timer is the weighted mean of the last ``history`` inter-batch gaps of p, newest
 weighted heaviest (weights 1..k), the history starting as ``[wait_default] * k``. A *batch*
 is a maximal run of p's arrivals with no other process arriving in between; its gap Δ is
 its first arrival minus p's previous arrival. Which gaps enter the history is ``wait_history``:
 
-- ``"every_gap"`` (default): every batch's gap, whether or not SQ_p is still open — also the
-  first batch after a flush, which opens the next SQ_p with the updated wait. The history is
-  kept per process for the whole run (the authors' code records every window's gap before it
-  decides whether to absorb the window);
+- ``"every_gap"`` (the primary reading, so the default): every batch's gap, whether or not
+  SQ_p is still open — also the first batch after a flush, which opens the next SQ_p with the
+  updated wait. The history is kept per process for the whole run (the authors' code records
+  every window's gap before it decides whether to absorb the window);
 - ``"open_queue"``: a gap only while SQ_p is open. A gap longer than the current wait fires the
   timer first and is never recorded, so the wait can only fall (the earlier rule here);
 - ``"reset"``: as ``"open_queue"``, and the history is deleted with its queue ("the wait timer
@@ -31,6 +32,7 @@ import math
 import numbers
 from collections import deque
 
+from storrepro.papers.bid.config import default_option
 from storrepro.papers.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
 from storrepro.suite.checks import finite
 
@@ -107,9 +109,9 @@ class BIDHDD:
         read_deadline: float = 500.0,
         write_deadline: float = 5000.0,
         sq_merge: bool = True,
-        dq_depth: int = 32,
+        dq_depth: int | None = None,
         max_sectors: int = MAX_SECTORS,
-        wait_history: str = "every_gap",
+        wait_history: str | None = None,
         adaptive_wait: bool = True,
     ):
         self.wait_default = _check_ms("wait_default", wait_default)
@@ -118,8 +120,12 @@ class BIDHDD:
         if isinstance(history, bool) or not isinstance(history, numbers.Integral) or history < 1:
             raise ValueError(f"history must be an integer >= 1, got {history!r}")
         self.history_length = int(history)
+        if dq_depth is None:
+            dq_depth = default_option("dq_depth")
         self._device = DeviceQueue(dq_depth)
         self.dq_depth = self._device.depth
+        if wait_history is None:
+            wait_history = default_option("wait_history")
         if wait_history not in WAIT_HISTORY:
             raise ValueError(f"wait_history must be one of {WAIT_HISTORY}, got {wait_history!r}")
         self.wait_history = wait_history

@@ -4,8 +4,9 @@ One queue per process (reads and writes together, as in the paper's Fig. 6), ser
 in order of queue creation. Each round takes up to ``quantum`` requests from every non-empty
 queue, lowest LBAs first; the round's union is sorted by LBA and dispatched; the next round is
 formed when the current one has drained. Arrivals merge only with their own process's queued
-(not yet in a round) requests. The rounds' requests enter the disk's command queue
-(:class:`~storrepro.papers.bid.request.DeviceQueue`, depth ``dq_depth``).
+(not yet in a round) requests. The rounds' requests go to the disk through a queue
+(:class:`~storrepro.papers.bid.request.DeviceQueue`, depth ``dq_depth``; by default the depth the
+reading ``device_queue`` in force gives the baselines, 1 under the primary).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numbers
 from collections import deque
 
+from storrepro.papers.bid.config import default_option
 from storrepro.papers.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
 
 
@@ -30,7 +32,7 @@ class CFQ:
         quantum: int = 8,
         merge: bool = True,
         max_sectors: int = MAX_SECTORS,
-        dq_depth: int = 1,
+        dq_depth: int | None = None,
     ):
         if isinstance(quantum, bool) or not isinstance(quantum, numbers.Integral) or quantum < 1:
             raise ValueError(
@@ -43,6 +45,8 @@ class CFQ:
         self._merger = MergeIndex(max_sectors, per_pid=True) if merge else None
         self.max_sectors = self._merger.max_sectors if merge else int(max_sectors)
         self._count = 0
+        if dq_depth is None:
+            dq_depth = default_option("dq_depth", bid=False)
         self._device = DeviceQueue(dq_depth)
         self.dq_depth = self._device.depth
 

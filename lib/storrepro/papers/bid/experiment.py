@@ -8,8 +8,9 @@ so the schedulers of one trace do not regenerate it). A cell runs the DES (Mode 
 kernel) and, for the five main schemes under the primary readings, the authors' window model
 (Mode A) on the same trace. Every scheduler runs once per *variant* — the primary readings and
 each alternative reading (:data:`storrepro.papers.bid.config.VARIANTS`) — that gives it other
-options; variants with the same options share one run (Noop and CFQ only see the disk's command
-queue change). The primary Noop cell also computes the trace's lower bounds and clairvoyant sweep.
+options; variants with the same options share one run (Noop and CFQ only see the queue in front
+of the disk change). The primary Noop cell also computes the trace's lower bounds and
+clairvoyant sweep.
 """
 
 from __future__ import annotations
@@ -20,13 +21,23 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.bid.config import MODERN_CONFIG, VARIANTS, reading_options
+from storrepro.papers.bid import toy
+from storrepro.papers.bid.claims import QUANTA, REPORTED_FIG4, REPORTED_NOOP_CFQ, SEQUENTIAL
+from storrepro.papers.bid.config import (
+    MODERN_CONFIG,
+    MODERN_VARIANT,
+    READINGS,
+    VARIANTS,
+    reading_options,
+)
 from storrepro.papers.bid.kernel import replay
 from storrepro.papers.bid.metrics import (
     arm_moves,
     means,
+    over_seeds,
+    per_seed,
     ranking,
-    reduction,
+    seed_reduction,
     summarise,
     workload_means,
 )
@@ -35,9 +46,11 @@ from storrepro.papers.bid.mode_a import ModeAOptions, simulate_mode_a, structure
 from storrepro.papers.bid.oracle import oracle_bound
 from storrepro.papers.bid.reference import simulate_simpy
 from storrepro.papers.bid.results import SimResult, check_options
-from storrepro.papers.bid.schedulers import BASELINES, MAIN, make_scheduler
+from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
 from storrepro.papers.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
+from storrepro.suite.config import reading_label
+from storrepro.suite.consistency import check
 from storrepro.suite.parallel import sweep, task_rng
 from storrepro.suite.traces.needs import selected
 
@@ -80,24 +93,6 @@ class Cell:
     variant: str = "primary"
     trace: str = ""  # a block trace in place of the synthetic one ('': synthetic)
     trace_format: str = ""
-
-
-def is_bid(scheduler: str) -> bool:
-    return scheduler.startswith("bid")
-
-
-def variant_options(name: str, variant: str = "primary") -> dict:
-    """The options the readings of ``variant`` give scheduler ``name`` (BID's, or the command
-    queue of Noop and CFQ; none for another scheduler)."""
-    label = None if variant == "primary" else variant
-    if is_bid(name):
-        return reading_options(label)
-    return reading_options(label, bid=False) if name in BASELINES else {}
-
-
-def scheduler_for(name: str, variant: str = "primary", **options):
-    """A fresh scheduler with the readings of ``variant``; ``options`` override them."""
-    return make_scheduler(name, **{**variant_options(name, variant), **options})
 
 
 def shared_runs(name: str, variants=VARIANTS) -> dict[str, tuple[str, ...]]:
@@ -164,7 +159,7 @@ def warm_up() -> None:
 def run_cell(cell: Cell, rng=None) -> dict:
     """Simulate one cell; the detail runs keep more than scalars (arm trace, BID's logs)."""
     trace = cell_trace(cell)
-    scheduler = scheduler_for(cell.scheduler, cell.variant)
+    scheduler = make_scheduler(cell.scheduler, cell.variant)
     result = simulate(trace, scheduler, cell.rq_limit, cell.mode)
     out = {"summary": summarise(result, trace)}
     if cell.scheduler == "noop" and cell.variant == "primary":
@@ -244,7 +239,8 @@ def mean_ci(summary: pd.DataFrame, column: str) -> pd.DataFrame:
 MODERN = MODERN_CONFIG
 
 #: One-at-a-time sensitivity configurations, on the primary readings:
-#: name -> (rq_limit, BID options). The wait-history rule and the disk's command queue are readings.
+#: name -> (rq_limit, BID options). The wait-history rule and the queue in front of the disk are
+#: readings.
 SENSITIVITY = {
     "default": (128, ()),
     "wait_default=10": (128, (("wait_default", 10.0),)),
@@ -256,7 +252,8 @@ SENSITIVITY = {
     "pf_threshold=40%": (128, (("pf_threshold", 409.6),)),
     "rq_limit=64": (64, ()),
     "rq_limit=256": (256, ()),
-    # not the paper's disk: a 150 MB/s transfer term, rotation only on non-sequential requests
+    # not the paper's disk: a 150 MB/s transfer term, rotation only on non-sequential requests,
+    # and native command queueing in front of every scheduler (MODERN_VARIANT)
     MODERN: (128, ()),
 }
 
@@ -296,8 +293,9 @@ def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
         Cell(cell.workload, cell.scheduler, 0, cell.events, cell.base_seed,
              trace=cell.trace, trace_format=cell.trace_format)
     )  # fmt: skip
-    scheduler = scheduler_for(cell.scheduler, **options)
-    if cell.config == MODERN:
+    modern = cell.config == MODERN
+    scheduler = make_scheduler(cell.scheduler, MODERN_VARIANT if modern else "primary", **options)
+    if modern:
         result = replay(trace, scheduler, rq_limit, modern_disk=True)
     else:
         result = simulate(trace, scheduler, rq_limit)
@@ -393,20 +391,89 @@ def workload_table(cfg, workloads) -> pd.DataFrame:
 
 def reductions(summary: pd.DataFrame, variants=VARIANTS) -> pd.DataFrame:
     """Per variant (column group) and workload: the reductions (%) in cumulative device time of
-    BID-HDD and BID-Hybrid against the best Linux scheduler, and of Hybrid against BID-HDD."""
+    BID-HDD and BID-Hybrid against the best Linux scheduler, and of Hybrid against BID-HDD —
+    each the mean over seeds of the per-seed reduction, the claims' statistic."""
     out = {}
     for v in variants:
-        t = means(summary, "device_time_s", v)
+        t = per_seed(summary, "device_time_s", v)
         best8, best2 = ("cfq-q8", "noop"), ("cfq-q2", "noop")
-        out[v] = pd.DataFrame(
+        out[v] = 100 * pd.DataFrame(
             {
-                "BID-HDD vs best(CFQ q=8, Noop) %": 100 * reduction(t, "bid-hdd", best8),
-                "BID-HDD vs best(CFQ q=2, Noop) %": 100 * reduction(t, "bid-hdd", best2),
-                "Hybrid vs BID-HDD %": 100 * (1 - t["bid-hybrid"] / t["bid-hdd"]),
-                "Hybrid vs best(CFQ q=8, Noop) %": 100 * reduction(t, "bid-hybrid", best8),
+                "BID-HDD vs best(CFQ q=8, Noop) %": over_seeds(seed_reduction(t, "bid-hdd", best8)),
+                "BID-HDD vs best(CFQ q=2, Noop) %": over_seeds(seed_reduction(t, "bid-hdd", best2)),
+                "Hybrid vs BID-HDD %": over_seeds(seed_reduction(t, "bid-hybrid", ["bid-hdd"])),
+                "Hybrid vs best(CFQ q=8, Noop) %": over_seeds(seed_reduction(t, "bid-hybrid",
+                                                                             best8)),
             }
         )
     return pd.concat(out, axis=1)
+
+
+def device_queue_variants() -> dict[str, str]:
+    """Each value of the reading device_queue -> the variant whose runs it has."""
+    reading = READINGS["device_queue"]
+    return {v: "primary" if v == reading.primary else reading_label("device_queue", v)
+            for v in reading.alternatives}
+
+
+def _noop_over_cfq_seeds(summary: pd.DataFrame, variant: str, q: str) -> np.ndarray:
+    """Per seed, Noop/CFQ(q) averaged over Grep and WordStdev, under ``variant``."""
+    t = per_seed(summary, "device_time_s", variant)
+    ratio = t["noop"] / t[q]
+    return np.mean([ratio.loc[w].to_numpy() for w in SEQUENTIAL], axis=0)
+
+
+def device_queue_consistency(summary: pd.DataFrame, stand_in: bool = True) -> dict[str, dict]:
+    """The paper's own reported results measured under each alternative of the reading
+    device_queue, for ``run.consistency``: per result the
+    :class:`~storrepro.suite.consistency.Reported` result, the values measured under each
+    alternative (per seed, or one for the deterministic toy) and a note.
+
+    Noop/CFQ is taken under the quantum nearer the paper's 0.88 (a CFQ check passes under either
+    q, register ``cfq_model``); its note gives Noop/CFQ on the other four workloads, where the
+    paper reports no such gain. Fig. 4 is the toy replayed through the queue each alternative
+    puts in front of Noop. ``stand_in`` False (the runs read a user's trace): the paper's
+    Noop-vs-CFQ result is about its workloads, not the trace, so only Fig. 4 is measured."""
+    variants = device_queue_variants()
+    depths = {v: reading_options(None if label == "primary" else label, bid=False)["dq_depth"]
+              for v, label in variants.items()}
+    fig4 = {
+        "reported": REPORTED_FIG4,
+        "measured": {v: toy.noop_in_submitted_place(d) for v, d in depths.items()},
+        "note": {v: f"a queue {d} deep in front of Noop" for v, d in depths.items()},
+    }
+    if not stand_in:
+        return {"fig4_order": fig4}
+    ratios, quantum, others = {}, {}, {}
+    for value, variant in variants.items():
+        by_q = {q: _noop_over_cfq_seeds(summary, variant, q) for q in QUANTA}
+        quantum[value] = min(QUANTA, key=lambda q: abs(by_q[q].mean() - 0.88))
+        ratios[value] = [float(x) for x in by_q[quantum[value]]]
+        t = means(summary, "device_time_s", variant)
+        rest = t.index.difference(list(SEQUENTIAL))
+        others[value] = t.loc[rest, "noop"] / t.loc[rest, quantum[value]]
+    return {
+        "noop_vs_cfq": {
+            "reported": REPORTED_NOOP_CFQ, "measured": ratios,
+            "note": {v: f"CFQ q={quantum[v][-1]}; Noop/CFQ {others[v].min():.3f}–"
+                     f"{others[v].max():.3f} on the other four workloads" for v in variants},
+        },
+        "fig4_order": fig4,
+    }
+
+
+def consistency_table(records: dict[str, dict]) -> pd.DataFrame:
+    """The records of :func:`device_queue_consistency` as the judging core checks them
+    (:func:`storrepro.suite.consistency.check`): per result and alternative, the measured value,
+    its 95 % interval, ``possible`` or ``ruled out``, and the note."""
+    rows = []
+    for name, r in records.items():
+        record = check(r["reported"], r["measured"])
+        for value, a in record["alternatives"].items():
+            rows.append({"result": name, "device_queue": value, "paper": record["paper_value"],
+                         "measured": a["value"], "ci95": a["ci95"], "verdict": a["verdict"],
+                         "note": r["note"][value]})
+    return pd.DataFrame(rows).set_index(["result", "device_queue"])
 
 
 def noop_over_cfq(t: pd.DataFrame) -> pd.DataFrame:

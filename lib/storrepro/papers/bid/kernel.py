@@ -1,7 +1,7 @@
 """Fast kernel: the simpy reference model (:mod:`storrepro.papers.bid.reference`) as one numba loop.
 
 Same system, same semantics, same float operations in the same order as the reference model
-with the Python schedulers (Noop, CFQ, BID-HDD, BID-Hybrid), so ``tests/test_bid_kernel.py``
+with the Python schedulers (Noop, CFQ, BID-HDD, BID-Hybrid), so ``tests/papers/bid/test_kernel.py``
 finds every request's device, position, size, start and end time identical. The schedulers'
 structures become named arrays indexed by request, staging queue and dense process number (their
 layout: :mod:`~storrepro.papers.bid.kernel_core`); each scheduler's numba code sits beside its

@@ -78,7 +78,7 @@ OPTIONS = np.dtype(
         ("max_sectors", I8),
         ("quantum", I8),  # CFQ
         ("history", I8),  # BID: gaps in the wait history
-        ("dq_depth", I8),  # the disk's command queue depth (every scheduler)
+        ("dq_depth", I8),  # the sorted queue's depth in front of the disk (reading device_queue)
         ("reset_history", B1),  # BID: the history is deleted with its queue
         ("adaptive_wait", B1),
         ("every_gap", B1),  # BID: every batch's gap enters the history, queue open or not

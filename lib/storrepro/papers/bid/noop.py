@@ -1,10 +1,13 @@
-"""Noop: one FIFO with back/front merging into any queued request, dispatching into the disk's
-command queue (:class:`~storrepro.papers.bid.request.DeviceQueue`, depth ``dq_depth``)."""
+"""Noop: one FIFO with back/front merging into any queued request, served in the order submitted
+(the paper's Fig. 4), through a queue in front of the disk
+(:class:`~storrepro.papers.bid.request.DeviceQueue`, depth ``dq_depth``; by default the depth the
+reading ``device_queue`` in force gives the baselines, 1 under the primary: no reordering)."""
 
 from __future__ import annotations
 
 from collections import deque
 
+from storrepro.papers.bid.config import default_option
 from storrepro.papers.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
 
 
@@ -13,7 +16,11 @@ class Noop:
 
     name = "noop"
 
-    def __init__(self, merge: bool = True, max_sectors: int = MAX_SECTORS, dq_depth: int = 1):
+    def __init__(
+        self, merge: bool = True, max_sectors: int = MAX_SECTORS, dq_depth: int | None = None
+    ):
+        if dq_depth is None:
+            dq_depth = default_option("dq_depth", bid=False)
         self._device = DeviceQueue(dq_depth)
         self.dq_depth = self._device.depth
         self._queue: deque[BlockRequest] = deque()

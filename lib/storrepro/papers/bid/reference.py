@@ -1,7 +1,7 @@
 """The simpy reference model of the paper's system: trace → scheduler → HDD (and SSD for
 BID-Hybrid), on the shared devices :class:`storrepro.sim.hdd.HDD` and
 :class:`storrepro.sim.ssd.SSD`. The fast kernel (:mod:`storrepro.papers.bid.kernel`) is its twin;
-``tests/test_bid_kernel.py`` proves the two identical request by request, and
+``tests/papers/bid/test_kernel.py`` proves the two identical request by request, and
 :func:`storrepro.papers.bid.experiment.simulate` runs either. Two replay modes; in both, the HDD's
 block layer holds at most ``rq_limit`` undispatched requests (a merge takes no slot) and events
 enter it in trace order.

@@ -116,7 +116,8 @@ def _lba(request: BlockRequest) -> int:
 
 
 class DeviceQueue:
-    """The disk's own command queue (SATA native command queueing), in front of any scheduler.
+    """An LBA-sorted queue in front of the disk: BID's dispatch queue, or the disk's own command
+    queue (SATA native command queueing) in front of any scheduler (the reading device_queue).
 
     It holds up to ``depth`` requests the scheduler has dispatched; the disk takes them C-LOOK
     (the lowest LBA at or after where its last request ended, else the lowest; equal LBAs in

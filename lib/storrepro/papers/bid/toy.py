@@ -161,12 +161,13 @@ def every_ms(i, name):
 def toy_orders() -> dict[str, list[BlockRequest]]:
     """Dispatch orders of every scheme on Table 1, under the timing each figure implies.
 
-    No merging (the paper's toy lists all 12 requests). Noop: all submitted at k. Deadline:
-    expiries as in Table 1, one dispatch per :data:`DEADLINE_STEP`. CFQ (q = 2): one submission
-    per ms and the disk first free after the 10th, so C2 and B4 arrive after the first round is
-    formed, as the paper's rounds imply. BID-HDD and BID-Hybrid (C1, C2 as writes; HDD order
-    only): one submission per ms, a dispatch queue of depth 1 so that the order shows the
-    flushed staging queues as Figs 8 and 9 draw them. Ideal: the oracle of Fig. 7.
+    No merging (the paper's toy lists all 12 requests). Noop: all submitted at k, through the
+    queue the reading device_queue in force puts in front of it (none under the primary).
+    Deadline: expiries as in Table 1, one dispatch per :data:`DEADLINE_STEP`. CFQ (q = 2): one
+    submission per ms and the disk first free after the 10th, so C2 and B4 arrive after the
+    first round is formed, as the paper's rounds imply. BID-HDD and BID-Hybrid (C1, C2 as
+    writes; HDD order only): one submission per ms, a dispatch queue of depth 1 so that the
+    order shows the flushed staging queues as Figs 8 and 9 draw them. Ideal: the oracle of Fig. 7.
     """
     from storrepro.papers.bid.bid_hdd import BIDHDD
     from storrepro.papers.bid.cfq import CFQ
@@ -189,6 +190,16 @@ def toy_orders() -> dict[str, list[BlockRequest]]:
         "Ideal": ideal_order(toy_requests()),
         "BID-Hybrid (HDD part)": hybrid,
     }
+
+
+def noop_in_submitted_place(dq_depth: int) -> float:
+    """The share of Table 1's requests that Noop, all submitted at k and handed to the disk
+    through a queue ``dq_depth`` deep (served C-LOOK), serves in their submitted position: 1 is
+    Fig. 4's FIFO order."""
+    from storrepro.papers.bid.noop import Noop
+
+    order = replay(Noop(merge=False, dq_depth=dq_depth), toy_requests())
+    return float(np.mean([r.members[0] == i for i, r in enumerate(order)]))
 
 
 def hybrid_offloads() -> dict[str, str]:
