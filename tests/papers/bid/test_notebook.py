@@ -217,7 +217,7 @@ def test_device_queue_consistency_measures_each_alternative(summary, tmp_path):
     s.loc[modern, "device_time_s"] = 0.97 * (10 + 0.5 * s.loc[modern, "replicate"])
     s.loc[(s.variant == "device_queue=all_clook32") & (s.scheduler == "cfq-q2"),
           "device_time_s"] += 3
-    records = experiment.device_queue_consistency(s)
+    records = claims.device_queue_consistency(s)
     noop = records["noop_vs_cfq"]
     assert set(noop["measured"]) == {"bid_only_clook32", "all_clook32", "all_depth1"}
     # without a queue: Noop 11 + 0.5 r against CFQ q=2 12 + 0.5 r (nearer 0.88 than q=8's)
@@ -228,7 +228,7 @@ def test_device_queue_consistency_measures_each_alternative(summary, tmp_path):
     fig4 = records["fig4_order"]["measured"]
     assert fig4 == {"bid_only_clook32": 1.0, "all_clook32": pytest.approx(1 / 12),
                     "all_depth1": 1.0}
-    table = experiment.consistency_table(records)
+    table = claims.consistency_table(records)
     assert table.verdict.tolist() == ["possible"] * 4 + ["ruled out", "possible"]
     # the mean of the two seeds: (11 / 12 + 11.5 / 12.5) / 2
     assert table.loc[("noop_vs_cfq", "all_depth1"), "measured"] == pytest.approx(0.918333, abs=1e-6)
@@ -239,13 +239,13 @@ def test_device_queue_consistency_measures_each_alternative(summary, tmp_path):
     entry = run._consistency.entry("device_queue")
     assert entry["ruled_out"] == {"all_clook32": [claims.REPORTED_FIG4.quote]}
     # on a user's trace the paper's Noop-vs-CFQ result is not the trace's to check
-    assert list(experiment.device_queue_consistency(s, stand_in=False)) == ["fig4_order"]
+    assert list(claims.device_queue_consistency(s, stand_in=False)) == ["fig4_order"]
 
 
 def test_a_primary_with_a_queue_in_front_of_noop_is_ruled_out(summary, tmp_path, monkeypatch):
     from storrepro.suite.consistency import ConsistencyError
 
-    record = experiment.device_queue_consistency(summary)["fig4_order"]
+    record = claims.device_queue_consistency(summary)["fig4_order"]
     readings = dict(BIDConfig.readings)
     readings["device_queue"] = dataclasses.replace(readings["device_queue"],
                                                    primary="all_clook32")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from storrepro.papers.bid.results import MODES
-from storrepro.papers.bid.workload import PROFILES
 from storrepro.suite.config import (
     Forced,
     NotebookConfig,
@@ -150,6 +149,10 @@ READINGS = {
 #: Where a register entry's value lives, for dating it from git.
 _CLAIMS = "storrepro.papers.bid.claims"
 _SPEC = "the acceptance check"
+#: The interrupters' share of each synthetic workload's events (register: interrupter_share;
+#: the workload generator's profiles read it).
+INTERRUPTER_SHARES = {"Grep": 0.035, "RandomTextWriter": 0.075, "Sort": 0.10, "TeraSort": 0.25,
+                      "WordCount": 0.20, "WordStdev": 0.035}
 
 FORCED = {
     "cfq_model": Forced(
@@ -221,14 +224,14 @@ FORCED = {
         f"writes, followed by small writes in the end'; {_SPEC}: 'Interrupter share of events' "
         "Grep 2–5 %, RandomTextWriter 5–10 %, Sort ~10 %, TeraSort 20–30 %, WordCount 15–25 %, "
         "WordStdev 2–5 % ('calibrate')",
-        value=", ".join(f"{w} {100 * p.interrupter_share:g} %" for w, p in PROFILES.items())
+        value=", ".join(f"{w} {100 * s:g} %" for w, s in INTERRUPTER_SHARES.items())
         + " (within the acceptance check's ranges; set in 025a71e, before any result, and never "
         "changed). BID-Hybrid's gain follows from it: the SSD takes the interrupters' requests "
         "off the disk, so a larger share saves more (a 10 % share instead of 3.5 % takes "
         "Grep's gain over BID-HDD from 11.4 to 27.8 %, seed 0, 200,000 events, measured for this "
         "entry)",
         kind="calibration",
-        symbol="storrepro.papers.bid.workload:PROFILES",
+        symbol="storrepro.papers.bid.config:INTERRUPTER_SHARES",
         decides=("C4", "C5"),
     ),
     "reread": Forced(
@@ -443,3 +446,10 @@ class BIDConfig(NotebookConfig):
             raise ParameterError(
                 f"parameter 'events' = {self.events}: must be at least rq_limit = {self.rq_limit}"
             )
+
+
+def device_queue_variants() -> dict[str, str]:
+    """Each value of the reading device_queue -> the variant whose runs it has."""
+    reading = READINGS["device_queue"]
+    return {v: "primary" if v == reading.primary else reading_label("device_queue", v)
+            for v in reading.alternatives}

@@ -21,14 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.bid import toy
-from storrepro.papers.bid.claims import QUANTA, REPORTED_FIG4, REPORTED_NOOP_CFQ, SEQUENTIAL
 from storrepro.papers.bid.config import (
     MODERN_CONFIG,
     MODERN_VARIANT,
-    READINGS,
     VARIANTS,
-    reading_options,
 )
 from storrepro.papers.bid.kernel import replay
 from storrepro.papers.bid.metrics import (
@@ -49,8 +45,6 @@ from storrepro.papers.bid.results import SimResult, check_options
 from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
 from storrepro.papers.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
-from storrepro.suite.config import reading_label
-from storrepro.suite.consistency import check
 from storrepro.suite.parallel import sweep, task_rng
 from storrepro.suite.traces.needs import selected
 
@@ -407,73 +401,6 @@ def reductions(summary: pd.DataFrame, variants=VARIANTS) -> pd.DataFrame:
             }
         )
     return pd.concat(out, axis=1)
-
-
-def device_queue_variants() -> dict[str, str]:
-    """Each value of the reading device_queue -> the variant whose runs it has."""
-    reading = READINGS["device_queue"]
-    return {v: "primary" if v == reading.primary else reading_label("device_queue", v)
-            for v in reading.alternatives}
-
-
-def _noop_over_cfq_seeds(summary: pd.DataFrame, variant: str, q: str) -> np.ndarray:
-    """Per seed, Noop/CFQ(q) averaged over Grep and WordStdev, under ``variant``."""
-    t = per_seed(summary, "device_time_s", variant)
-    ratio = t["noop"] / t[q]
-    return np.mean([ratio.loc[w].to_numpy() for w in SEQUENTIAL], axis=0)
-
-
-def device_queue_consistency(summary: pd.DataFrame, stand_in: bool = True) -> dict[str, dict]:
-    """The paper's own reported results measured under each alternative of the reading
-    device_queue, for ``run.consistency``: per result the
-    :class:`~storrepro.suite.consistency.Reported` result, the values measured under each
-    alternative (per seed, or one for the deterministic toy) and a note.
-
-    Noop/CFQ is taken under the quantum nearer the paper's 0.88 (a CFQ check passes under either
-    q, register ``cfq_model``); its note gives Noop/CFQ on the other four workloads, where the
-    paper reports no such gain. Fig. 4 is the toy replayed through the queue each alternative
-    puts in front of Noop. ``stand_in`` False (the runs read a user's trace): the paper's
-    Noop-vs-CFQ result is about its workloads, not the trace, so only Fig. 4 is measured."""
-    variants = device_queue_variants()
-    depths = {v: reading_options(None if label == "primary" else label, bid=False)["dq_depth"]
-              for v, label in variants.items()}
-    fig4 = {
-        "reported": REPORTED_FIG4,
-        "measured": {v: toy.noop_in_submitted_place(d) for v, d in depths.items()},
-        "note": {v: f"a queue {d} deep in front of Noop" for v, d in depths.items()},
-    }
-    if not stand_in:
-        return {"fig4_order": fig4}
-    ratios, quantum, others = {}, {}, {}
-    for value, variant in variants.items():
-        by_q = {q: _noop_over_cfq_seeds(summary, variant, q) for q in QUANTA}
-        quantum[value] = min(QUANTA, key=lambda q: abs(by_q[q].mean() - 0.88))
-        ratios[value] = [float(x) for x in by_q[quantum[value]]]
-        t = means(summary, "device_time_s", variant)
-        rest = t.index.difference(list(SEQUENTIAL))
-        others[value] = t.loc[rest, "noop"] / t.loc[rest, quantum[value]]
-    return {
-        "noop_vs_cfq": {
-            "reported": REPORTED_NOOP_CFQ, "measured": ratios,
-            "note": {v: f"CFQ q={quantum[v][-1]}; Noop/CFQ {others[v].min():.3f}–"
-                     f"{others[v].max():.3f} on the other four workloads" for v in variants},
-        },
-        "fig4_order": fig4,
-    }
-
-
-def consistency_table(records: dict[str, dict]) -> pd.DataFrame:
-    """The records of :func:`device_queue_consistency` as the judging core checks them
-    (:func:`storrepro.suite.consistency.check`): per result and alternative, the measured value,
-    its 95 % interval, ``possible`` or ``ruled out``, and the note."""
-    rows = []
-    for name, r in records.items():
-        record = check(r["reported"], r["measured"])
-        for value, a in record["alternatives"].items():
-            rows.append({"result": name, "device_queue": value, "paper": record["paper_value"],
-                         "measured": a["value"], "ci95": a["ci95"], "verdict": a["verdict"],
-                         "note": r["note"][value]})
-    return pd.DataFrame(rows).set_index(["result", "device_queue"])
 
 
 def noop_over_cfq(t: pd.DataFrame) -> pd.DataFrame:

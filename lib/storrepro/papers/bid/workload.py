@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.bid.config import INTERRUPTER_SHARES
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
 from storrepro.suite.traces import samples
 from storrepro.suite.traces.convert import Conversion, save_records
@@ -78,7 +79,7 @@ PROFILES = {
             "Grep",
             "Mostly sequential reads with small writes",
             (Group("SeqReader", 8), Group("RandWriter", 2, _s(8, 32))),
-            0.035,
+            INTERRUPTER_SHARES["Grep"],
         ),
         Profile(
             "RandomTextWriter",
@@ -88,7 +89,7 @@ PROFILES = {
                 Group("RandWriter", 3, _s(8, 64)),
                 Group("RandReader", 1, _s(8, 8)),
             ),
-            0.075,
+            INTERRUPTER_SHARES["RandomTextWriter"],
         ),
         Profile(
             "Sort",
@@ -99,7 +100,7 @@ PROFILES = {
                 Group("RandWriter", 3, _s(64, 256), stop=0.6),
                 Group("SeqWriter", 8, start=0.6),
             ),
-            0.10,
+            INTERRUPTER_SHARES["Sort"],
         ),
         Profile(
             "TeraSort",
@@ -110,7 +111,7 @@ PROFILES = {
                 Group("RandWriter", 3, _s(8, 128)),
                 Group("RandReader", 3, _s(64, 256)),
             ),
-            0.25,
+            INTERRUPTER_SHARES["TeraSort"],
         ),
         Profile(
             "WordCount",
@@ -122,7 +123,7 @@ PROFILES = {
                 Group("SeqWriter", 2, _s(64, 256), start=0.7),
                 Group("RandReader", 4, start=0.7, reread=True),
             ),
-            0.20,
+            INTERRUPTER_SHARES["WordCount"],
         ),
         Profile(
             "WordStdev",
@@ -133,7 +134,7 @@ PROFILES = {
                 Group("RandWriter", 1, _s(8, 32), stop=0.9),
                 Group("RandWriter", 2, _s(8, 32), start=0.9),
             ),
-            0.035,
+            INTERRUPTER_SHARES["WordStdev"],
         ),
     )
 }
@@ -347,6 +348,18 @@ def trace_window(
 TRACE_SAMPLE = samples.TraceSample(samples.write_blkparse)
 
 
+#: What sets BID-Hybrid's gains in the stand-in (the register's interrupter_share and reread);
+#: on a user's trace :func:`storrepro.papers.bid.workload.trace_words` says what sets them there.
+STAND_IN_KNOBS = ("Its magnitude, and which workload gains most, follow from the synthetic "
+                  "traces' interrupter share per workload and WordCount's re-reads (register: "
+                  "interrupter_share, reread), not from the paper's traces.")
+
+#: Why the stand-in's read-only-bulk workloads offload most of their written bytes (on a user's
+#: trace :func:`storrepro.papers.bid.workload.trace_words` says what is known there).
+READ_BULK = (": the bulky processes only read, and the only writes are the interrupters' small "
+             "ones, which are non-bulky by definition.")
+
+
 def trace_needs(cfg) -> TraceNeeds:
     """Individual requests (any number: the windows wrap round a short trace)."""
     return TraceNeeds(requests=True)
@@ -356,8 +369,6 @@ def trace_words(cfg) -> dict[str, str]:
     """On a user's trace each workload is a run of windows of the trace (its replicate r is
     window index + 6 r), named by its first window and that window's processes; the seeds are
     those windows."""
-    from storrepro.papers.bid.claims import READ_BULK, STAND_IN_KNOBS
-
     path, fmt = selected(cfg)
     # the stand-in's archetypes (interrupters, bulky readers) are unknown on a trace
     words = {re.escape(STAND_IN_KNOBS): "On the trace they follow from its own processes' small "
