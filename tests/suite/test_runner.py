@@ -164,6 +164,7 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
 def test_only_the_canonical_run_writes_into_the_repository(monkeypatch):
     # tested in test_data_cran
     monkeypatch.setattr("storrepro.suite.data.cran.ensure_cran", lambda: None)
+    monkeypatch.setattr("storrepro.suite.data.cran.check_cran", lambda folder: None)
     full = runner.plan("full", None, [])
     assert runner.default_out("full", full) == repo_root()
     quick = runner.default_out("quick", runner.plan("quick", None, []))

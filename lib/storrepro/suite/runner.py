@@ -146,15 +146,14 @@ def plan(
         if cls.needs_cran:
             cran_jobs.append(jobs[-1])
     if cran_jobs:
-        from storrepro.suite.data.cran import cran_source, ensure_cran
+        from storrepro.suite.data.cran import check_cran, cran_source, ensure_cran
 
         dirs = {j.parameters.get("cran_dir") for j in cran_jobs} - {None, ""}
-        for folder in dirs:
-            cran_source(folder)  # a folder given with -p cran_dir must hold the benchmark
-        if not dirs:
-            # fetches into the cache from the configured (or CRAN's cloud) mirror; offline it
-            # raises CranDataMissing naming where it looked and both ways to provide the data
-            ensure_cran()
+        # a folder given with -p cran_dir must hold the benchmark; without one, ensure_cran
+        # fetches into the cache from the configured (or CRAN's cloud) mirror, and offline
+        # raises CranDataMissing naming where it looked and both ways to provide the data
+        for folder in [cran_source(d) for d in sorted(dirs)] or [ensure_cran()]:
+            check_cran(folder)  # every file parsed once here, not in a kernel seconds later
     return jobs
 
 
