@@ -475,6 +475,38 @@ def reproduce(
     sweeps are too small to keep two cores busy, else one); with more than one, each notebook's
     sweeps run in its own process unless ``workers`` or ``scheduler`` says otherwise.
     """
+    with owned_signals():
+        return _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force)
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was stopped by a signal (Ctrl-C's SIGINT, or SIGTERM)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped(signum)
+
+
+@contextmanager
+def owned_signals():
+    """SIGINT and SIGTERM stop the run (its kernels killed, its outputs unchanged) whatever
+    the process inherited: a non-interactive shell starts background commands with SIGINT
+    ignored, and Python then installs no KeyboardInterrupt handler of its own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        _restore_interrupts(previous)
+
+
+def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force) -> int:
     jobs = plan(profile, only, overrides or [], force)
     if at_once is None:
         at_once = (os.cpu_count() or 1) if profile == "quick" else 1
@@ -504,13 +536,13 @@ def reproduce(
                 )
                 return 1
             publish(staging, out, [j.name for j in jobs])
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as err:
             print(
                 f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
                 f"outputs are in {staging}",
                 flush=True,
             )
-            return 130
+            return 128 + getattr(err, "signum", signal.SIGINT)
         shutil.rmtree(staging)
         if out == repo_root():
             record_run(out, [j.name for j in jobs])
