@@ -283,3 +283,11 @@ def test_a_script_without_the_main_guard_is_told_what_to_do(tmp_path):
     assert 'if __name__ == "__main__":' in last and f"{parallel.WORKERS_ENV}=1" in last
     assert "bootstrapping phase" not in run.stderr  # each worker said it in one line instead
     assert f"error: {parallel.UNGUARDED}" in run.stderr
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, float("nan"), "0", None, True])
+def test_a_sweep_seed_that_is_no_whole_number_is_named(seed):
+    with pytest.raises(ValueError, match=f"seed must be a whole number >= 0, got {seed!r}"):
+        sweep(lambda task, rng: task, [1, 2], seed=seed, workers=1, progress=False)
+    one = sweep(lambda task, rng: rng.random(), [1], seed=np.int64(3), workers=1, progress=False)
+    assert one == sweep(lambda task, rng: rng.random(), [1], seed=3, workers=1, progress=False)
