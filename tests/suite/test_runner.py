@@ -14,6 +14,10 @@ from storrepro.suite.claims import Claim
 from storrepro.suite.config import NotebookConfig, Param, ParameterError, trace_params
 from storrepro.suite.paths import repo_root
 
+#: The PYTHONPATH of a kernel or runner a test starts: this folder (the tiny configs) and this
+#: checkout's lib, not the copy installed in the environment.
+_TESTED_PATH = os.pathsep.join([str(Path(__file__).parent), str(Path(runner.__file__).parents[2])])
+
 
 class Good(NotebookConfig):
     notebook = "good"
@@ -78,7 +82,8 @@ def tiny_suite(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "NOTEBOOKS", dict.fromkeys(CONFIGS, ""))
     monkeypatch.setattr(runner, "config_class", CONFIGS.__getitem__)
     monkeypatch.setattr(runner, "notebook_path", lambda name: folder / f"{name}.ipynb")
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))  # kernels import TinyConfig
+    # kernels import TinyConfig, and this checkout's storrepro rather than an installed copy
+    monkeypatch.setenv("PYTHONPATH", _TESTED_PATH)
     return tmp_path / "out"
 
 
@@ -452,8 +457,7 @@ def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs, inhe
                                      "language": "python"}  # fmt: skip
         nbformat.write(nb, tmp_path / f"{name}.ipynb")
     (tmp_path / "driver.py").write_text(DRIVER)
-    tested = Path(runner.__file__).parents[2]  # this checkout's lib, not an installed copy
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), str(tested)])}
+    env = {**os.environ, "PYTHONPATH": _TESTED_PATH}
     command = [sys.executable, str(tmp_path / "driver.py"), str(tmp_path), str(jobs)]
     run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, preexec_fn=inherit)  # fmt: skip
