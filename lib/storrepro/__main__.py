@@ -316,9 +316,9 @@ def main(argv: list[str] | None = None) -> int:
         message = (err.args[0] if len(err.args) == 1 else str(err)) or type(err).__name__
         print(f"error: {message}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:  # runner.Stopped carries the signal: SIGTERM gives 143
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return 128 + getattr(err, "signum", 2)
 
 
 def _ensure_baseline(result: dict) -> None:

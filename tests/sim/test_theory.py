@@ -1,4 +1,5 @@
 import math
+import re
 
 import numpy as np
 import pytest
@@ -60,3 +61,22 @@ def test_md1_law_refuses_where_it_is_unreliable():
     assert theory.md1_wait_quantile(0.99, 0.9, 1.0) < theory.MD1_MAX_SPAN
     with pytest.raises(ValueError, match="beyond 40 service times"):
         theory.md1_wait_cdf(50.0, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("quantile", [theory.mm1_wait_quantile, theory.md1_wait_quantile])
+@pytest.mark.parametrize(
+    ("q", "says"),
+    [
+        (float("nan"), "q must be a finite number >= 0 and <= 1, got nan"),
+        (float("inf"), "got inf"),
+        (-0.5, "got -0.5"),
+        (1.5, "got 1.5"),
+        ("0.99", "got '0.99'"),
+        (True, "got True"),
+        (1, "q must be below 1"),
+    ],
+)
+def test_a_quantile_level_outside_0_to_1_is_named(quantile, q, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        quantile(q, 0.5, 1.0)
+    assert quantile(np.float64(0.99), 0.5, 1.0) == quantile(0.99, 0.5, 1.0)  # numpy scalars pass

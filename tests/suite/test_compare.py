@@ -55,6 +55,12 @@ def test_check_against_a_commit(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == "results: 0 passed, 1 failed"
     (tmp_path / "results" / "x.json").unlink()
     assert compare.check_results() == ["x.json: not produced by the fresh run"]
+    truncated = tmp_path / "results" / "x.json"
+    truncated.write_text(json.dumps(result, indent=1)[:40])
+    assert main(["check-results"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {truncated}, line 3: not valid JSON (") and "truncated" in err
+    assert len(err.splitlines()) == 1
     with pytest.raises(ValueError, match="no-such-ref"):
         compare.check_results(ref="no-such-ref")
 

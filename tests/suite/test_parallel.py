@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 import time
@@ -255,3 +256,38 @@ def test_a_task_keys_its_stream_by_the_fields_it_lists():
 def test_queue_tasks_keep_the_streams_their_repr_gave():
     task = QueueTask("M/M/1", 0.5, 1000, 2)
     assert parallel.stream_id(task) == repr(task)
+
+
+UNGUARDED_SCRIPT = """import numpy as np
+from storrepro.suite import parallel
+
+def draw(task, rng):
+    return float(rng.random())
+
+print(parallel.sweep(draw, [1, 2], seed=0, workers=2, progress=False))
+"""
+
+
+def test_a_script_without_the_main_guard_is_told_what_to_do(tmp_path):
+    script = tmp_path / "first_script.py"
+    script.write_text(UNGUARDED_SCRIPT)
+    lib = str(Path(parallel.__file__).parents[2])
+    env = {**os.environ, "PYTHONPATH": lib}
+    env.pop(parallel.WORKERS_ENV, None)
+    env.pop(parallel.SCHEDULER_ENV, None)
+    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True,
+                         timeout=300, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: the local dask workers did not start")
+    assert 'if __name__ == "__main__":' in last and f"{parallel.WORKERS_ENV}=1" in last
+    assert "bootstrapping phase" not in run.stderr  # each worker said it in one line instead
+    assert f"error: {parallel.UNGUARDED}" in run.stderr
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, float("nan"), "0", None, True])
+def test_a_sweep_seed_that_is_no_whole_number_is_named(seed):
+    with pytest.raises(ValueError, match=f"seed must be a whole number >= 0, got {seed!r}"):
+        sweep(lambda task, rng: task, [1, 2], seed=seed, workers=1, progress=False)
+    one = sweep(lambda task, rng: rng.random(), [1], seed=np.int64(3), workers=1, progress=False)
+    assert one == sweep(lambda task, rng: rng.random(), [1], seed=3, workers=1, progress=False)

@@ -64,7 +64,7 @@ def test_strings_that_spell_a_number_come_back_as_strings(tmp_path):
 def test_a_truncated_results_file_is_an_error_naming_it(tmp_path):
     path = _write(tmp_path, {"a": [1, 2]})
     path.write_text(path.read_text()[:9])
-    with pytest.raises(ValueError, match=f"{path}: not a valid results file"):
+    with pytest.raises(ValueError, match=f"{path}, line 2: not a valid results file"):
         paths.read_json(path)
 
 

@@ -14,6 +14,10 @@ from storrepro.suite.claims import Claim
 from storrepro.suite.config import NotebookConfig, Param, ParameterError, trace_params
 from storrepro.suite.paths import repo_root
 
+#: The PYTHONPATH of a kernel or runner a test starts: this folder (the tiny configs) and this
+#: checkout's lib, not the copy installed in the environment.
+_TESTED_PATH = os.pathsep.join([str(Path(__file__).parent), str(Path(runner.__file__).parents[2])])
+
 
 class Good(NotebookConfig):
     notebook = "good"
@@ -78,7 +82,8 @@ def tiny_suite(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "NOTEBOOKS", dict.fromkeys(CONFIGS, ""))
     monkeypatch.setattr(runner, "config_class", CONFIGS.__getitem__)
     monkeypatch.setattr(runner, "notebook_path", lambda name: folder / f"{name}.ipynb")
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))  # kernels import TinyConfig
+    # kernels import TinyConfig, and this checkout's storrepro rather than an installed copy
+    monkeypatch.setenv("PYTHONPATH", _TESTED_PATH)
     return tmp_path / "out"
 
 
@@ -164,6 +169,7 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
 def test_only_the_canonical_run_writes_into_the_repository(monkeypatch):
     # tested in test_data_cran
     monkeypatch.setattr("storrepro.suite.data.cran.ensure_cran", lambda: None)
+    monkeypatch.setattr("storrepro.suite.data.cran.check_cran", lambda folder: None)
     full = runner.plan("full", None, [])
     assert runner.default_out("full", full) == repo_root()
     quick = runner.default_out("quick", runner.plan("quick", None, []))
@@ -426,12 +432,21 @@ def _running(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has stopped; its reaper may be slow in a container
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
+@pytest.mark.parametrize(
+    ("jobs", "inherited", "sent"),
+    [(1, "SIG_IGN", "SIGINT"), (2, "SIG_IGN", "SIGINT"), (2, "SIG_DFL", "SIGTERM")],
+)
+def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs, inherited, sent):
+    """Whatever the runner inherited: a background shell (`nohup pytest &`) starts it with
+    SIGINT ignored, so the test sets the disposition itself."""
     import signal
     import subprocess
     import sys
     import time
+
+    def inherit():
+        signal.signal(signal.SIGINT, getattr(signal, inherited))
+        signal.signal(signal.SIGTERM, getattr(signal, inherited))
 
     for name in ("slow1", "slow2"):
         nb = nbformat.v4.new_notebook()
@@ -442,20 +457,20 @@ def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
                                      "language": "python"}  # fmt: skip
         nbformat.write(nb, tmp_path / f"{name}.ipynb")
     (tmp_path / "driver.py").write_text(DRIVER)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    env = {**os.environ, "PYTHONPATH": _TESTED_PATH}
     command = [sys.executable, str(tmp_path / "driver.py"), str(tmp_path), str(jobs)]
     run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)  # fmt: skip
+                           text=True, preexec_fn=inherit)  # fmt: skip
     pid_files = [tmp_path / f"slow{i}.pids" for i in range(1, jobs + 1)]
     deadline = time.monotonic() + 60
     while not all(p.exists() and p.read_text() for p in pid_files):
         assert run.poll() is None and time.monotonic() < deadline, run.communicate()
         time.sleep(0.1)
     pids = [int(pid) for p in pid_files for pid in p.read_text().split()]
-    run.send_signal(signal.SIGINT)  # what Ctrl-C sends the runner
-    sent = time.monotonic()
+    run.send_signal(getattr(signal, sent))  # SIGINT: what Ctrl-C sends the runner
+    sent_at = time.monotonic()
     out, err = run.communicate(timeout=30)
-    assert run.returncode == 130 and time.monotonic() - sent < 8
+    assert run.returncode == 128 + getattr(signal, sent) and time.monotonic() - sent_at < 8
     assert [line for line in out.splitlines() if line and not line.startswith("[")] == [
         f"interrupted: the outputs in {tmp_path / 'out'} are unchanged; this run's partial "
         f"outputs are in {tmp_path / 'out' / 'staging'}"

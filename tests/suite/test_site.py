@@ -3,6 +3,7 @@ and phone width (Debian's chromium, driven by Playwright; no browser is download
 
 import functools
 import http.server
+import json
 import shutil
 import sys
 import threading
@@ -12,6 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from storrepro.__main__ import main
 from storrepro.suite.claims import VERDICTS
 from storrepro.suite.paths import executed_dir, repo_root
 from storrepro.suite.readable import human
@@ -75,6 +77,29 @@ def site():
 def test_missing_results_are_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="run `make reproduce`"):
         build_site(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda r: {**r, "headline": None}, r"not a result as its notebook writes it \(TypeError"),
+        (lambda r: {**r, "claims": [{"id": "x"}]}, "not a result as its notebook writes it"),
+        (lambda r: {**r, "figures": None}, r"not a result as its notebook writes it \(TypeError"),
+        (lambda r: json.dumps(r, indent=1)[:200], r"not a valid results file \(Unterminated"),
+    ],
+)
+def test_a_malformed_result_is_named_in_one_line(tmp_path, capsys, damage, says):
+    committed = repo_root() / "results" / "00_simulator_validation.json"
+    damaged = damage(json.loads(committed.read_text()))
+    path = tmp_path / "results" / committed.name
+    path.parent.mkdir()
+    path.write_text(damaged if isinstance(damaged, str) else json.dumps(damaged))
+    with pytest.raises(ValueError, match=f"{path}(, line \\d+)?: {says}"):
+        build_site(tmp_path)
+    assert main(["site", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}") and len(err.splitlines()) == 1
+    assert not (tmp_path / "site").exists()  # refused before any page is built
 
 
 def test_pages_show_headline_readings_reasons_and_figures():

@@ -10,10 +10,20 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 
+from storrepro.suite.checks import finite
+
 
 def _check_load(rho: float) -> None:
     if not 0 < rho < 1:
         raise ValueError(f"load rho = {rho!r}: a stable queue needs 0 < rho < 1")
+
+
+def _check_q(q) -> float:
+    """A quantile's level: in [0, 1), as the waiting time has no finite 100th percentile."""
+    q = finite("q", q, minimum=0.0, maximum=1.0)
+    if q == 1:
+        raise ValueError("q must be below 1 (the waiting time has no finite maximum), got 1")
+    return q
 
 
 def mm1_mean_wait(lam: float, mu: float) -> float:
@@ -24,6 +34,7 @@ def mm1_mean_wait(lam: float, mu: float) -> float:
 
 def mm1_wait_quantile(q: float, lam: float, mu: float) -> float:
     """M/M/1 waiting-time quantile from ``P(W > t) = rho * exp(-(mu - lam) t)``."""
+    q = _check_q(q)
     rho = lam / mu
     _check_load(rho)
     if q <= 1 - rho:
@@ -67,6 +78,7 @@ def md1_wait_cdf(t: float, lam: float, service: float) -> float:
 
 def md1_wait_quantile(q: float, lam: float, service: float) -> float:
     """Inverse of :func:`md1_wait_cdf` by bracketing root search."""
+    q = _check_q(q)
     rho = lam * service
     _check_load(rho)
     if q <= 1 - rho:

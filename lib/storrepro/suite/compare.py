@@ -67,8 +67,20 @@ def committed_results(ref: str = "HEAD", root: Path | None = None) -> dict[str, 
     out = {}
     for name in _git(root, "ls-tree", "--name-only", ref, "results/").split():
         if name.endswith(".json") and Path(name).name != "bench.json":
-            out[Path(name).name] = json.loads(_git(root, "show", f"{ref}:{name}"))
+            out[Path(name).name] = _parse(_git(root, "show", f"{ref}:{name}"), f"{ref}:{name}")
     return out
+
+
+def _parse(text: str, where) -> dict:
+    """JSON as written (no value restored, so both sides compare alike); a file that is not
+    JSON, a truncated one, is an error naming it and the line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(
+            f"{where}, line {err.lineno}: not valid JSON ({err.msg}); a truncated or damaged "
+            "file? run its notebook again"
+        ) from None
 
 
 def record_run(root: Path, notebooks: list[str]) -> None:
@@ -102,14 +114,14 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
     record = root / LAST_RUN
-    last_run = json.loads(record.read_text()) if record.exists() else None
+    last_run = _parse(record.read_text(), record) if record.exists() else None
     problems = []
     for name, old in sorted(committed.items()):
         path = results_dir / name
         if not path.exists():
             problems.append(f"{name}: not produced by the fresh run")
             continue
-        fresh = json.loads(path.read_text())
+        fresh = _parse(path.read_text(), path)
         problems += freshness(name, fresh, last_run)
         problems += [f"{name} {line}" for line in differences(old, fresh)]
     return problems

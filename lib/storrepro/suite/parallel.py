@@ -23,7 +23,9 @@ import ctypes
 import functools
 import hashlib
 import logging
+import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +33,8 @@ from typing import Any
 
 import numpy as np
 from tqdm import tqdm
+
+from storrepro.suite.checks import whole
 
 WORKERS_ENV = "STORREPRO_WORKERS"
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
@@ -163,7 +167,7 @@ def _client(mode: str, arg: Any):
                 raise OSError(
                     f"no dask scheduler answers at {arg} within {CONNECT_TIMEOUT_S:g} s ({err})"
                 ) from None
-        address_or_cluster = arg if mode == "address" else local_cluster(arg)
+        address_or_cluster = arg if mode == "address" else _started_local_cluster(arg)
         client = Client(address_or_cluster, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
         if mode == "address":
             try:
@@ -173,6 +177,30 @@ def _client(mode: str, arg: Any):
                 raise
         _clients[key] = client
     return _clients[key]
+
+
+#: What to do when a script's worker processes re-run its unguarded top-level code.
+UNGUARDED = (
+    "a script that sweeps on local dask workers must put its top-level code under "
+    '`if __name__ == "__main__":` (each worker process imports the script again); add the '
+    f"guard, or set {WORKERS_ENV}=1 to sweep in this process"
+)
+
+
+def _started_local_cluster(n_workers: int):
+    """:func:`local_cluster`, with one line saying what to do where a plain script without the
+    ``__main__`` guard calls a sweep: each spawned worker re-runs the script, whose sweep would
+    start workers of its own while it is still being imported."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(f"error: {UNGUARDED}")  # in the worker: its message, no traceback
+    try:
+        return local_cluster(n_workers)
+    except Exception as err:
+        if getattr(sys.modules.get("__main__"), "__file__", None) is None:
+            raise  # not a script (a notebook, the interpreter): another cause
+        raise RuntimeError(
+            f"the local dask workers did not start ({type(err).__name__}: {err}); {UNGUARDED}"
+        ) from None
 
 
 def wait_for_workers(client, address: str) -> None:
@@ -242,6 +270,7 @@ def sweep(
     progress: bool = True,
 ) -> list[Any]:
     """Run ``fn(task, rng)`` for every task; results in task order (see the module docstring)."""
+    seed = whole("seed", seed, minimum=0)  # numpy's seed sequences take no negative entropy
     tasks = list(tasks)
     keys = [stream_id(t) for t in tasks]
     if len(set(keys)) != len(keys):

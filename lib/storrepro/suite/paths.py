@@ -148,7 +148,12 @@ def read_json(path: Path | str):
     is not valid JSON (a truncated result) is an error naming it."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+    except json.JSONDecodeError as err:
+        raise ValueError(
+            f"{path}, line {err.lineno}: not a valid results file ({err.msg}); a truncated or "
+            "damaged file? run its notebook again"
+        ) from None
+    except UnicodeDecodeError as err:
         raise ValueError(
             f"{path}: not a valid results file ({err}); run its notebook again"
         ) from None

@@ -146,15 +146,14 @@ def plan(
         if cls.needs_cran:
             cran_jobs.append(jobs[-1])
     if cran_jobs:
-        from storrepro.suite.data.cran import cran_source, ensure_cran
+        from storrepro.suite.data.cran import check_cran, cran_source, ensure_cran
 
         dirs = {j.parameters.get("cran_dir") for j in cran_jobs} - {None, ""}
-        for folder in dirs:
-            cran_source(folder)  # a folder given with -p cran_dir must hold the benchmark
-        if not dirs:
-            # fetches into the cache from the configured (or CRAN's cloud) mirror; offline it
-            # raises CranDataMissing naming where it looked and both ways to provide the data
-            ensure_cran()
+        # a folder given with -p cran_dir must hold the benchmark; without one, ensure_cran
+        # fetches into the cache from the configured (or CRAN's cloud) mirror, and offline
+        # raises CranDataMissing naming where it looked and both ways to provide the data
+        for folder in [cran_source(d) for d in sorted(dirs)] or [ensure_cran()]:
+            check_cran(folder)  # every file parsed once here, not in a kernel seconds later
     return jobs
 
 
@@ -478,6 +477,38 @@ def reproduce(
     sweeps are too small to keep two cores busy, else one); with more than one, each notebook's
     sweeps run in its own process unless ``workers`` or ``scheduler`` says otherwise.
     """
+    with owned_signals():
+        return _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force)
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was stopped by a signal (Ctrl-C's SIGINT, or SIGTERM)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped(signum)
+
+
+@contextmanager
+def owned_signals():
+    """SIGINT and SIGTERM stop the run (its kernels killed, its outputs unchanged) whatever
+    the process inherited: a non-interactive shell starts background commands with SIGINT
+    ignored, and Python then installs no KeyboardInterrupt handler of its own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        _restore_interrupts(previous)
+
+
+def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force) -> int:
     jobs = plan(profile, only, overrides or [], force)
     if at_once is None:
         at_once = (os.cpu_count() or 1) if profile == "quick" else 1
@@ -507,13 +538,13 @@ def reproduce(
                 )
                 return 1
             publish(staging, out, [j.name for j in jobs])
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as err:
             print(
                 f"\ninterrupted: the outputs in {out} are unchanged; this run's partial "
                 f"outputs are in {staging}",
                 flush=True,
             )
-            return 130
+            return 128 + getattr(err, "signum", signal.SIGINT)
         shutil.rmtree(staging)
         if out == repo_root():
             record_run(out, [j.name for j in jobs])

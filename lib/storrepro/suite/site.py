@@ -28,6 +28,7 @@ from storrepro.suite.notebooks import config_class, notebook_path
 from storrepro.suite.paths import (
     build_dir,
     executed_dir,
+    read_json,
     repo_root,
     results_dir,
     write_text_atomic,
@@ -39,7 +40,6 @@ from storrepro.suite.scorecard import (
     core_claim_parts,
     core_reproduced,
     dated_text,
-    load_results,
     robust_summary,
     role_summary,
     uncertainty_text,
@@ -638,7 +638,7 @@ def build_site(out: Path | None = None) -> Path:
     from sphinx.cmd.build import build_main
 
     out = out or repo_root()
-    results = load_results(out)
+    results = _renderable_results(out)
     if not results:
         raise FileNotFoundError(
             f"no results in {out / 'results'}: run `make reproduce` (or `make reproduce "
@@ -669,3 +669,24 @@ def build_site(out: Path | None = None) -> Path:
     if status:
         raise RuntimeError(f"sphinx could not build the site from {source} (exit {status})")
     return target / "index.html"
+
+
+def _renderable_results(out: Path) -> list[dict]:
+    """The notebooks' results under ``out``, each first rendered on its own so that one its
+    notebook did not write (a key missing, a value of the wrong type) is an error naming it."""
+    results = []
+    for path in sorted(results_dir(out).glob("*.json")):
+        result = read_json(path)
+        if not (isinstance(result, dict) and "claims" in result):
+            continue  # not a notebook's result (make bench's bench.json)
+        try:
+            paper_page(result, False)
+            index_page([result], [])
+            [out / figure for figure in result["figures"]]
+        except (KeyError, TypeError, AttributeError, ValueError) as err:
+            raise ValueError(
+                f"{path}: not a result as its notebook writes it ({type(err).__name__}: {err}); "
+                "run its notebook again"
+            ) from None
+        results.append(result)
+    return results

@@ -321,3 +321,11 @@ def test_spike_removal_is_only_a_variant():
     assert kept[100] > 5  # the paper keeps instantaneous peaks
     assert abs(removed[100] - (x[99] + x[101]) / 2) < 1e-12
     assert np.array_equal(np.delete(removed, 100), np.delete(kept, 100))
+
+
+@pytest.mark.parametrize("growth", [1.5, 0, -2, float("nan"), float("inf"), "2", True])
+def test_a_growth_that_is_no_whole_factor_is_named(growth):
+    x = np.tile(np.sin(np.linspace(0, 2 * np.pi, 24, endpoint=False)), 20)
+    with pytest.raises(ValueError, match=f"growth must be a whole number >= 1, got {growth!r}"):
+        precise_period(x, growth=growth)
+    assert precise_period(x, growth=np.int64(2)) == precise_period(x)

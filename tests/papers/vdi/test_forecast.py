@@ -136,3 +136,10 @@ def test_scores_refuse_non_finite_actuals_naming_them():
     with pytest.raises(ValueError, match="actual must hold finite numbers"):
         fc.mpe([float("inf"), 1.0], [1.0, 1.0])
     assert fc.smape([1.0, 2.0], [float("nan"), 2.0]) == 200.0  # a divergent forecast: the worst
+
+
+@pytest.mark.parametrize("period", [0, -1, 2.5, float("nan"), "24", True])
+def test_a_proposed_ewma_period_that_is_no_count_is_named(period):
+    with pytest.raises(ValueError, match=f"period must be a whole number >= 1.*got {period!r}"):
+        fc.ProposedEWMA(period=period)
+    assert fc.ProposedEWMA(period=np.int64(4)).forecast(np.arange(8.0), 4).shape == (4,)

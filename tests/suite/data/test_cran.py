@@ -7,6 +7,7 @@ clone without ``../shared``): :data:`helpers.CRAN_MISSING` says so here and in `
 
 import functools
 import io
+import os
 import tarfile
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -261,3 +262,34 @@ def test_a_truncated_series_file_is_named(tmp_path, source):
     damaged.write_bytes(damaged.read_bytes()[:40])
     with pytest.raises(ValueError, match=f"{damaged}: cannot read series fma::airpass .*truncated"):
         cran.load_cran(folder)
+
+
+def _copy_as_rda(source, folder):
+    for package, names in cran.SERIES.items():
+        (folder / package).mkdir(parents=True)
+        for name in names:
+            (folder / package / f"{name}.rda").write_bytes(cran.series_bytes(source, package, name))
+    return folder
+
+
+@needs_cran
+@pytest.mark.parametrize("fault", ["truncated", "missing", "unreadable"])
+def test_a_bad_series_file_stops_reproduce_before_any_notebook(tmp_path, source, capsys, fault):
+    folder = _copy_as_rda(source, tmp_path / "cran")
+    bad = folder / "fpp2" / "gasoline.rda"
+    if fault == "truncated":
+        bad.write_bytes(bad.read_bytes()[:-20])
+    elif fault == "missing":
+        bad.unlink()
+    else:
+        bad.chmod(0)
+        if os.access(bad, os.R_OK):
+            pytest.skip("running as root: every file is readable")
+    args = ["-p", f"cran_dir={folder}"]
+    with pytest.raises((ValueError, OSError), match=f"{bad}.*fpp2::gasoline|fpp2::gasoline.*{bad}"):
+        runner.plan("quick", ["01_precise_period"], args[1:])
+    assert main(["reproduce", "--profile", "quick", "--only", "01_precise_period", *args]) == 2
+    out = capsys.readouterr()
+    assert "[1/1]" not in out.out  # no kernel started
+    assert str(bad) in out.err and "--download DIR" in out.err
+    assert len(out.err.strip().splitlines()) == 1

@@ -413,6 +413,9 @@ def test_a_format_forced_on_the_wrong_file_names_file_line_and_field(msr, tmp_pa
     headed = _bytes(tmp_path / "h.csv", (MSR_HEADER + "\n" + msr.read_text()).encode())
     with pytest.raises(TraceFormatError, match="line 1: the header of the msr format, not of ali"):
         read_trace(headed, "alibaba")
+    with pytest.raises(TraceFormatError, match=r"msr.csv, line 1: '\d+,web.* not the header of "
+                       r"the iops format .*; it looks like a msr trace"):
+        read_trace(msr, "iops")
     five = _bytes(tmp_path / "five.csv", b"dev,R,0,4096,1\n")
     with pytest.raises(TraceFormatError, match="five.csv, line 1: field 'Timestamp' is 'dev'"):
         read_trace(five, "tencent")

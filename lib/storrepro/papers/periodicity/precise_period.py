@@ -63,7 +63,7 @@ import pywt
 
 from storrepro.papers.periodicity import _fast_steps as fast
 from storrepro.papers.periodicity._input import as_series, is_constant
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 TUKEY_K = 1.5
 VERIFICATIONS = ("preprocessed", "denoised", "forecast_denoised", "raw")
@@ -339,7 +339,7 @@ class PrecisePeriod:
 
     def __post_init__(self):
         finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
-        finite("growth", self.growth, minimum=1.0)
+        whole("growth", self.growth, minimum=1)  # it multiplies a slice step
         checks = [
             ("theta", 0 < self.theta <= 1, "in (0, 1]"),
             ("wavelet", self.wavelet in pywt.wavelist(kind="discrete"), "a pywt discrete wavelet"),

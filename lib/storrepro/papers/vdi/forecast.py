@@ -134,6 +134,7 @@ class ProposedEWMA:
     def __post_init__(self):
         if not 0 < self.alpha < 1:
             raise ValueError(f"alpha must be in (0, 1), got {self.alpha!r}")
+        whole("period", self.period, minimum=1, maximum=MAX_COUNT)
 
     def forecast(self, history, steps: int) -> np.ndarray:
         """History = same-cluster days only, so the trend EWMA runs across those days (our

@@ -292,6 +292,13 @@ def load_cran(source: str | Path | None = None) -> list[Series]:
     return [_read_series(folder, pkg, name) for pkg, names in SERIES.items() for name in names]
 
 
+def check_cran(folder: str | Path) -> None:
+    """Read every series of ``folder`` once (each ``.rda`` parsed, each tarball member checked):
+    a missing, unreadable or truncated file is named, with how to fetch it again, before any
+    notebook starts."""
+    load_cran(folder)
+
+
 def cran_source(source: str | Path | None = None) -> Path:
     """The first folder holding the benchmark (see the module docstring), or a clear error
     naming where it looked and how to provide the data."""
@@ -343,7 +350,7 @@ def _read_series(folder: Path, package: str, name: str) -> Series:
         where = where if where.is_file() else _tarball(folder, package)
         raise ValueError(
             f"{where}: cannot read series {package}::{name} ({type(err).__name__}: {err}); a "
-            "truncated or damaged file? delete it and fetch it again"
+            f"truncated, damaged or unreadable file? delete it and {_FETCH_AGAIN}"
         ) from None
     return Series(package, name, values, frequency)
 
@@ -357,7 +364,16 @@ def series_bytes(folder: Path, package: str, name: str) -> bytes:
     if _tarball(folder, package).is_file():
         with tarfile.open(_tarball(folder, package), "r:gz") as tar:
             return _member(tar, _tarball(folder, package), package, name)
-    raise CranDataMissing(f"{package}::{name}: neither {rda} nor {_tarball(folder, package)}")
+    raise CranDataMissing(
+        f"{rda}: no such file (nor {_tarball(folder, package)}), so no series {package}::{name}; "
+        + _FETCH_AGAIN
+    )
+
+
+_FETCH_AGAIN = (
+    "fetch the pinned package tarballs again with `python -m storrepro data cran --download DIR` "
+    f"and set {CRAN_DIR_ENV}=DIR"
+)
 
 
 def _member(tar: tarfile.TarFile, path: Path | str, package: str, name: str) -> bytes:

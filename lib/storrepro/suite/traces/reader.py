@@ -152,6 +152,12 @@ def detect_format(path: str | Path, format: str | None = None) -> tuple[str, boo
     if format == "blkparse":
         return format, False
     header = header_format(first.split(","))
+    if format == "iops" and header != "iops":
+        raise TraceFormatError(
+            f"{path}, line {number}: {first[:80]!r} is not the header of the iops format "
+            "(time_s,iops or time_s,volume,iops)"
+            + (f"; it looks like a {guess_format(first)[0]} trace" if guess_format(first) else "")
+        )
     if format in CSV_FORMATS and header not in (None, format):
         raise TraceFormatError(
             f"{path}, line {number}: the header of the {header} format, not of {format}"
