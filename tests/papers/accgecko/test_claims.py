@@ -295,23 +295,25 @@ ALLOC = pd.DataFrame({"method": ["BurstQueue"], "rate": [4000.0], "actual_us": [
                       "predicted_us": [100.0]})
 
 
-def shown_frame(joint=(0.0, 1.0), exact=(0.0, 0.5), primary=(90.0, 95.0)) -> pd.DataFrame:
+def shown_frame(primary=(0.0, 1.0), exact=(0.0, 0.5), literal=(90.0, 95.0)) -> pd.DataFrame:
     index = pd.MultiIndex.from_product([(2.0, 10.0), P], names=["intensity", "p"])
     return pd.DataFrame({"AccGecko violating %": np.repeat(primary, 2),
-                         "AccGecko gain %": 300.0,
-                         "AccGecko (joint) violating %": np.repeat(joint, 2),
-                         "AccGecko (joint) gain %": [120.0, 80.0, 100.0, 60.0],
+                         "AccGecko gain %": [120.0, 80.0, 100.0, 60.0],
+                         "AccGecko (literal) violating %": np.repeat(literal, 2),
+                         "AccGecko (literal) gain %": 300.0,
                          "Exact violating %": np.repeat(exact, 2), "Exact gain %": 150.0},
                         index=index)  # fmt: skip
 
 
-def test_x4_burst_intensity():
+def test_x4_burst_intensity_prints_the_absolute_share_beside_the_band():
     good = c.x4_burst_intensity(shown_frame())
     assert good.verdict == "reproduced" and good.role == "analysis"
-    assert good.values["joint_gain_%"]["10x p99.9"] == 60.0
+    assert good.values["gain_%"]["10x p99.9"] == 60.0
     assert "+60 to +120 %" in good.reason
-    bad = c.x4_burst_intensity(shown_frame(joint=(0.0, 8.0)))
+    assert good.reproduced_value.startswith("0.0–1.0 % violate")
+    bad = c.x4_burst_intensity(shown_frame(primary=(0.0, 8.0)))
     assert bad.verdict == "not reproduced" and "at 10×" in bad.reason
+    assert "where 8.0 % violate" in bad.reason
 
 
 def test_analyses():
@@ -350,37 +352,50 @@ def adm_frame(vs_sncm: float) -> pd.DataFrame:
     return pd.DataFrame({"p": [99.0, 99.9], "method": "AccTail", "vs SNCM": [vs_sncm, 1.5]})
 
 
-def test_plain_summary_when_the_primary_is_safe_or_nothing_is():
+def test_plain_summary_gives_the_primary_then_the_literal_reading():
     safe, adm = {"primary": safe_frame()}, {"primary": adm_frame(0.8)}
-    assert c.plain_summary("reproduced", ["primary"], [], safe, adm) == (
+    assert c.plain_summary("reproduced", "reproduced", safe, adm) == (
         "Reproduced: 1.0 % of the tenants AccGecko admits miss their latency targets, and it "
         "admits 20 % fewer tenants than SNC-Meister.")
-    assert c.plain_summary("not reproduced", [], ["primary"], safe, adm).endswith(
-        "no other reading of the paper we tried makes them safe.")
+    safe[c.LITERAL] = safe_frame(violating=(93.0, 99.0))
+    assert c.plain_summary("reproduced", "not reproduced", safe, adm).endswith(
+        "Read literally (ruled out by the paper's own results): 93 % miss, not reproduced.")
 
 
-def test_headline_names_the_readings_that_make_accgecko_safe(tmp_path):
+def test_headline_gives_the_primary_and_the_literal_reading(tmp_path):
     run = Run(AccGeckoConfig(profile="quick"), out=tmp_path)
     alt = AccGeckoConfig.reading_labels()
-    safe_under = alt[-1]
+    assert alt[-1] == c.LITERAL
     unsafe = (safe_frame(violating=(98.0, 90.0), worst=(50.0, 9.0)), violation_reps((98.0, 90.0)))
     safe = (safe_frame(), violation_reps())
     run.judge(c.a7_lowest_error, err_reps(), by_reading={x: (err_reps(),) for x in alt})
-    run.judge(c.t4_slo_safety, *unsafe, explain_frame(),
-              by_reading={x: (*(safe if x == safe_under else unsafe), explain_frame())
+    run.judge(c.t4_slo_safety, *safe, explain_frame(),
+              by_reading={x: (*(unsafe if x == c.LITERAL else safe), explain_frame())
                           for x in alt})  # fmt: skip
     run.judge(c.t2_gain_over_sncm, order_reps(), by_reading={x: (order_reps(),) for x in alt})
-    text = c.headline_text(run, explain_frame(), {"primary": safe_frame(violating=(93.0, 99.0)),
-                                                   safe_under: safe_frame(violating=(0.0, 0.2))},
-                           {"primary": adm_frame(5.0), safe_under: adm_frame(2.02)})
-    assert text["summary"] == (
-        "Partly reproduced: as we first read the algorithm, 93 % of the tenants AccGecko admits "
-        "miss their latency targets; under another reading the paper equally allows, 0.0 % miss "
-        "and it admits 102 % more tenants than SNC-Meister.")
+    text = c.headline_text(run, explain_frame(), {"primary": safe_frame(violating=(0.0, 0.2)),
+                                                   c.LITERAL: safe_frame(violating=(93.0, 99.0))},
+                           {"primary": adm_frame(2.02), c.LITERAL: adm_frame(5.0)})
+    assert text["summary"].startswith(
+        "Reproduced: 0.0 % of the tenants AccGecko admits miss their latency targets, "
+        "and it admits 102 % more tenants than SNC-Meister. Read literally")
+    assert text["summary"].endswith("93 % miss, partly reproduced.")
     assert text["core"] == c.CORE
-    assert "keep their SLOs (T4 reproduced) under " + safe_under.replace("&", " with ") in \
-        text["cause"]
-    assert "does not say which reading its authors ran" in text["cause"]
+    assert "the admitted tenants miss their SLOs under the literal reading" in text["cause"]
+    assert "rule out trn = the segment's requests and a fixed ε" in text["cause"]
     head = run.headline(**text)
-    assert head["verdict"] == "partly" and head["by_reading"][safe_under] == "reproduced"
+    assert head["verdict"] == "reproduced" and head["by_reading"][c.LITERAL] == "partly"
 
+
+def replica_frame(negative) -> pd.DataFrame:
+    return pd.DataFrame({"reading": "primary", "trace": "T1", "method": "DB+25µs",
+                         "p": np.repeat(P, len(negative) // 2), "slo_us": 300.0,
+                         "negative_%": negative})  # fmt: skip
+
+
+def test_x5_fails_when_the_replicas_under_predict():
+    good = c.x5_replica_negative(replica_frame([0.0] * 20))
+    assert good.verdict == "reproduced" and good.role == "analysis"
+    bad = c.x5_replica_negative(replica_frame([0.0] * 10 + [40.0] * 10))
+    assert bad.verdict == "not reproduced" and "10 of 20" in bad.reason
+    assert "T1 p99.9 0.3 ms (40 %)" in bad.reason

@@ -35,7 +35,8 @@ import pandas as pd
 from storrepro.papers.accgecko.replicates import Replicates, estimate_only, judge_parts, mean, top
 from storrepro.suite import bands
 from storrepro.suite.bands import Band
-from storrepro.suite.claims import Claim, headline_verdict, judged, verdict_of
+from storrepro.suite.claims import Claim, headline_verdict, interval, judged, verdict_of
+from storrepro.suite.consistency import Reported
 
 P = (99.0, 99.9)
 
@@ -138,6 +139,46 @@ T4_SHARE = bands.at_most(2.0, "abstract / §4.3: AccGecko guarantees the tenants
 T4_WORST = bands.at_most(1.10, "acceptance: no violation exceeds the SLO by more than 10 % beyond "
                          "the exact-replay reference's worst", "×")  # fmt: skip
 T5_CAPACITIES = (50_000.0, 100_000.0, 200_000.0)
+#: The results the paper reports that the readings of Algorithm 1 (trn, ε, line 9) are checked
+#: against (the notebook's consistency records; measured by ``experiment.consistency``, in %
+#: per pair or allocation). A share the paper reports as 0 is accepted up to 1 in 10.
+CHECKED_READINGS = ("trn", "epsilon", "line9")
+_NO_NEGATIVE = ("§4.2 / Fig. 8: 为了彻底消除阴性误差 … 将请求的延迟额外增加 25 μs … "
+                "此时 99.9 百分位的阴性误差也降低为 0 (adding 25 µs removes the negative error "
+                "at both percentiles)")
+REPLICA_UNDER = bands.at_most(10.0, _NO_NEGATIVE + "; on the Table 1 replicas, acceptance: at "
+                              "most 1 in 10 (trace, percentile, SLO) pairs with DB+25µs's "
+                              "negative error above 2 %", "%")
+REPORTED = {
+    "replicas": Reported(
+        _NO_NEGATIVE, "0 % negative error (DB+25µs)", REPLICA_UNDER,
+        "(trace, percentile, SLO) pairs of the Table 1 replicas in which DB+25µs's negative "
+        "error exceeds 2 % (%)"),
+    "c17 p99": Reported(
+        "§4.2: 增加了 IO 线程处理时间的均值 17 μs,此时 99 百分位延迟预测的阴性误差为0 (with c = "
+        "17 µs the p99 negative error is 0; DB alone is short by 20 % / 13 %)",
+        "0 % at p99 (DB+17µs)", bands.at_most(10.0, "§4.2: DB+17µs has no negative error at "
+                                              "p99; on the Table 1 replicas, acceptance: at "
+                                              "most 1 in 10 p99 pairs above 2 %", "%"),
+        "p99 (trace, SLO) pairs of the Table 1 replicas in which DB+17µs's negative error "
+        "exceeds 2 % (%)"),
+    "below exact": Reported(
+        _NO_NEGATIVE, "0 % negative error (DB+25µs)", bands.at_most(
+            10.0, _NO_NEGATIVE + "; a predictor with no negative error allocates no less than "
+            "the rate at which the modelled segment itself meets the SLO; acceptance: at most "
+            "1 in 10 allocations below it", "%"),
+        "DB+25µs allocations of the accuracy tenants below the exact-replay reference's rate "
+        "for the same tenant, percentile and SLO (%)"),
+    "positive residual": Reported(
+        "§4.2 / Fig. 10: AccTail 对尾延迟的预测依然存在误差 … 在回放整个 trace 时,整体的突发流量"
+        "强度与密集程度较低,产生一定的阳性误差 (the error left is positive: the modelled segment "
+        "is burstier than the whole trace)", "positive residual error",
+        bands.at_least(50.0, "§4.2 / Fig. 10: the residual error is positive; acceptance: at "
+                       "least half of AccGecko's allocations predict at or above the full "
+                       "trace's percentile", "%"),
+        "AccGecko's allocations (M = 1.5, best k, c = 25 µs) of the pool whose prediction is at "
+        "or above the full trace's replayed percentile (%)"),
+}
 X1_TOL = 0.10  # the reference queue model's median |error| against the segment replay
 X2_SHARE = 0.5  # "most" top-1 % latencies inside continuous bursts: a majority
 
@@ -1009,6 +1050,38 @@ def t5b_robust_baseline_order(sens: pd.DataFrame) -> Claim:
 # --- the under-prediction experiment (this reproduction's, not the paper's) ---------------------
 
 
+def x5_replica_negative(errors: pd.DataFrame, label: str = "primary") -> Claim:
+    """X5: on the Table 1 replicas (each its own modelled segment, bursts evenly spaced inside
+    each block: Algorithm 1's best case), does DB+25µs under reading ``label`` avoid negative
+    error, as the paper reports for its traces? ``errors``: ``experiment.consistency``'s
+    replica table."""
+    part = errors[(errors.reading == label) & (errors.method == "DB+25µs")]
+    under = np.where(part["negative_%"] > 2.0, 100.0, 0.0)
+    u = interval(under, "(trace, percentile, SLO) pairs of the Table 1 replicas in which "
+                 "DB+25µs's negative error exceeds 2 % (%)")
+    verdict = judged(REPLICA_UNDER, u)
+    worst = {_pk(p): float(part[part.p == p]["negative_%"].max()) for p in P}
+    missed = part[part["negative_%"] > 2.0]
+    reason = (f"DB+25µs under-predicts by more than 2 % in {int(under.sum() / 100)} of "
+              f"{len(part)} (trace, percentile, SLO) pairs; its largest negative error is "
+              + ", ".join(f"{v:.0f} % at {k}" for k, v in worst.items()) + ".")
+    if len(missed):
+        reason += " The pairs: " + ", ".join(
+            f"{t} p{p:g} {slo / 1000:g} ms ({neg:.0f} %)" for t, p, slo, neg in
+            zip(missed.trace, missed.p, missed.slo_us, missed["negative_%"], strict=True)) + "."
+    return Claim(
+        "X5", "on the Table 1 replicas, DB+25µs has no negative error (at most 1 in 10 "
+        "(trace, percentile, SLO) pairs above 2 %), as the paper reports for its traces",
+        paper_value="0 % negative error (Fig. 8, §4.2)",
+        reproduced_value=f"{int(under.sum() / 100)} of {len(part)} pairs under-predict; max "
+        + ", ".join(f"{k} {v:.0f} %" for k, v in worst.items()),
+        tolerance=REPLICA_UNDER.text(), verdict=verdict, role="analysis", kind="report",
+        band=REPLICA_UNDER.source, uncertainty=u, reason=reason,
+        values={"under_predicted": int(under.sum() / 100), "pairs": len(part),
+                "max_negative_%": worst},
+    )  # fmt: skip
+
+
 def x1_queue_model(explain: pd.DataFrame, tol: float = X1_TOL) -> Claim:
     """X1: the per-ms queue model (ours) predicts the modelled segment's replayed percentile at
     AccTail's allocated rates; AccTail's prediction for comparison."""
@@ -1099,45 +1172,44 @@ def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Clai
 def x4_burst_intensity(shown: pd.DataFrame) -> Claim:
     """X4: across the paper's 2–10× burst intensity (``shown``: the table of
     :func:`~storrepro.papers.accgecko.experiment.intensity.intensity_shown`), does AccGecko under
-    the joint reading stay within T4's band against the exact-replay reference, and what does it
-    gain over SNC-Meister?"""
-    joint = shown["AccGecko (joint) violating %"] - shown["Exact violating %"]
-    ok = bool(np.all([T4_SHARE.contains(v) for v in joint]))
-    worst = joint.idxmax()
-    gains = shown["AccGecko (joint) gain %"]
+    the primary reading stay within T4's band against the exact-replay reference, and what does it
+    gain over SNC-Meister? The absolute violating shares are printed beside the relative band."""
     primary = shown["AccGecko violating %"]
+    excess = primary - shown["Exact violating %"]
+    ok = bool(np.all([T4_SHARE.contains(v) for v in excess]))
+    worst = excess.idxmax()
+    gains = shown["AccGecko gain %"]
+    literal = shown["AccGecko (literal) violating %"]
     xs = sorted(shown.index.unique("intensity"))
     return Claim(
-        "X4", "across burst intensities of 2–10× the mean, AccGecko under the joint reading "
-        "(trn = burst requests, ε following the rate) keeps its admitted tenants as safe as the "
-        "exact-replay reference (T4's band)",
+        "X4", "across burst intensities of 2–10× the mean, AccGecko under the primary reading "
+        "keeps its admitted tenants as safe as the exact-replay reference (T4's band)",
         paper_value="bursts typically 2–10× the mean (§2.1, §4.1)",
-        reproduced_value=f"joint reading {joint.min():+.1f} to {joint.max():+.1f} points "
-        f"against the reference; gain over SNC-Meister {gains.min():+.0f} to "
-        f"{gains.max():+.0f} %",
+        reproduced_value=f"{primary.min():.1f}–{primary.max():.1f} % violate ("
+        f"{excess.min():+.1f} to {excess.max():+.1f} points against the reference); gain over "
+        f"SNC-Meister {gains.min():+.0f} to {gains.max():+.0f} %",
         tolerance=f"T4's band at every intensity and percentile: {T4_SHARE.text()}",
         verdict=verdict_of(ok), role="analysis", kind="report",
-        reason=f"Over intensities {', '.join(f'{x:g}×' for x in xs)} and both percentiles, the "
-        f"admitted tenants violating under the joint reading exceed the exact reference's by "
-        f"at most {joint.max():.1f} points (at {worst[0]:g}×, p{worst[1]:g}), while it admits "
-        f"{gains.min():+.0f} to {gains.max():+.0f} % more tenants than SNC-Meister; under the "
-        f"primary reading {primary.min():.0f}–{primary.max():.0f} % of the admitted tenants "
-        "violate"
-        + ("." if ok else "; the joint reading's safety on the pool does not hold at every "
-           "intensity."),
-        values={"joint_minus_exact_pp": {f"{x:g}x p{p:g}": float(v)
-                                         for (x, p), v in joint.items()},
-                "joint_gain_%": {f"{x:g}x p{p:g}": float(v) for (x, p), v in gains.items()},
-                "primary_violating_%": {f"{x:g}x p{p:g}": float(v)
-                                        for (x, p), v in primary.items()}},
+        reason=f"Over intensities {', '.join(f'{x:g}×' for x in xs)} and both percentiles, "
+        f"{primary.min():.1f}–{primary.max():.1f} % of the tenants AccGecko admits violate "
+        f"their SLO, at most {excess.max():.1f} points more than under the exact reference "
+        f"(at {worst[0]:g}×, p{worst[1]:g}, where {primary[worst]:.1f} % violate), while it "
+        f"admits {gains.min():+.0f} to {gains.max():+.0f} % more tenants than SNC-Meister; "
+        f"under the literal reading {literal.min():.0f}–{literal.max():.0f} % violate"
+        + ("." if ok else "; its safety on the pool does not hold at every intensity."),
+        values={"violating_%": {f"{x:g}x p{p:g}": float(v) for (x, p), v in primary.items()},
+                "minus_exact_pp": {f"{x:g}x p{p:g}": float(v) for (x, p), v in excess.items()},
+                "gain_%": {f"{x:g}x p{p:g}": float(v) for (x, p), v in gains.items()},
+                "literal_violating_%": {f"{x:g}x p{p:g}": float(v)
+                                        for (x, p), v in literal.items()}},
     )  # fmt: skip
 
 
 # --- the headline -------------------------------------------------------------------------------
 
 CORE = ["A7", "T2", "T4"]
-JOINT_LABEL = "trn=burst&epsilon=rate"  # the joint reading (config.JOINT)
-#: The readings issue 29 found to decide T4, named with their numbers in the headline.
+LITERAL = "trn=segment&epsilon=fixed"  # the literal reading (config.JOINT), ruled out in 6b
+#: The readings the first implementation read the other way, named with their numbers.
 DECIDING = ("trn", "epsilon")
 
 
@@ -1145,7 +1217,8 @@ def headline_text(run, explain: pd.DataFrame, safe: dict, adm: dict) -> dict:
     """Keyword arguments of ``run.headline``: the paper's core claims, a cause that says under
     which readings AccGecko's admitted tenants keep their SLOs (and what it gains over
     SNC-Meister there) and under which they do not, and the plain summary (its p99 numbers from
-    the safety tables ``safe`` and the admission summaries ``adm``, by reading)."""
+    the safety tables ``safe`` and the admission summaries ``adm``, by reading), with the
+    headline verdict under the literal reading beside the primary's."""
     statement = ("AccTail predicts tail latency with far lower error than PriorityMeister and "
                  "SNC-Meister, and AccGecko admits about 66 % more tenants than SNC-Meister "
                  "while meeting their SLOs:")  # fmt: skip
@@ -1167,23 +1240,26 @@ def headline_text(run, explain: pd.DataFrame, safe: dict, adm: dict) -> dict:
             f"{_label(x)} ({under[x][1]}; gain over SNC-Meister {under[x][2]})"
             for x in group["inconclusive"]))
     if unsafe:
-        named = [x for x in unsafe if x == "primary" or x.split("=")[0] in DECIDING]
+        named = [x for x in unsafe if x in ("primary", LITERAL) or x.split("=")[0] in DECIDING]
         rest = [x for x in unsafe if x not in named]
         parts.append("the admitted tenants miss their SLOs under " + "; ".join(
             f"{_label(x)} ({under[x][1]})" for x in named)
             + (f", and under {', '.join(rest)}" if rest else ""))
     cause = "; ".join(parts) + "."
-    if "primary" in unsafe and not explain.empty:
+    if LITERAL in unsafe and not explain.empty:
         n = under_numbers(explain)
-        cause += (f" Under the primary reading Algorithm 1 spreads each continuous burst's "
+        cause += (f" Under the literal reading Algorithm 1 spreads each continuous burst's "
                   f"requests evenly at its average rate, barely above M × mean, and predicts "
                   f"the modelled segment's own percentile a median {n['acctail_under']:.0f}× too "
                   f"low.")  # fmt: skip
-    cause += (" The paper does not say which reading its authors ran: Algorithm 1 never defines "
-              "trn, and §3.2 ties ε to a preset service rate without saying whether it follows "
-              "the rate being evaluated.")  # fmt: skip
+    cause += (" Algorithm 1 never defines trn, and §3.2 ties ε to a preset service rate without "
+              "saying whether it follows the rate being evaluated; the paper's own results (0 % "
+              "negative error with c = 25 µs, a positive residual error) rule out trn = the "
+              "segment's requests and a fixed ε, and allow the primary (section 6b).")
     verdict = headline_verdict(run.verdict(c) for c in CORE)
-    summary = plain_summary(verdict, group["reproduced"], unsafe, safe, adm)
+    literal = headline_verdict(run.claims[c]["by_reading"].get(LITERAL, {}).get(
+        "verdict", run.verdict(c)) for c in CORE)
+    summary = plain_summary(verdict, literal, safe, adm)
     return {"statement": statement, "core": CORE, "cause": cause, "summary": summary}
 
 
@@ -1191,11 +1267,10 @@ _VERDICT_WORDS = {"reproduced": "Reproduced", "partly": "Partly reproduced",
                   "inconclusive": "Inconclusive", "not reproduced": "Not reproduced"}
 
 
-def plain_summary(verdict: str, safe_under: list, unsafe_under: list, safe: dict,
-                  adm: dict) -> str:
+def plain_summary(verdict: str, literal: str, safe: dict, adm: dict) -> str:
     """The headline in plain words, verdict first, with the p99 numbers: the share of the
     tenants AccGecko admits that miss their SLO and its gain over SNC-Meister, under the
-    primary reading and (if the primary is unsafe) the first reading that is safe."""
+    primary reading, then the literal reading's headline verdict and share."""
     def missing(label):
         s = safe[label]
         return float(s[(s.method == "AccTail") & (s.p == 99.0)]["violating_%"].item())
@@ -1205,23 +1280,17 @@ def plain_summary(verdict: str, safe_under: list, unsafe_under: list, safe: dict
         g = float(a[(a.method == "AccTail") & (a.p == 99.0)]["vs SNCM"].item()) - 1
         return f"{abs(g) * 100:.0f} % {'more' if g >= 0 else 'fewer'} tenants than SNC-Meister"
 
-    head = _VERDICT_WORDS[verdict]
-    if "primary" not in unsafe_under:
-        return (f"{head}: {missing('primary'):.1f} % of the tenants AccGecko admits miss their "
-                f"latency targets, and it admits {more('primary')}.")
-    first = (f"{head}: as we first read the algorithm, {missing('primary'):.0f} % of the tenants "
-             "AccGecko admits miss their latency targets")
-    if not safe_under:
-        return first + "; no other reading of the paper we tried makes them safe."
-    other = JOINT_LABEL if JOINT_LABEL in safe_under else safe_under[0]
-    return (first + f"; under another reading the paper equally allows, {missing(other):.1f} % "
-            f"miss and it admits {more(other)}.")
+    text = (f"{_VERDICT_WORDS[verdict]}: {missing('primary'):.1f} % of the tenants AccGecko "
+            f"admits miss their latency targets, and it admits {more('primary')}")
+    if LITERAL not in safe:
+        return text + "."
+    return (text + f". Read literally (ruled out by the paper's own results): "
+            f"{missing(LITERAL):.0f} % miss, {_VERDICT_WORDS[literal].lower()}.")
 
 
 def _label(label: str) -> str:
-    return "the primary reading (trn = the segment's requests, ε fixed at 1/(M·N))" \
-        if label == "primary" else label.replace("&", " with ")
-
-
-def _gains(values: dict) -> str:
-    return f"{values['p99'] * 100:+.0f} % at p99, {values['p99.9'] * 100:+.0f} % at p99.9"
+    if label == "primary":
+        return "the primary reading (trn = the continuous bursts' requests, ε following the rate)"
+    if label == LITERAL:
+        return "the literal reading (trn = the segment's requests, ε fixed at 1/(M·N))"
+    return label.replace("&", " with ")
