@@ -1,5 +1,6 @@
 """Claim rules of notebook 02: every test rule fails on one hand-built input and passes on
-another; the conditions (T4 for the admission gains, A0 for the positive-error rankings) void."""
+another; the conditions (T4 for the admission gains, A0a-A0c for the positive-error rankings)
+void."""
 
 import numpy as np
 import pandas as pd
@@ -144,9 +145,24 @@ def test_a0_to_a6n_fail_and_pass():
         "not reproduced"
     worse_k = err_reps({("avg_positive_%", f"k={k}", p): 80.0 for k in (3, 5) for p in P})
     assert c.a6_stages_help(worse_k).verdict == "not reproduced"
-    for rule in (c.a4_positive_error, c.a5_lower_m, c.a6_stages_help, c.a6s_best_k):
-        assert rule(good).requires == ("A0",), rule.__name__
+    wanted = {c.a4_positive_error: ("A0a",), c.a5_lower_m: ("A0a", "A0b"),
+              c.a6_stages_help: ("A0b", "A0c"), c.a6s_best_k: ("A0c",)}
+    for rule, conditions in wanted.items():
+        assert rule(good).requires == conditions, rule.__name__
     assert c.a6n_best_k_negative(good).requires == ()
+
+
+def test_each_condition_judges_its_own_configuration():
+    """k = 2 under-predicting at p99 fails A0 (every variant) but no condition: it is neither
+    DB+25µs, M = 1.5 nor a best k; DB+25µs under-predicting fails A0a only."""
+    k2 = err_reps({("max_negative_%", "k=2", 99.0): 300.0})
+    assert c.a0_bounded_negative(k2).verdict == "not reproduced"
+    assert "1 of 8 configurations above the bound" in c.a0_bounded_negative(k2).reproduced_value
+    assert [c.a0_condition(k2, cid).verdict for cid in c.A0_CONDITIONS] == ["reproduced"] * 3
+    db = err_reps({("max_negative_%", "DB+25µs", 99.9): 300.0})
+    assert [c.a0_condition(db, cid).verdict for cid in c.A0_CONDITIONS] == [
+        "not reproduced", "reproduced", "reproduced"]
+    assert "a maximum over" in c.a0_condition(db, "A0a").uncertainty["of"]
 
 
 def test_an_interval_straddling_the_band_is_inconclusive():
@@ -176,13 +192,26 @@ def test_a7_a7b_a8_fail_and_pass():
     assert c.a8_error_ratios(acc_high).verdict == "not reproduced"
 
 
+def test_a7_judges_maximum_parts_on_their_value_and_names_the_undecided_parts():
+    """One tenant with a huge PM maximum: a bootstrap of the maximum would straddle 0; the
+    value alone is judged. AccTail's maximum above SNC-Meister's at p99.9 is named."""
+    reps = err_reps({("max_total_%", "AccTail", 99.9): 2000.0})
+    claim = c.a7_lowest_error(reps)
+    part = claim.uncertainty["parts"]["max p99.9 SNCM − AccTail"]
+    assert part["ci95"] is None and part["verdict"] == "not reproduced"
+    assert claim.uncertainty["parts"]["mean p99 PM − AccTail"]["ci95"] is not None
+    assert "Not clearly lower: max p99.9 PM − AccTail" in claim.reason
+    assert "under-predict" not in claim.reason
+
+
 def order_reps(acc=(21.0, 12.0), sncm=(10.0, 10.0), pm=(5.0, 6.0), spread=0.0,
-               orders: int = 20) -> Replicates:
-    """Admissions per order: the given means, AccGecko's ± ``spread`` alternating over the
-    orders."""
+               orders: int = 20, exact=None) -> Replicates:
+    """Admissions per order: the given means (the exact reference's those of AccGecko unless
+    given), AccGecko's ± ``spread`` alternating over the orders."""
     wiggle = spread * np.where(np.arange(orders) % 2, 1.0, -1.0)
     frame = pd.DataFrame({(m, p): v[i] + (wiggle if m == "AccTail" else 0.0) for m, v in
-                          (("PM", pm), ("SNCM", sncm), ("AccTail", acc), ("BurstQueue", acc))
+                          (("PM", pm), ("SNCM", sncm), ("AccTail", acc), ("BurstQueue", acc),
+                           ("Exact", acc if exact is None else exact))
                           for i, p in enumerate(P)})  # fmt: skip
     return Replicates(frame, "order")
 
@@ -199,8 +228,24 @@ def test_admission_rules_fail_and_pass():
     assert c.t1b_sncm_over_pm(pm_beats).verdict == "not reproduced"
     assert "PM admits at least as many" in c.t1b_sncm_over_pm(pm_beats).reason
     assert c.t1_more_than_sncm(pm_beats).verdict == "reproduced"
-    assert c.t2_gain_over_sncm(order_reps(acc=(40.0, 20.0))).verdict == "not reproduced"
+    assert c.t2_gain_over_sncm(order_reps(acc=(40.0, 20.0), exact=(21.0, 12.0))).verdict == \
+        "not reproduced"
     assert c.t2m_gain_order(order_reps(acc=(12.0, 15.0))).verdict == "not reproduced"
+
+
+def test_t2_leaves_out_a_part_the_exact_reference_cannot_meet():
+    """At p99.9 the exact reference gains +120 %, beyond +5…+60 %: that part (and the mean,
+    +110 %, in band) is not checkable; AccGecko's +120 % at p99.9 no longer decides T2."""
+    claim = c.t2_gain_over_sncm(order_reps(acc=(21.0, 22.0), exact=(21.0, 22.0)))
+    assert claim.values["not checkable"] == ["p99.9"]
+    assert claim.verdict == "reproduced" and "Not checkable on this stand-in: p99.9" in \
+        claim.reason
+    assert "exact-replay reference p99 +110 %" in claim.reason
+    none = c.t2_gain_over_sncm(order_reps(acc=(40.0, 22.0), exact=(40.0, 22.0)))
+    assert none.verdict == "not checkable" and none.values["not checkable"] == [
+        "p99", "p99.9", "mean"]
+    beaten = c.t2_gain_over_sncm(order_reps(acc=(12.0, 11.0), exact=(21.0, 12.0)))
+    assert beaten.verdict == "not reproduced" and not beaten.values["not checkable"]
     assert c.t3_gain_over_pm(order_reps(pm=(9.0, 9.0))).verdict == "not reproduced"
     # AccGecko 10.5 against SNCM 10 on average, but ± 3 from order to order: inconclusive
     assert c.t1_more_than_sncm(order_reps(acc=(10.5, 10.5), spread=3.0)).verdict == \
@@ -275,6 +320,8 @@ def test_t4_is_judged_against_the_exact_reference():
                            violation_reps((5.0, 0.0), exact=(4.0, 0.0)))  # fmt: skip
     assert near.verdict == "reproduced"
     assert near.uncertainty["parts"]["violating p99"]["mean"] == pytest.approx(1.0)
+    assert near.reproduced_value.startswith("p99 5.0 % violate (exact 4.0 %, the band allows "
+                                            "6.0 %)")
     far = c.t4_slo_safety(safe_frame(violating=(5.0, 0.0)), violation_reps((5.0, 0.0)))
     assert far.verdict == "not reproduced"
     worst = c.t4_slo_safety(safe_frame(worst=(1.5, 0.9), exact_worst=(1.4, 0.9)),
@@ -331,7 +378,8 @@ def test_analyses():
 
 
 def test_conditions_void_gains_and_rankings_not_the_baselines_order(tmp_path):
-    """T1 is void when T4 fails, T1b is not; A5 is void when A0 fails, A6n is not."""
+    """T1 is void when T4 fails, T1b is not; A5 is void when M = 1.5 under-predicts (A0b), A4
+    (about DB+25µs alone) and A6n are not."""
     run = Run(AccGeckoConfig(profile="quick"), out=tmp_path)
     skip = list(AccGeckoConfig.readings)
     run.judge(c.t4_slo_safety, safe_frame(violating=(98.0, 90.0), worst=(50.0, 9.0)),
@@ -342,8 +390,10 @@ def test_conditions_void_gains_and_rankings_not_the_baselines_order(tmp_path):
     assert run.judge(c.t1b_sncm_over_pm, order_reps(), not_affected_by=skip)["verdict"] == \
         "reproduced"
     under = err_reps({("max_negative_%", "M=1.5", 99.9): 5000.0})
-    run.judge(c.a0_bounded_negative, under, not_affected_by=skip)
+    for cid in c.A0_CONDITIONS:
+        run.judge(c.a0_condition, under, cid, not_affected_by=skip)
     assert run.judge(c.a5_lower_m, under, not_affected_by=skip)["verdict"] == "void"
+    assert run.judge(c.a4_positive_error, under, not_affected_by=skip)["verdict"] != "void"
     assert run.judge(c.a6n_best_k_negative, under, not_affected_by=skip)["verdict"] == \
         "reproduced"
 
