@@ -23,21 +23,19 @@ def test_under_predicted_counts_pairs_beyond_the_tolerance():
     assert consistency.under_predicted(errors_frame(), "primary", "DB+25µs", (99.0,)).sum() == 0
 
 
-def allocations(rates, exact, predicted, actual) -> pd.DataFrame:
-    rows = []
-    for i, (r, e, pr, a) in enumerate(zip(rates, exact, predicted, actual, strict=True)):
-        key = {"tenant": i, "p": 99.0, "slo_us": 300.0}
-        rows += [{**key, "reading": "primary", "method": "DB+25µs", "rate": r},
-                 {**key, "reading": "primary", "method": "Exact", "rate": e},
-                 {**key, "reading": "primary", "method": "AccTail", "rate": r,
-                  "predicted_us": pr, "actual_us": a}]  # fmt: skip
-    return pd.DataFrame(rows)
+def allocations(predicted, actual) -> pd.DataFrame:
+    """One p99 allocation per tenant for DB+25µs and AccGecko, with these predictions and
+    replayed percentiles."""
+    return pd.DataFrame([{"tenant": i, "p": 99.0, "slo_us": 300.0, "reading": "primary",
+                          "method": m, "rate": 4000.0, "predicted_us": pr, "actual_us": a}
+                         for i, (pr, a) in enumerate(zip(predicted, actual, strict=True))
+                         for m in ("DB+25µs", "AccTail")])  # fmt: skip
 
 
-def test_below_exact_and_positive_residual():
-    table = allocations([5000.0, 4000.0], [4500.0, 4500.0], [300.0, 300.0], [250.0, 400.0])
-    assert consistency.below_exact(table, "primary").tolist() == [0.0, 100.0]
-    assert consistency.positive_residual(table, "primary").tolist() == [100.0, 0.0]
+def test_pool_negative_and_positive_residual():
+    table = allocations([300.0, 300.0, 300.0], [250.0, 305.0, 310.0])
+    assert consistency.pool_negative(table, "primary").tolist() == [0.0, 0.0, 100.0]
+    assert consistency.positive_residual(table, "primary").tolist() == [100.0, 0.0, 0.0]
 
 
 def test_alternatives_name_the_primary_and_each_other_value():
