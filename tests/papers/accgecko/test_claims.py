@@ -244,6 +244,7 @@ def test_t2_leaves_out_a_part_the_exact_reference_cannot_meet():
     none = c.t2_gain_over_sncm(order_reps(acc=(40.0, 22.0), exact=(40.0, 22.0)))
     assert none.verdict == "not checkable" and none.values["not checkable"] == [
         "p99", "p99.9", "mean"]
+    assert not none.test_gaps()
     beaten = c.t2_gain_over_sncm(order_reps(acc=(12.0, 11.0), exact=(21.0, 12.0)))
     assert beaten.verdict == "not reproduced" and not beaten.values["not checkable"]
     assert c.t3_gain_over_pm(order_reps(pm=(9.0, 9.0))).verdict == "not reproduced"
