@@ -223,6 +223,16 @@ def test_epsilon_following_the_rate_finds_the_bursts_of_that_rate():
     assert moving._at_rate(2000.0).sizes.tolist() == [36]
 
 
+def test_epsilon_rate_builds_one_model_per_set_of_bursts():
+    """7000 and 7500 IOPS (levels 7 and 7.5 per ms) find the same two bursts: one model, whose
+    predictions at each rate are those of a model fitted fresh."""
+    model = AccTail(m=1.5, k=1, c_us=25.0, epsilon="rate").fit(EPS_COUNTS, mean_count=2.0)
+    assert model._at_rate(7000.0) is model._at_rate(7500.0)
+    assert model._at_rate(2000.0) is not model._at_rate(7000.0)
+    fresh = AccTail(m=1.5, k=1, c_us=25.0, epsilon="rate").fit(EPS_COUNTS, mean_count=2.0)
+    assert model.predict(50, 7500.0) == fresh.predict(50, 7500.0)
+
+
 def test_epsilon_rate_search_finds_the_smallest_rate_on_its_predictions():
     model = AccTail(m=1.5, k=1, c_us=25.0, epsilon="rate").fit(EPS_COUNTS, mean_count=2.0)
     rate = model.smallest_rate(50, 100.0, 3000.0, 20_000.0)

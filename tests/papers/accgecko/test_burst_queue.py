@@ -46,16 +46,16 @@ def test_reading_choices_change_one_reading_at_a_time_and_the_joint_ones_togethe
     choices = experiment.reading_choices()
     primary = choices.pop("primary")
     assert primary == experiment.Choice()
-    joint = choices.pop("trn=burst&epsilon=rate")
-    assert (joint.trn, joint.epsilon) == ("burst", "rate")
-    assert joint == experiment.Choice(trn="burst", epsilon="rate")
+    assert (primary.trn, primary.epsilon) == ("burst", "rate")
+    joint = choices.pop("trn=segment&epsilon=fixed")
+    assert joint == experiment.Choice(trn="segment", epsilon="fixed")
     assert set(choices) == {
         "normaliser=segment",
         "segment=longest",
         "line9=mean_of_rates",
         "pm=original",
-        "trn=burst",
-        "epsilon=rate",
+        "trn=segment",
+        "epsilon=fixed",
     }
     fields = ("normaliser", "segment", "line9", "pm", "trn", "epsilon")
     for label, choice in choices.items():

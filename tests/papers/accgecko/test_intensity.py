@@ -60,7 +60,7 @@ def test_summary_and_the_row_shown():
     assert (exact["violating %"] == 0).all() and (exact["gain vs SNCM %"] == 100).all()
     shown = intensity.intensity_shown(table)
     assert list(shown.index.unique("intensity")) == [2.0, 6.0]
-    assert shown.loc[(6.0, 99.9), "AccGecko (joint) violating %"] == 100
+    assert shown.loc[(6.0, 99.9), "AccGecko (literal) violating %"] == 100
     assert shown.loc[(2.0, 99.0), "Exact gain %"] == 100
 
 
@@ -81,6 +81,6 @@ def test_evaluate_allocates_every_method_under_both_readings():
     slos = sum(len(g) for g in SLO_GRID.values())
     assert len(rows) == len(experiment.INTENSITY_LABELS) * len(experiment.INTENSITY_METHODS) * slos
     exact = rows[rows.method == "Exact"].set_index(["reading", "p", "slo_us"]).rate
-    assert (exact.xs("primary").to_numpy() == exact.xs(experiment.INTENSITY_JOINT).to_numpy()).all()
+    assert (exact.xs("primary").to_numpy() == exact.xs(experiment.LITERAL).to_numpy()).all()
     met = rows[np.isfinite(rows.rate)]
     assert (met.predicted_us <= met.slo_us).all() and (rows.intensity == 6.0).all()

@@ -113,16 +113,21 @@ class AccTail:
             self._core = self.m * (counts.mean() if mean_count is None else mean_count)
             self._cores = core_states(self._counts, self._core)
             self._at: dict[float, AccTail] = {}
+            self._of_spans: dict[bytes, AccTail] = {}
         return self._from_spans(counts, spans)
 
     def _at_rate(self, sr: float) -> AccTail:
         """``epsilon="rate"``: the model on the continuous bursts whose neighbourhood is the
-        rate ``sr`` (``sr·Δ`` requests per period), memoised per rate."""
+        rate ``sr`` (``sr·Δ`` requests per period), memoised per rate, and built once per set of
+        bursts (nearby rates of a search mostly find the same ones)."""
         if sr not in self._at:
             level = max(sr * DELTA, self._core)
             spans = bursts_at_level(self._counts, self._prefix, self._cores, level)
-            fixed = AccTail(self.m, self.k, self.c_us, self.interval, self.trn)
-            self._at[sr] = fixed._from_spans(self._counts, spans, self._prefix)
+            key = spans.tobytes()
+            if key not in self._of_spans:
+                fixed = AccTail(self.m, self.k, self.c_us, self.interval, self.trn)
+                self._of_spans[key] = fixed._from_spans(self._counts, spans, self._prefix)
+            self._at[sr] = self._of_spans[key]
         return self._at[sr]
 
     def _from_spans(self, counts: np.ndarray, spans: np.ndarray, prefix=None) -> AccTail:

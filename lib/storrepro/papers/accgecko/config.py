@@ -101,20 +101,25 @@ READINGS = {
         "地预测连续突发流量产生的延迟，并统计占比，以获得尾延迟 (AccTail predicts the latency the "
         "continuous bursts produce, frame by frame, and counts the share to get the tail "
         "latency); §3.2 splits the workload into the continuous-burst part and the rest.",
-        primary="segment",
+        primary="burst",
         alternatives={
             "segment": "every request of the modelled segment: the requests outside "
-            "continuous bursts count as faster than every burst request",
+            "continuous bursts count as faster than every burst request (the first "
+            "implementation)",
             "burst": "the requests of the continuous bursts: the percentile is read among the "
             "requests whose latency Algorithm 1 predicts",
         },
-        argument="The first implementation took the segment (the percentile is a percentile of the "
-        "tenant's requests, and the SLO is stated on all of them); but every place the paper "
-        "says what AccTail predicts, it names the requests of the continuous bursts, and "
-        "Algorithm 1 builds its histogram from them alone. The text allows both; it does not "
-        "say which the authors ran. The primary is what the code has done since the notebook's "
-        "first commit (a05302f), before its first results (3831bc6); it was declared a reading, "
-        "and the alternative built, after a review of this reproduction showed that it decides T4.",
+        argument="The text allows both: Algorithm 1 never defines trn, while every place the "
+        "paper says what AccTail predicts it names the requests of the continuous bursts, and "
+        "Algorithm 1 builds its histogram from them alone. The first implementation took the "
+        "segment (the code's since the notebook's first commit a05302f, before its first "
+        "results 3831bc6). The primary was switched to the burst requests after the results "
+        "had been seen, because the paper's own reported results rule the segment out (the "
+        "consistency record of this reading, measured in the notebook): with trn = the segment, "
+        "DB+25µs under-predicts on the Table 1 replicas and allocates below the exact-replay "
+        "rate of the modelled segment almost always, where the paper reports 0 % negative "
+        "error and a residual error that is positive. The segment stays a declared "
+        "alternative, its verdicts shown.",
     ),
     "epsilon": Reading(
         question="ε = 1/(M·N) is derived from 'the preset service rate': is it fixed at M × the "
@@ -123,7 +128,7 @@ READINGS = {
         "的 M 倍 … 则将 ε 参数设定为 1/MN (ε depends on the preset request service rate; let "
         "the service rate be M times the tenant's mean sending rate … then ε = 1/MN); §4.2: 设"
         "下限为租户负载平均发送速率的 M 倍 (the burst lower bound is M times the mean rate).",
-        primary="fixed",
+        primary="rate",
         alternatives={
             "fixed": "ε = 1/(M·N) for every rate evaluated: the continuous bursts are found once "
             "(the first implementation)",
@@ -131,12 +136,16 @@ READINGS = {
             "(core) threshold: the continuous bursts are found again for each rate",
         },
         argument="The paper derives ε from a service rate and sets that rate to M × the mean, "
-        "and §4.2 makes M also the burst lower bound; it never says the clustering is repeated "
-        "per rate, so the first implementation kept ε fixed (the primary: the code's since "
-        "the notebook's first commit a05302f, before its first results). But the reason it "
+        "and §4.2 makes M also the burst lower bound; it never says whether the clustering is "
+        "repeated per rate. The first implementation kept ε fixed (the code's since the "
+        "notebook's first commit a05302f, before its first results). The reason the paper "
         "gives for ε — a queue served at the preset rate — holds only at the rate actually "
-        "served, which is what the rate search varies; the text does not exclude that reading. "
-        "Declared a reading, and the alternative built, after that review.",
+        "served, which is what the rate search varies. The primary was switched to ε following "
+        "the rate after the results had been seen, because the paper's own reported results "
+        "rule the fixed ε out (the consistency record of this reading): with ε fixed, past the "
+        "bursts' average rate line 9's slope is 0 and the prediction drops to c, so DB+25µs "
+        "under-predicts where the paper reports 0 % negative error. The fixed ε stays a "
+        "declared alternative, its verdicts shown.",
     ),
 }
 
@@ -156,7 +165,7 @@ FORCED = {
     "band_m5": _band("M5's bands", "§2.2: predicted p99.9 differ only 7 %, actual 2.93×",
                      "M5_SPREAD", ("M5",)),
     "band_a0": _band("A0's bound on negative error", "§4.2: with c = 25 µs the negative error "
-                     "is eliminated (0 %)", "A0_BAND", ("A0", "A4", "A5", "A6", "A6s")),
+                     "is eliminated (0 %)", "A0_BAND", ("A0", "A0a", "A0b", "A0c")),
     "band_a1": _band("A1's bands", "Fig. 8: MMP negative error 89 % / 174 %, DB 20 % / 13 %",
                      "A1_RATIO", ("A1",)),
     "band_a2": _band("A2's band", "Fig. 8: DB+25µs negative error 0 %", "A2_BAND", ("A2",)),
@@ -237,6 +246,18 @@ FORCED = {
         "2, 4, 6, 8 and 10× the mean, every burst of a tenant at the same intensity",
         kind="modelling", symbol="storrepro.papers.accgecko.experiment:INTENSITIES",
         decides=("X4",)),
+    "slo_grid": Forced(
+        "The SLOs each tenant's allocation is made for (the accuracy tables, the admission "
+        "runs' drawn SLOs)",
+        "§4.2: 本文主要对 99 百分位和 99.9 百分位 2 种类型的尾延迟 SLO 进行评测 (the paper "
+        "evaluates p99 and p99.9 SLOs; it gives no SLO values)",
+        "p99: 0.15, 0.3, 0.5, 1 ms; p99.9: 0.3, 0.5, 1, 2 ms — this reproduction's choice, "
+        "unchanged since the notebook's first commit (a05302f), before its first results; "
+        "registered after a review found that it decides A0 and A2 under the reading now "
+        "primary (A0's negative error came only from k = 1 at the 0.3 and 0.5 ms p99.9 SLOs)",
+        kind="modelling", symbol="storrepro.papers.accgecko.experiment:SLO_GRID",
+        decides=("A0", "A0a", "A0b", "A0c", "A1", "A2", "A3", "A4", "A5", "A6", "A6s", "A6n",
+                 "A7", "A7b", "A8", "T1", "T1b", "T2", "T2m", "T3", "T4", "T5", "T5b")),
     "segment_length": Forced("The modelled segment's length", "§4.1: trace 被切割为 5 min 的分段 "
                              "(the trace is cut into 5-min segments)", "300 s (full profile)"),
     "same_rate_control": Forced(
@@ -270,9 +291,10 @@ FORCED = {
 }
 
 
-#: Alternatives judged jointly (the core judges one reading changed at a time): issue 29 found
-#: AccGecko safe only with both trn = burst and ε following the rate.
-JOINT = {"trn=burst&epsilon=rate": {"trn": "burst", "epsilon": "rate"}}
+#: Alternatives judged jointly (the core judges one reading changed at a time): the literal
+#: reading, the first implementation's trn = the segment with ε fixed, whose headline verdict is
+#: still shown beside the primary's.
+JOINT = {"trn=segment&epsilon=fixed": {"trn": "segment", "epsilon": "fixed"}}
 
 
 class AccGeckoConfig(NotebookConfig):
@@ -363,7 +385,8 @@ class AccGeckoConfig(NotebookConfig):
 
     #: A trace replaces the tenant pool: every claim on the pool's segments, allocations and
     #: admissions; not M4-M6, on the Table 1 replicas, nor the invariants.
-    trace_claims = ("G1", "G2", "M1", "M2", "M3", "M7", "X1", "X2", "X3", "A0", "A1", "A2", "A3",
+    trace_claims = ("G1", "G2", "M1", "M2", "M3", "M7", "X1", "X2", "X3", "A0", "A0a", "A0b",
+                    "A0c", "A1", "A2", "A3",
                     "A4", "A5", "A6", "A6n", "A6s", "A7", "A7b", "A8", "T1", "T1b", "T2", "T2m",
                     "T3", "T4", "T5", "T5b")  # fmt: skip
     trace_words = {r"\b([Tt]h(?:is|e)) synthetic pool\b": r"\1 trace's pool"}

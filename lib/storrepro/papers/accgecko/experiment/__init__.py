@@ -70,8 +70,8 @@ class Choice:
     segment: str = "burst_requests"
     line9: str = "stage_ratio"
     pm: str = "simplified"
-    trn: str = "segment"
-    epsilon: str = "fixed"
+    trn: str = "burst"
+    epsilon: str = "rate"
 
 
 def reading_choices() -> dict[str, Choice]:
@@ -94,6 +94,6 @@ PM_ORIGINAL = reading_label("pm", "original")
 # the burst-intensity sensitivity (section 11,
 # :mod:`~storrepro.papers.accgecko.experiment.intensity`)
 INTENSITIES = (2.0, 4.0, 6.0, 8.0, 10.0)  # × the mean rate
-INTENSITY_JOINT = "trn=burst&epsilon=rate"  # config.JOINT
-INTENSITY_LABELS = ("primary", INTENSITY_JOINT)
+LITERAL = "trn=segment&epsilon=fixed"  # config.JOINT: the literal reading
+INTENSITY_LABELS = ("primary", LITERAL)
 INTENSITY_METHODS = (SNCM, ACCTAIL, EXACT)

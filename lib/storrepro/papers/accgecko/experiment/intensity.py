@@ -6,7 +6,7 @@ Each tenant of a sub-pool (spread evenly over the pool, so G1 and G2 in the pool
 its generator's other knobs (how often and how long it bursts) and has its burst rate set to the
 intensity: G1's micro-bursts all at ``x`` × the mean (``intensity_lo = intensity_hi = x``), G2's
 burst state at ``x``. The mean rate stays 2000 IOPS (the base rate makes up the rest).
-SNC-Meister, AccGecko under the primary and the joint reading, and the exact-replay reference
+SNC-Meister, AccGecko under the primary and the literal reading, and the exact-replay reference
 allocate on the modelled segment as in the main pool. Admission and safety run on random
 arrivals as there, on the same node: as many candidates as the main pool has tenants, each a
 tenant of the sub-pool drawn with replacement, with an SLO drawn from the grid."""
@@ -166,7 +166,7 @@ def intensity_shown(table: pd.DataFrame) -> pd.DataFrame:
     columns = {}
     for label in INTENSITY_LABELS:
         part = acc[acc.reading == label].set_index(["intensity", "p"])
-        name = "AccGecko" if label == "primary" else "AccGecko (joint)"
+        name = "AccGecko" if label == "primary" else "AccGecko (literal)"
         columns[f"{name} violating %"] = part["violating %"]
         columns[f"{name} gain %"] = part["gain vs SNCM %"]
     exact = ref.set_index(["intensity", "p"])

@@ -12,7 +12,7 @@ import pandas as pd
 from storrepro.papers.accgecko.acctail import AccTail, smallest_rate
 from storrepro.papers.accgecko.burst_queue import BurstQueue
 from storrepro.papers.accgecko.bursts import burst_peaks, burst_sizes, continuous_bursts, in_bursts
-from storrepro.papers.accgecko.experiment import ACCTAIL, EXPLAIN_SLO, SLO_GRID
+from storrepro.papers.accgecko.experiment import ACCTAIL, EXPLAIN_SLO, LITERAL, SLO_GRID
 from storrepro.papers.accgecko.features import DELTA, period_counts
 from storrepro.papers.accgecko.kernel import dispatch_overhead_us
 from storrepro.papers.accgecko.pacer import Replayer, rank_from_top
@@ -20,14 +20,14 @@ from storrepro.papers.accgecko.workload import MEAN_RATE, generate
 
 
 def explain_tenant(task, rows, cut, arrivals, overhead, fitted, tenant_mean) -> list[dict]:
-    """The under-prediction experiment (primary reading): at the rate AccTail allocates for the
-    headline SLO of each percentile, the modelled segment's replayed percentile against AccTail's
-    and the reference queue model's predictions of it, the share of the segment's top-1 %
-    latencies that arrive inside continuous bursts (M = 1.5), and how far the bursts' average
-    rate lies above the threshold M × mean."""
+    """The under-prediction experiment (the literal reading, :data:`LITERAL`): at the rate
+    AccTail allocates for the headline SLO of each percentile, the modelled segment's replayed
+    percentile against AccTail's and the reference queue model's predictions of it, the share
+    of the segment's top-1 % latencies that arrive inside continuous bursts (M = 1.5), and how
+    far the bursts' average rate lies above the threshold M × mean."""
     out = []
     for row in rows:
-        if not (row["reading"] == "primary" and row["method"] == ACCTAIL.name
+        if not (row["reading"] == LITERAL and row["method"] == ACCTAIL.name
                 and row["slo_us"] == EXPLAIN_SLO[row["p"]] and row["rate"] < math.inf):
             continue  # fmt: skip
         index = row["segment"]
