@@ -59,7 +59,8 @@ def test_parameters_cell_matches_the_config(name):
     }
     assert set(values) == set(config_class(name).all_params())
     assert values.pop("profile") == "full" and values.pop("seed") == 0
-    for name in ("trace", "trace_format", "volumes"):  # '': the stand-in, detected, all
+    for name in ("trace", "trace_format", "volumes", "real_vms"):  # '': the stand-in (the shared
+        # real VMs for real_vms), detected, all
         assert values.pop(name, "") == ""
     for name in ("trace_start", "trace_days"):  # the whole trace
         assert values.pop(name, 0.0) == 0.0

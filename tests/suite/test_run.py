@@ -307,8 +307,9 @@ def test_real_data_claims_get_their_own_verdict_and_every_claim_says_its_input()
     assert set(h["real_data"]["claims"]) == {"T1-real", "T2-real"}
     card = build_scorecard([run.result()])
     assert "On real data, judged apart from the stand-in: **not reproduced**" in card
-    assert "| judged on |" in card and "| real VMs x.csv (sha256 ab) |" in card
-    assert "| no real-data file |" in card and "| synthetic stand-in |" in card
+    claims = build_claims(run.result())
+    assert "| judged on |" in claims and "| real VMs x.csv (sha256 ab) |" in claims
+    assert "| no real-data file |" in claims and "| synthetic stand-in |" in claims
     bare = Run(JudgeConfig(profile="quick"))
     bare.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
     assert bare.headline("It holds.", core=["T1"], cause="because")["real_data"] is None

@@ -149,11 +149,14 @@ def test_pages_show_headline_readings_reasons_and_figures():
 def test_the_headline_gives_the_real_data_verdict_apart():
     result = next(r for r in load_results(repo_root()) if r["notebook"] == "03_vdi_background")
     real = {"verdict": "reproduced", "claims": {"F5-real": "reproduced (−4.2 pp over 49 VMs)"}}
-    page = paper_page({**result, "headline": {**result["headline"], "real_data": real}},
-                      has_notebook=True)
+    with_real = {**result, "headline": {**result["headline"], "real_data": real}}
     assert ('<p class="real-data">On real data, judged apart from the stand-in: <strong>'
-            'reproduced</strong> (<a href="#claim-F5-real">F5-real</a> reproduced') in page
-    assert '<p class="real-data">' not in paper_page(result, has_notebook=True)
+            'reproduced</strong> (<a href="#claim-F5-real">F5-real</a> reproduced') in \
+        claims_page(with_real)
+    assert ('<p class="real-data">On real data, judged apart from the stand-in: <strong>'
+            'reproduced</strong> (F5-real reproduced') in paper_page(with_real, has_notebook=True)
+    bare = {**result, "headline": {**result["headline"], "real_data": None}}
+    assert '<p class="real-data">' not in paper_page(bare, has_notebook=True)
 
 
 def test_the_rendered_notebooks_are_committed_and_small():

@@ -141,11 +141,7 @@ def _headline(result: dict) -> str:
         for label, verdict in h.get("by_reading", {}).items()
     )
     plain = f'<p class="summary">{_e(h["summary"])}</p>' if h.get("summary") else ""
-    real = h.get("real_data")
-    real = (f'<p class="real-data">On real data, judged apart from the stand-in: <strong>'
-            f'{_e(real["verdict"])}</strong> ('
-            + "; ".join(f"{_claim_link(k)} {_e(v)}" for k, v in real["claims"].items())
-            + ").</p>") if real else ""
+    real = _real_data(h, link=True)
     return (
         f'<div class="headline {_verdict_class(h["verdict"])}">{plain}<p><strong>'
         f'{_e(h["verdict"])}</strong> ({_e(_core_count(result))}: '
@@ -354,6 +350,18 @@ def core_lines(result: dict) -> str:
     return f'<ul class="core-lines">{"".join(items)}</ul>\n'
 
 
+def _real_data(h: dict, link: bool) -> str:
+    """The headline's real-data verdict, judged apart from the stand-in's ('' without one);
+    ``link``: each claim links to its row (on the claims page)."""
+    real = h.get("real_data")
+    if not real:
+        return ""
+    claims = "; ".join(f"{_claim_link(k) if link else _e(k)} {_e(v)}"
+                       for k, v in real["claims"].items())
+    return (f'<p class="real-data">On real data, judged apart from the stand-in: <strong>'
+            f'{_e(real["verdict"])}</strong> ({claims}).</p>')
+
+
 def paper_page(result: dict, has_notebook: bool) -> str:
     """The MyST page of one notebook's results: the plain headline, the claims picture, a line
     per core claim, then the figures; everything else one click away, on the claims page."""
@@ -371,7 +379,7 @@ def paper_page(result: dict, has_notebook: bool) -> str:
         f"# {notebook_title(name)}",
         "",
         f'<div class="headline {_verdict_class(h["verdict"])}"><p class="summary">'
-        f'{_e(h.get("summary") or h["statement"])}</p></div>',
+        f'{_e(h.get("summary") or h["statement"])}</p>{_real_data(h, link=False)}</div>',
         "",
         claims_picture_html(result),
         "",
