@@ -40,6 +40,7 @@ CLAIM_KEYS = {
     "band",
     "uncertainty",
     "no_uncertainty",
+    "band_range",
     "inputs",
 }
 

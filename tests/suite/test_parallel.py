@@ -224,3 +224,34 @@ def test_dask_own_scheduler_configuration_is_honoured(monkeypatch):
     with dask.config.set({"scheduler-address": "tcp://h:1"}):
         assert resolve_mode() == ("address", "tcp://h:1")
         assert resolve_mode(workers=1) == ("serial", 1)  # an explicit choice wins
+
+
+def test_a_task_keys_its_stream_by_the_fields_it_lists():
+    from dataclasses import dataclass, field
+
+    @dataclass(frozen=True)
+    class Before:
+        STREAM = ("size", "name")
+        size: int
+        name: str
+
+    @dataclass(frozen=True)
+    class After:  # a field added later, not listed: the stream stays the same
+        STREAM = ("size", "name")
+        size: int
+        name: str
+        note: str = field(default="new")
+
+    old, new = Before(3, "a"), After(3, "a")
+    assert parallel.stream_id(old) == repr(old)
+    assert parallel.stream_id(new).split("(", 1)[1] == parallel.stream_id(old).split("(", 1)[1]
+    assert repr(new) != repr(old).replace("Before", "After")  # the repr did change
+    assert parallel.stream_id(("plain", 1)) == repr(("plain", 1))
+    with pytest.raises(ValueError, match="distinct"):
+        sweep(lambda t, rng: 0, [Before(1, "x"), Before(1, "x")], seed=0, workers=1,
+              progress=False)
+
+
+def test_queue_tasks_keep_the_streams_their_repr_gave():
+    task = QueueTask("M/M/1", 0.5, 1000, 2)
+    assert parallel.stream_id(task) == repr(task)

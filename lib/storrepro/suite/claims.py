@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from storrepro.suite.bands import VOCABULARY, entry_of
+from storrepro.suite.bands import VOCABULARY, Band, entry_of
 
 #: What a rule may return; ``void`` is given only by the run, from ``requires``.
 RULE_VERDICTS = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
@@ -106,7 +106,9 @@ class Claim:
     ``values`` holds the structured numbers behind it. ``reason`` says in one or two sentences
     what was measured and, for a claim that is not reproduced or only partly, its measured cause
     and the notebook experiment that shows it. ``band`` names the vocabulary entry and the
-    paper's words the tolerance comes from (:attr:`storrepro.suite.bands.Band.source`).
+    paper's words the tolerance comes from (:attr:`storrepro.suite.bands.Band.source`); given
+    the :class:`storrepro.suite.bands.Band` itself, the claim also keeps its edges
+    (``band_range``: ``low``, ``high``, ``unit``), which the claims picture draws.
     ``uncertainty`` is :func:`interval`'s record over the replicates, or None with
     ``no_uncertainty`` saying why (a deterministic quantity on fixed data).
     """
@@ -122,12 +124,18 @@ class Claim:
     kind: str = "must"
     requires: tuple[str, ...] = ()
     values: dict = field(default_factory=dict)
-    band: str = ""
+    band: str | Band = ""
     uncertainty: dict | None = None
     no_uncertainty: str = ""
+    band_range: dict | None = None
 
     def __post_init__(self):
         where = f"claim {self.id!r}"
+        if isinstance(self.band, Band):
+            object.__setattr__(self, "band_range", {"low": self.band.low,
+                                                    "high": self.band.high,
+                                                    "unit": self.band.unit})
+            object.__setattr__(self, "band", self.band.source)
         if self.verdict not in RULE_VERDICTS:
             raise ValueError(f"{where}: verdict {self.verdict!r}, expected one of {RULE_VERDICTS}")
         if self.kind not in KINDS:
@@ -174,7 +182,8 @@ def _t975(df: int) -> float:
 
 def interval(samples: Iterable[float], of: str) -> dict:
     """The 95 % interval of the mean of ``samples`` (one per replicate: seed, trace, series),
-    by Student's t: ``{"n", "mean", "ci95": [lo, hi], "of"}``. With one sample the interval is
+    by Student's t: ``{"n", "mean", "ci95": [lo, hi], "of", "samples"}`` (the samples kept
+    up to :data:`KEEP_SAMPLES`, for the per-replicate pictures). With one sample the interval is
     unknown (``ci95`` None) and a verdict on it is the estimate's alone. A quantity that is
     undefined on some replicate (NaN or infinite there: a ratio over zero on a user's trace)
     has no interval: the record counts the replicates in ``undefined`` and :func:`judged`
@@ -186,7 +195,8 @@ def interval(samples: Iterable[float], of: str) -> dict:
     if x.size < 2:
         return {"n": 1, "mean": mean, "ci95": None, "of": of}
     half = _t975(x.size - 1) * float(x.std(ddof=1)) / math.sqrt(x.size)
-    return {"n": int(x.size), "mean": mean, "ci95": [mean - half, mean + half], "of": of}
+    return {"n": int(x.size), "mean": mean, "ci95": [mean - half, mean + half], "of": of,
+            **_kept(x)}
 
 
 def bootstrap_interval(samples: Iterable[float], of: str, statistic=np.median,
@@ -202,7 +212,17 @@ def bootstrap_interval(samples: Iterable[float], of: str, statistic=np.median,
     rng = np.random.default_rng(seed)
     draws = statistic(x[rng.integers(0, x.size, size=(resamples, x.size))], axis=1)
     lo, hi = np.percentile(draws, [2.5, 97.5])
-    return {"n": int(x.size), "mean": est, "ci95": [float(lo), float(hi)], "of": of}
+    return {"n": int(x.size), "mean": est, "ci95": [float(lo), float(hi)], "of": of,
+            **_kept(x)}
+
+
+#: Up to how many per-replicate samples an interval record keeps (the pictures draw them; a
+#: claim over thousands of series keeps only its interval).
+KEEP_SAMPLES = 200
+
+
+def _kept(x: np.ndarray) -> dict:
+    return {"samples": x.tolist()} if x.size <= KEEP_SAMPLES else {}
 
 
 def ci_text(u: dict, fmt: str = "{:.3g}", scale: float = 1.0, unit: str = "") -> str:

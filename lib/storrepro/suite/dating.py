@@ -106,6 +106,26 @@ def constant(name: str) -> Callable[[str], str | None]:
     return extract
 
 
+def table_band(claim_id: str) -> Callable[[str], str | None]:
+    """An extractor: the paper's words and band of the claims-table ``Row(id=claim_id, ...)``
+    (:mod:`storrepro.suite.table`), the part of the row a band entry of the register dates."""
+
+    def extract(source: str) -> str | None:
+        tree = _tree(source)
+        if tree is None:
+            return None
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("Row")):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            if isinstance(kw.get("id"), ast.Constant) and kw["id"].value == claim_id:
+                return "; ".join(ast.unparse(kw[k]) for k in ("words", "band", "parts")
+                                 if k in kw)
+        return None
+
+    return extract
+
+
 def module_path(module: str) -> str:
     """The repository-relative path of an importable module's source file."""
     file = Path(importlib.import_module(module).__file__).resolve()
@@ -166,6 +186,16 @@ def dated(relpath: str, extract: Callable[[str], str | None], notebook: str,
     created = bool(history) and history[-1][0].startswith(commit)
     return {"set_in": commit, "set_after_results": results_before(commit, notebook, decides),
             "since_file_created": created}
+
+
+def date_bands(entries: dict[str, dict], notebook: str) -> dict[str, dict]:
+    """Dates of the register's band entries written from a claims table
+    (:func:`storrepro.suite.table.band_entries`)."""
+    out = {}
+    for name, e in entries.items():
+        module = e["symbol"].split(":", 1)[0]
+        out[name] = dated(module_path(module), table_band(e["row"]), notebook, e["decides"])
+    return out
 
 
 def judged_under(claims: Iterable[dict], readings: Iterable[str]) -> dict[str, list[str]]:

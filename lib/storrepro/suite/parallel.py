@@ -1,10 +1,12 @@
 """Sweeps of independent tasks, in-process or on dask.distributed, with the same numbers either way.
 
 ``sweep(fn, tasks, seed=...)`` calls ``fn(task, rng)`` for every task and returns the results in
-task order. Each task's ``rng`` comes from ``SeedSequence([seed, *hash(repr(task))])``, so it
-depends only on the base seed and the task itself, never on which worker ran it or in what order:
-serial, a local cluster and a remote scheduler give identical numbers. Tasks must therefore have a
-stable ``repr`` (numbers, strings, tuples, frozen dataclasses) and be distinct.
+task order. Each task's ``rng`` comes from ``SeedSequence([seed, *hash(stream_id(task))])``, so
+it depends only on the base seed and the task itself, never on which worker ran it or in what
+order: serial, a local cluster and a remote scheduler give identical numbers. A task keys its
+stream explicitly: a dataclass task lists the fields that key it in ``STREAM`` (a field added
+later changes no stream unless it is listed there); plain values (numbers, strings, tuples of
+them) key it by their ``repr``. Tasks must be distinct.
 
 Where the work runs (first match wins):
   1. ``scheduler=ADDRESS`` or ``$DASK_SCHEDULER_ADDRESS``: an existing dask cluster;
@@ -39,9 +41,22 @@ _clients: dict[tuple, Any] = {}
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 
 
+def stream_id(task: Any) -> str:
+    """The text that keys ``task``'s random stream: for a task class with ``STREAM`` (its
+    keying fields, in order) ``Name(field=value!r, ...)`` over those fields — what the
+    dataclass's ``repr`` gave when those were its fields, so streams keyed so far keep their
+    numbers —, for a plain value its ``repr``."""
+    fields = getattr(type(task), "STREAM", None)
+    if fields is None:
+        return repr(task)
+    body = ", ".join(f"{name}={getattr(task, name)!r}" for name in fields)
+    return f"{type(task).__qualname__}({body})"
+
+
 def task_seed(seed: int, task: Any) -> np.random.SeedSequence:
-    """The seed sequence of one task: the base seed and a stable digest of ``repr(task)``."""
-    digest = hashlib.sha256(repr(task).encode()).digest()
+    """The seed sequence of one task: the base seed and a stable digest of its
+    :func:`stream_id`."""
+    digest = hashlib.sha256(stream_id(task).encode()).digest()
     words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
     return np.random.SeedSequence([seed, *words])
 
@@ -228,9 +243,10 @@ def sweep(
 ) -> list[Any]:
     """Run ``fn(task, rng)`` for every task; results in task order (see the module docstring)."""
     tasks = list(tasks)
-    keys = [repr(t) for t in tasks]
+    keys = [stream_id(t) for t in tasks]
     if len(set(keys)) != len(keys):
-        raise ValueError("sweep tasks must be distinct (their repr seeds their random streams)")
+        raise ValueError("sweep tasks must be distinct (their stream ids seed their random "
+                         "streams)")
     mode, arg = resolve_mode(workers, scheduler)
     bar = tqdm(total=len(tasks), desc=desc, disable=not progress or not tasks)
     try:

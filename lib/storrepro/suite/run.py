@@ -26,9 +26,12 @@ from storrepro.suite.claims import (
     plain,
     plain_words_problems,
 )
-from storrepro.suite.config import NotebookConfig
+from storrepro.suite.config import NotebookConfig, reading_label
+from storrepro.suite.consistency import Register, Reported
 from storrepro.suite.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
+from storrepro.suite.replicates import Pool
 from storrepro.suite.scorecard import claims_frame, reading_table, style_claims, write_scorecard
+from storrepro.suite.table import Row, band_entries, judge_row
 from storrepro.suite.traces.needs import check as check_trace
 from storrepro.suite.traces.needs import words_of
 
@@ -51,6 +54,8 @@ class Run:
         self.captions: dict[str, str] = {}
         self.figure_claims: dict[str, dict] = {}
         self._headline: dict | None = None
+        self._consistency = Register(config.readings)
+        self._bands: dict[str, dict] = {}  # the register's band entries, from claims tables
         check_trace(config)  # a user's trace that cannot give the notebook's input: before work
         self._trace_words: dict[str, str] | None = None
 
@@ -98,6 +103,41 @@ class Run:
         for label, alt in (by_reading or {}).items():
             entry["by_reading"][label]["inputs"] = input_digest(alt, kwargs)
         return entry
+
+    def judge_table(
+        self,
+        table: Iterable[Row],
+        module: Any,
+        inputs: Any = None,
+        pools: Mapping[str, Pool] | None = None,
+        by_reading: Mapping[str, Any] | None = None,
+        pools_by_reading: Mapping[str, Mapping[str, Pool]] | None = None,
+        on_trace: bool = True,
+    ) -> list[dict]:
+        """Judge every row of a paper's claims ``table`` (:mod:`storrepro.suite.table`) with
+        the ``measure_<id>`` / ``explain_<id>`` functions of ``module``, on ``inputs`` and the
+        replicate ``pools``, and under each alternative reading on ``by_reading[label]`` (the
+        inputs under it) and ``pools_by_reading[label]`` (its pools); a reading given in
+        neither is the primary's for that claim only when the row names it in
+        ``not_affected_by``. Records each claim (as :meth:`judge` does) and the register's band
+        entries written from the rows; returns the claims' entries."""
+        by_reading, pools_by_reading = dict(by_reading or {}), dict(pools_by_reading or {})
+        pools = dict(pools or {})
+        labels = [x for x in self.config.reading_labels()
+                  if x in by_reading or x in pools_by_reading]
+        entries = []
+        for row in table:
+            claim = judge_row(row, module, inputs, pools)
+            alternatives = {
+                label: judge_row(row, module, by_reading.get(label, inputs),
+                                 pools_by_reading.get(label, pools))
+                for label in labels if label.split("=")[0] not in row.not_affected_by
+            }
+            entries.append(self.judge(
+                _given, claim, by_reading={k: (c,) for k, c in alternatives.items()},
+                not_affected_by=row.not_affected_by, on_trace=on_trace))
+        self._bands.update(band_entries(list(table), module.__name__))
+        return entries
 
     def _on_input(self, claim: Claim, on_trace: bool = True) -> Claim:
         """With a user's trace in place of the stand-in (``on_trace``: the claim's inputs come
@@ -215,6 +255,20 @@ class Run:
                 return "void", (pid, pverdict)
         return claim.verdict, None
 
+    def consistency(self, reading: str, reported: Reported,
+                    measured: Mapping[str, float | Sequence[float]]) -> dict:
+        """Check every alternative of ``reading`` against a result the paper reports
+        (:mod:`storrepro.suite.consistency`): ``measured`` maps each alternative value, the
+        primary included, to the value this run measures under it (a number, or one per
+        replicate). The record goes into the reading's register entry; a primary the record
+        rules out raises :class:`storrepro.suite.consistency.ConsistencyError`."""
+        return self._consistency.add(reading, reported, measured)
+
+    def no_discriminating_result(self, reading: str, why: str) -> None:
+        """Record that no result the paper reports tells ``reading``'s alternatives apart
+        (``why``: what was looked at), so the headline gives the verdict under each."""
+        self._consistency.add_none(reading, why)
+
     def headline(self, statement: str, core: Iterable[str], cause: str, summary: str = "") -> dict:
         """The paper's core claim(s) in one sentence, the verdict on them (from the recorded
         ``core`` claims: the paper's test claims; a notebook without a paper names its
@@ -297,18 +351,25 @@ class Run:
     def register(self) -> tuple[dict, dict]:
         """The paper's decision register with each entry's dates (:mod:`storrepro.suite.dating`):
         ``(readings, forced)`` as JSON-ready dicts."""
-        from storrepro.suite.dating import date_register, judged_under
+        from storrepro.suite.dating import date_bands, date_register, judged_under
 
         decides = judged_under(self.claims.values(), self.config.readings)
         dates = date_register(self.config, decides)
         readings = {
-            name: {**asdict(r), **dates[name], "decides": decides[name]}
+            name: {**asdict(r), **dates[name], "decides": decides[name],
+                   "consistency": self._consistency.entry(name)}
             for name, r in self.config.readings.items()
         }
         forced = {
             name: {**asdict(f), "decides": list(f.decides), **dates[name]}
             for name, f in self.config.forced.items()
         }
+        band_dates = date_bands(self._bands, self.notebook)
+        for name, entry in self._bands.items():
+            if name in forced:
+                raise ValueError(f"register entry {name!r} is both typed in the config and "
+                                 "written from the claims table: keep the table's")
+            forced[name] = {k: v for k, v in entry.items() if k != "row"} | band_dates[name]
         return readings, forced
 
     def result(self) -> dict[str, Any]:
@@ -319,6 +380,7 @@ class Run:
             if unknown:
                 raise ValueError(f"figure {path} names claims never recorded: {unknown}")
         readings, forced = self.register()
+        headline = {**self._headline, **_consistency_of(self._headline, readings)}
         return {
             "notebook": self.notebook,
             "paper": self.config.paper,
@@ -329,7 +391,7 @@ class Run:
             "git_commit": self.commit,
             "started": self.started,
             "wall_seconds": round(time.perf_counter() - self._t0, 2),
-            "headline": self._headline,
+            "headline": headline,
             "readings": readings,
             "forced": forced,
             "figures": [p.relative_to(self.out).as_posix() for p in self.figures],
@@ -352,6 +414,24 @@ class Run:
         write_scorecard(self.out)
         if self.out.resolve() != repo_root().resolve():
             print(moved_report(result))
+
+
+def _given(claim: Claim) -> Claim:
+    """The rule :meth:`Run.judge_table` hands :meth:`Run.judge`: the claim its core judged."""
+    return claim
+
+
+def _consistency_of(headline: dict, readings: dict) -> dict:
+    """What the register's consistency records say of the headline: the alternative readings
+    the paper's reported results rule out (``ruled_out``: label -> quotes) and the readings the
+    headline hangs on that no record checks (``unchecked``)."""
+    ruled_out = {
+        reading_label(name, value): quotes
+        for name, r in readings.items() if r["consistency"]
+        for value, quotes in r["consistency"]["ruled_out"].items()
+    }
+    unchecked = [name for name in headline["hangs_on"] if not readings[name]["consistency"]]
+    return {"ruled_out": ruled_out, "unchecked": unchecked}
 
 
 def show_saved(fig, png: Path) -> None:

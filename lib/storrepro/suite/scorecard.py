@@ -10,6 +10,7 @@ import pandas as pd
 
 from storrepro.suite.claims import HEADLINE_RULE, VERDICT_COLOURS, VERDICTS
 from storrepro.suite.config import reading_label
+from storrepro.suite.consistency import CONSISTENCY_RULE
 from storrepro.suite.paths import read_json, results_dir, write_text_atomic
 from storrepro.suite.readable import human
 
@@ -132,8 +133,12 @@ def headline_text(result: dict) -> str:
     text = (f"**{h['verdict']}** ({core_reproduced(result)} of {len(core)} core claims "
             f"reproduced: {', '.join(core)}")
     others = h.get("by_reading", {})
+    ruled_out = h.get("ruled_out", {})
     if others:
-        text += "; under " + "; under ".join(f"{k}: **{v}**" for k, v in others.items())
+        text += "; under " + "; under ".join(
+            f"{k}: **{v}**" + (f" (ruled out by: {'; '.join(ruled_out[k])})"
+                               if k in ruled_out else "")
+            for k, v in others.items())
     return text + ")"
 
 
@@ -159,6 +164,22 @@ def dated_text(entry: dict) -> str:
     if entry.get("since_file_created"):
         text += "; the commit created its file, so the choice may be older"
     return text
+
+
+def consistency_text(entry: dict | None) -> str:
+    """A reading's consistency record in a line: each reported result and what it rules out,
+    or why none discriminates; "no record" when the reading has none."""
+    if not entry:
+        return "no record"
+    parts = []
+    for r in entry["records"]:
+        out = [v for v, a in r["alternatives"].items() if a["verdict"] == "ruled out"]
+        measured = ", ".join(f"{v}: {a['value']:.4g}" for v, a in r["alternatives"].items())
+        verdict = f"rules out {', '.join(out)}" if out else "rules out none"
+        parts.append(f"{r['quote']} ({r['paper_value']}; measured {measured}): {verdict}")
+    if entry["none"]:
+        parts.append(f"no reported result discriminates: {entry['none']}")
+    return "; ".join(parts)
 
 
 def _cell(value: Any) -> str:
@@ -191,6 +212,8 @@ def build_scorecard(results: list[dict]) -> str:
         "",
         HEADLINE_RULE,
         "",
+        CONSISTENCY_RULE,
+        "",
     ]
     for r in results:
         h = r["headline"]
@@ -216,7 +239,7 @@ def build_scorecard(results: list[dict]) -> str:
             lines += ["### Readings of the paper's open choices", ""]
             lines += _table(
                 ["reading", "kind", "question", "primary", "alternatives", "why the primary",
-                 "set in"],
+                 "the paper's reported results", "set in"],
                 (
                     [
                         name,
@@ -225,6 +248,7 @@ def build_scorecard(results: list[dict]) -> str:
                         x["primary"],
                         "; ".join(f"{k}: {v}" for k, v in x["alternatives"].items()),
                         x["argument"],
+                        consistency_text(x.get("consistency")),
                         dated_text(x),
                     ]
                     for name, x in r["readings"].items()

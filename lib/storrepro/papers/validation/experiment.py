@@ -189,6 +189,7 @@ THREADS = 16
 
 @dataclass(frozen=True)
 class CodeTask:
+    STREAM = ("n", "k", "requests")  # what keys its random stream
     n: int
     k: int
     requests: int

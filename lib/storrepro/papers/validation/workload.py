@@ -24,6 +24,7 @@ DISK_SECTORS = 488_000_000
 class QueueTask:
     """One simulated FIFO queue: its type, load, size and replication index (its random stream)."""
 
+    STREAM = ("queue", "load", "customers", "replication")  # what keys its random stream
     queue: str
     load: float
     customers: int

@@ -1,0 +1,256 @@
+"""Claims as a table, judged by one core.
+
+A paper package declares its claims as data — a ``TABLE`` of :class:`Row`, one per claim: the
+id, the statement, the paper's words (once), the band built from those words through the
+bands vocabulary, the role, whether it is core, what it requires, the figure that shows it, the
+replicate pool it draws from and how its replicates aggregate — and, per claim, one small
+function in the same module:
+
+- ``measure_<id>(inputs) -> Measured``: the measured values (one per replicate, or one
+  number), the short human value and the structured numbers behind it; for a claim with a
+  ``pool`` the argument is the list of replicates;
+- optionally ``explain_<id>(inputs, verdict, measured) -> str``: the cause, when there is one
+  to give (the core writes the measured interval itself).
+
+:meth:`storrepro.suite.run.Run.judge_table` does the rest for every paper alike: draws
+replicates until the interval decides (:mod:`storrepro.suite.replicates`), judges the band,
+combines parts, applies prerequisites and readings, writes the register's band entries from
+the rows and the JSON. A newcomer finds any claim's rule and band in the one file.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from storrepro.suite.bands import Band
+from storrepro.suite.claims import KINDS, ROLES, Claim, ci_text, judged
+from storrepro.suite.replicates import STATISTICS, Pool, decide, estimate
+
+#: How a claim of several parts is judged: the worst part's verdict counts.
+_ORDER = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One measured part of a claim: its ``name``, the band built from the row's words (a
+    ``functools.partial`` of a :mod:`storrepro.suite.bands` constructor missing only
+    ``words``) and what one value is (``of``)."""
+
+    name: str
+    band: Callable[..., Band]
+    of: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """One claim of a paper, as data (see the module docstring).
+
+    ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
+    (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
+    paper's words are typed once. A claim of several parts lists them in ``parts`` instead
+    (each with its own band; the worst verdict counts). ``pool`` names the replicate pool its
+    measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
+    median or share; a claim about typical runs registers its choice). ``of`` says what one
+    measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
+    calibration judged by its own rule) returns its verdict in :class:`Measured`.
+    """
+
+    id: str
+    statement: str
+    words: str
+    paper_value: Any
+    band: Callable[..., Band] | None = None
+    parts: tuple[Part, ...] = ()
+    of: str = ""
+    role: str = "test"
+    core: bool = False
+    kind: str = "must"
+    requires: tuple[str, ...] = ()
+    figure: str = ""
+    pool: str = ""
+    statistic: str = "mean"
+    fmt: str = "{:.3g}"
+    unit: str = ""
+    not_affected_by: tuple[str, ...] = ()
+    no_uncertainty: str = ""
+
+    def __post_init__(self):
+        where = f"claim row {self.id!r}"
+        if not self.words.strip():
+            raise ValueError(f"{where}: quote the paper's words (words=...)")
+        if self.role not in ROLES:
+            raise ValueError(f"{where}: role {self.role!r}, expected one of {ROLES}")
+        if self.kind not in KINDS:
+            raise ValueError(f"{where}: kind {self.kind!r}, expected one of {KINDS}")
+        if self.statistic not in STATISTICS:
+            raise ValueError(f"{where}: statistic {self.statistic!r}, expected one of "
+                             f"{STATISTICS}")
+        if self.band is not None and self.parts:
+            raise ValueError(f"{where}: give a band or parts, not both")
+        if self.core and self.role != "test":
+            raise ValueError(f"{where}: a core claim is a test (role {self.role!r})")
+        if self.band is not None and not self.of.strip():
+            raise ValueError(f"{where}: say what one measured value is (of=...)")
+        object.__setattr__(self, "requires", tuple(self.requires))
+        object.__setattr__(self, "parts", tuple(self.parts))
+        object.__setattr__(self, "not_affected_by", tuple(self.not_affected_by))
+
+    def bands(self) -> dict[str, Band]:
+        """The row's band(s) built from its words: ``{"": band}`` or one per part."""
+        if self.band is not None:
+            return {"": self.band(words=self.words)}
+        return {p.name: p.band(words=self.words) for p in self.parts}
+
+    def of_part(self, name: str) -> str:
+        return self.of if name == "" else next(p.of for p in self.parts if p.name == name)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What ``measure_<id>`` returns: ``values`` (per replicate, or one number; a dict of them
+    per part for a claim of parts), the short human ``text`` with units, the structured numbers
+    behind it (``extra``), and — for a claim without a band — its ``verdict`` and ``reason``."""
+
+    values: Any
+    text: str
+    extra: dict = field(default_factory=dict)
+    verdict: str = ""
+    reason: str = ""
+
+
+def _worst(verdicts: Sequence[str]) -> str:
+    return max(verdicts, key=_ORDER.index)
+
+
+def _as_list(values: Any) -> list[float]:
+    return [float(values)] if isinstance(values, int | float) else [float(v) for v in values]
+
+
+def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> Claim:
+    """The :class:`Claim` of ``row`` on ``inputs`` (with its pool from ``pools``)."""
+    measure = _function(module, "measure", row.id)
+    explain = getattr(module, f"explain_{_slug(row.id)}", None)
+    bands = row.bands()
+    if row.pool:
+        if row.pool not in pools:
+            raise ValueError(f"claim {row.id!r}: no replicate pool {row.pool!r}; given "
+                             f"{sorted(pools)}")
+        pool = pools[row.pool]
+        records = {}
+        for name, band in bands.items():
+            records[name] = decide(pool, lambda reps, n=name: _values(measure(reps), n),
+                                   band, row.of_part(name), row.statistic)
+        source = pool.take(pool.drawn)
+        measured = measure(source)
+        if any(r["n"] != pool.drawn for r in records.values()):  # a later part grew the pool
+            records = {name: {**r, **estimate(_values(measured, name), row.of_part(name),
+                                              row.statistic)}
+                       for name, r in records.items()}
+    else:
+        source = inputs
+        measured = measure(inputs)
+        records = {name: _record(row, name, _values(measured, name)) for name in bands}
+    if not bands:
+        if measured.verdict not in _ORDER or not measured.reason.strip():
+            raise ValueError(f"claim {row.id!r} has no band: measure_{_slug(row.id)} must "
+                             f"return its verdict (one of {_ORDER}) and reason")
+        verdict, reason, uncertainty = measured.verdict, measured.reason, None
+    else:
+        verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
+        verdict = _worst(list(verdicts.values()))
+        decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
+        uncertainty = records[decisive]
+        reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
+                          for n in records)
+        if measured.reason:
+            reason += " " + measured.reason
+        if len(bands) > 1:
+            measured.extra.setdefault("verdict_per_part", verdicts)
+    if explain is not None:
+        cause = explain(source, verdict, measured)
+        if cause:
+            reason += " " + cause
+    band = bands.get("") if len(bands) == 1 and "" in bands else None
+    return Claim(
+        id=row.id,
+        statement=row.statement,
+        paper_value=row.paper_value,
+        reproduced_value=measured.text,
+        tolerance="; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items())
+        or "its own rule (see the reason)",
+        verdict=verdict,
+        reason=reason,
+        role=row.role,
+        kind=row.kind,
+        requires=row.requires,
+        values=measured.extra,
+        band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
+        uncertainty=uncertainty if uncertainty and uncertainty.get("n", 0) >= 1 else None,
+        no_uncertainty=row.no_uncertainty,
+    )
+
+
+def _record(row: Row, part: str, values: Any) -> dict | None:
+    samples = _as_list(values)
+    if len(samples) == 1 and row.no_uncertainty:
+        return {"n": 1, "mean": samples[0], "ci95": None, "of": row.of_part(part)}
+    return estimate(samples, row.of_part(part), row.statistic)
+
+
+def _values(measured: Measured, part: str) -> Any:
+    if part == "":
+        return measured.values
+    if not isinstance(measured.values, Mapping) or part not in measured.values:
+        raise ValueError(f"measure must return values per part, missing {part!r}")
+    return measured.values[part]
+
+
+def _verdict(band: Band, record: dict) -> str:
+    return judged(band, record)
+
+
+def _interval_text(row: Row, part: str, u: dict, verdict: str, named: bool) -> str:
+    head = f"{part}: " if named else ""
+    text = f"{head}{u['of']}: {ci_text(u, row.fmt, unit=row.unit)}"
+    if u.get("n_needed") is not None and verdict == "inconclusive":
+        text += (f"; undecided at the cap of {u['cap']} replicates ({u['cap_why']}); about "
+                 f"{u['n_needed']} would decide it")
+    elif u.get("n_needed") is None and "cap" in u and verdict == "inconclusive" and not \
+            math.isnan(u["mean"]):
+        text += f"; the estimate sits on the band's edge at the cap of {u['cap']} replicates"
+    return text + "."
+
+
+def _slug(claim_id: str) -> str:
+    return claim_id.lower().replace("-", "_")
+
+
+def _function(module: Any, kind: str, claim_id: str) -> Callable:
+    name = f"{kind}_{_slug(claim_id)}"
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise ValueError(f"claim {claim_id!r}: {module.__name__} has no {name}()")
+    return fn
+
+
+def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
+    """The register's band entries, written from the rows (never typed twice): per row with a
+    band, the paper's words and the band they give."""
+    entries = {}
+    for row in rows:
+        bands = row.bands()
+        if not bands:
+            continue
+        entries[f"{row.id} band"] = {
+            "question": f"Which values of {row.of or row.id} reproduce {row.id}?",
+            "quote": row.words,
+            "value": "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()),
+            "kind": "band",
+            "symbol": f"{module}:TABLE",
+            "row": row.id,
+            "decides": [row.id],
+        }
+    return entries
