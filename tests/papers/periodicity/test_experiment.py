@@ -92,7 +92,8 @@ def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     result = run_task(task, np.random.default_rng(0))  # dispatches to run_replicate
     flows = flows_table([result])
     assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history",
-                                 "ceiling (actual future)"}
+                                 "greedy on actual 10-min traffic",
+                                 "greedy on actual 1-min traffic"}
     assert (flows[flows.kind == "moves"].moves <= flows[flows.kind == "moves"].value).all()
     lats = latency_table([result])
     assert {"hash", "PreciseScheduling"} <= set(lats.method)

@@ -177,7 +177,7 @@ def test_every_plot_draws_a_figure(results, scored):
     trace = list(PrecisePeriod().windows(x, stop_at_first=False))
     walk = ex.verified_forecast(clean, trace, 0.7, x.size)
     example = [(np.ones(36), np.ones(36)), (np.zeros(36), np.ones(36))]
-    mean = pd.DataFrame({"method": [*ex.scheduling.METHODS, ex.scheduling.CEILING], "value": 1,
+    mean = pd.DataFrame({"method": [*ex.scheduling.METHODS, *ex.scheduling.ACTUALS], "value": 1,
                          "decline_p99": 1.0, "decline_p999": 2.0}).set_index(["method", "value"])
     figures = [
         plots.latency_knee(np.array([1e3, 5e3]), np.array([1e-4, 2e-4])),

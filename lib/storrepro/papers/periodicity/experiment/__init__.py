@@ -580,10 +580,12 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         budgets = [("overhead", o, scheduling.move_budget(o, mean_bps)) for o in task.overheads] + [
             ("moves", m, m) for m in task.move_counts
         ]
-        ceiling = scheduling.Prediction(np.arange(w.spec.segments), actual10, {})
+        every = np.arange(w.spec.segments)
+        actuals = [(scheduling.ACTUAL_10MIN, scheduling.Prediction(every, actual10, {}), None),
+                   (scheduling.ACTUAL_1MIN, scheduling.Prediction(every, actual, {}), None)]
         runs = [("PreciseScheduling", precise[v], v) for v in readings] + [
             (m, history, None) for m in scheduling.METHODS if m != "PreciseScheduling"
-        ] + [(scheduling.CEILING, ceiling, None)]
+        ] + actuals
         for method, pred, reading in runs:
             for kind, value, budget in budgets:
                 if reading not in (None, readings[0]) and kind == "overhead" and (
