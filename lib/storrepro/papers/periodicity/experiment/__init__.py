@@ -7,9 +7,10 @@ worker loads its series itself (CRAN files from the task's source directory, syn
 from the generator's seed), so tasks stay small. :func:`run_series` returns, per series, every
 method's estimate; the theta sweep is read from PrecisePeriod's full growing-window trace (the
 window schedule does not depend on theta, see
-:func:`~storrepro.papers.periodicity.precise_period.decide`). :func:`run_task` runs a series task or
-a scheduling replicate, so that one :func:`storrepro.suite.parallel.sweep` keeps both cores busy
-with the notebook's long surrogate replicates and its many short series.
+:func:`~storrepro.papers.periodicity.precise_period.decide`). :func:`run_task` runs any task of
+the notebook's sweeps: the first one holds the series and, beside them, the fit of the
+surrogate's arrival seconds (:class:`ArrivalFit`); the scheduling replicates, which use that fit,
+are drawn after it by the notebook's replicate pool (:func:`draw_replicates`).
 """
 
 from __future__ import annotations
