@@ -7,9 +7,8 @@ Requests are 32 KB (64 sectors of 512 B). A minute's requests arrive in its firs
 SSD receives a Poisson number of requests (by its normal approximation,
 :func:`sub_bin_arrivals`) at rate ``λ = traffic / 32 KB`` times ``60 / arrival_seconds``, and
 the rest of the minute is one quiet sub-bin. Block I/O comes in
-bursts shorter than the surrogate's 1-minute traffic bins; ``arrival_seconds`` says how short.
-It changes no traffic a scheduler sees, only how hard each minute's requests hit the SSD (the
-volume fit that goes with it does change the traffic). A fluid backlog carries over
+bursts shorter than the surrogate's 1-minute traffic bins; ``arrival_seconds`` says how short,
+and changes neither the traffic nor anything a scheduler sees. A fluid backlog carries over
 between sub-bins (``Q_k = max(0, Q_{k-1} + N_k - S·length_k)``, Eq. (1)'s overload regime) and a
 request arriving in sub-bin k waits ``Q_{k-1}/S`` for it, then an M/M/1 sojourn of rate
 ``S - λ_k`` (floored at 5 % of S when λ_k >= S), plus a constant base latency. The SSD's latency
@@ -74,14 +73,13 @@ def sub_bin_lengths(minutes: int, arrival_seconds: int = SMOOTH) -> np.ndarray:
     return np.tile(one, minutes)
 
 
-def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator | np.ndarray,
+def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
                      arrival_seconds: int = SMOOTH) -> tuple[np.ndarray, np.ndarray]:
     """Request counts per sub-bin (:func:`sub_bin_lengths`) and their rates (per s), each of
     shape (..., minutes × sub-bins per minute); a quiet sub-bin's rate and count are 0.
 
     A count is Poisson at its rate by the normal approximation ``round(λ + √λ·z)`` (at least
-    0), ``z`` one standard normal per sub-bin from ``rng``, drawn row after row (or ``rng``
-    is those normals already drawn, an array of the rates' shape: :class:`Normals`). The same ``z``
+    0), ``z`` one standard normal per sub-bin from ``rng``, drawn row after row. The same ``z``
     serve every rate: a fit or a placement that changes an SSD's rates moves its counts
     smoothly, and an SSD whose load is unchanged keeps them (common random numbers), where a
     Poisson draw per sub-bin would redraw everything after the first changed rate. At an SSD's
@@ -92,35 +90,10 @@ def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator | np
     rate[..., :arrival_seconds] = per_s[..., None]  # the quiet sub-bin, if any, stays at 0
     rate = rate.reshape(*per_s.shape[:-1], -1)
     counts = np.sqrt(rate)
-    if isinstance(rng, np.random.Generator):
-        counts *= rng.standard_normal(rate.shape)
-    elif rng.shape == rate.shape:
-        counts *= rng
-    else:
-        raise ValueError(f"rng: normals of shape {rng.shape}, expected the rates' "
-                         f"{rate.shape}")
+    counts *= rng.standard_normal(rate.shape)
     counts += rate
     np.rint(counts, out=counts)
     return np.maximum(counts, 0.0, out=counts), rate
-
-
-class Normals:
-    """The standard normals :func:`sub_bin_arrivals` draws from ``np.random.default_rng(seed)``
-    for ``ssds`` rows of ``minutes`` minutes, drawn once and shared by every load evaluated
-    with that seed: the arrivals of an SSD's row depend only on its load and its row of
-    normals, so every placement, fit and reading of an interval reuses the one draw."""
-
-    def __init__(self, seed: int, ssds: int, minutes: int, arrival_seconds: int = SMOOTH):
-        self.arrival_seconds = check_arrival_seconds(arrival_seconds)
-        self.shape = (ssds, minutes * (arrival_seconds + (arrival_seconds < SMOOTH)))
-        self.seed = seed
-        self._z = None
-
-    @property
-    def z(self) -> np.ndarray:
-        if self._z is None:
-            self._z = np.random.default_rng(self.seed).standard_normal(self.shape)
-        return self._z
 
 
 def backlog(counts: np.ndarray, service: float = S_OPS,
