@@ -260,6 +260,27 @@ def test_latency_stats_and_tail_below_with_bursts_equal_the_plain_bisection():
         assert np.array_equal(kernel.backlog_wait(counts, lat.S_OPS, lengths), wait)
 
 
+def test_shared_normals_and_per_ssd_memo_equal_fresh_draws():
+    rng = np.random.default_rng(14)
+    for seconds in (60, 13):
+        x = rng.lognormal(0, 0.5, size=(7, 50)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(7, 1))
+        x[2, 10:20] *= 6  # a backlog
+        latencies = kernel.SsdLatencies(lat.Normals(5, 7, 50, seconds))
+        moved = x.copy()
+        moved[[1, 4]] *= [[1.3], [0.6]]  # a move changes two SSDs' loads
+        for load in (x, moved, x):
+            got = latencies(load)
+            want = kernel.latency_stats(load, np.random.default_rng(5), arrival_seconds=seconds)
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+            worst = 1e3 * want[1].max()
+            for limit in (worst, np.nextafter(worst, np.inf)):
+                assert latencies.below(load, limit) == kernel.tail_below(
+                    load, np.random.default_rng(5), limit, arrival_seconds=seconds)
+        assert len(latencies.done) == 7 + 2  # the unchanged SSDs were computed once
+    with pytest.raises(ValueError, match="normals of shape"):
+        lat.sub_bin_arrivals(x, np.zeros((7, 3)))
+
+
 def test_backlog_wait_and_moments_equal_the_numpy_expressions():
     rng = np.random.default_rng(13)
     for trial, ssds in enumerate((1, 3, 7)):

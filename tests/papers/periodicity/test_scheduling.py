@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from storrepro.papers.periodicity import ssd_latency as lat
-from storrepro.papers.periodicity.kernel import latency_stats
+from storrepro.papers.periodicity.kernel import SsdLatencies, latency_stats
+from storrepro.papers.periodicity.ssd_latency import Normals
 from storrepro.papers.periodicity.scheduling import move_budget, schedule, ssd_load
 from storrepro.papers.periodicity.workload import SurrogateSpec, bin_sum, generate, hash_placement
 from storrepro.sim.fifo import fifo_departures
@@ -295,14 +296,19 @@ def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkey
     actual = scheduling.interval_traffic(w, w.spec.history_minutes)
     other = w.placement.copy()
     other[:5] = (other[:5] + 1) % 8
-    evaluations = ex._Evaluations(actual, 8, 1234, 20)  # requests in 20 s of each minute
+    # requests in 20 s of each minute
+    evaluations = ex._Evaluations(actual, 8, SsdLatencies(Normals(1234, 8, 360, 20)))
     calls = []
     plain = ex.evaluate
     monkeypatch.setattr(ex, "evaluate", lambda *a: calls.append(1) or plain(*a))
     for place in (w.placement, other, w.placement.astype(np.int32), other.copy()):
         for latency in (True, False):
             got = evaluations(place, latency)
-            want = plain(actual, place, 8, np.random.default_rng(1234) if latency else None, 20)
+            want = plain(actual, place, 8, None)
+            if latency:  # drawn afresh from the seed: the same numbers
+                want["mean_latency"], want["tail_latency"] = latency_stats(
+                    scheduling.ssd_load(actual, place, 8), np.random.default_rng(1234),
+                    arrival_seconds=20)
             assert got.keys() == want.keys()
             assert all(np.array_equal(got[k], want[k]) for k in want)
             got["p99_flow"] = -1.0  # a caller's change does not reach the memo

@@ -18,6 +18,7 @@ from storrepro.papers.periodicity._fast_steps import pairwise_sum
 from storrepro.papers.periodicity.ssd_latency import (
     S_OPS,
     SMOOTH,
+    Normals,
     base_latency,
     check_arrival_seconds,
     sub_bin_arrivals,
@@ -27,7 +28,7 @@ from storrepro.papers.periodicity.ssd_latency import (
 
 def latency_stats(
     bytes_per_minute: np.ndarray,
-    rng: np.random.Generator,
+    rng: np.random.Generator | np.ndarray,
     quantile: float = 0.9999,
     service: float = S_OPS,
     base: float | None = None,
@@ -35,7 +36,8 @@ def latency_stats(
 ):
     """Mean and ``quantile`` latency (seconds) per SSD; input shape (ssds, minutes); each
     minute's requests arrive in its first ``arrival_seconds`` seconds; ``base``: the base
-    latency (default :func:`~.ssd_latency.base_latency` of ``arrival_seconds``)."""
+    latency (default :func:`~.ssd_latency.base_latency` of ``arrival_seconds``); ``rng``: the
+    generator of the arrivals' normals, or those normals (:class:`~.ssd_latency.Normals`)."""
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
     counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
@@ -62,7 +64,7 @@ def latency_stats(
 
 def tail_below(
     bytes_per_minute: np.ndarray,
-    rng: np.random.Generator,
+    rng: np.random.Generator | np.ndarray,
     limit_ms: float,
     quantile: float = 0.9999,
     service: float = S_OPS,
@@ -78,17 +80,64 @@ def tail_below(
     The SSDs go in blocks of doubling size (1/16 of them, then as many as done so far), each
     drawing the next rows of ``rng``'s Poisson stream (drawn row after row, the same counts as
     one draw of all rows): once an SSD is over the limit, the later SSDs are never drawn (the
-    draws are the bulk of the work). ``rng`` is then left where the last block ended."""
+    draws are the bulk of the work). ``rng`` is then left where the last block ended. Given
+    the normals already drawn (:attr:`.ssd_latency.Normals.z`), each block takes its rows."""
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
     done = 0
+    drawn = not isinstance(rng, np.random.Generator)  # the normals themselves (Normals.z)
     while done < x.shape[0]:
         block = max(1, x.shape[0] // 16, done)
-        if not _block_below(x[done : done + block], rng, limit_ms, quantile, service, base,
+        z = rng[done : done + block] if drawn else rng
+        if not _block_below(x[done : done + block], z, limit_ms, quantile, service, base,
                             arrival_seconds):
             return False
         done += block
     return True
+
+
+class SsdLatencies:
+    """:func:`latency_stats` of the per-SSD loads of one interval, all drawn with the same
+    :class:`~.ssd_latency.Normals`, remembered per SSD: an SSD's mean and tail depend only on
+    its own load row and its own normals (every step of the bisection is per row), so the
+    placements of an interval that leave an SSD's load as it was (the SSDs no move touches,
+    hash placement as the calibration drew it) reuse its numbers, bit for bit."""
+
+    def __init__(self, normals: Normals):
+        self.normals, self.done = normals, {}
+
+    def __call__(self, load: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        load = np.ascontiguousarray(load, dtype=float)
+        if load.shape[0] != self.normals.shape[0]:
+            raise ValueError(f"load: {load.shape[0]} SSDs, expected {self.normals.shape[0]}")
+        keys = [(i, row.tobytes()) for i, row in enumerate(load)]
+        todo = [i for i, key in enumerate(keys) if key not in self.done]
+        if todo:
+            mean, tail = latency_stats(load[todo], self.normals.z[todo],
+                                       arrival_seconds=self.normals.arrival_seconds)
+            self.done.update({keys[i]: (mean[j], tail[j]) for j, i in enumerate(todo)})
+        numbers = np.array([self.done[key] for key in keys])
+        return numbers[:, 0], numbers[:, 1]
+
+    def below(self, load: np.ndarray, limit_ms: float) -> bool:
+        """:func:`tail_below` with these normals."""
+        return tail_below(load, self.normals.z, limit_ms,
+                          arrival_seconds=self.normals.arrival_seconds)
+
+
+class IntervalDraws:
+    """The :class:`SsdLatencies` of each evaluation interval k (its latency seed ``seeds[k]``)
+    and arrival seconds, made on first use and kept for the replicate: the calibration's fits
+    and the evaluation of every method share one draw of normals per interval."""
+
+    def __init__(self, seeds: list[int], ssds: int, minutes: int):
+        self.seeds, self.ssds, self.minutes, self.made = list(seeds), ssds, minutes, {}
+
+    def __call__(self, k: int, arrival_seconds: int = SMOOTH) -> SsdLatencies:
+        if (k, arrival_seconds) not in self.made:
+            normals = Normals(self.seeds[k], self.ssds, self.minutes, arrival_seconds)
+            self.made[k, arrival_seconds] = SsdLatencies(normals)
+        return self.made[k, arrival_seconds]
 
 
 def _base(base: float | None, arrival_seconds: int) -> float:

@@ -73,13 +73,14 @@ def sub_bin_lengths(minutes: int, arrival_seconds: int = SMOOTH) -> np.ndarray:
     return np.tile(one, minutes)
 
 
-def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
+def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator | np.ndarray,
                      arrival_seconds: int = SMOOTH) -> tuple[np.ndarray, np.ndarray]:
     """Request counts per sub-bin (:func:`sub_bin_lengths`) and their rates (per s), each of
     shape (..., minutes × sub-bins per minute); a quiet sub-bin's rate and count are 0.
 
     A count is Poisson at its rate by the normal approximation ``round(λ + √λ·z)`` (at least
-    0), ``z`` one standard normal per sub-bin from ``rng``, drawn row after row. The same ``z``
+    0), ``z`` one standard normal per sub-bin from ``rng``, drawn row after row (or ``rng``
+    is those normals already drawn, an array of the rates' shape: :class:`Normals`). The same ``z``
     serve every rate: a fit or a placement that changes an SSD's rates moves its counts
     smoothly, and an SSD whose load is unchanged keeps them (common random numbers), where a
     Poisson draw per sub-bin would redraw everything after the first changed rate. At an SSD's
@@ -90,10 +91,35 @@ def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator,
     rate[..., :arrival_seconds] = per_s[..., None]  # the quiet sub-bin, if any, stays at 0
     rate = rate.reshape(*per_s.shape[:-1], -1)
     counts = np.sqrt(rate)
-    counts *= rng.standard_normal(rate.shape)
+    if isinstance(rng, np.random.Generator):
+        counts *= rng.standard_normal(rate.shape)
+    elif rng.shape == rate.shape:
+        counts *= rng
+    else:
+        raise ValueError(f"rng: normals of shape {rng.shape}, expected the rates' "
+                         f"{rate.shape}")
     counts += rate
     np.rint(counts, out=counts)
     return np.maximum(counts, 0.0, out=counts), rate
+
+
+class Normals:
+    """The standard normals :func:`sub_bin_arrivals` draws from ``np.random.default_rng(seed)``
+    for ``ssds`` rows of ``minutes`` minutes, drawn once and shared by every load evaluated
+    with that seed: the arrivals of an SSD's row depend only on its load and its row of
+    normals, so every placement, fit and reading of an interval reuses the one draw."""
+
+    def __init__(self, seed: int, ssds: int, minutes: int, arrival_seconds: int = SMOOTH):
+        self.arrival_seconds = check_arrival_seconds(arrival_seconds)
+        self.shape = (ssds, minutes * (arrival_seconds + (arrival_seconds < SMOOTH)))
+        self.seed = seed
+        self._z = None
+
+    @property
+    def z(self) -> np.ndarray:
+        if self._z is None:
+            self._z = np.random.default_rng(self.seed).standard_normal(self.shape)
+        return self._z
 
 
 def backlog(counts: np.ndarray, service: float = S_OPS,

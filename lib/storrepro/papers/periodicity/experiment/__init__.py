@@ -33,7 +33,7 @@ from storrepro.papers.periodicity.findfrequency import (
     findfrequency_r,
     r_findfrequency,
 )
-from storrepro.papers.periodicity.kernel import latency_stats
+from storrepro.papers.periodicity.kernel import IntervalDraws, SsdLatencies
 from storrepro.papers.periodicity.metrics import scores, scores_macro
 from storrepro.papers.periodicity.precise_period import (
     HORIZON_READING,
@@ -369,21 +369,19 @@ def notebook_tasks(cfg) -> list:
 
 # ---------------------------------------------------------------- the scheduling study
 def evaluate(
-    traffic: np.ndarray, placement: np.ndarray, ssds: int, rng: np.random.Generator | None,
-    arrival_seconds: int = SMOOTH,
+    traffic: np.ndarray, placement: np.ndarray, ssds: int, latencies: SsdLatencies | None,
 ) -> dict:
-    """Tail flow (and, given ``rng``, per-SSD latency, each minute's requests arriving in its
-    first ``arrival_seconds`` seconds) of an interval's actual ``traffic`` (segments × minutes,
-    from :func:`scheduling.interval_traffic`) under ``placement``."""
+    """Tail flow (and, given ``latencies``, the interval's draws, per-SSD latency) of an
+    interval's actual ``traffic`` (segments × minutes, from :func:`scheduling.interval_traffic`)
+    under ``placement``."""
     load = scheduling.ssd_load(traffic, placement, ssds)  # bytes per minute
     out = {
         "p99_flow": float(np.percentile(load, 99)),
         "p999_flow": float(np.percentile(load, 99.9)),
         "max_ssd_p99_flow": float(np.percentile(load, 99, axis=1).max()),
     }
-    if rng is not None:
-        out["mean_latency"], out["tail_latency"] = latency_stats(
-            load, rng, arrival_seconds=arrival_seconds)
+    if latencies is not None:
+        out["mean_latency"], out["tail_latency"] = latencies(load)
     return out
 
 
@@ -508,18 +506,17 @@ class _Evaluations:
     """:func:`evaluate` of one interval's ``actual`` traffic, memoised by placement: the
     methods and budgets of an interval that end in the same placement (a reading that predicts
     as the primary, a budget the greedy loop does not use up, no move at all) are evaluated
-    with the same latency seed, so they get the same numbers; those are computed once."""
+    with the same draws, so they get the same numbers; those are computed once (and the SSDs a
+    placement leaves as they were, once per interval: :class:`~.kernel.SsdLatencies`)."""
 
-    def __init__(self, actual: np.ndarray, ssds: int, seed: int, arrival_seconds: int):
-        self.actual, self.ssds, self.seed, self.done = actual, ssds, seed, {}
-        self.arrival_seconds = arrival_seconds
+    def __init__(self, actual: np.ndarray, ssds: int, latencies: SsdLatencies):
+        self.actual, self.ssds, self.latencies, self.done = actual, ssds, latencies, {}
 
     def __call__(self, placement: np.ndarray, latency: bool) -> dict:
         key = (np.asarray(placement, dtype=np.int64).tobytes(), latency)
         if key not in self.done:
-            rng = np.random.default_rng(self.seed) if latency else None
-            self.done[key] = evaluate(self.actual, placement, self.ssds, rng,
-                                      self.arrival_seconds)
+            self.done[key] = evaluate(self.actual, placement, self.ssds,
+                                      self.latencies if latency else None)
         return dict(self.done[key])
 
 
@@ -537,15 +534,16 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
     # each interval's latency seed, drawn before any fit: the calibrations fit on the draws
     # the evaluation then makes
     seeds = [int(rng.integers(1 << 31)) for _ in range(task.spec.intervals)]
+    draws = IntervalDraws(seeds, task.spec.ssds, MINUTES_PER_INTERVAL)
     calibration, arrival_seconds = None, SMOOTH
     if task.skew_target_ms > 0:
         sigma, arrival_seconds, calibration = calibrate_ssds_differ(
-            w, task.skew_target_ms, task.mean_tail_target_ms, seeds)
+            w, task.skew_target_ms, task.mean_tail_target_ms, draws)
         factor = skew_factor(w, sigma)
         w.read *= factor
         w.write *= factor
     elif task.target_tail_ms > 0:
-        scale, calibration = calibrate_load(w, task.target_tail_ms, seeds)
+        scale, calibration = calibrate_load(w, task.target_tail_ms, draws)
         w.read *= np.float32(scale)
         w.write *= np.float32(scale)
     minutes = w.spec.history_minutes
@@ -558,7 +556,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
                                                strict=True)):
         actual = scheduling.interval_traffic(w, start)  # what every method is evaluated on
         ssds = task.spec.ssds
-        evaluations = _Evaluations(actual, ssds, eval_seed, arrival_seconds)
+        evaluations = _Evaluations(actual, ssds, draws(k, arrival_seconds))
         base = evaluations(w.placement, True)
         traffic.append(float(actual.sum()) / ssds / MINUTES_PER_INTERVAL / 60)
         rows.append(

@@ -18,9 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from storrepro.papers.periodicity import scheduling
-from storrepro.papers.periodicity.kernel import latency_stats, tail_below
+from storrepro.papers.periodicity.kernel import IntervalDraws
 from storrepro.papers.periodicity.ssd_latency import SMOOTH
-from storrepro.papers.periodicity.workload import Workload, segment_totals, volume_skew
+from storrepro.papers.periodicity.workload import (
+    MINUTES_PER_INTERVAL,
+    Workload,
+    segment_totals,
+    volume_skew,
+)
 
 #: The range of volume sigmas :func:`sigma_bracket` searches.
 SKEW_RANGE = (0.0, 3.0)
@@ -41,22 +46,31 @@ def hash_load(w: Workload, start: int, factor) -> np.ndarray:
                                w.placement, w.spec.ssds)
 
 
+def interval_draws(w: Workload, seeds: list[int] | IntervalDraws) -> IntervalDraws:
+    """``seeds`` (each interval's latency seed) as the replicate's :class:`~.kernel.
+    IntervalDraws`, or those draws themselves: a fit given the replicate's draws leaves them,
+    and the SSD numbers it drew, to the evaluation."""
+    if isinstance(seeds, IntervalDraws):
+        return seeds
+    return IntervalDraws(seeds, w.spec.ssds, MINUTES_PER_INTERVAL)
+
+
 def skew_factor(w: Workload, sigma: float, totals: np.ndarray | None = None) -> np.ndarray:
     """The float32 column of per-segment factors that gives the volumes lognormal ``sigma``
     (:func:`.workload.volume_skew`), as the replicate applies it."""
     return volume_skew(w, sigma, totals)[:, None].astype(np.float32)
 
 
-def calibrate_load(w: Workload, target_ms: float, seeds: list[int],
+def calibrate_load(w: Workload, target_ms: float, seeds: list[int] | IntervalDraws,
                    steps: int = 16) -> tuple[float, dict]:
     """The factor k on all traffic at which hash placement's worst SSD has a 99.99 % latency of
     ``target_ms`` in the first evaluation interval, drawn with that interval's seed
     ``seeds[0]`` (bisection on log k in [1/16, 256])."""
     start = scheduling.interval_starts(w)[0]
+    first = interval_draws(w, seeds)(0)
 
     def worst_ms(k):
-        load = hash_load(w, start, np.float32(k))
-        return 1e3 * latency_stats(load, np.random.default_rng(seeds[0]))[1].max()
+        return 1e3 * first(hash_load(w, start, np.float32(k)))[1].max()
 
     lo, hi = np.log(1 / 16), np.log(256.0)
     for _ in range(steps):
@@ -69,7 +83,7 @@ def calibrate_load(w: Workload, target_ms: float, seeds: list[int],
     return k, {"scale": k, "target_ms": target_ms}
 
 
-def sigma_bracket(w: Workload, target_ms: float, seeds: list[int],
+def sigma_bracket(w: Workload, target_ms: float, seeds: list[int] | IntervalDraws,
                   arrival_seconds: int = SMOOTH, steps: int = SIGMA_STEPS,
                   totals: np.ndarray | None = None) -> tuple[float, float]:
     """The bisection's last bracket ``(lo, hi)`` of volume sigmas (in :data:`SKEW_RANGE`):
@@ -80,10 +94,10 @@ def sigma_bracket(w: Workload, target_ms: float, seeds: list[int],
     every interval is held to the target."""
     starts = scheduling.interval_starts(w)
     totals = segment_totals(w) if totals is None else totals
+    draws = interval_draws(w, seeds)
 
     def over(factor, k):
-        return not tail_below(hash_load(w, starts[k], factor), np.random.default_rng(seeds[k]),
-                              target_ms, arrival_seconds=arrival_seconds)
+        return not draws(k, arrival_seconds).below(hash_load(w, starts[k], factor), target_ms)
 
     lo, hi = SKEW_RANGE
     order = list(range(len(starts)))  # the intervals, the last one over the target first
@@ -99,7 +113,8 @@ def sigma_bracket(w: Workload, target_ms: float, seeds: list[int],
     return lo, hi
 
 
-def fit_sigma(w: Workload, target_ms: float, seeds: list[int], arrival_seconds: int = SMOOTH,
+def fit_sigma(w: Workload, target_ms: float, seeds: list[int] | IntervalDraws,
+              arrival_seconds: int = SMOOTH,
               totals: np.ndarray | None = None) -> list[tuple[float, float, float]]:
     """``(sigma, worst, mean)`` at both ends of :func:`sigma_bracket`, the end at which hash
     placement's worst SSD ("may be up to ten milliseconds": the worst interval's worst SSD) is
@@ -108,6 +123,7 @@ def fit_sigma(w: Workload, target_ms: float, seeds: list[int], arrival_seconds: 
     bracket's middle, never drawn, could lie anywhere between their tails, which differ where
     the worst SSD sits on its knee."""
     totals = segment_totals(w) if totals is None else totals
+    seeds = interval_draws(w, seeds)
     ends = [(sigma, *hash_tails(w, sigma, seeds, arrival_seconds, totals))
             for sigma in sigma_bracket(w, target_ms, seeds, arrival_seconds, totals=totals)]
     return sorted(ends, key=lambda end: abs(np.log(end[1] / target_ms)))
@@ -125,20 +141,20 @@ def first_over(order: list, over):
     return None
 
 
-def hash_tails(w: Workload, sigma: float, seeds: list[int], arrival_seconds: int,
+def hash_tails(w: Workload, sigma: float, seeds: list[int] | IntervalDraws, arrival_seconds: int,
                totals: np.ndarray | None = None) -> tuple[float, float]:
     """Hash placement's worst SSD's 99.99 % latency in the worst interval and the mean over
     the intervals of its mean per-SSD 99.99 % latency (ms), drawn as the evaluation draws."""
     factor = skew_factor(w, sigma, totals)
-    tails = [latency_stats(hash_load(w, start, factor), np.random.default_rng(seed),
-                           arrival_seconds=arrival_seconds)[1]
-             for start, seed in zip(scheduling.interval_starts(w), seeds, strict=True)]
+    draws = interval_draws(w, seeds)
+    tails = [draws(k, arrival_seconds)(hash_load(w, start, factor))[1]
+             for k, start in enumerate(scheduling.interval_starts(w))]
     return 1e3 * float(max(t.max() for t in tails)), 1e3 * float(np.mean([t.mean()
                                                                            for t in tails]))
 
 
 def calibrate_ssds_differ(w: Workload, target_ms: float, mean_target_ms: float,
-                          seeds: list[int]) -> tuple[float, int, dict]:
+                          seeds: list[int] | IntervalDraws) -> tuple[float, int, dict]:
     """``(sigma, arrival_seconds, info)`` nearest both targets: hash placement's worst SSD at
     ``target_ms`` and its mean per-SSD tail at ``mean_target_ms``.
 
@@ -152,6 +168,7 @@ def calibrate_ssds_differ(w: Workload, target_ms: float, mean_target_ms: float,
     ``info['tried']``: every (seconds, sigma, worst, mean tail) drawn. ``mean_target_ms`` = 0:
     no mean target, requests spread over every minute."""
     totals = segment_totals(w)
+    seeds = interval_draws(w, seeds)
     if mean_target_ms <= 0:
         sigma = fit_sigma(w, target_ms, seeds, SMOOTH, totals=totals)[0][0]
         return sigma, SMOOTH, {"volume_sigma": sigma, "arrival_seconds": SMOOTH,
