@@ -7,8 +7,8 @@ import pytest
 
 from storrepro.papers.periodicity import ssd_latency as lat
 from storrepro.papers.periodicity.kernel import SsdLatencies, latency_stats
-from storrepro.papers.periodicity.ssd_latency import Normals
 from storrepro.papers.periodicity.scheduling import move_budget, schedule, ssd_load
+from storrepro.papers.periodicity.ssd_latency import Normals
 from storrepro.papers.periodicity.workload import SurrogateSpec, bin_sum, generate, hash_placement
 from storrepro.sim.fifo import fifo_departures
 
