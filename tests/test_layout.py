@@ -284,9 +284,12 @@ def _lines(cell: dict) -> int:
 
 @pytest.mark.parametrize("notebook", list(NOTEBOOKS))
 def test_notebooks_are_thin(notebook):
-    """A cell calls, plots and explains; analysis lives in the package, where it is tested."""
-    lines = sorted(_lines(c) for c in _code_cells(notebook))
-    longest = max(_lines(c) for c in _code_cells(notebook))
+    """A cell calls, plots and explains; analysis lives in the package, where it is tested. The
+    parameters cell is a list of the config's parameters, one a line, so it is as long as the
+    paper has knobs and is not held to the longest cell's bound."""
+    cells = _code_cells(notebook)
+    lines = sorted(_lines(c) for c in cells)
+    longest = max(_lines(c) for c in cells if "parameters" not in c["metadata"].get("tags", []))
     assert lines[(len(lines) - 1) // 2] <= 10, (
         f"median code cell {lines[(len(lines) - 1) // 2]} lines"
     )
