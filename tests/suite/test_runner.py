@@ -490,3 +490,22 @@ def test_dask_scheduler_address_is_honoured_or_refused_by_name(tiny_suite, monke
         assert runner.reproduce("quick", ["good", "bad"], tiny_suite, at_once=2) == 130
     # the sweeps go to that scheduler, not to one process per notebook
     assert seen == {"DASK_SCHEDULER_ADDRESS": cluster.scheduler_address, "STORREPRO_WORKERS": None}
+
+
+def test_a_disk_too_full_for_the_outputs_is_refused_before_any_kernel(tiny_suite, monkeypatch,
+                                                                      capsys):  # fmt: skip
+    started = []
+    monkeypatch.setattr(runner, "_run_jobs", lambda *a: started.append(a))
+    needed = 2 * 2 * runner.MIN_NOTEBOOK_BYTES + runner.SPARE_BYTES  # two notebooks, none committed
+    free = needed - 1
+    monkeypatch.setattr(runner.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(
+        free * 4, free * 3, free))  # fmt: skip
+    assert main(["reproduce", "--profile", "quick", "--only", "good", "bad", "--out",
+                 str(tiny_suite)]) == 2  # fmt: skip
+    assert capsys.readouterr().err == (
+        f"error: --out {tiny_suite}: {free / 2**20:,.0f} MiB free on its file system, this run "
+        f"needs about {needed / 2**20:,.0f} MiB (twice its notebooks' outputs); free some space "
+        "or give this run another --out\n"
+    )
+    assert not started
+    assert runner.outputs_size("04_bid") > runner.MIN_NOTEBOOK_BYTES / 16  # measured, committed

@@ -146,15 +146,15 @@ def plan(
         if cls.needs_cran:
             cran_jobs.append(jobs[-1])
     if cran_jobs:
-        from storrepro.suite.data.cran import cran_source, ensure_cran
+        from storrepro.suite.data.cran import ensure_cran, load_cran
 
         dirs = {j.parameters.get("cran_dir") for j in cran_jobs} - {None, ""}
-        for folder in dirs:
-            cran_source(folder)  # a folder given with -p cran_dir must hold the benchmark
         if not dirs:
             # fetches into the cache from the configured (or CRAN's cloud) mirror; offline it
             # raises CranDataMissing naming where it looked and both ways to provide the data
-            ensure_cran()
+            dirs = {ensure_cran()}
+        for folder in dirs:  # every series read and parsed: a missing, unreadable or
+            load_cran(folder)  # truncated file is named here, not inside a kernel (< 1 s)
     return jobs
 
 
@@ -251,6 +251,34 @@ def check_writable(out: Path) -> None:
         tempfile.TemporaryFile(dir=out).close()
     except OSError as err:
         raise ParameterError(f"--out {out}: cannot write there ({err.strerror or err})") from None
+
+
+#: The least room a notebook's outputs are given when the repository holds none of it to
+#: measure.
+MIN_NOTEBOOK_BYTES = 16 * 2**20
+
+
+def outputs_size(name: str) -> int:
+    """Bytes of notebook ``name``'s committed outputs (figures, result, executed notebook), at
+    least :data:`MIN_NOTEBOOK_BYTES`: what a run of it writes, roughly."""
+    root = repo_root()
+    files = [results_dir(root) / f"{name}.json", executed_dir(root) / f"{name}.ipynb"]
+    files += figures_dir(name, root).rglob("*")
+    return max(MIN_NOTEBOOK_BYTES, sum(f.stat().st_size for f in files if f.is_file()))
+
+
+def check_free_space(out: Path, names: list[str]) -> None:
+    """Refuse a run whose outputs would not fit on ``out``'s file system (each notebook's
+    outputs twice: written in staging, then the executed notebooks prepared for publishing),
+    before any kernel starts; publishing checks again, on the sizes written."""
+    needed = 2 * sum(outputs_size(name) for name in names) + SPARE_BYTES
+    free = shutil.disk_usage(out).free
+    if free < needed:
+        raise ParameterError(
+            f"--out {out}: {free / 2**20:,.0f} MiB free on its file system, this run needs about "
+            f"{needed / 2**20:,.0f} MiB (twice its notebooks' outputs); free some space or give "
+            "this run another --out"
+        )
 
 
 @contextmanager
@@ -489,6 +517,7 @@ def reproduce(
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
+    check_free_space(out, [j.name for j in jobs])
     check_inputs_outside(out, jobs)
     started = time.perf_counter()
     with output_lock(out):

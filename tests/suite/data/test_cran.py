@@ -261,3 +261,52 @@ def test_a_truncated_series_file_is_named(tmp_path, source):
     damaged.write_bytes(damaged.read_bytes()[:40])
     with pytest.raises(ValueError, match=f"{damaged}: cannot read series fma::airpass .*truncated"):
         cran.load_cran(folder)
+
+
+def _copy_benchmark(source, folder, tarballs: bool = False):
+    """The benchmark in ``folder``: ``<package>/<series>.rda`` files, or the source tarballs."""
+    for package, names in cran.SERIES.items():
+        if tarballs:
+            (folder / cran._tarball(folder, package).name).write_bytes(
+                _package_tarball(source, package))
+            continue
+        (folder / package).mkdir(parents=True)
+        for name in names:
+            (folder / package / f"{name}.rda").write_bytes(cran.series_bytes(source, package, name))
+
+
+@needs_cran
+@pytest.mark.parametrize("damage", ["truncated series", "missing series", "truncated tarball"])
+def test_reproduce_parses_every_series_before_any_kernel(tmp_path, source, damage, capsys):
+    folder = tmp_path / "cran"
+    folder.mkdir()
+    _copy_benchmark(source, folder, tarballs=damage == "truncated tarball")
+    damaged = folder / "fma" / "airpass.rda"
+    if damage == "truncated series":
+        damaged.write_bytes(damaged.read_bytes()[:40])
+    elif damage == "missing series":
+        damaged.unlink()
+    else:
+        damaged = cran._tarball(folder, "fma")
+        damaged.write_bytes(damaged.read_bytes()[:5000])
+    args = ["reproduce", "--profile", "quick", "--only", "01_precise_period", "-p",
+            f"cran_dir={folder}", "--out", str(tmp_path / "out")]  # fmt: skip
+    assert main(args) == 2
+    out = capsys.readouterr()
+    assert "[1/1]" not in out.out and not (tmp_path / "out").exists()
+    assert f"error: {damaged}" in out.err or f"neither {damaged} nor" in out.err, out.err
+    if damage != "missing series":
+        assert "truncated or damaged file? delete it and fetch it again" in out.err
+
+
+@needs_cran
+def test_a_tarball_is_opened_once_and_reads_the_same_series(tmp_path, source, series,
+                                                            monkeypatch):  # fmt: skip
+    _copy_benchmark(source, tmp_path, tarballs=True)
+    opened = []
+    real_open = cran.tarfile.open
+    monkeypatch.setattr(cran.tarfile, "open", lambda *a, **k: opened.append(a[0]) or real_open(
+        *a, **k))
+    loaded = cran.load_cran(tmp_path)
+    assert len(opened) == len(cran.VERSIONS)
+    assert all(np.array_equal(a.values, b.values) for a, b in zip(loaded, series, strict=True))

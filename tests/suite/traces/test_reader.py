@@ -367,6 +367,9 @@ def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_pa
     _replace_conversion(monkeypatch, "vdi", no_work)
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path)]) == 2
     assert f"--out {tmp_path}: a directory" in capsys.readouterr().err
+    under_a_file = msr / "sub" / "vdi.csv"
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(under_a_file)]) == 2
+    assert f"--out {under_a_file}: a file stands where its folder" in capsys.readouterr().err
 
 
 MSR_HEADER = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
@@ -413,6 +416,12 @@ def test_a_format_forced_on_the_wrong_file_names_file_line_and_field(msr, tmp_pa
     headed = _bytes(tmp_path / "h.csv", (MSR_HEADER + "\n" + msr.read_text()).encode())
     with pytest.raises(TraceFormatError, match="line 1: the header of the msr format, not of ali"):
         read_trace(headed, "alibaba")
+    with pytest.raises(TraceFormatError, match="h.csv, line 1: the header of the msr format, not "
+                       "of iops"):  # fmt: skip
+        trace_info(headed, "iops")
+    with pytest.raises(TraceFormatError, match="msr.csv, line 1: an iops trace starts with the "
+                       "header time_s,iops"):  # fmt: skip
+        trace_info(msr, "iops")
     five = _bytes(tmp_path / "five.csv", b"dev,R,0,4096,1\n")
     with pytest.raises(TraceFormatError, match="five.csv, line 1: field 'Timestamp' is 'dev'"):
         read_trace(five, "tencent")

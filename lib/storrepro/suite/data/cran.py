@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import lzma
 import os
 import tarfile
 import urllib.request
@@ -289,7 +288,7 @@ def default_sources() -> list[Path]:
 def load_cran(source: str | Path | None = None) -> list[Series]:
     """The 82 benchmark series in :data:`SERIES` order (see the module docstring for ``source``)."""
     folder = cran_source(source)
-    return [_read_series(folder, pkg, name) for pkg, names in SERIES.items() for name in names]
+    return [s for package in SERIES for s in _read_package(folder, package)]
 
 
 def cran_source(source: str | Path | None = None) -> Path:
@@ -333,10 +332,28 @@ def _tarball(folder: Path, package: str) -> Path:
     return folder / f"{package}_{VERSIONS[package]}.tar.gz"
 
 
-def _read_series(folder: Path, package: str, name: str) -> Series:
+def _read_package(folder: Path, package: str) -> list[Series]:
+    """Every benchmark series of ``package`` in ``folder``, its tarball (if that is the layout)
+    opened once: a tarball is read from its start for each member."""
+    tarball = _tarball(folder, package)
+    if (folder / package).is_dir() or not tarball.is_file():
+        return [_read_series(folder, package, name) for name in SERIES[package]]
     try:
-        values, frequency = parse_rda(series_bytes(folder, package, name), name)
-    except (EOFError, OSError, ValueError, zlib.error, lzma.LZMAError, tarfile.TarError) as err:
+        with tarfile.open(tarball, "r:gz") as tar:
+            return [_read_series(folder, package, name, tar) for name in SERIES[package]]
+    except (EOFError, OSError, zlib.error, tarfile.TarError) as err:
+        if isinstance(err, CranDataMissing):
+            raise
+        raise ValueError(f"{tarball}: cannot read it ({type(err).__name__}: {err}); a "
+                         "truncated or damaged file? delete it and fetch it again") from None
+
+
+def _read_series(folder: Path, package: str, name: str, tar=None) -> Series:
+    try:
+        data = (series_bytes(folder, package, name) if tar is None
+                else _member(tar, _tarball(folder, package), package, name))  # fmt: skip
+        values, frequency = parse_rda(data, name)
+    except Exception as err:  # a damaged file makes rdata's parser raise almost anything
         if isinstance(err, CranDataMissing | CranChecksumError):
             raise
         where = folder / package / f"{name}.rda"

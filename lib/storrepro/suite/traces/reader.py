@@ -152,9 +152,14 @@ def detect_format(path: str | Path, format: str | None = None) -> tuple[str, boo
     if format == "blkparse":
         return format, False
     header = header_format(first.split(","))
-    if format in CSV_FORMATS and header not in (None, format):
+    if format in (*CSV_FORMATS, "iops") and header not in (None, format):
         raise TraceFormatError(
             f"{path}, line {number}: the header of the {header} format, not of {format}"
+        )
+    if format == "iops" and header is None:
+        raise TraceFormatError(
+            f"{path}, line {number}: an iops trace starts with the header time_s,iops or "
+            f"time_s,volume,iops, not {first[:80]!r}"
         )
     fields = CSV_FORMATS[format].fields if format in CSV_FORMATS else ()
     if fields and header is None and len(first.split(",")) != len(fields):
