@@ -1,7 +1,9 @@
 import errno
+import functools
 import json
 import os
 import shutil
+import signal
 import socket
 from pathlib import Path
 
@@ -68,6 +70,13 @@ def _tiny_notebook(path, name):
     nbformat.write(nb, path)
 
 
+def _kernel_path() -> str:
+    """PYTHONPATH for a kernel or driver: this folder (TinyConfig), then the code under test
+    (the checkout's lib, not whatever copy the environment installed)."""
+    lib = Path(runner.__file__).parents[2]
+    return os.pathsep.join([str(Path(__file__).parent), str(lib)])
+
+
 @pytest.fixture
 def tiny_suite(tmp_path, monkeypatch):
     """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
@@ -78,7 +87,7 @@ def tiny_suite(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "NOTEBOOKS", dict.fromkeys(CONFIGS, ""))
     monkeypatch.setattr(runner, "config_class", CONFIGS.__getitem__)
     monkeypatch.setattr(runner, "notebook_path", lambda name: folder / f"{name}.ipynb")
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))  # kernels import TinyConfig
+    monkeypatch.setenv("PYTHONPATH", _kernel_path())  # kernels import TinyConfig
     return tmp_path / "out"
 
 
@@ -426,9 +435,16 @@ def _running(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has stopped; its reaper may be slow in a container
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
-    import signal
+def _ignore_sigint():
+    """What a shell does to a command it starts in the background (``nohup ... &``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(("jobs", "inherited", "sent"), [
+    (1, "default", "SIGINT"), (2, "default", "SIGINT"), (1, "ignored", "SIGINT"),
+    (2, "ignored", "SIGTERM"),
+])  # fmt: skip
+def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs, inherited, sent):
     import subprocess
     import sys
     import time
@@ -442,17 +458,20 @@ def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs):
                                      "language": "python"}  # fmt: skip
         nbformat.write(nb, tmp_path / f"{name}.ipynb")
     (tmp_path / "driver.py").write_text(DRIVER)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    env = {**os.environ, "PYTHONPATH": _kernel_path()}
     command = [sys.executable, str(tmp_path / "driver.py"), str(tmp_path), str(jobs)]
+    # the test itself may run in a background shell: the driver's SIGINT is set explicitly
+    start = _ignore_sigint if inherited == "ignored" else functools.partial(
+        signal.signal, signal.SIGINT, signal.SIG_DFL)  # fmt: skip
     run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)  # fmt: skip
+                           text=True, preexec_fn=start)  # fmt: skip
     pid_files = [tmp_path / f"slow{i}.pids" for i in range(1, jobs + 1)]
     deadline = time.monotonic() + 60
     while not all(p.exists() and p.read_text() for p in pid_files):
         assert run.poll() is None and time.monotonic() < deadline, run.communicate()
         time.sleep(0.1)
     pids = [int(pid) for p in pid_files for pid in p.read_text().split()]
-    run.send_signal(signal.SIGINT)  # what Ctrl-C sends the runner
+    run.send_signal(getattr(signal, sent))  # SIGINT: what Ctrl-C sends the runner
     sent = time.monotonic()
     out, err = run.communicate(timeout=30)
     assert run.returncode == 130 and time.monotonic() - sent < 8

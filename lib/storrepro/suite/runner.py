@@ -403,6 +403,25 @@ def _roll_back(done: list[tuple[Path, Path, Path | None, bool]]) -> None:
         _restore_interrupts(previous)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def owned_signals():
+    """Ctrl-C (SIGINT) and SIGTERM interrupt the run, whatever this process inherited: a shell
+    that starts a command in the background leaves SIGINT ignored, and Python then installs no
+    handler of its own. Outside the main thread (where no handler can be set) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        _restore_interrupts(previous)
+
+
 def _ignore_interrupts():
     """Ignore Ctrl-C (and SIGTERM) in the main thread; the previous handlers, to restore."""
     if threading.current_thread() is not threading.main_thread():
@@ -520,7 +539,7 @@ def reproduce(
     check_free_space(out, [j.name for j in jobs])
     check_inputs_outside(out, jobs)
     started = time.perf_counter()
-    with output_lock(out):
+    with output_lock(out), owned_signals():
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
         try:
