@@ -216,6 +216,10 @@ def _trace(args) -> int:
     return 0
 
 
+#: Set to see the traceback of an unexpected error instead of its one-line summary.
+TRACEBACK_ENV = "STORREPRO_TRACEBACK"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from storrepro.suite import runner  # imported here so `--help` stays fast
@@ -313,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except Exception as err:  # a case no check foresaw: one line, not a traceback
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        print(f"error: {args.command}: unexpected {type(err).__name__}: {err} (a damaged file "
+              f"among the outputs it read? {TRACEBACK_ENV}=1 shows where)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from storrepro.suite.paths import git_commit, repo_root
+from storrepro.suite.paths import git_commit, read_json, repo_root
 
 #: The runner's record of the last run into the repository: its commit and the notebooks it ran.
 LAST_RUN = "build/last-run.json"
@@ -63,7 +63,11 @@ def committed_results(ref: str = "HEAD", root: Path | None = None) -> dict[str, 
     out = {}
     for name in _git(root, "ls-tree", "--name-only", ref, "results/").split():
         if name.endswith(".json") and Path(name).name != "bench.json":
-            out[Path(name).name] = json.loads(_git(root, "show", f"{ref}:{name}"))
+            text = _git(root, "show", f"{ref}:{name}")
+            try:
+                out[Path(name).name] = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{ref}:{name}: not a valid results file ({err})") from None
     return out
 
 
@@ -98,14 +102,18 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
     record = root / LAST_RUN
-    last_run = json.loads(record.read_text()) if record.exists() else None
+    last_run = read_json(record) if record.exists() else None
+    if last_run is not None and not (isinstance(last_run, dict) and isinstance(
+            last_run.get("commit"), str) and isinstance(last_run.get("notebooks"), list)):
+        raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); "
+                         "delete it and run make reproduce again")  # fmt: skip
     problems = []
     for name, old in sorted(committed.items()):
         path = results_dir / name
         if not path.exists():
             problems.append(f"{name}: not produced by the fresh run")
             continue
-        fresh = json.loads(path.read_text())
+        fresh = read_json(path)
         problems += freshness(name, fresh, last_run)
         problems += [f"{name} {line}" for line in differences(old, fresh)]
     return problems
@@ -137,7 +145,7 @@ def moved_report(fresh: dict, root: Path | None = None) -> str:
     path = (root or repo_root()) / "results" / f"{fresh['notebook']}.json"
     if not path.exists():
         return f"{fresh['notebook']}: no committed result to compare with"
-    lines = moved(json.loads(path.read_text()), fresh)
+    lines = moved(read_json(path), fresh)
     head = f"{fresh['notebook']} against the committed results"
     if not lines:
         return f"{head}: no verdict or reproduced value moved"

@@ -71,10 +71,57 @@ def reading_table(result: dict) -> pd.DataFrame:
 
 def load_results(out: Path | None = None) -> list[dict]:
     """Every notebook's ``results/<notebook>.json`` under ``out``, sorted by notebook name
-    (other JSON there, such as ``make bench``'s ``bench.json``, has no claims and is skipped)."""
-    folder = results_dir(out)
-    loaded = (read_json(p) for p in sorted(folder.glob("*.json")))
-    return [r for r in loaded if "claims" in r]
+    (other JSON there, such as ``make bench``'s ``bench.json``, names no notebook and has no
+    claims: skipped), each checked by :func:`check_result`."""
+    results = []
+    for path in sorted(results_dir(out).glob("*.json")):
+        data = read_json(path)
+        if isinstance(data, dict) and ("claims" in data or "notebook" in data):
+            results.append(check_result(data, path))
+    return results
+
+
+#: The fields every reader of a result (scorecard, site, README, compare) takes, and their types.
+RESULT_FIELDS = {"notebook": str, "paper": str, "profile": str, "headline": dict,
+                 "readings": dict, "forced": dict, "figures": list, "claims": list}  # fmt: skip
+HEADLINE_FIELDS = {"statement": str, "verdict": str, "core": list, "by_reading": dict}
+CLAIM_FIELDS = {"id": str, "statement": str, "verdict": str, "role": str, "reason": str,
+                "tolerance": str, "kind": str, "by_reading": dict, "decided_by": list}  # fmt: skip
+READING_FIELDS = {"primary": str, "alternatives": dict, "question": str, "paper_words": str,
+                  "argument": str}  # fmt: skip
+
+
+def check_result(data, path: Path | str):
+    """``data`` if it has the shape of a result the suite wrote, else a ``ValueError`` naming
+    ``path``, the field and what it should be."""
+
+    def fields(value, spec: dict, where: str) -> None:
+        if not isinstance(value, dict):
+            bad(where, "an object", value)
+        for name, kind in spec.items():
+            if name not in value:
+                raise ValueError(f"{path}: {where}{name} is missing; not a result this suite "
+                                 "wrote, or a damaged one: run its notebook again")  # fmt: skip
+            if not isinstance(value[name], kind):
+                bad(f"{where}{name}", f"a {kind.__name__}", value[name])
+
+    def bad(where: str, expected: str, value) -> None:
+        raise ValueError(f"{path}: {where or 'the file'} should be {expected}, not "
+                         f"{type(value).__name__} {str(value)[:40]!r}; not a result this suite "
+                         "wrote, or a damaged one: run its notebook again")  # fmt: skip
+
+    fields(data, RESULT_FIELDS, "")
+    fields(data["headline"], HEADLINE_FIELDS, "headline.")
+    for name, reading in data["readings"].items():
+        fields(reading, READING_FIELDS, f"readings.{name}.")
+    for i, claim in enumerate(data["claims"]):
+        fields(claim, CLAIM_FIELDS, f"claims[{i}].")
+        if claim["verdict"] not in VERDICTS:
+            bad(f"claims[{i}].verdict", f"one of {', '.join(VERDICTS)}", claim["verdict"])
+    for i, figure in enumerate(data["figures"]):
+        if not isinstance(figure, str):
+            bad(f"figures[{i}]", "a path", figure)
+    return data
 
 
 def verdict_counts(result: dict, role: str = "test") -> dict[str, int]:

@@ -507,7 +507,14 @@ VERDICT_WORDS = {
 def _site_notebook(source: Path) -> nbformat.NotebookNode:
     """An executed notebook as the static site shows it: each live control's output replaced
     by a note saying it needs a kernel."""
-    nb = nbformat.read(source, as_version=4)
+    try:
+        nb = nbformat.read(source, as_version=4)
+        nbformat.validate(nb)
+    except Exception as err:  # nbformat raises JSON, schema and attribute errors alike
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+        raise ValueError(f"{source}: not a readable executed notebook ({first}); run its "
+                         "notebook again, or delete the file to build the site without it"
+                         ) from None  # fmt: skip
     widget = "application/vnd.jupyter.widget-view+json"
     for cell in nb.cells:
         if cell.cell_type != "code":
