@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 import time
@@ -255,3 +256,31 @@ def test_a_task_keys_its_stream_by_the_fields_it_lists():
 def test_queue_tasks_keep_the_streams_their_repr_gave():
     task = QueueTask("M/M/1", 0.5, 1000, 2)
     assert parallel.stream_id(task) == repr(task)
+
+
+GUARD_SCRIPT = """from storrepro.suite.parallel import sweep, unguarded_script
+def experiment():
+    return unguarded_script()
+print("top", experiment())
+if __name__ == "__main__":
+    print("guarded", experiment())
+print(sweep(lambda task, rng: task * 2, [1, 2, 3], seed=0, workers=2, progress=False))
+"""
+
+
+def test_a_script_without_the_main_guard_sweeps_in_process_and_says_how_to_fix_it(tmp_path):
+    from storrepro.suite.paths import repo_root
+
+    script = tmp_path / "my first script.py"
+    script.write_text(GUARD_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(repo_root() / "lib")}
+    env.pop("STORREPRO_WORKERS", None)
+    env.pop("DASK_SCHEDULER_ADDRESS", None)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["top True", "guarded False", "[2, 4, 6]"]
+    assert done.stderr.splitlines() == [
+        'storrepro: this script calls a sweep outside `if __name__ == "__main__":`, so its sweeps '
+        "run in this process; put the calls under that line to use 2 workers"]
+    assert not parallel.unguarded_script()  # pytest: no script's top level

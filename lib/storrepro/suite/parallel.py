@@ -17,6 +17,7 @@ The runner's ``--workers`` and ``--scheduler`` set those environment variables f
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import atexit
 import ctypes
@@ -24,9 +25,11 @@ import functools
 import hashlib
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -150,6 +153,35 @@ def dask_identity(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> dict:
         return pool.submit(asyncio.run, bounded()).result()
 
 
+def unguarded_script() -> bool:
+    """Whether this call comes from a Python script's top level outside an ``if __name__ ==
+    "__main__":`` block: there, dask's worker processes (started by re-running the script) would
+    each run it again, and multiprocessing stops them with a traceback."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None) or ""
+    frame = sys._getframe()
+    while frame is not None and not (frame.f_globals is vars(main)
+                                     and frame.f_code.co_name == "<module>"):  # fmt: skip
+        frame = frame.f_back
+    if frame is None or not path.endswith(".py"):
+        return False  # a notebook, an interactive session, python -c, a thread, an import
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return False
+    guard = '__name__ == "__main__"'
+    guarded = [node for node in ast.walk(tree) if isinstance(node, ast.If)
+               and ast.unparse(node.test).replace("'", '"') == guard]  # fmt: skip
+    return not any(g.lineno <= frame.f_lineno <= g.end_lineno for g in guarded)
+
+
+@functools.cache
+def _say_in_process(workers: int) -> None:
+    print(f'storrepro: this script calls a sweep outside `if __name__ == "__main__":`, so its '
+          f"sweeps run in this process; put the calls under that line to use {workers} workers",
+          file=sys.stderr)  # fmt: skip
+
+
 def _client(mode: str, arg: Any):
     """One dask client per mode, reused across sweeps and closed at exit."""
     key = (mode, arg)
@@ -248,6 +280,9 @@ def sweep(
         raise ValueError("sweep tasks must be distinct (their stream ids seed their random "
                          "streams)")
     mode, arg = resolve_mode(workers, scheduler)
+    if mode == "local" and unguarded_script():
+        _say_in_process(arg)
+        mode, arg = "serial", 1
     bar = tqdm(total=len(tasks), desc=desc, disable=not progress or not tasks)
     try:
         if mode == "serial":
