@@ -16,8 +16,10 @@ from storrepro.papers.validation.workload import service_times
 from storrepro.papers.vdi import forecast
 from storrepro.papers.vdi.scheduler import fg_cores
 from storrepro.sim.fifo import poisson_arrivals
+from storrepro.sim.theory import md1_wait_quantile, mm1_wait_quantile
 from storrepro.suite.checks import finite, whole
 from storrepro.suite.data import synthetic
+from storrepro.suite.parallel import sweep
 
 T = np.arange(480)
 SERIES = np.sin(2 * np.pi * T / 24) + 0.3 * np.random.default_rng(0).normal(size=T.size) + 5
@@ -25,7 +27,10 @@ COUNTS = np.random.default_rng(1).poisson(2.0, 3000)
 DAYS = 50 + 10 * np.sin(2 * np.pi * np.arange(24 * 6 * 7) / 144)
 
 BAD = {"nan": math.nan, "inf": math.inf, "complex": 1 + 2j, "huge": 1e300, "zero": 0,
-       "negative": -1}  # fmt: skip
+       "negative": -1, "fraction": 1.5, "text": "2", "numpy nan": np.float32("nan"),
+       "numpy negative": np.int64(-1)}  # fmt: skip
+#: every entry refuses these, whatever else it accepts
+ALWAYS = {"text": "complex", "numpy nan": "nan", "numpy negative": "negative"}
 HUGE_INT = 2**70
 
 #: name -> (how to call it with value v, the argument's name, the values it must refuse)
@@ -63,8 +68,27 @@ ENTRIES = {
                      "nan inf complex zero negative"),  # fmt: skip
     "service_times count": (lambda v: service_times("M/M/1", np.random.default_rng(0), v),
                             "count", "nan inf complex huge negative"),  # fmt: skip
+    "precise_period growth": (lambda v: precise_period(SERIES, growth=v), "growth",
+                              "nan inf complex zero negative fraction"),  # fmt: skip
+    "precise_period theta": (lambda v: precise_period(SERIES, theta=v), "theta",
+                             "nan inf complex huge zero negative"),  # fmt: skip
+    "ProposedEWMA period": (lambda v: forecast.ProposedEWMA(period=v), "period",
+                            "nan inf complex huge zero negative fraction"),  # fmt: skip
+    "ProposedEWMA alpha": (lambda v: forecast.ProposedEWMA(alpha=v), "alpha",
+                           "nan inf complex huge zero negative"),  # fmt: skip
+    "HoltWinters period": (lambda v: forecast.HoltWinters(period=v), "period",
+                           "nan inf complex huge zero negative fraction"),  # fmt: skip
+    "mm1 quantile q": (lambda v: mm1_wait_quantile(v, 0.5, 1.0), "q",
+                       "nan inf complex huge negative"),  # fmt: skip
+    "md1 quantile q": (lambda v: md1_wait_quantile(v, 0.5, 1.0), "q",
+                       "nan inf complex huge negative"),  # fmt: skip
+    "md1 quantile service": (lambda v: md1_wait_quantile(0.9, 0.5, v), "service",
+                             "nan inf complex zero negative"),  # fmt: skip
+    "sweep seed": (lambda v: sweep(lambda t, rng: t, [1], seed=v, workers=1, progress=False),
+                   "seed", "nan inf complex negative fraction"),  # fmt: skip
 }
-WHOLE = {"AccTail k", "BlockRequest lba", "forecast steps", "decompose period", "synthetic seed",
+WHOLE = {"precise_period growth", "ProposedEWMA period", "HoltWinters period", "sweep seed",
+         "AccTail k", "BlockRequest lba", "forecast steps", "decompose period", "synthetic seed",
          "synthetic count", "poisson count", "service_times count"}  # fmt: skip
 
 
@@ -73,14 +97,18 @@ WHOLE = {"AccTail k", "BlockRequest lba", "forecast steps", "decompose period", 
 def test_every_entry_point_refuses_bad_values_naming_the_argument(entry, kind):
     call, name, refused = ENTRIES[entry]
     value = HUGE_INT if kind == "huge" and entry in WHOLE else BAD[kind]
-    if kind == "huge" and entry == "synthetic seed":
+    if kind == "huge" and entry in ("synthetic seed", "sweep seed"):
         value = HUGE_INT  # a seed may be any size: accepted
+    if kind == "text" and entry in ("precise_period", "findfrequency"):
+        return  # a series times text is a numpy error before the function is called
+    refused = refused.split()
     try:
         call(value)
     except (ValueError, TypeError) as err:
         assert name in str(err), f"{entry}({kind}): {err}"
         return
-    assert kind not in refused.split(), f"{entry} accepted {kind} = {value!r}"
+    assert kind not in refused and ALWAYS.get(kind) not in refused, (
+        f"{entry} accepted {kind} = {value!r}")
 
 
 def test_numpy_numbers_are_numbers():
@@ -104,3 +132,32 @@ def test_a_series_at_any_reasonable_scale_has_the_same_period():
     assert {precise_period(SERIES * 10.0**k) for k in (-40, -10, 0, 10, 40)} == {24}
     # R's findfrequency compares its spectrum with an absolute 10: small scales lose the period
     assert {findfrequency(SERIES * 10.0**k) for k in (0, 10, 40)} == {24}
+
+
+EMPTY = {
+    "precise_period": (lambda v: precise_period(v), "x"),
+    "findfrequency": (lambda v: findfrequency(v), "x"),
+    "AccTail.fit": (lambda v: AccTail().fit(v), "counts"),
+    "ProposedEWMA history": (lambda v: forecast.ProposedEWMA().forecast(v, 3), "history"),
+    "SeasonalNaive history": (lambda v: forecast.SeasonalNaive().forecast(v, 3), "history"),
+}
+
+
+@pytest.mark.parametrize("entry", EMPTY)
+@pytest.mark.parametrize("empty", [[], np.array([]), np.zeros((0, 3))], ids=["list", "1-D", "2-D"])
+def test_every_series_entry_point_refuses_an_empty_array_naming_it(entry, empty):
+    call, name = EMPTY[entry]
+    with pytest.raises(ValueError, match=f"^{name}"):
+        call(empty)
+
+
+def test_the_issues_cases_are_named():
+    with pytest.raises(ValueError, match=r"^growth must be a whole number >= 1, got 1\.5$"):
+        precise_period(SERIES, growth=1.5)
+    with pytest.raises(ValueError, match=r"^period must be a whole number >= 1 .*got 0$"):
+        forecast.ProposedEWMA(period=0)
+    with pytest.raises(ValueError, match=r"^q must be a finite number >= 0 and <= 1, got nan$"):
+        md1_wait_quantile(math.nan, 0.5, 1.0)
+    with pytest.raises(ValueError, match=r"^seed must be a whole number >= 0, got -1$"):
+        sweep(lambda task, rng: task, [1], seed=-1, workers=1)
+    assert precise_period(SERIES, growth=np.int64(3)) == precise_period(SERIES, growth=3)

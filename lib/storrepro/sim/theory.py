@@ -10,10 +10,21 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 
+from storrepro.suite.checks import finite
 
-def _check_load(rho: float) -> None:
+
+def _check_quantile(q, lam: float, rate_or_time: float, name: str) -> None:
+    """The arguments of a waiting-time quantile: q in [0, 1), positive finite rates/times."""
+    finite("lam", lam, minimum=0.0, strict=True)
+    finite(name, rate_or_time, minimum=0.0, strict=True)
+    if finite("q", q, minimum=0.0, maximum=1.0) == 1.0:
+        raise ValueError("q must be below 1 (the waiting time's 100th percentile is unbounded), "
+                         "got 1")
+
+
+def _check_load(rho: float, how: str = "") -> None:
     if not 0 < rho < 1:
-        raise ValueError(f"load rho = {rho!r}: a stable queue needs 0 < rho < 1")
+        raise ValueError(f"load rho = {how}{rho!r}: a stable queue needs 0 < rho < 1")
 
 
 def mm1_mean_wait(lam: float, mu: float) -> float:
@@ -24,8 +35,9 @@ def mm1_mean_wait(lam: float, mu: float) -> float:
 
 def mm1_wait_quantile(q: float, lam: float, mu: float) -> float:
     """M/M/1 waiting-time quantile from ``P(W > t) = rho * exp(-(mu - lam) t)``."""
+    _check_quantile(q, lam, mu, "mu")
     rho = lam / mu
-    _check_load(rho)
+    _check_load(rho, f"lam / mu = {lam!r} / {mu!r} = ")
     if q <= 1 - rho:
         return 0.0  # an arriving customer finds the server idle with probability 1 - rho
     return math.log(rho / (1 - q)) / (mu - lam)
@@ -67,8 +79,9 @@ def md1_wait_cdf(t: float, lam: float, service: float) -> float:
 
 def md1_wait_quantile(q: float, lam: float, service: float) -> float:
     """Inverse of :func:`md1_wait_cdf` by bracketing root search."""
+    _check_quantile(q, lam, service, "service")
     rho = lam * service
-    _check_load(rho)
+    _check_load(rho, f"lam * service = {lam!r} * {service!r} = ")
     if q <= 1 - rho:
         return 0.0
     upper = service

@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from storrepro.suite.checks import whole
+
 WORKERS_ENV = "STORREPRO_WORKERS"
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
 #: Set by the runner once it has seen the scheduler's workers, so that no notebook waits again.
@@ -274,6 +276,7 @@ def sweep(
     progress: bool = True,
 ) -> list[Any]:
     """Run ``fn(task, rng)`` for every task; results in task order (see the module docstring)."""
+    seed = whole("seed", seed)  # numpy's seed sequences take whole numbers >= 0
     tasks = list(tasks)
     keys = [stream_id(t) for t in tasks]
     if len(set(keys)) != len(keys):

@@ -63,7 +63,7 @@ import pywt
 
 from storrepro.papers.periodicity import _fast_steps as fast
 from storrepro.papers.periodicity._input import as_series, is_constant
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 TUKEY_K = 1.5
 VERIFICATIONS = ("preprocessed", "denoised", "forecast_denoised", "raw")
@@ -339,9 +339,11 @@ class PrecisePeriod:
 
     def __post_init__(self):
         finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
-        finite("growth", self.growth, minimum=1.0)
+        object.__setattr__(self, "growth", whole("growth", self.growth, minimum=1))  # slices
+        finite("theta", self.theta, minimum=0.0, strict=True, maximum=1.0)
+        for name in ("kmax_fraction", "L0_fraction", "dL_fraction"):
+            finite(name, getattr(self, name), minimum=0.0, strict=True)
         checks = [
-            ("theta", 0 < self.theta <= 1, "in (0, 1]"),
             ("wavelet", self.wavelet in pywt.wavelist(kind="discrete"), "a pywt discrete wavelet"),
             ("jmax", _count(self.jmax), "an int >= 1"),
             ("kmax_fraction", 0 < self.kmax_fraction <= 0.5, "in (0, 0.5]"),

@@ -106,6 +106,8 @@ class Tofec:
         self.r_max = _check_r_max(self.r_max)
         tables = {"n_thresholds": self.n_thresholds, "k_thresholds": self.k_thresholds}
         for label, table in tables.items():
+            for i, t in enumerate(np.ravel(np.asarray(table, dtype=object))):
+                finite(f"{label}[{i}]", t)  # numbers, not text numpy would convert
             if np.iscomplexobj(table):
                 raise ValueError(f"{label} must be real numbers, got {table!r}")
             t = np.asarray(table, dtype=float)
