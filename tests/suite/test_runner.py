@@ -528,3 +528,20 @@ def test_a_disk_too_full_for_the_outputs_is_refused_before_any_kernel(tiny_suite
     )
     assert not started
     assert runner.outputs_size("04_bid") > runner.MIN_NOTEBOOK_BYTES / 16  # measured, committed
+
+
+def test_a_scheduler_that_lost_its_workers_fails_the_next_notebooks_at_once(free_port):
+    from distributed import LocalCluster
+
+    assert runner.workers_lost(None) == ""
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                      dashboard_address="127.0.0.1:0") as cluster:  # fmt: skip
+        address = cluster.scheduler_address
+        assert runner.workers_lost(address) == (
+            f"not started: the dask scheduler at {address} has no worker left (it had workers "
+            "when the run began); restart them and run the notebooks that failed again")
+        cluster.scale(1)
+        cluster.wait_for_workers(1, timeout=30)
+        assert runner.workers_lost(address) == ""
+    gone = f"tcp://127.0.0.1:{free_port()}"
+    assert "no longer answers" in runner.workers_lost(gone)

@@ -600,7 +600,8 @@ def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
         if _STOP.is_set():
             return None
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
-        outcome = execute(job, folder)
+        lost = workers_lost(os.environ.get(SCHEDULER_ENV)) if i > 1 else ""
+        outcome = Outcome(job.name, False, 0.0, lost) if lost else execute(job, folder)
         if _STOP.is_set():  # its kernel was stopped: no report, the run says it once
             return outcome
         print(
@@ -637,6 +638,22 @@ _KERNELS: set = set()
 _KERNELS_LOCK = threading.Lock()
 #: How long an interrupted run waits for its notebooks' threads to notice their kernels died.
 STOP_WAIT_S = 10.0
+
+
+def workers_lost(address: str | None) -> str:
+    """Why no notebook should start on the run's dask scheduler (it no longer answers, or has
+    no worker left), or "": checked at once before each notebook after the first, so that a
+    cluster lost mid-run fails the rest at once instead of each waiting for a worker in turn."""
+    if not address:
+        return ""
+    try:
+        if parallel.dask_identity(address, 5.0).get("workers"):
+            return ""
+        reason = "has no worker left"
+    except (OSError, TimeoutError):
+        reason = "no longer answers"
+    return (f"not started: the dask scheduler at {address} {reason} (it had workers when the "
+            "run began); restart them and run the notebooks that failed again")
 
 
 def _stoppable_kernel_manager():
