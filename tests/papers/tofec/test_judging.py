@@ -175,3 +175,19 @@ def test_the_delay_model_is_checked_against_the_papers_light_load_delays(tmp_pat
     swapped = Run(TofecConfig(profile="quick"), out=tmp_path)
     with pytest.raises(ConsistencyError, match="primary 'SUR' is ruled out"):
         judging.delay_model_consistency(swapped, off, paper)
+
+
+def test_recovery_words_name_one_load_and_count_several():
+    from storrepro.papers.tofec.claims.judging import _recovery_words
+
+    def words(under):
+        return _recovery_words("partly", under, "TOFEC", "an oracle", "when phase 2 overloads",
+                               lambda x: f"{float(x):.0%} of capacity")
+
+    assert words({"1.03": "reproduced", "0.95": "partly"}).endswith("only when phase 2 overloads")
+    assert words({"0.95": "reproduced", "1.03": "partly"}).endswith(
+        "only with phase 2 at 95% of capacity")
+    # several loads in a 40-word headline: counted, not listed
+    assert words({"0.95": "reproduced", "0.9": "reproduced"}).endswith(
+        "only at 2 other phase-2 loads")
+    assert "is not shown" in words({"0.95": "partly"})
