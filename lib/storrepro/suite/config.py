@@ -174,6 +174,24 @@ def trace_params(replaces: str) -> dict[str, Param]:
     }
 
 
+def real_vm_params() -> dict[str, Param]:
+    """A notebook's real-production-VM parameters (:mod:`storrepro.suite.data.real_vms`): the
+    file, and how many of its VMs are studied."""
+    return {
+        "real_vms": Param(
+            str,
+            "",
+            "",
+            "real VMs' requests per 30-minute snapshot, a CSV with the columns vm, interval, "
+            "requests, ts ('': the shared file when present)",
+            is_file=True,
+        ),
+        "real_vm_limit": Param(
+            int, 6, 0, "real VMs studied, the first of the file (0: all)", low=0, high=100_000
+        ),
+    }
+
+
 #: What kind of open choice a register entry is: a spec resolution that picked one of several
 #: readings of the text, a calibration target, a way the method and its baselines are modelled,
 #: or a claim's band.

@@ -16,6 +16,7 @@ from storrepro.suite.config import (
     Param,
     ParameterError,
     Reading,
+    real_vm_params,
     trace_params,
 )
 from storrepro.suite.data.cran import N_SERIES
@@ -433,17 +434,7 @@ class PrecisePeriodConfig(NotebookConfig):
             "data/cran cache)",
         ),
         **trace_params("the synthetic per-segment traffic of the SSD scheduling study"),
-        "real_vms": Param(
-            str,
-            "",
-            "",
-            "real VMs' requests per 30-minute snapshot, a CSV with the columns vm, interval, "
-            "requests, ts ('': the shared file when present)",
-            is_file=True,
-        ),
-        "real_vm_limit": Param(
-            int, 6, 0, "real VMs studied, the first of the file (0: all)", low=0, high=100_000
-        ),
+        **real_vm_params(),
     }
 
     #: A trace replaces only the scheduling study's traffic: the detection claims keep CRAN and

@@ -13,6 +13,7 @@ from storrepro.suite.config import (
     Param,
     ParameterError,
     Reading,
+    real_vm_params,
     trace_params,
 )
 from storrepro.suite.data import real_vms
@@ -142,17 +143,7 @@ class VdiConfig(NotebookConfig):
         "horizon_h": Param(float, 24.0, 24.0, "planner: look-ahead (h)", low=1, high=24),
         "sensitivity": Param(bool, True, True, "run the sensitivity section"),
         **trace_params("the synthetic VDI foreground IOPS"),
-        "real_vms": Param(
-            str,
-            "",
-            "",
-            "real VMs' requests per 30-minute snapshot, a CSV with the columns vm, interval, "
-            "requests, ts ('': the shared file when present)",
-            is_file=True,
-        ),
-        "real_vm_limit": Param(
-            int, 6, 0, "real VMs studied, the first of the file (0: all)", low=0, high=100_000
-        ),
+        **real_vm_params(),
     }
     readings: ClassVar[dict[str, Reading]] = {
         "pool": Reading(
