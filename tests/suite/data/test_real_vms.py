@@ -23,7 +23,7 @@ def test_the_file_is_read_per_vm_in_its_order_with_its_digest(tmp_path):
     assert list(vms.series) == ["w9", "w1"]
     np.testing.assert_array_equal(vms.series["w9"], [1.0, 2.0, 3.0])
     assert vms.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
-    assert str(path.resolve()) in vms.describe() and vms.sha256[:16] in vms.describe()
+    assert rv.portable(path) in vms.describe() and vms.sha256[:16] in vms.describe()
     assert list(rv.load_real_vms(path, limit=1).series) == ["w9"]
 
 
@@ -55,3 +55,20 @@ def test_the_default_is_the_environments_file_and_the_message_names_the_source(t
     assert rv.resolve(str(tmp_path / "other.csv")) == tmp_path / "other.csv"
     message = rv.missing_message("real_vms")
     assert "BlockTraceFeatures" in message and "`real_vms`" in message
+
+
+def test_a_file_beside_the_checkout_is_recorded_relative_to_it(tmp_path, monkeypatch):
+    """Results must not depend on where the checkout sits: a file in the checkout's parent
+    folder is written ``../shared/...`` and read back from any working folder; a file
+    elsewhere keeps its absolute path."""
+    home, shared = tmp_path / "main", tmp_path / "shared"
+    (home / "notebooks").mkdir(parents=True)
+    shared.mkdir()
+    beside = write_vms(shared / "vms.csv", {"w1": [1, 2]})
+    monkeypatch.setattr(rv, "repo_root", lambda: home)
+    assert rv.portable(beside) == "../shared/vms.csv"
+    assert "real VMs ../shared/vms.csv (sha256" in rv.load_real_vms(beside).describe()
+    monkeypatch.chdir(home / "notebooks")  # where ../shared/vms.csv is not
+    assert rv.resolve("../shared/vms.csv").resolve() == beside.resolve()
+    elsewhere = tmp_path.parent
+    assert rv.portable(elsewhere) == str(elsewhere.resolve())

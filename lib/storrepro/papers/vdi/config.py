@@ -394,7 +394,8 @@ class VdiConfig(NotebookConfig):
         if self.trace and values.get("seeds") is None:
             self.seeds = 1  # every seed reads the same trace: more would repeat one run
         if not self.real_vms:  # the shared file when present, so the run records its path
-            self.real_vms = str(real_vms.default_path() or "")
+            found = real_vms.default_path()
+            self.real_vms = real_vms.portable(found) if found else ""
 
     def validate(self) -> None:
         if not 0 < self.cap <= 1:

@@ -44,8 +44,16 @@ class RealVMs:
     series: dict[str, np.ndarray] = field(repr=False)
 
     def describe(self) -> str:
-        """The run's input in words: path and digest."""
-        return f"real VMs {self.path} (sha256 {self.sha256[:16]}, {len(self.series)} VMs)"
+        """The run's input in words: path (relative to the checkout when the file sits beside
+        it, so results do not depend on where the checkout is) and digest."""
+        return f"real VMs {portable(self.path)} (sha256 {self.sha256[:16]}, {len(self.series)} VMs)"
+
+
+def portable(path: str | Path) -> str:
+    """``path`` relative to the checkout (``../shared/...``) when it lies in the checkout's
+    parent folder, else as given: the same file reads the same wherever the checkout is."""
+    path, home = Path(path).resolve(), repo_root().resolve()
+    return os.path.relpath(path, home) if path.is_relative_to(home.parent) else str(path)
 
 
 def default_path() -> Path | None:
@@ -65,8 +73,12 @@ def missing_message(parameter: str = "real_vms") -> str:
 
 
 def resolve(path: str | Path | None) -> Path | None:
-    """``path`` when given ('' or None: :func:`default_path`)."""
-    return Path(path) if path else default_path()
+    """``path`` when given ('' or None: :func:`default_path`); a relative path not found from
+    the working folder is read from the checkout (as :func:`portable` writes it)."""
+    if not path:
+        return default_path()
+    path = Path(path)
+    return repo_root() / path if not path.is_absolute() and not path.exists() else path
 
 
 def load_real_vms(path: str | Path, limit: int = 0) -> RealVMs:

@@ -26,7 +26,13 @@ from storrepro.papers.vdi import forecast as fc
 from storrepro.papers.vdi.books import HISTORY_DAYS, PROTOCOL_ROWS
 from storrepro.papers.vdi.experiment.forecast_study import ALPHAS
 from storrepro.papers.vdi.seeds import single_threaded
-from storrepro.suite.data.real_vms import PER_DAY, RealVMs, load_real_vms, missing_message
+from storrepro.suite.data.real_vms import (
+    PER_DAY,
+    RealVMs,
+    load_real_vms,
+    missing_message,
+    resolve,
+)
 
 #: A VM with more than this share of empty snapshots is mostly idle: excluded.
 IDLE_SHARE_MAX = 0.5
@@ -46,7 +52,7 @@ EXCLUSION_RULE = (
 def load(path: str, limit: int) -> RealVMs | None:
     """The real VMs of ``path``, the first ``limit`` of the file (0: all); None when ``path`` is
     '' (no file: the real-data claims are not checkable, :func:`claim_inputs`)."""
-    return load_real_vms(path, limit) if path else None
+    return load_real_vms(resolve(path), limit) if path else None
 
 
 def claim_inputs(vms: RealVMs | None, scores: pd.DataFrame | None, alpha: float,
