@@ -92,7 +92,8 @@ def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     result = run_task(task, np.random.default_rng(0))  # dispatches to run_replicate
     flows = flows_table([result])
     assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history",
-                                 "ceiling (actual future)"}
+                                 "greedy on actual 10-min traffic",
+                                 "greedy on actual 1-min traffic"}
     assert (flows[flows.kind == "moves"].moves <= flows[flows.kind == "moves"].value).all()
     lats = latency_table([result])
     assert {"hash", "PreciseScheduling"} <= set(lats.method)
@@ -168,18 +169,32 @@ def test_an_uneven_ssds_replicate_skews_its_volumes_and_keeps_its_traffic():
 
 
 def test_f0_reads_the_evaluations_own_numbers_which_the_fit_drew():
-    """The calibration fits on the evaluation's own draws: its chosen (seconds, sigma) drew
-    exactly the worst SSD and mean tail that the evaluation's hash-placement rows then show."""
-    from storrepro.papers.periodicity.experiment import UnevenSSDs, hash_numbers
+    """The sigma fit runs on the evaluation's own draws, at the arrival seconds fitted once
+    (:class:`ArrivalFit`): its worst SSD is the one the evaluation's hash-placement rows show;
+    the smooth twin draws the same workload with requests spread over every minute."""
+    from storrepro.papers.periodicity.experiment import (
+        ArrivalFit,
+        SmoothArrivals,
+        UnevenSSDs,
+        hash_numbers,
+    )
+    from storrepro.suite.parallel import task_rng
 
     spec = SurrogateSpec(ssds=32, segments=300, history_days=1, intervals=2)
+    fit = run_task(ArrivalFit(spec, 5.0, 1.1), np.random.default_rng(5))
+    drawn = {(s, sigma) for s, sigma, _, _ in fit["tried"]}
+    assert (fit["arrival_seconds"], fit["volume_sigma"]) in drawn
     task = SchedulingTask(0, spec, (0.01,), (1,), detection_sample=10, skew_target_ms=5.0,
-                          mean_tail_target_ms=1.1)
-    result = run_task(UnevenSSDs(task), np.random.default_rng(0))
+                          arrival_seconds=fit["arrival_seconds"])
+    uneven = UnevenSSDs(task)
+    result = run_task(uneven, task_rng(0, uneven))
     cal = result["calibration"]
-    drawn = {(s, sigma): (worst, mean) for s, sigma, worst, mean in cal["tried"]}
-    assert drawn[(cal["arrival_seconds"], cal["volume_sigma"])] == (
-        cal["hash_max_tail_ms"], cal["hash_mean_ssd_tail_ms"])
+    assert cal["arrival_seconds"] == result["arrival_seconds"] == fit["arrival_seconds"]
+    smooth = run_task(SmoothArrivals(uneven, 0), np.random.default_rng(99))
+    assert smooth["arrival_seconds"] == 60 and smooth["calibration"]["arrival_seconds"] == 60
+    assert smooth["detection"]["planted_share"] == result["detection"]["planted_share"]
+    assert {r["reading"] for r in smooth["rows"] if r["method"] == "PreciseScheduling"} == \
+        {"preprocessed"}
     hashed = [r for r in result["rows"] if r["method"] == "hash"]
     assert len(hashed) == 2 and cal["hash_max_tail_ms"] == 1e3 * max(
         np.max(r["tail_latency"]) for r in hashed)
