@@ -309,10 +309,7 @@ def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkey
                 want["mean_latency"], want["tail_latency"] = latency_stats(
                     scheduling.ssd_load(actual, place, 8), np.random.default_rng(1234),
                     arrival_seconds=20)
-<<<<<<< HEAD
-=======
                 want["peak_minute_bytes"] = scheduling.ssd_load(actual, place, 8).max(axis=1)
->>>>>>> parent of 36a7818 (Revert "Merge branch 'period'")
             assert got.keys() == want.keys()
             assert all(np.array_equal(got[k], want[k]) for k in want)
             got["p99_flow"] = -1.0  # a caller's change does not reach the memo
