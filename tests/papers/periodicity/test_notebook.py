@@ -110,9 +110,12 @@ def test_replicate_bundles_name_each_regime_and_arrival_reading():
                                     {"replicate": 0, "calibration": {"scale": 2.0}},
                                     {"replicate": 0})
     cfg = PrecisePeriodConfig(profile="quick")
-    assert ex.replicate_bundle([skewed, smooth, [scaled, flat]], cfg) == {
+    assert ex.replicate_bundle([[skewed, smooth], [scaled, flat]], cfg) == {
         "sched": skewed, "smooth": smooth,
         "regimes": {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}}
+    unfitted = PrecisePeriodConfig(profile="quick", sched_target_mean_tail_ms=0.0)
+    bundle = ex.replicate_bundle([skewed, [scaled, flat]], unfitted)
+    assert bundle["sched"] == bundle["smooth"] == skewed
     plain = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
     assert ex.replicate_bundle([skewed], plain)["regimes"]["worst_ssd_10ms"] == skewed
     # a trace is scaled, not skewed (no volumes): only the unscaled alternative runs
@@ -214,10 +217,12 @@ def test_the_load_regimes_tasks_and_their_workloads():
     assert isinstance(first[0], ex.ArrivalFit) and first[0].mean_target_ms == 1.019
     assert not any(isinstance(t, ex.UnevenSSDs | ex.EvenLoads) for t in first)
     tasks = [t for i in range(2) for t in ex.replicate_tasks(cfg, i, 25)]
-    skewed, smooth, pairs = tasks[0::3], tasks[1::3], tasks[2::3]
-    assert all(isinstance(t, ex.UnevenSSDs) for t in skewed)
-    assert all(isinstance(t, ex.SmoothArrivals) for t in smooth)
+    both, pairs = tasks[0::2], tasks[1::2]
+    assert all(isinstance(t, ex.BothArrivals) for t in both)
     assert all(isinstance(t, ex.EvenLoads) for t in pairs)
+    smooth = [t.twin for t in both]
+    skewed = [t.uneven for t in smooth]
+    assert all(isinstance(t, ex.UnevenSSDs) for t in skewed)
     scaled, flat = [p.task for p in pairs], [p.flat for p in pairs]
     for t, sm in zip(skewed, smooth, strict=True):  # every reading, the fitted seconds
         assert t.task.spec.ssds == cfg.sched_ssds and t.task.skew_target_ms == 10.0
@@ -238,6 +243,23 @@ def test_the_load_regimes_tasks_and_their_workloads():
     unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
     assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs | ex.EvenLoads | ex.ArrivalFit)
                    for t in ex.notebook_tasks(unscaled) + ex.replicate_tasks(unscaled, 0))
+
+
+def test_both_arrivals_give_what_the_two_tasks_give_apart():
+    """One workload for the primary replicate and its smooth twin: the same results as the two
+    tasks run apart (both draw from the primary's stream under the sweep's seed)."""
+    from storrepro.papers.periodicity.config import PrecisePeriodConfig
+    from storrepro.suite.parallel import task_rng
+
+    cfg = PrecisePeriodConfig(profile="quick", seed=3, sched_ssds=8, sched_segments=80)
+    pair = ex.replicate_tasks(cfg, 1, 25)[0]
+    both = ex.run_task(pair, np.random.default_rng(99))  # the wrapper's own stream is unused
+    uneven = pair.twin.uneven
+    apart = [ex.run_task(uneven, task_rng(cfg.seed, uneven)),
+             ex.run_task(pair.twin, np.random.default_rng(99))]
+    assert pickle.dumps(both) == pickle.dumps(apart)
+    assert [r["arrival_seconds"] for r in both] == [25, 60]
+    assert both[0]["calibration"]["volume_sigma"] != both[1]["calibration"]["volume_sigma"]
 
 
 def test_even_loads_give_what_the_two_tasks_give_apart():

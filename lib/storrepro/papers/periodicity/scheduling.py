@@ -145,7 +145,7 @@ def precise_prediction(
     (:func:`~storrepro.papers.periodicity.precise_period.reading_fields`: a verification target,
     which also sets the series the forecast is built from, or a minimum horizon).
     ``caches`` (a dict, kept between calls for the same ``start``) shares each series' windows
-    between the readings (see :meth:`PrecisePeriod.windows`).
+    (see :meth:`PrecisePeriod.windows`) and its preprocessed history between the readings.
     """
     caches = {} if caches is None else caches
     if ("history", start) not in caches:  # the same for every reading
@@ -165,9 +165,11 @@ def precise_prediction(
         if tr is None:
             continue
         ids.append(g)
-        preds.append(
-            det.predict(det.clean(read[g]), tr, BINS) + det.predict(det.clean(write[g]), tw, BINS)
-        )
+        for k, side in enumerate((read, write)):  # step 1 does not depend on the reading
+            if ("clean", g, k) not in caches:
+                caches[("clean", g, k)] = det.clean(side[g])
+        preds.append(det.predict(caches[("clean", g, 0)], tr, BINS)
+                     + det.predict(caches[("clean", g, 1)], tw, BINS))
     pred = np.array(preds) if preds else np.zeros((0, BINS))
     ids = np.array(ids, dtype=int)
     # the optional constant of the reconstruction: each SSD's unpredictable load, as its

@@ -255,16 +255,16 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
 
 
 def run_task(task, rng: np.random.Generator) -> list[dict] | dict:
-    """:func:`run_series`, :func:`run_replicate`, :func:`run_even_loads` or
-    :func:`run_arrival_fit`, by the task's class."""
+    """:func:`run_series`, :func:`run_replicate`, :func:`run_even_loads`,
+    :func:`run_both_arrivals` or :func:`run_arrival_fit`, by the task's class."""
     if isinstance(task, EvenLoads):
         return run_even_loads(task)
     if isinstance(task, ArrivalFit):
         return run_arrival_fit(task, rng)
+    if isinstance(task, BothArrivals):
+        return run_both_arrivals(task)
     if isinstance(task, SmoothArrivals):
-        smooth = replace(task.uneven.task, arrival_seconds=SMOOTH,
-                         verifications=task.uneven.task.verifications[:1])
-        return run_replicate(smooth, task_rng(task.seed, task.uneven))
+        return run_replicate(task.smooth_task(), task_rng(task.seed, task.uneven))
     if isinstance(task, UnevenSSDs):
         return run_replicate(task.task, rng)
     if isinstance(task, AtMeanTraffic):
@@ -357,7 +357,8 @@ def replicate_tasks(cfg, index: int, arrival_seconds: int = SMOOTH) -> list:
     requests arriving in its first ``arrival_seconds`` seconds, under every reading of
     PrecisePeriod; then, under the primary reading only, the same workload with requests
     spread over every minute (:class:`SmoothArrivals`, the reading ``arrival_seconds=smooth``,
-    when the seconds are fitted), and the alternative load regimes: the even-load surrogate of
+    when the seconds are fitted: one :class:`BothArrivals` task with the primary, which
+    generates the workload once), and the alternative load regimes: the even-load surrogate of
     ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``) and the same workload
     unscaled (``paper_mean_traffic``), one :class:`EvenLoads` task that generates it once.
     Without a target nothing is calibrated and no alternative runs; with a trace the primary
@@ -379,11 +380,11 @@ def replicate_tasks(cfg, index: int, arrival_seconds: int = SMOOTH) -> list:
                                              target_tail_ms=0.0), cfg.seed)]
     uneven = UnevenSSDs(task(spec, readings, skew_target_ms=cfg.sched_target_tail_ms,
                              arrival_seconds=arrival_seconds))
-    smooth = [SmoothArrivals(uneven, cfg.seed)] if arrival_fitted(cfg) else []
+    primary = BothArrivals(SmoothArrivals(uneven, cfg.seed)) if arrival_fitted(cfg) else uneven
     scaled = task(replace(spec, ssds=cfg.sched_even_ssds), readings[:1],
                   target_tail_ms=cfg.sched_target_tail_ms)
     flat = AtMeanTraffic(replace(scaled, target_tail_ms=0.0), cfg.seed)
-    return [uneven, *smooth, EvenLoads(scaled, flat)]
+    return [primary, EvenLoads(scaled, flat)]
 
 
 def replicate_bundle(done: list, cfg) -> dict:
@@ -398,7 +399,7 @@ def replicate_bundle(done: list, cfg) -> dict:
     if not skewed:
         return {"sched": sched, "smooth": sched,
                 "regimes": {"worst_ssd_10ms": sched, "paper_mean_traffic": done[1]}}
-    smooth = done[1] if arrival_fitted(cfg) else sched
+    sched, smooth = done[0] if arrival_fitted(cfg) else (sched, sched)
     scaled, flat = done[-1]
     return {"sched": sched, "smooth": smooth,
             "regimes": {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}}
@@ -509,6 +510,34 @@ class SmoothArrivals:
 
     uneven: UnevenSSDs
     seed: int
+
+    def smooth_task(self) -> SchedulingTask:
+        """The replicate's task with smooth arrivals, under the primary reading only."""
+        task = self.uneven.task
+        return replace(task, arrival_seconds=SMOOTH, verifications=task.verifications[:1])
+
+
+@dataclass(frozen=True)
+class BothArrivals:
+    """The primary replicate (``twin.uneven``, at the fitted arrival seconds) and its smooth
+    twin ``twin``, run on one generated workload by :func:`run_both_arrivals`. The sweep's own
+    stream for this wrapper is not used."""
+
+    twin: SmoothArrivals
+
+
+def run_both_arrivals(pair: BothArrivals) -> list[dict]:
+    """``[run_task(pair.twin.uneven), run_task(pair.twin)]`` from one generated workload: the
+    same numbers as the two tasks run apart (both draw it from the stream the primary has under
+    the sweep's seed; each skews its own copy in place), with one generation instead of two."""
+    uneven = pair.twin.uneven
+    if uneven.task.trace:
+        raise ValueError("BothArrivals: expected a surrogate replicate, not a trace")
+    rng = task_rng(pair.twin.seed, uneven)
+    w = generate(rng, uneven.task.spec)
+    twin_rng, twin_w = copy.deepcopy(rng), copy.deepcopy(w)
+    return [run_replicate(uneven.task, rng, w),
+            run_replicate(pair.twin.smooth_task(), twin_rng, twin_w)]
 
 
 @dataclass(frozen=True)
