@@ -102,6 +102,25 @@ def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     assert result["detection"]["planted_sampled"] >= result["detection"]["unverifiable"] >= 0
 
 
+def test_flows_table_is_each_rows_decline_against_hash_in_its_interval():
+    spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=2)
+    task = SchedulingTask(0, spec, (0.01, 0.05), (1, 2), detection_sample=10)
+    results = [run_task(task, np.random.default_rng(s)) | {"replicate": s} for s in (0, 1)]
+    want = []  # row by row, in order, with Python's arithmetic
+    for r in results:
+        hashed = {row["interval"]: row for row in r["rows"] if row["method"] == "hash"}
+        for row in r["rows"]:
+            if row["method"] != "hash":
+                h = hashed[row["interval"]]
+                want.append({"replicate": r["replicate"],
+                             **{k: row[k] for k in ("interval", "method", "kind", "value",
+                                                    "moves")},
+                             "decline_p99": 100 * (1 - row["p99_flow"] / h["p99_flow"]),
+                             "decline_p999": 100 * (1 - row["p999_flow"] / h["p999_flow"])})
+    pd.testing.assert_frame_equal(flows_table(results), pd.DataFrame(want), check_exact=True)
+    assert flows_table([]).empty
+
+
 def test_replicate_runs_precise_scheduling_under_each_reading_and_shares_the_rest():
     spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=1)
     readings = ("preprocessed", "denoised")

@@ -783,25 +783,20 @@ def reading_results(results: list[dict], verification: str) -> list[dict]:
 
 def flows_table(results: list[dict]) -> pd.DataFrame:
     """Tail-flow decline (%) vs hash placement per replicate, interval, method and budget."""
-    rows = []
+    parts = []
     for r in results:
         frame = pd.DataFrame(r["rows"])
         hash_ = frame[frame.method == "hash"].set_index("interval")
-        for _, row in frame[frame.method != "hash"].iterrows():
-            h = hash_.loc[row.interval]
-            rows.append(
-                {
-                    "replicate": r["replicate"],
-                    "interval": row.interval,
-                    "method": row.method,
-                    "kind": row.kind,
-                    "value": row.value,
-                    "moves": row.moves,
-                    "decline_p99": 100 * (1 - row.p99_flow / h.p99_flow),
-                    "decline_p999": 100 * (1 - row.p999_flow / h.p999_flow),
-                }
-            )
-    return pd.DataFrame(rows)
+        rest = frame[frame.method != "hash"]
+        h = hash_.loc[rest.interval]  # each row's interval under hash placement
+        part = rest[["interval", "method", "kind", "value", "moves"]].reset_index(drop=True)
+        for q in ("p99", "p999"):
+            flow = f"{q}_flow"
+            part[f"decline_{q}"] = 100 * (1 - rest[flow].to_numpy() / h[flow].to_numpy())
+        parts.append(part.assign(replicate=r["replicate"]))
+    columns = ["replicate", "interval", "method", "kind", "value", "moves", "decline_p99",
+               "decline_p999"]
+    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame()
 
 
 def latency_table(results: list[dict]) -> pd.DataFrame:
