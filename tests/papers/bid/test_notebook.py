@@ -160,7 +160,7 @@ def test_every_figure_draws(summary):
 
 
 def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
-    from bid_samples import write_blkparse
+    from bid_samples import judge_claims, write_blkparse
 
     monkeypatch.setenv("STORREPRO_WORKERS", "1")
     path = write_blkparse(tmp_path / "small.txt")
@@ -169,7 +169,7 @@ def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
     assert (summary.sectors_served == summary.sectors_submitted).all()
     sens = experiment.run_sensitivity(cfg, WORKLOADS, summary)
     run = Run(cfg, out=tmp_path)
-    claims.judge_all(run, summary, sens)
+    judge_claims(run, summary, sens)
     assert {"C1", "C3", "C6a", "C12", "D9", "E"} <= set(run.claims)
     assert "Checked on the user's trace small.txt" in run.claims["C1"]["reason"]
     assert run.claims["C1"]["uncertainty"]["n"] == 1  # one seed: the estimate alone decides
@@ -183,7 +183,7 @@ def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
 
 
 def test_a_trace_of_one_process_is_not_checkable(tmp_path, monkeypatch):
-    from bid_samples import write_blkparse
+    from bid_samples import judge_claims, write_blkparse
 
     monkeypatch.setenv("STORREPRO_WORKERS", "1")
     path = write_blkparse(tmp_path / "two.txt")
@@ -196,7 +196,7 @@ def test_a_trace_of_one_process_is_not_checkable(tmp_path, monkeypatch):
     sens = experiment.run_sensitivity(cfg, WORKLOADS, summary)
     run = Run(cfg, out=tmp_path)
     with pytest.warns(UserWarning, match="6 of the 6 traces replayed .* fewer than two processes"):
-        claims.judge_all(run, summary, sens)
+        judge_claims(run, summary, sens)
     tests = [c for c in run.claims.values() if c["role"] == "test"]
     assert tests and all(c["verdict"] == "not checkable" for c in tests)
     assert "share one disk" in run.claims["C1"]["reason"]
@@ -224,7 +224,7 @@ def test_device_queue_consistency_measures_each_alternative(summary, tmp_path):
     assert noop["measured"]["bid_only_clook32"] == pytest.approx([11 / 12, 11.5 / 12.5])
     assert noop["measured"]["all_clook32"] == pytest.approx([0.97, 0.97])
     assert noop["note"]["all_clook32"].startswith("CFQ q=8")
-    assert noop["reported"].band is claims.BAND_C3
+    assert noop["reported"].band == claims.ROWS["C3"].bands()[""]
     fig4 = records["fig4_order"]["measured"]
     assert fig4 == {"bid_only_clook32": 1.0, "all_clook32": pytest.approx(1 / 12),
                     "all_depth1": 1.0}
