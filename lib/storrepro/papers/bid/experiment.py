@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -77,6 +78,12 @@ DETAIL = ("WordStdev", 0)
 
 @dataclass(frozen=True)
 class Cell:
+    """One (workload, scheduler, seed, variant) run of the sweep; ``STREAM`` keys its random
+    stream (every field, in order: the ``repr`` that keyed it before)."""
+
+    STREAM: ClassVar[tuple[str, ...]] = ("workload", "scheduler", "replicate", "events",
+                                         "base_seed", "rq_limit", "mode", "variant", "trace",
+                                         "trace_format")
     workload: str
     scheduler: str
     replicate: int
@@ -254,6 +261,10 @@ SENSITIVITY = {
 
 @dataclass(frozen=True)
 class SensitivityCell:
+    """One run of the sensitivity sweep; ``STREAM`` as :class:`Cell`'s."""
+
+    STREAM: ClassVar[tuple[str, ...]] = ("config", "workload", "scheduler", "events",
+                                         "base_seed", "trace", "trace_format")
     config: str
     workload: str
     scheduler: str
