@@ -1,25 +1,14 @@
-"""Notebook 04's claims as a table (:mod:`storrepro.suite.table`), judged by
-:meth:`storrepro.suite.run.Run.judge_table`: one :class:`~storrepro.suite.table.Row` per claim
-with the paper's words (and the acceptance check's) typed once and its band(s) built from them,
-and one ``measure_<id>`` per claim below.
-
-- D1–D4 and D9 are ``invariant``: the disk models against their reference values, the toy
-  example's orders, and conservation of every sector.
-- C3 (Noop/CFQ ≈ 0.88 on Grep and WordStdev) is a ``calibration``: the synthetic traces' run
-  length was tuned to it.
-- C1, C2, C4–C11 are ``test`` claims of the paper, each judged on the seeds: per workload, the
-  95 % interval over seeds of the per-seed quantity (every scheduler replays the same trace of a
-  seed, so comparisons are paired). A workload counts as inside a band when its whole interval
-  is, as outside when the whole interval is outside, and as undecided otherwise; a count ("in the
-  band on >= 4/6") is decided by its k-th best workload, whose interval the claim's
-  ``uncertainty`` shows; a rank ("largest on TeraSort") by the intervals that may lie above it.
-  A claim of several parts has the level its rule gives the parts (:func:`decided`), and is
-  ``inconclusive`` when an undecided part could turn it either way. "Best Linux" is min(CFQ,
-  Noop) per workload and seed; every check involving CFQ is made with q = 8 and q = 2 and passes
-  if it passes under either (the acceptance checks); the values name the quantum shown.
-- C12 (the authors' window model and our DES rank the schemes alike) and E (the verdicts' signs
-  over our own parameter sweep) are ``analysis``: they compare our own simulators and settings,
-  not the paper.
+"""Notebook 04's claims as a table (:mod:`storrepro.suite.table`) judged by
+:meth:`storrepro.suite.run.Run.judge_table`: one :class:`~storrepro.suite.table.Row` per claim,
+the paper's (and the acceptance check's) words typed once and the bands built from them, and one
+``measure_<id>`` per claim. D1–D4 and D9 are invariants (disk models, the toy's orders,
+conservation); C3 is a calibration (the run length was tuned to it); C12 and E are analyses of
+our own simulators and settings. The test claims are judged on the seeds, each workload by its
+95 % interval over seeds of the paired per-seed quantity (:mod:`storrepro.suite.groups`: "on
+>= 4/6" is decided by the 4th best workload, a rank by the intervals that may lie above it, a
+rule's level is inconclusive when an undecided part could turn it). "Best Linux" is min(CFQ,
+Noop) per seed; a check involving CFQ passes under q = 8 or q = 2 (the acceptance checks), and
+the values name the quantum shown.
 """
 
 from __future__ import annotations
@@ -27,40 +16,19 @@ from __future__ import annotations
 import warnings
 from functools import partial
 
-import numpy as np
 import pandas as pd
 
-from storrepro.papers.bid import toy
-from storrepro.papers.bid.config import (
-    MODERN_CONFIG,
-    READINGS,
-    VARIANTS,
-    default_option,
-    device_queue_variants,
-    reading_options,
-)
-from storrepro.papers.bid.metrics import means, over_seeds, per_seed, ranking, seed_reduction
+from storrepro.papers.bid import metrics
+from storrepro.papers.bid.config import MODERN_CONFIG, READINGS, VARIANTS, default_option
+from storrepro.papers.bid.metrics import over_seeds, per_seed, ranking, seed_gain, seed_reduction
 from storrepro.papers.bid.workload import READ_BULK, STAND_IN_KNOBS
 from storrepro.sim import disk_checks
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
-from storrepro.suite import bands
+from storrepro.suite import bands, groups
 from storrepro.suite.bands import Band
 from storrepro.suite.claims import ci_text, headline_verdict
 from storrepro.suite.config import reading_label
-from storrepro.suite.consistency import Reported, check
-from storrepro.suite.groups import (
-    LEVELS,
-    at_least_k,
-    criteria_values,
-    decided,
-    levels,
-    per_group,
-    possible_text,
-    status,
-    top_k,
-    uncertainty_of,
-    worst,
-)
+from storrepro.suite.consistency import Reported
 from storrepro.suite.table import Measured, Part, Row
 
 QUANTA = ("cfq-q8", "cfq-q2")
@@ -280,15 +248,20 @@ REPORTED_FIG4 = Reported(
               "order drawn in a figure: no tolerance)", 1.0, 1.0),
     of="share of Table 1's requests the toy's Noop serves in their submitted position",
 )
+#: The paper's reported results that tell the alternatives of the reading device_queue apart
+#: (measured under each by :func:`storrepro.papers.bid.experiment.device_queue_measured`).
+REPORTED = {"noop_vs_cfq": REPORTED_NOOP_CFQ, "fig4_order": REPORTED_FIG4}
+
 
 # -- the acceptance check: a check involving CFQ passes under either quantum -----------------
 def either_q(outcomes: dict[str, set[str]]) -> tuple[str, str, list[str]]:
     """The verdict of a check that passes under either quantum: its possible verdicts are the
     better of each pair. Returns (verdict, the quantum shown, the possible verdicts)."""
     a, b = (outcomes[q] for q in QUANTA)
-    possible = sorted({max(x, y, key=LEVELS.index) for x in a for y in b}, key=LEVELS.index)
-    q = max(QUANTA, key=lambda q: (min(LEVELS.index(v) for v in outcomes[q]),
-                                   max(LEVELS.index(v) for v in outcomes[q]), q == QUANTA[0]))
+    rank = groups.LEVELS.index
+    possible = sorted({max(x, y, key=rank) for x in a for y in b}, key=rank)
+    q = max(QUANTA, key=lambda q: (min(rank(v) for v in outcomes[q]),
+                                   max(rank(v) for v in outcomes[q]), q == QUANTA[0]))
     return (possible[0] if len(possible) == 1 else "inconclusive"), q, possible
 
 
@@ -296,7 +269,7 @@ def _by_quantum(criteria_of, rule) -> tuple[str, str, list[str], dict]:
     """``criteria_of(q)`` judged by ``rule`` under each quantum, passing under either:
     (verdict, the quantum shown, the possible verdicts, the criteria under it)."""
     crit = {q: criteria_of(q) for q in QUANTA}
-    verdict, q, possible = either_q({q: levels(rule, crit[q]) for q in QUANTA})
+    verdict, q, possible = either_q({q: groups.levels(rule, crit[q]) for q in QUANTA})
     return verdict, q, possible, crit[q]
 
 
@@ -304,7 +277,7 @@ def _judged(verdict: str, text: str, reason: str, criteria: dict, main: str,
             values: dict) -> Measured:
     """A claim judged by its own rule over its parts: the verdict, value, reason, the interval
     that shows it and the values behind it."""
-    return Measured(None, text, values, verdict, reason, uncertainty_of(criteria, main))
+    return Measured(None, text, values, verdict, reason, groups.uncertainty_of(criteria, main))
 
 
 # -- formatting --------------------------------------------------------------------------------
@@ -338,32 +311,8 @@ def _reduction(times: pd.DataFrame, scheme: str, q: str) -> pd.Series:
 
 
 def _gain(oracle: pd.Series, times: pd.DataFrame, q: str) -> pd.Series:
-    """Per seed: what an oracle time (one per trace) saves against best(CFQ q, Noop) of the
-    same trace; for the lower bound, the most any schedule could save."""
-    best = times[[q, "noop"]].min(axis=1)
-    return pd.Series(1 - oracle.to_numpy() / best.to_numpy(), index=best.index)
-
-
-def oracle_table(inputs: dict) -> pd.DataFrame:
-    """Per workload: the best baseline; the lower bound's, the clairvoyant sweep's and the
-    tiered bound's gains beside BID's and the paper's (percent; means over seeds of the per-seed
-    gains, as the claims). ``inputs``: :func:`seed_inputs` of a variant."""
-    times, columns = inputs["times"], {}
-    for q in QUANTA:
-        label = Q_LABEL[q]
-        columns[f"best({label}, Noop) s"] = _wmean(times[[q, "noop"]].min(axis=1))
-        for name, key in (("bound", "oracle"), ("sweep", "sweep")):
-            columns[f"{name} gain vs {label} %"] = 100 * _wmean(_gain(inputs[key], times, q))
-        columns[f"BID-HDD gain vs {label} %"] = 100 * _wmean(_reduction(times, "bid-hdd", q))
-        columns[f"tiered bound gain vs {label} %"] = 100 * _wmean(_gain(inputs["tiered"], times,
-                                                                        q))  # fmt: skip
-        columns[f"BID-Hybrid gain vs {label} %"] = 100 * _wmean(_reduction(times, "bid-hybrid", q))
-    table = pd.DataFrame(columns)
-    table["lower bound s"] = _wmean(inputs["oracle"])
-    table["sweep s"] = _wmean(inputs["sweep"])
-    table["paper: BID-HDD gain %"] = "28–52"
-    table["paper: BID-Hybrid gain %"] = "33–54"
-    return table
+    """Per seed: what an oracle time saves against best(CFQ q, Noop) of the same trace."""
+    return seed_gain(oracle, times, (q, "noop"))
 
 
 # -- invariants: disk models, toy, conservation ------------------------------------------------
@@ -441,7 +390,8 @@ def _vs_best(inputs, id, scheme, oracle, label, k, paper, rule, bound=BOUND) -> 
         r[q] = _reduction(times, scheme, q)
         of = f"{label}'s reduction vs best({Q_LABEL[q]}, Noop)"
         n = r[q].index.get_level_values(0).nunique()
-        return {name: at_least_k(n if name == "faster" else k, per_group(r[q], band, of))
+        return {name: groups.at_least_k(n if name == "faster" else k,
+                                        groups.per_group(r[q], band, of))
                 for name, band in parts.items()}
 
     verdict, q, possible, c = _by_quantum(criteria, rule)
@@ -460,7 +410,7 @@ def _vs_best(inputs, id, scheme, oracle, label, k, paper, rule, bound=BOUND) -> 
     reason += f" Against best({Q_LABEL[other]}, Noop): {_span(_wmean(r[other]))}."
     if id == "C5":
         reason += f" {STAND_IN_KNOBS}"
-    reason += possible_text(verdict, possible)
+    reason += groups.possible_text(verdict, possible)
     if verdict != "reproduced":
         slower = mean_r.index[mean_r <= 0]
         if len(slower):
@@ -487,10 +437,10 @@ def _vs_best(inputs, id, scheme, oracle, label, k, paper, rule, bound=BOUND) -> 
         f"{_count_text(c['band'])}; {k}th best {ci_text(c['band'], *PCT)}", reason, c, "band",
         {"q": q, "possible verdicts": possible, "reduction %": _pct(mean_r),
          "oracle reduction %": _pct(og), "other q reduction %": _pct(_wmean(r[other])),
-         "criteria": criteria_values(c),
+         "criteria": groups.criteria_values(c),
          "per workload 95 % CI %": {
              w: [round(100 * x, 2) for x in s["ci95"]] if s["ci95"] else None
-             for w, s in per_group(r[q], parts["band"], "").items()}})
+             for w, s in groups.per_group(r[q], parts["band"], "").items()}})
 
 
 def measure_c1(inputs) -> Measured:
@@ -516,11 +466,11 @@ def measure_c2(inputs) -> Measured:
 
     def criteria(q):
         of = f"BID-HDD's reduction vs best({Q_LABEL[q]}, Noop)"
-        red = per_group(_reduction(times, "bid-hdd", q), bands.direction("gain"), of)
+        red = groups.per_group(_reduction(times, "bid-hdd", q), bands.direction("gain"), of)
         ratio = (times["bid-hdd"] / times[q])[list(SEQUENTIAL)]
-        return {"ratio": at_least_k(len(SEQUENTIAL), per_group(ratio, parts["ratio"],
+        return {"ratio": groups.at_least_k(len(SEQUENTIAL), groups.per_group(ratio, parts["ratio"],
                                                                   f"BID-HDD/{Q_LABEL[q]}")),
-                **{t: worst(top_k(red, w, parts[t], of) for w in SEQUENTIAL)
+                **{t: groups.worst(groups.top_k(red, w, parts[t], of) for w in SEQUENTIAL)
                    for t in ("top2", "top3")}}
 
     verdict, q, possible, c = _by_quantum(criteria, _c2_rule)
@@ -534,7 +484,7 @@ def measure_c2(inputs) -> Measured:
         f"{int(ranks['WordStdev'])} (WordStdev) of 6; BID-HDD/{Q_LABEL[q]} is "
         f"{ratio['Grep']:.2f} and {ratio['WordStdev']:.2f} there (the worse: "
         f"{c['ratio']['decided_by']}, {ci_text(c['ratio'], '{:.3f}')})."
-        + possible_text(verdict, possible)
+        + groups.possible_text(verdict, possible)
     )
     if c["ratio"]["verdict"] != "reproduced":
         if floor.min() > parts["ratio"].high:
@@ -556,7 +506,7 @@ def measure_c2(inputs) -> Measured:
         {"q": q, "possible verdicts": possible, "ranks": {k: int(v) for k, v in ranks.items()},
          "BID/CFQ": {k: round(float(v), 3) for k, v in ratio.items()},
          "oracle/CFQ": {k: round(float(v), 3) for k, v in floor.items()},
-         "criteria": criteria_values(c)})
+         "criteria": groups.criteria_values(c)})
 
 
 # -- C3: calibration anchor ----------------------------------------------------------------------
@@ -565,8 +515,8 @@ def measure_c3(inputs) -> Measured:
 
     def criteria(q):
         ratio = (times["noop"] / times[q])[list(SEQUENTIAL)]
-        return {"band": at_least_k(len(SEQUENTIAL),
-                                   per_group(ratio, band, f"Noop/{Q_LABEL[q]}"))}
+        return {"band": groups.at_least_k(len(SEQUENTIAL),
+                                   groups.per_group(ratio, band, f"Noop/{Q_LABEL[q]}"))}
 
     verdict, q, possible, c = _by_quantum(criteria, lambda band: _verdict(band))
     ratio = _wmean(times["noop"] / times[q])
@@ -579,7 +529,7 @@ def measure_c3(inputs) -> Measured:
         "WordStdev (means over seeds). The synthetic traces' run length (L = 64) was tuned to "
         "this anchor with Noop and CFQ handing the disk one request at a time, "
         f"{setting} (section 3), so it shows the traces are calibrated, not that the paper "
-        "holds." + possible_text(verdict, possible)
+        "holds." + groups.possible_text(verdict, possible)
     )
     return _judged(
         verdict, f"Noop/CFQ {ratio['Grep']:.3f} (Grep), {ratio['WordStdev']:.3f} (WordStdev)",
@@ -599,19 +549,19 @@ def measure_c4(inputs) -> Measured:
     r = 1 - times["bid-hybrid"] / times["bid-hdd"]
     of = "BID-Hybrid's reduction vs BID-HDD"
     n = r.index.get_level_values(0).nunique()
-    inband = per_group(r, parts["band"], of)
-    c = {"band": at_least_k(n, inband),
-         "faster": at_least_k(n, per_group(r, parts["faster"], of)),
-         "top1": top_k(inband, "WordCount", parts["top1"], of),
-         "top2": top_k(inband, "WordCount", parts["top2"], of)}
-    verdict, possible = decided(_c4_rule, c)
+    inband = groups.per_group(r, parts["band"], of)
+    c = {"band": groups.at_least_k(n, inband),
+         "faster": groups.at_least_k(n, groups.per_group(r, parts["faster"], of)),
+         "top1": groups.top_k(inband, "WordCount", parts["top1"], of),
+         "top2": groups.top_k(inband, "WordCount", parts["top2"], of)}
+    verdict, possible = groups.decided(_c4_rule, c)
     mean_r = _wmean(r)
     rank = int(mean_r.rank(ascending=False, method="min")["WordCount"])
     reason = (
         f"BID-Hybrid needs {_span(mean_r)} less time than BID-HDD; WordCount's gain "
         f"({100 * mean_r['WordCount']:.1f} %) ranks {rank} of 6 (by the seed intervals: "
         f"{c['top1']['ci95'][0]}–{c['top1']['ci95'][1]}). {STAND_IN_KNOBS}"
-        + possible_text(verdict, possible)
+        + groups.possible_text(verdict, possible)
     )
     if verdict != "reproduced":
         slower = mean_r.index[mean_r <= 0]
@@ -626,7 +576,7 @@ def measure_c4(inputs) -> Measured:
             )
     return _judged(verdict, f"{_span(mean_r)}; WordCount rank {rank}", reason, c, "band",
                    {"possible verdicts": possible, "reduction %": _pct(mean_r),
-                    "WordCount rank": rank, "criteria": criteria_values(c)})
+                    "WordCount rank": rank, "criteria": groups.criteria_values(c)})
 
 
 # -- C6a–C6d: arm movements ----------------------------------------------------------------------
@@ -636,15 +586,16 @@ def measure_c6a(inputs) -> Measured:
 
     def criteria(q):
         best = n2[[q, "noop"]].min(axis=1)
-        statuses = per_group((best - n2["bid-hdd"]) / best, band, f"(best of "
+        statuses = groups.per_group((best - n2["bid-hdd"]) / best, band, f"(best of "
                                 f"{Q_LABEL[q]}, Noop − BID-HDD) / best, in arm movements")
-        return {"fewer": at_least_k(len(statuses), statuses)}
+        return {"fewer": groups.at_least_k(len(statuses), statuses)}
 
     verdict, q, possible, crit = _by_quantum(criteria, lambda fewer: _verdict(fewer))
     c = crit["fewer"]
     reason = (f"BID-HDD makes fewer arm movements (d >= 2) than Noop and {Q_LABEL[q]} on "
               f"{_count_text(c)} workloads by the seed intervals; the closest is "
-              f"{c['decided_by']} ({ci_text(c, *PCT)} fewer).") + possible_text(verdict, possible)
+              f"{c['decided_by']} ({ci_text(c, *PCT)} fewer)."
+              + groups.possible_text(verdict, possible))
     if verdict != "reproduced":
         others = [w for w in n2.index.get_level_values(0).unique() if w not in c["inside"]]
         reason += (
@@ -654,7 +605,7 @@ def measure_c6a(inputs) -> Measured:
     return _judged(verdict, f"fewer on {_count_text(c)}; closest {c['decided_by']} "
                    f"{ci_text(c, *PCT)}", reason, crit, "fewer",
                    {"q": q, "possible verdicts": possible, "fewer on": c["inside"],
-                    "criteria": criteria_values(crit)})
+                    "criteria": groups.criteria_values(crit)})
 
 
 def _hybrid_cut(n2: pd.DataFrame) -> pd.Series:
@@ -666,8 +617,8 @@ CUT_OF = "BID-Hybrid's cut of BID-HDD's arm movements"
 
 def measure_c6b(inputs) -> Measured:
     cut = _hybrid_cut(inputs["n2"])
-    statuses = per_group(cut, _bands("C6b")[""], CUT_OF)
-    c = at_least_k(len(statuses), statuses)
+    statuses = groups.per_group(cut, _bands("C6b")[""], CUT_OF)
+    c = groups.at_least_k(len(statuses), statuses)
     reason = (f"BID-Hybrid cuts BID-HDD's arm movements by {_span(_wmean(cut))}; the smallest "
               f"cut is on {c['decided_by']}: {ci_text(c, *PCT)}.")
     if c["verdict"] != "reproduced":
@@ -678,27 +629,27 @@ def measure_c6b(inputs) -> Measured:
 
 def measure_c6c(inputs) -> Measured:
     cut, parts = _hybrid_cut(inputs["n2"]), _bands("C6c")
-    statuses = per_group(cut, _bands("C6b")[""], CUT_OF)
-    c = {t: top_k(statuses, "TeraSort", parts[t], CUT_OF) for t in ("top1", "top2")}
-    verdict, possible = decided(lambda top1, top2: "reproduced" if top1 else "partly" if top2
+    statuses = groups.per_group(cut, _bands("C6b")[""], CUT_OF)
+    c = {t: groups.top_k(statuses, "TeraSort", parts[t], CUT_OF) for t in ("top1", "top2")}
+    verdict, possible = groups.decided(lambda top1, top2: "reproduced" if top1 else "partly" if top2
                                 else "not reproduced", c)
     mean_cut = _wmean(cut)
     rank = c["top1"]["rank"]
     reason = (f"BID-Hybrid cuts BID-HDD's arm movements by {_span(mean_cut)}; TeraSort's cut "
               f"({100 * mean_cut['TeraSort']:.1f} %) ranks {rank} of {len(mean_cut)} (by the "
               f"seed intervals {c['top1']['ci95'][0]}–{c['top1']['ci95'][1]}).")
-    reason += possible_text(verdict, possible)
+    reason += groups.possible_text(verdict, possible)
     if verdict != "reproduced":
         reason += (f" The largest cut is on {mean_cut.idxmax()} ({100 * mean_cut.max():.0f} %), "
                    "where the offloaded interrupters caused the most arm movements; TeraSort's "
                    "own cut is judged in C6d.")
     return _judged(verdict, f"TeraSort rank {rank} of {len(mean_cut)}", reason, c, "top1",
                    {"possible verdicts": possible, "Hybrid cut %": _pct(mean_cut),
-                    "TeraSort rank": rank, "criteria": criteria_values(c)})
+                    "TeraSort rank": rank, "criteria": groups.criteria_values(c)})
 
 
 def measure_c6d(inputs) -> Measured:
-    s = per_group(_hybrid_cut(inputs["n2"]), _bands("C6d")[""], CUT_OF)["TeraSort"]
+    s = groups.per_group(_hybrid_cut(inputs["n2"]), _bands("C6d")[""], CUT_OF)["TeraSort"]
     reason = (f"On TeraSort BID-Hybrid makes {ci_text(s, *PCT)} fewer arm movements than "
               f"BID-HDD, against the paper's ~50 % (accepted 30–70 % by {CHECK}).")
     return _judged(s["verdict"], ci_text(s, *PCT), reason, {"cut": s}, "cut",
@@ -716,13 +667,14 @@ def measure_c7(inputs) -> Measured:
 
     def criteria(q):
         cols = [q, "noop", "bid-hdd", "bid-hybrid"]
-        above = [per_group(ad[o] - ad[q], parts["lowest"], f"AD_seek of {o} − {Q_LABEL[q]}")
+        above = [groups.per_group(ad[o] - ad[q], parts["lowest"], f"AD_seek of {o} − {Q_LABEL[q]}")
                  for o in cols[1:]]
         cv = ad_std[cols] / ad[cols]
-        spread = [per_group(cv[s], parts["wide"], f"std/mean of {s}'s seek distances")
+        spread = [groups.per_group(cv[s], parts["wide"], f"std/mean of {s}'s seek distances")
                   for s in cols]
-        return {"lowest": at_least_k(C7_MIN, {w: worst(a[w] for a in above) for w in workloads}),
-                "wide": at_least_k(C7_MIN, {w: worst(a[w] for a in spread) for w in workloads})}
+        return {name: groups.at_least_k(C7_MIN, {w: groups.worst(a[w] for a in each)
+                                                 for w in workloads})
+                for name, each in (("lowest", above), ("wide", spread))}
 
     verdict, q, possible, c = _by_quantum(criteria, lambda lowest, wide: _both(lowest, wide))
     cols = [q, "noop", "bid-hdd", "bid-hybrid"]
@@ -730,7 +682,8 @@ def measure_c7(inputs) -> Measured:
     reason = (
         f"{Q_LABEL[q]} has the lowest mean seek distance on {_count_text(c['lowest'])} workloads "
         f"by the seed intervals; every scheme's std/mean exceeds 1 on {_count_text(c['wide'])} "
-        f"(std/mean {cv.min().min():.2f}–{cv.max().max():.2f})." + possible_text(verdict, possible)
+        f"(std/mean {cv.min().min():.2f}–{cv.max().max():.2f})."
+        + groups.possible_text(verdict, possible)
     )
     if c["wide"]["verdict"] != "reproduced" and cv.notna().any().any():
         reason += (
@@ -744,7 +697,7 @@ def measure_c7(inputs) -> Measured:
         verdict, f"CFQ lowest on {_count_text(c['lowest'])}; std/mean > 1 for all on "
         f"{_count_text(c['wide'])}", reason, c, "lowest",
         {"q": q, "possible verdicts": possible, "CFQ lowest": len(c["lowest"]["inside"]),
-         "wide spread": len(c["wide"]["inside"]), "criteria": criteria_values(c)})
+         "wide spread": len(c["wide"]["inside"]), "criteria": groups.criteria_values(c)})
 
 
 def measure_c8(inputs) -> Measured:
@@ -754,9 +707,10 @@ def measure_c8(inputs) -> Measured:
     def criteria(q):
         out = {}
         for s, band in parts.items():
-            gaps = [per_group(td[b] - td[s], band, f"TD_sweep of {b} − {s}")
+            gaps = [groups.per_group(td[b] - td[s], band, f"TD_sweep of {b} − {s}")
                     for b in (q, "noop")]
-            out[s] = at_least_k(len(workloads), {w: worst(g[w] for g in gaps) for w in workloads})
+            out[s] = groups.at_least_k(len(workloads), {w: groups.worst(g[w] for g in gaps)
+                                                        for w in workloads})
         return out
 
     def rule(**below):
@@ -768,7 +722,7 @@ def measure_c8(inputs) -> Measured:
         f"Total head travel (TD_sweep) of BID-HDD is below {Q_LABEL[q]}'s and Noop's on "
         f"{_count_text(c['bid-hdd'])} workloads by the seed intervals, BID-Hybrid's on "
         f"{_count_text(c['bid-hybrid'])}; CFQ on Grep travels {mean.loc['Grep', q]:.0f} "
-        "full-disk sweeps (paper: 380, scale-dependent)." + possible_text(verdict, possible)
+        "full-disk sweeps (paper: 380, scale-dependent)." + groups.possible_text(verdict, possible)
     )
     if verdict != "reproduced":
         failing = [f"{s} on {w}" for s, v in c.items() for w in workloads if w not in v["inside"]]
@@ -781,7 +735,7 @@ def measure_c8(inputs) -> Measured:
         f"{_count_text(c['bid-hybrid'])}", reason, c, "bid-hdd",
         {"q": q, "possible verdicts": possible,
          "sweeps": {s: _round(mean[s]) for s in SCHEMES if s in mean},
-         "criteria": criteria_values(c)})
+         "criteria": groups.criteria_values(c)})
 
 
 # -- C9: the WordStdev arm trace -----------------------------------------------------------------
@@ -791,16 +745,17 @@ def measure_c9(inputs) -> Measured:
     ratio = short["noop"] / short["bid-hdd"].clip(lower=1)
     cfq = rate[list(QUANTA)].max(axis=1)
     rest = rate[[s for s in rate.columns if not s.startswith("cfq")]].max(axis=1)
-    c = {"short": status(parts["short"], ratio.to_numpy(), "Noop/BID-HDD short moves, WordStdev"),
-         "cfq": status(parts["cfq"], (cfq - rest).to_numpy(),
+    c = {"short": groups.status(parts["short"], ratio.to_numpy(),
+                                "Noop/BID-HDD short moves, WordStdev"),
+         "cfq": groups.status(parts["cfq"], (cfq - rest).to_numpy(),
                         "CFQ's moves per s − the most of the others', WordStdev")}
-    verdict, possible = decided(_both, {"a": c["short"], "b": c["cfq"]})
+    verdict, possible = groups.decided(_both, {"a": c["short"], "b": c["cfq"]})
     mean = rate.mean()
     most = mean.idxmax()
     reason = (
         f"On WordStdev Noop makes {ratio.mean():.2f}x BID-HDD's short moves (mean over "
         f"{len(ratio)} seeds), and {most} moves the arm most often ({mean[most]:.1f} per s)."
-        + possible_text(verdict, possible)
+        + groups.possible_text(verdict, possible)
     )
     if c["short"]["verdict"] != "reproduced":
         bid, noop = short["bid-hdd"].mean(), short["noop"].mean()
@@ -812,7 +767,7 @@ def measure_c9(inputs) -> Measured:
     return _judged(verdict, f"Noop/BID short moves {ratio.mean():.2f}; most moves per s: {most}",
                    reason, c, "short",
                    {"possible verdicts": possible, "Noop/BID short moves": round(ratio.mean(), 3),
-                    "moves per s": _round(mean), "criteria": criteria_values(c)})
+                    "moves per s": _round(mean), "criteria": groups.criteria_values(c)})
 
 
 # -- C10: latency --------------------------------------------------------------------------------
@@ -824,16 +779,16 @@ def measure_c10(inputs) -> Measured:
         for op, table in (("reads", read), ("writes", write)):
             for part, s in (("bid", "bid-hdd"), ("noop", "noop")):
                 of = f"{Q_LABEL[q]} − {s} mean {op[:-1]} latency (ms)"
-                for w, st in per_group(table[q] - table[s], parts[part], of).items():
+                for w, st in groups.per_group(table[q] - table[s], parts[part], of).items():
                     cases[part][f"{w} {op}"] = st
-        return {"bid": at_least_k(C10_BID_MIN, cases["bid"], "cases"),
-                "noop": at_least_k(C10_NOOP_MIN, cases["noop"], "cases")}
+        return {"bid": groups.at_least_k(C10_BID_MIN, cases["bid"], "cases"),
+                "noop": groups.at_least_k(C10_NOOP_MIN, cases["noop"], "cases")}
 
     verdict, q, possible, c = _by_quantum(criteria, _both_named)
     reason = (
         f"BID-HDD's mean latency is at most {Q_LABEL[q]}'s in {_count_text(c['bid'])} (workload, "
         f"op) cases by the seed intervals, Noop's in {_count_text(c['noop'])}."
-        + possible_text(verdict, possible)
+        + groups.possible_text(verdict, possible)
     )
     if verdict != "reproduced":
         workloads = read.index.get_level_values(0).unique()
@@ -848,7 +803,7 @@ def measure_c10(inputs) -> Measured:
         verdict, f"BID <= CFQ {_count_text(c['bid'])}, Noop <= CFQ {_count_text(c['noop'])}",
         reason, c, "bid",
         {"q": q, "possible verdicts": possible, "BID <= CFQ": len(c["bid"]["inside"]),
-         "Noop <= CFQ": len(c["noop"]["inside"]), "criteria": criteria_values(c)})
+         "Noop <= CFQ": len(c["noop"]["inside"]), "criteria": groups.criteria_values(c)})
 
 
 def _both_named(**criteria):
@@ -874,21 +829,21 @@ def measure_c11(inputs) -> Measured:
     if share not in SHARE_COLUMN:
         raise ValueError(f"share {share!r}: expected one of {sorted(SHARE_COLUMN)}")
     runs = hybrid.set_index(["workload", "replicate"]).sort_index()
-    shares = per_group(runs[SHARE_COLUMN[share]], parts["share"],
-                          f"the SSD's share of {share.replace('_', ' ')}")
+    shares = groups.per_group(runs[SHARE_COLUMN[share]], parts["share"],
+                              f"the SSD's share of {share.replace('_', ' ')}")
     sizes = runs.ssd_small_share.dropna()  # a run with no SSD request has no size to judge
-    small = (per_group(sizes, parts["small"], f"share of SSD requests <= {C11_SMALL_SECTORS} "
-                          "sectors") if len(sizes) else {})
+    of_small = f"share of SSD requests <= {C11_SMALL_SECTORS} sectors"
+    small = groups.per_group(sizes, parts["small"], of_small) if len(sizes) else {}
     pfs = runs.max_ssd_pf.dropna()
     max_pf = float(pfs.max()) if len(pfs) else 0.0
     c = {
-        "share": at_least_k(len(shares), shares),
-        "small": (at_least_k(len(small), small) if small
-                  else status(parts["small"], [1.0], "no SSD request: vacuous")),
+        "share": groups.at_least_k(len(shares), shares),
+        "small": (groups.at_least_k(len(small), small) if small
+                  else groups.status(parts["small"], [1.0], "no SSD request: vacuous")),
         # a hard bound of the classifier, so every run is checked, not a mean
-        "pf": status(parts["pf"], [max_pf], "the largest PF sent to the SSD in any run"),
+        "pf": groups.status(parts["pf"], [max_pf], "the largest PF sent to the SSD in any run"),
     }
-    verdict, possible = decided(_c11_rule, c)
+    verdict, possible = groups.decided(_c11_rule, c)
     by_w = hybrid.groupby("workload")
     share_all, share_written = by_w.ssd_byte_share.mean(), by_w.ssd_write_share.mean()
     small_min = float(sizes.min()) if len(sizes) else 1.0
@@ -899,7 +854,7 @@ def measure_c11(inputs) -> Measured:
         f"seeds; the largest, {c['share']['decided_by']}: {ci_text(c['share'], *PCT)}) — the "
         f"paper's 'non-bulky data per HDD is usually small'; {100 * small_min:.0f} % or more of "
         f"SSD-bound requests are <= {C11_SMALL_SECTORS} sectors in every run, and the largest "
-        f"PF sent to the SSD is {max_pf:.1f} sectors." + possible_text(verdict, possible)
+        f"PF sent to the SSD is {max_pf:.1f} sectors." + groups.possible_text(verdict, possible)
     )
     over = share_written[share_written > limit]
     if len(over) and share == "all_bytes":
@@ -927,7 +882,7 @@ def measure_c11(inputs) -> Measured:
         {"possible verdicts": possible, "share of all bytes %": _pct(share_all),
          "share of written bytes %": _pct(share_written),
          "min small-request share %": round(100 * small_min, 1),
-         "max PF to SSD": round(max_pf, 1), "criteria": criteria_values(c)})
+         "max PF to SSD": round(max_pf, 1), "criteria": groups.criteria_values(c)})
 
 
 # -- C12: Mode A and Mode B rank alike (our two simulators) --------------------------------------
@@ -1033,8 +988,8 @@ def inputs(summary: pd.DataFrame, sens: pd.DataFrame, reading: str | None = None
     variant = reading if reading in VARIANTS else "primary"
     share = value if name == "offload_share" else READINGS["offload_share"].primary
     return {**seed_inputs(summary, variant), "share": share, "summary": summary, "sens": sens,
-            "mode_b": means(summary, "device_time_s")[list(SCHEMES)],
-            "mode_a": means(summary, "modeA_time_s")[list(SCHEMES)]}
+            "mode_b": metrics.means(summary, "device_time_s")[list(SCHEMES)],
+            "mode_a": metrics.means(summary, "modeA_time_s")[list(SCHEMES)]}
 
 
 #: The alternative readings the test claims are judged under, one changed at a time.
@@ -1046,33 +1001,29 @@ def by_reading(summary: pd.DataFrame, sens: pd.DataFrame) -> dict[str, dict]:
     return {label: inputs(summary, sens, label) for label in READING_LABELS}
 
 
-def lonely_traces(summary: pd.DataFrame) -> list[tuple[str, int]]:
-    """The (workload, replicate) traces — on a user's trace, its windows — that hold fewer than
-    two processes (none known: none)."""
-    if "processes" not in summary:
-        return []
-    few = summary[summary.processes < 2]
-    return sorted(set(zip(few.workload, few.replicate, strict=True)))
-
-
-def lonely_text(summary: pd.DataFrame) -> str:
+def lonely(summary: pd.DataFrame) -> str:
+    """How many traces replayed — on a user's trace, its windows — hold fewer than two
+    processes, in words; '' when none does (or none is known)."""
+    if "processes" not in summary or not (summary.processes < 2).any():
+        return ""
     traces = summary[["workload", "replicate"]].drop_duplicates()
-    return (f"{len(lonely_traces(summary))} of the {len(traces)} traces replayed (on a user's "
-            "trace: its windows) hold fewer than two processes")
+    few = summary.loc[summary.processes < 2, ["workload", "replicate"]].drop_duplicates()
+    return (f"{len(few)} of the {len(traces)} traces replayed (on a user's trace: its windows) "
+            "hold fewer than two processes")
 
 
 def not_checkable_without_contention(cfg, summary: pd.DataFrame) -> None:
-    """On a user's trace some of whose windows hold fewer than two processes, every test claim
-    is not checkable (``cfg.trace_not_checkable``): each compares how the schedulers serve
-    contending processes (BID separates them, CFQ takes turns among them, Noop interleaves
-    them, BID-Hybrid moves the non-bulky ones to the SSD)."""
-    if not lonely_traces(summary):
-        return
-    why = (f"{lonely_text(summary)}, and every test of the paper compares how the schedulers "
-           "serve several processes that share one disk")
-    warnings.warn(f"{lonely_text(summary)}: BID has no processes to separate there, and every "
-                  "test claim of notebook 04 is not checkable", stacklevel=2)
-    cfg.trace_not_checkable = {**cfg.trace_not_checkable, **dict.fromkeys(TEST_IDS, why)}
+    """Where some traces hold fewer than two processes (:func:`lonely`), every test claim is
+    not checkable on a user's trace (``cfg.trace_not_checkable``): each compares how the
+    schedulers serve contending processes (BID separates them, CFQ takes turns among them, Noop
+    interleaves them, BID-Hybrid moves the non-bulky ones to the SSD)."""
+    few = lonely(summary)
+    if few:
+        warnings.warn(f"{few}: BID has no processes to separate there, and every test claim of "
+                      "notebook 04 is not checkable", stacklevel=2)
+        why = f"{few}, and every test of the paper compares how the schedulers serve several " \
+            "processes that share one disk"
+        cfg.trace_not_checkable = {**cfg.trace_not_checkable, **dict.fromkeys(TEST_IDS, why)}
 
 
 # -- the headline --------------------------------------------------------------------------------
@@ -1145,12 +1096,12 @@ def headline_text(run, summary: pd.DataFrame) -> dict:
     modern = 100 * float(_bid_reduction(seed_inputs(summary, "device_queue=all_clook32")).mean())
     offload = _wmean(_reduction(times, "bid-hybrid", "cfq-q8"))
     verdict = headline_verdict(run.verdict(c) for c in CORE)
-    if lonely_traces(summary):
-        lonely = lonely_text(summary)
-        return {"statement": HEADLINE, "core": list(CORE), "cause": f"{lonely}: BID has no "
+    few = lonely(summary)
+    if few:
+        return {"statement": HEADLINE, "core": list(CORE), "cause": f"{few}: BID has no "
                 "processes to separate, so no claim of the paper can be checked on this input. "
                 + cause.strip(),
-                "summary": f"Not checkable here (counted as {verdict}): {lonely}, so BID has "
+                "summary": f"Not checkable here (counted as {verdict}): {few}, so BID has "
                 "nothing to separate and nothing here tests the paper."}
     summary_text = (
         f"{verdict.capitalize()}: in the paper's setup BID-HDD is {_faster(gain)} on average "
@@ -1169,64 +1120,3 @@ def _bid_reduction(inputs: dict, q: str = "cfq-q8") -> pd.Series:
 
 def _faster(gain: float) -> str:
     return f"{abs(gain):.1f} % {'faster' if gain > 0 else 'slower'}"
-
-
-# -- the reading device_queue against the paper's reported results -------------------------------
-def _noop_over_cfq_seeds(summary: pd.DataFrame, variant: str, q: str) -> np.ndarray:
-    """Per seed, Noop/CFQ(q) averaged over Grep and WordStdev, under ``variant``."""
-    t = per_seed(summary, "device_time_s", variant)
-    ratio = t["noop"] / t[q]
-    return np.mean([ratio.loc[w].to_numpy() for w in SEQUENTIAL], axis=0)
-
-
-def device_queue_consistency(summary: pd.DataFrame, stand_in: bool = True) -> dict[str, dict]:
-    """The paper's own reported results measured under each alternative of the reading
-    device_queue, for ``run.consistency``: per result the
-    :class:`~storrepro.suite.consistency.Reported` result, the values measured under each
-    alternative (per seed, or one for the deterministic toy) and a note.
-
-    Noop/CFQ is taken under the quantum nearer the paper's 0.88 (a CFQ check passes under either
-    q, register ``cfq_model``); its note gives Noop/CFQ on the other four workloads, where the
-    paper reports no such gain. Fig. 4 is the toy replayed through the queue each alternative
-    puts in front of Noop. ``stand_in`` False (the runs read a user's trace): the paper's
-    Noop-vs-CFQ result is about its workloads, not the trace, so only Fig. 4 is measured."""
-    variants = device_queue_variants()
-    depths = {v: reading_options(None if label == "primary" else label, bid=False)["dq_depth"]
-              for v, label in variants.items()}
-    fig4 = {
-        "reported": REPORTED_FIG4,
-        "measured": {v: toy.noop_in_submitted_place(d) for v, d in depths.items()},
-        "note": {v: f"a queue {d} deep in front of Noop" for v, d in depths.items()},
-    }
-    if not stand_in:
-        return {"fig4_order": fig4}
-    ratios, quantum, others = {}, {}, {}
-    for value, variant in variants.items():
-        by_q = {q: _noop_over_cfq_seeds(summary, variant, q) for q in QUANTA}
-        quantum[value] = min(QUANTA, key=lambda q: abs(by_q[q].mean() - 0.88))
-        ratios[value] = [float(x) for x in by_q[quantum[value]]]
-        t = means(summary, "device_time_s", variant)
-        rest = t.index.difference(list(SEQUENTIAL))
-        others[value] = t.loc[rest, "noop"] / t.loc[rest, quantum[value]]
-    return {
-        "noop_vs_cfq": {
-            "reported": REPORTED_NOOP_CFQ, "measured": ratios,
-            "note": {v: f"CFQ q={quantum[v][-1]}; Noop/CFQ {others[v].min():.3f}–"
-                     f"{others[v].max():.3f} on the other four workloads" for v in variants},
-        },
-        "fig4_order": fig4,
-    }
-
-
-def consistency_table(records: dict[str, dict]) -> pd.DataFrame:
-    """The records of :func:`device_queue_consistency` as the judging core checks them
-    (:func:`storrepro.suite.consistency.check`): per result and alternative, the measured value,
-    its 95 % interval, ``possible`` or ``ruled out``, and the note."""
-    rows = []
-    for name, r in records.items():
-        record = check(r["reported"], r["measured"])
-        for value, a in record["alternatives"].items():
-            rows.append({"result": name, "device_queue": value, "paper": record["paper_value"],
-                         "measured": a["value"], "ci95": a["ci95"], "verdict": a["verdict"],
-                         "note": r["note"][value]})
-    return pd.DataFrame(rows).set_index(["result", "device_queue"])

@@ -289,47 +289,23 @@ VARIANTS = ("primary", *(reading_label(n, v) for n, r in READINGS.items() for v 
 class BIDConfig(NotebookConfig):
     notebook = "04_bid"
     title = "BID-HDD / BID-Hybrid"
-    reproduces = (
-        "Noop, CFQ, BID-HDD, BID-Hybrid on six synthetic MapReduce workloads: disk-arm traces, "
-        "head movements, completion time"
-    )
-    trace_replaces = (
-        "the Hadoop request streams: consecutive windows of `events` requests of the trace's "
-        "processes (blkparse), one per cell"
-    )
-    paper = (
-        "P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
-        "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9"
-    )
+    reproduces = ("Noop, CFQ, BID-HDD, BID-Hybrid on six synthetic MapReduce workloads: "
+                  "disk-arm traces, head movements, completion time")
+    trace_replaces = ("the Hadoop request streams: consecutive windows of `events` requests of "
+                      "the trace's processes (blkparse), one per cell")
+    paper = ("P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
+             "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9")
     full_cost = (139.0, 1144.0, 2004.0)  # full s, quick and full peak MiB
     params = {
-        "events": Param(
-            int,
-            2_000,
-            200_000,
-            "trace events per run (synthetic trace; 200,000: the paper's scale)",
-            low=500,
-            grows="memory",
-        ),
+        "events": Param(int, 2_000, 200_000, "trace events per run (synthetic trace; 200,000: "
+                        "the paper's scale)", low=500, grows="memory"),
         "seeds": Param(int, 2, 5, "independent traces per workload", low=1, high=50, grows="time"),
-        "sensitivity_events": Param(
-            int,
-            800,
-            200_000,
-            "trace events per run of the sensitivity sweep (one seed)",
-            low=500,
-            grows="memory",
-        ),
-        "rq_limit": Param(
-            int, 128, 128, "block-layer request slots (nr_requests window)", low=1, high=4096
-        ),
-        "mode": Param(
-            str,
-            "backlogged",
-            "backlogged",
-            "replay mode: 'backlogged' (trace clock, primary) or 'open' (trace times)",
-            choices=MODES,
-        ),
+        "sensitivity_events": Param(int, 800, 200_000, "trace events per run of the sensitivity "
+                                    "sweep (one seed)", low=500, grows="memory"),
+        "rq_limit": Param(int, 128, 128, "block-layer request slots (nr_requests window)", low=1,
+                          high=4096),
+        "mode": Param(str, "backlogged", "backlogged", "replay mode: 'backlogged' (trace clock, "
+                      "primary) or 'open' (trace times)", choices=MODES),
         **trace_params("the synthetic Hadoop request streams"),
     }
     readings: ClassVar[dict[str, Reading]] = READINGS
@@ -340,9 +316,8 @@ class BIDConfig(NotebookConfig):
 
     def validate(self) -> None:
         if self.events < self.rq_limit:
-            raise ParameterError(
-                f"parameter 'events' = {self.events}: must be at least rq_limit = {self.rq_limit}"
-            )
+            raise ParameterError(f"parameter 'events' = {self.events}: must be at least "
+                                 f"rq_limit = {self.rq_limit}")
 
 
 def device_queue_variants() -> dict[str, str]:
