@@ -505,3 +505,17 @@ def test_e_names_the_settings_that_leave_bid_unchanged():
             for w in ("Grep", "Sort")]
     c = judge("E", sens=pd.DataFrame(rows))
     assert "1 of 2 settings move BID-HDD's reduction" in c.reason and "(same)" in c.reason
+
+
+def test_no_reported_result_tells_the_wait_history_readings_apart(tmp_path):
+    from storrepro.papers.bid import toy
+
+    orders = {w: toy.bid_order(w) for w in BIDConfig.readings["wait_history"].alternatives}
+    why = claims.wait_history_undecided(orders)
+    assert "A1 A2 A3 A4 A5 A6 C1 C2 B1 B2 B3 B4" in why and "C1, C2, C4–C11" in why
+    run = Run(BIDConfig(profile="quick"), out=tmp_path)
+    run.no_discriminating_result("wait_history", why)
+    assert run._consistency.entry("wait_history")["none"] == why
+    # were Fig. 8's toy to come out otherwise under one value, it could tell them apart
+    with pytest.raises(ValueError, match="Fig. 8 may tell its values apart"):
+        claims.wait_history_undecided({**orders, "reset": "B1 A1"})

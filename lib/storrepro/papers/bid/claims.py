@@ -253,6 +253,24 @@ REPORTED_FIG4 = Reported(
 REPORTED = {"noop_vs_cfq": REPORTED_NOOP_CFQ, "fig4_order": REPORTED_FIG4}
 
 
+def wait_history_undecided(orders: dict[str, str]) -> str:
+    """Why no result the paper reports tells the values of the reading wait_history apart
+    (``run.no_discriminating_result``), given BID-HDD's order of Table 1 under each
+    (:func:`storrepro.papers.bid.toy.bid_order`): were they to differ, Fig. 8 could."""
+    if len(set(orders.values())) > 1:
+        raise ValueError(f"BID-HDD's toy order depends on wait_history ({orders}): Fig. 8 may "
+                         "tell its values apart; record it with run.consistency")
+    return ("Every result the paper reports about BID on its workloads (device times, arm "
+            "movements, seek distances, latencies, the SSD's offload) is a claim this reading "
+            "decides (C1, C2, C4–C11): checking the reading against them would choose it by the "
+            "verdicts it gives. Its results about the Linux schedulers alone (Noop/CFQ, Figs "
+            "4–6) never see BID's wait timer, and the one result about BID that is no claim, "
+            "Fig. 8's BID-HDD on Table 1, comes out the same under every value (measured: "
+            f"{next(iter(orders.values()))}): the wait timers, from the 1000 ms default, outlast "
+            "the toy's 12 ms of submissions, so each process's requests form one queue. The "
+            "paper's text and the authors' released simulator decide it (the argument).")
+
+
 # -- the acceptance check: a check involving CFQ passes under either quantum -----------------
 def either_q(outcomes: dict[str, set[str]]) -> tuple[str, str, list[str]]:
     """The verdict of a check that passes under either quantum: its possible verdicts are the
