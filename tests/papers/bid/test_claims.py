@@ -340,7 +340,10 @@ def test_d_invariants_on_the_toy_and_the_disk_models():
     assert judge("D1", hdd=hdd).verdict == "reproduced"
     hdd.loc[hdd.index[0], "abs_error_ms"] = 0.1
     assert judge("D1", hdd=hdd).verdict == "not reproduced"
-    assert judge("D2", ssd=disk_checks.ssd_reference_checks()).verdict == "reproduced"
+    ssd = disk_checks.ssd_reference_checks()
+    assert judge("D2", ssd=ssd).verdict == "reproduced"
+    ssd.loc[ssd.index[0], "abs_error_ms"] = 0.1
+    assert judge("D2", ssd=ssd).verdict == "not reproduced"
 
 
 # -- recording ----------------------------------------------------------------------------------
