@@ -12,6 +12,11 @@ function in the same module:
 - optionally ``explain_<id>(inputs, verdict, measured) -> str``: the cause, when there is one
   to give (the core writes the measured interval itself).
 
+A claim whose band must hold on several groups at once — "on >= 4 of the 6 workloads", each
+workload by its own interval, a rank among them — is judged by its measure: it builds the row's
+bands (:meth:`Row.bands`), judges each group's interval with them and returns the verdict, the
+reason and the interval that decided (``Measured.uncertainty``); the core keeps the rest.
+
 :meth:`storrepro.suite.run.Run.judge_table` does the rest for every paper alike: draws
 replicates until the interval decides (:mod:`storrepro.suite.replicates`), judges the band,
 combines parts, applies prerequisites and readings, writes the register's band entries from
@@ -112,13 +117,16 @@ class Row:
 class Measured:
     """What ``measure_<id>`` returns: ``values`` (per replicate, or one number; a dict of them
     per part for a claim of parts), the short human ``text`` with units, the structured numbers
-    behind it (``extra``), and — for a claim without a band — its ``verdict`` and ``reason``."""
+    behind it (``extra``), and — for a claim without a band, or one whose measure judged its
+    bands on several groups — its ``verdict`` and ``reason`` (and then the ``uncertainty``: the
+    interval record that decided)."""
 
     values: Any
     text: str
     extra: dict = field(default_factory=dict)
     verdict: str = ""
     reason: str = ""
+    uncertainty: dict | None = None
 
 
 def _worst(verdicts: Sequence[str]) -> str:
@@ -152,12 +160,16 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
     else:
         source = inputs
         measured = measure(inputs)
-        records = {name: _record(row, name, _values(measured, name)) for name in bands}
-    if not bands:
+        records = {} if measured.verdict else {
+            name: _record(row, name, _values(measured, name)) for name in bands}
+    if not bands or measured.verdict:
         if measured.verdict not in _ORDER or not measured.reason.strip():
-            raise ValueError(f"claim {row.id!r} has no band: measure_{_slug(row.id)} must "
-                             f"return its verdict (one of {_ORDER}) and reason")
-        verdict, reason, uncertainty = measured.verdict, measured.reason, None
+            raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} must return its "
+                             f"verdict (one of {_ORDER}) and reason")
+        verdict, reason, uncertainty = measured.verdict, measured.reason, measured.uncertainty
+        if bands and row.role == "test" and uncertainty is None and not row.no_uncertainty:
+            raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} judged the bands, so "
+                             "it must return the interval that decided (uncertainty=...)")
     else:
         verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
         verdict = _worst(list(verdicts.values()))
@@ -188,7 +200,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if uncertainty and uncertainty.get("n", 0) >= 1 else None,
+        uncertainty=uncertainty if uncertainty and (uncertainty.get("n", 0) >= 1
+                                                    or measured.verdict) else None,
         no_uncertainty=row.no_uncertainty,
     )
 
