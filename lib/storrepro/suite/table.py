@@ -29,8 +29,13 @@ from storrepro.suite.bands import Band
 from storrepro.suite.claims import KINDS, ROLES, Claim, ci_text, judged
 from storrepro.suite.replicates import STATISTICS, Pool, decide, estimate
 
-#: How a claim of several parts is judged: the worst part's verdict counts.
 _ORDER = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
+#: How a claim of several parts is judged (``Row.combine``): ``worst``, the worst part's
+#: verdict counts; ``partly``, an inconclusive part makes the claim inconclusive, and parts
+#: reproduced beside parts not give ``partly`` (the claim holds in some of what it says);
+#: ``sizes``, the parts are the sizes of an effect whose direction the measure checks itself
+#: (its ceiling): a part that misses makes the claim ``partly``, whatever the others say.
+COMBINE = ("worst", "partly", "sizes")
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class Part:
     name: str
     band: Callable[..., Band]
     of: str
+    statistic: str = ""  # '' : the row's
 
 
 @dataclass(frozen=True)
@@ -51,11 +57,14 @@ class Row:
     ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
     (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
     paper's words are typed once. A claim of several parts lists them in ``parts`` instead
-    (each with its own band; the worst verdict counts). ``pool`` names the replicate pool its
+    (each with its own band and, where it differs from the row's, statistic), combined as
+    ``combine`` says (:data:`COMBINE`). ``pool`` names the replicate pool its
     measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
     median or share; a claim about typical runs registers its choice). ``of`` says what one
     measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
-    calibration judged by its own rule) returns its verdict in :class:`Measured`.
+    calibration judged by its own rule) returns its verdict in :class:`Measured`; a claim with
+    a band may too, as a ceiling its bands cannot lift (a condition the bands do not cover, or
+    ``not checkable`` when there is nothing to measure).
     """
 
     id: str
@@ -72,10 +81,12 @@ class Row:
     figure: str = ""
     pool: str = ""
     statistic: str = "mean"
+    combine: str = "worst"
     fmt: str = "{:.3g}"
     unit: str = ""
     not_affected_by: tuple[str, ...] = ()
     no_uncertainty: str = ""
+    note: str = ""  # said once in the register's band entry: e.g. an earlier band's verdict
 
     def __post_init__(self):
         where = f"claim row {self.id!r}"
@@ -88,6 +99,11 @@ class Row:
         if self.statistic not in STATISTICS:
             raise ValueError(f"{where}: statistic {self.statistic!r}, expected one of "
                              f"{STATISTICS}")
+        if self.combine not in COMBINE:
+            raise ValueError(f"{where}: combine {self.combine!r}, expected one of {COMBINE}")
+        bad = [p.statistic for p in self.parts if p.statistic and p.statistic not in STATISTICS]
+        if bad:
+            raise ValueError(f"{where}: part statistic {bad[0]!r}, expected one of {STATISTICS}")
         if self.band is not None and self.parts:
             raise ValueError(f"{where}: give a band or parts, not both")
         if self.core and self.role != "test":
@@ -107,6 +123,10 @@ class Row:
     def of_part(self, name: str) -> str:
         return self.of if name == "" else next(p.of for p in self.parts if p.name == name)
 
+    def statistic_of(self, name: str) -> str:
+        part = next((p for p in self.parts if p.name == name), None)
+        return part.statistic if part is not None and part.statistic else self.statistic
+
 
 @dataclass(frozen=True)
 class Measured:
@@ -123,6 +143,17 @@ class Measured:
 
 def _worst(verdicts: Sequence[str]) -> str:
     return max(verdicts, key=_ORDER.index)
+
+
+def combined(verdicts: Sequence[str], combine: str = "worst") -> str:
+    """The verdict of a claim whose parts have ``verdicts`` (see :data:`COMBINE`)."""
+    if combine == "sizes" and "not reproduced" in verdicts and "not checkable" not in verdicts:
+        return "partly"
+    if combine == "partly" and "inconclusive" in verdicts:
+        return "inconclusive"
+    if combine == "partly" and set(verdicts) == {"reproduced", "not reproduced"}:
+        return "partly"
+    return _worst(verdicts)
 
 
 def _as_list(values: Any) -> list[float]:
@@ -142,25 +173,28 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         records = {}
         for name, band in bands.items():
             records[name] = decide(pool, lambda reps, n=name: _values(measure(reps), n),
-                                   band, row.of_part(name), row.statistic)
+                                   band, row.of_part(name), row.statistic_of(name))
         source = pool.take(pool.drawn)
         measured = measure(source)
         if any(r["n"] != pool.drawn for r in records.values()):  # a later part grew the pool
             records = {name: {**r, **estimate(_values(measured, name), row.of_part(name),
-                                              row.statistic)}
+                                              row.statistic_of(name))}
                        for name, r in records.items()}
     else:
         source = inputs
         measured = measure(inputs)
-        records = {name: _record(row, name, _values(measured, name)) for name in bands}
-    if not bands:
+        records = {} if measured.verdict == "not checkable" else {
+            name: _record(row, name, _values(measured, name)) for name in bands}
+    if not records:
         if measured.verdict not in _ORDER or not measured.reason.strip():
             raise ValueError(f"claim {row.id!r} has no band: measure_{_slug(row.id)} must "
                              f"return its verdict (one of {_ORDER}) and reason")
         verdict, reason, uncertainty = measured.verdict, measured.reason, None
     else:
         verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
-        verdict = _worst(list(verdicts.values()))
+        verdict = combined(list(verdicts.values()), row.combine)
+        if measured.verdict:  # a ceiling the bands cannot lift
+            verdict = _worst([verdict, measured.verdict])
         decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
         uncertainty = records[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
@@ -189,7 +223,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
         uncertainty=uncertainty if uncertainty and uncertainty.get("n", 0) >= 1 else None,
-        no_uncertainty=row.no_uncertainty,
+        no_uncertainty=row.no_uncertainty or (
+            reason if uncertainty is None and verdict == "not checkable" else ""),
     )
 
 
@@ -197,7 +232,7 @@ def _record(row: Row, part: str, values: Any) -> dict | None:
     samples = _as_list(values)
     if len(samples) == 1 and row.no_uncertainty:
         return {"n": 1, "mean": samples[0], "ci95": None, "of": row.of_part(part)}
-    return estimate(samples, row.of_part(part), row.statistic)
+    return estimate(samples, row.of_part(part), row.statistic_of(part))
 
 
 def _values(measured: Measured, part: str) -> Any:
@@ -252,5 +287,6 @@ def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
             "symbol": f"{module}:TABLE",
             "row": row.id,
             "decides": [row.id],
+            **({"note": row.note} if row.note else {}),
         }
     return entries

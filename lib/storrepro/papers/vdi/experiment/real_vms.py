@@ -56,13 +56,13 @@ def load(path: str, limit: int) -> RealVMs | None:
 
 
 def claim_inputs(vms: RealVMs | None, scores: pd.DataFrame | None, alpha: float,
-                 label: str | None = None) -> tuple:
-    """The real-data claim rules' inputs under the forecasting reading ``label``: the per-VM
-    table, or None and the message naming the public source and the parameter; and the
-    file's path and digest."""
+                 label: str | None = None) -> dict:
+    """The real-data claims' inputs under the forecasting reading ``label``: the per-VM
+    ``table``, or None and ``why``, the message naming the public source and the parameter;
+    and ``on``, the file's path and digest."""
     if vms is None:
-        return None, missing_message("real_vms")
-    return real_table(scores, alpha, label), "", vms.describe()
+        return {"table": None, "why": missing_message("real_vms"), "on": ""}
+    return {"table": real_table(scores, alpha, label), "why": "", "on": vms.describe()}
 
 
 def days_of(series: np.ndarray) -> np.ndarray:

@@ -1,0 +1,64 @@
+"""The claims table's parts, ceilings and statistics (:mod:`storrepro.suite.table`), each on a
+hand-made measure."""
+
+import sys
+from functools import partial
+
+import pytest
+
+from storrepro.suite import bands
+from storrepro.suite.table import Measured, Part, Row, combined, judge_row
+
+PARTS = (Part("a", partial(bands.at_least, 1.0), of="a per replicate"),
+         Part("b", partial(bands.at_least, 1.0), of="b per replicate", statistic="median"))
+
+
+def row(**kw):
+    return Row(id="X1", statement="both parts hold", words="'at least one'", paper_value=1,
+               parts=PARTS, **kw)
+
+
+def measure_x1(inputs):
+    return Measured(inputs["values"], "measured", verdict=inputs.get("verdict", ""),
+                    reason=inputs.get("reason", ""))
+
+
+def judged(values, **kw):
+    inputs = {"values": values, **kw.pop("inputs", {})}
+    return judge_row(row(**kw), sys.modules[__name__], inputs, {})
+
+
+def test_parts_combine_worst_or_partly():
+    held, failed = [2.0, 2.1, 1.9], [0.2, 0.1, 0.3]
+    assert judged({"a": held, "b": failed}).verdict == "not reproduced"
+    assert judged({"a": held, "b": failed}, combine="partly").verdict == "partly"
+    assert combined(["reproduced", "inconclusive", "not reproduced"], "partly") == "inconclusive"
+    assert combined(["not reproduced", "not reproduced"], "partly") == "not reproduced"
+    assert combined(["inconclusive", "not reproduced"], "sizes") == "partly"
+    assert combined(["reproduced", "inconclusive"], "sizes") == "inconclusive"
+    with pytest.raises(ValueError, match="combine 'some'"):
+        row(combine="some")
+
+
+def test_a_part_has_its_own_statistic():
+    claim = judged({"a": [2.0, 2.1, 1.9], "b": [2.0, 50.0, 1.5, 1.6, 1.7]})
+    assert claim.values["verdict_per_part"] == {"a": "reproduced", "b": "reproduced"}
+    with pytest.raises(ValueError, match="part statistic 'mode'"):
+        Row(id="X2", statement="s", words="w", paper_value=1,
+            parts=(Part("a", partial(bands.at_least, 1.0), of="a", statistic="mode"),))
+
+
+def test_a_measures_verdict_is_a_ceiling_and_not_checkable_needs_no_values():
+    held = {"a": [2.0, 2.1, 1.9], "b": [2.0, 2.1, 1.9]}
+    capped = judged(held, inputs={"verdict": "not reproduced", "reason": "Smart above fixed."})
+    assert capped.verdict == "not reproduced" and "Smart above fixed." in capped.reason
+    nothing = judged({}, inputs={"verdict": "not checkable", "reason": "No file."})
+    assert nothing.verdict == "not checkable" and nothing.uncertainty is None
+
+
+def test_the_geometric_mean_of_ratios():
+    from storrepro.suite.replicates import estimate
+
+    u = estimate([2.0, 8.0], "ratio", "geomean")
+    assert u["mean"] == pytest.approx(4.0) and u["ci95"][0] < 4.0 < u["ci95"][1]
+    assert estimate([2.0, 0.0], "ratio", "geomean")["undefined"] == 1
