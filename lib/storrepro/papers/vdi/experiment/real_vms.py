@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -90,8 +91,9 @@ def lookback(model: str) -> int:
 
 @dataclass(frozen=True)
 class VmTask:
+    STREAM: ClassVar[tuple[str, ...]] = ("vm", "alphas")
     vm: str
-    series: np.ndarray = field(repr=False, compare=False)
+    series: np.ndarray = field(compare=False)
     #: the α values the proposed model is scored at (the notebook's and the reading's)
     alphas: tuple[float, ...] = ALPHAS
 
