@@ -350,16 +350,6 @@ def test_s9_dynamics_fails_when_the_smart_debt_never_nears_the_cap():
     assert claim.verdict == "not reproduced" and "never nears the cap" in claim.reason
 
 
-def test_violation_causes_split_the_violation_bins():
-    log = pd.DataFrame({
-        "violation": [True, True, True, True, False],
-        "demand_iops": [4000.0, 1000.0, 1000.0, 1000.0, 1000.0],
-        "c_fg": [64, 10, 0, 15, 20],
-    })
-    causes = vc.violation_causes({"log": log, "cff": [0, 10, 0, 0, 0]}, 64, 50.0)
-    assert causes == {"capacity": 20.0, "planner": 20.0, "emergency": 20.0, "other": 20.0}
-
-
 def test_invariants_and_the_queued_definition():
     assert judged("S1", checks=[{"S1": True}, {"S1": True}]).verdict == "reproduced"
     assert judged("S2", checks=[{"S2": True}, {"S2": False}]).verdict == "not reproduced"

@@ -1,22 +1,9 @@
 """Notebook 03's claims as a table (:mod:`storrepro.suite.table`): F1–F10 (workload and
 forecasting), S1–S12 (scheduler) and the real-VM claims F5-real, F5a-real, F10-real, one
-:class:`~storrepro.suite.table.Row` each, with one ``measure_<id>`` (and, where the cause needs
+:class:`~storrepro.suite.table.Row` each, with its ``measure_<id>`` (and, where a cause needs
 words, ``explain_<id>``) below. The notebook hands each group of rows to ``run.judge_table``
-with its inputs, a dict, under the primary readings and each alternative. Roles:
-
-- ``test``: F5, F7, F8 (forecasting), S5, S6 (scheduler), judged on the 95 % interval over the
-  seeds against the band the paper's words give, and F5-real, F5a-real over the real VMs;
-- ``calibration``: F1, F2, F4, F6 (the synthetic trace's noise and shape were calibrated to
-  them), F3 (the paper's weekly shape, which the generator builds in) and S4 (the fixed
-  baseline's ramp is fitted to the paper's 54.6 % / 21.7 %);
-- ``invariant``: F9, S1–S3, S7, S10, S11 (properties of this implementation);
-- ``analysis``: F10, F10-real, S8, S9, S12 (our own baselines, checks and sensitivity).
-
-F5 requires F9 (Holt-Winters beating ARIMA means nothing against a divergent ARIMA fit scored
-200 %); S6 requires S4 (the ratio fixed/smart is the paper's only against a baseline at the
-paper's numbers). A calibration target's numbers are the constants below, each named by the
-config's register.
-"""
+with its inputs (a dict) under the primary readings and each alternative. A calibration
+target's numbers are the constants below, each named by the config's register."""
 
 from __future__ import annotations
 
@@ -29,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.papers.vdi.books import trace_cover
-from storrepro.papers.vdi.metrics import dynamics, mean_violation, per_seed_frame
+from storrepro.papers.vdi.metrics import dynamics, mean_violation, per_seed_frame, violation_causes
 from storrepro.papers.vdi.seeds import PSYN_DAY, WINDOW_RANGE
 from storrepro.suite import bands
 from storrepro.suite.claims import bootstrap_interval, ci_text, headline_verdict, interval
@@ -669,24 +656,6 @@ def measure_s11(inputs) -> Measured:
 
 
 # ---------------------------------------------------------------- scheduler: the paper's claims
-
-
-def violation_causes(result: Mapping, n_cores: int, fg_iops_per_core: float) -> dict[str, float]:
-    """Where one smart run's violation bins come from, in pp of all bins: ``capacity`` (demand
-    above N·CIOPS_FG: no policy avoids it), ``planner`` (the plan took FG cores, CFF > 0),
-    ``emergency`` (the 95 % burn gave FG no core) and ``other``."""
-    log = result["log"]
-    violation = log["violation"].to_numpy(dtype=bool)
-    demand = log["demand_iops"].to_numpy()
-    cff = np.asarray(result.get("cff", np.zeros(len(log))))
-    capacity = violation & (demand > n_cores * fg_iops_per_core)
-    planner = violation & ~capacity & (cff > 0)
-    emergency = violation & ~capacity & ~planner & (log["c_fg"].to_numpy() == 0)
-    other = violation & ~capacity & ~planner & ~emergency
-    n = len(log)
-    return {k: 100.0 * float(v.sum()) / n for k, v in (
-        ("capacity", capacity), ("planner", planner), ("emergency", emergency), ("other", other)
-    )}
 
 
 def scheduler_inputs(runs: Mapping, idle_only: list, times: pd.DatetimeIndex, system) -> dict:

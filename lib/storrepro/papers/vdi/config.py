@@ -123,20 +123,12 @@ class VdiConfig(NotebookConfig):
     )
     full_cost = (41.0, 1031.0, 1092.0)  # full s, quick and full peak MiB
     params = {
-        "seeds": Param(
-            int,
-            2,
-            5,
-            "independent synthetic traces (seeds 0..seeds-1)",
-            low=1,
-            high=20,
-            grows="time",
-        ),
+        "seeds": Param(int, 2, 5, "independent synthetic traces (seeds 0..seeds-1)", low=1,
+                       high=20, grows="time"),
         "n_cores": Param(int, 64, 64, "datapath cores N", low=1, high=1024),
         "fg_iops_per_core": Param(float, 50.0, 50.0, "FG IOPS one core serves", low=1e-3),
-        "bg_ops_per_core": Param(
-            float, 20.0, 20.0, "BG debt blocks freed per core-second", low=1e-3
-        ),
+        "bg_ops_per_core": Param(float, 20.0, 20.0, "BG debt blocks freed per core-second",
+                                 low=1e-3),
         "cap": Param(float, 0.95, 0.95, "dynamic bucket cap, fraction of the pool in (0, 1]"),
         "alpha": Param(float, 0.5, 0.5, "EWMA smoothing factor of the proposed forecaster"),
         "window_h": Param(float, 12.0, 12.0, "planner: window before a breach (h)", low=1, high=24),
