@@ -86,7 +86,7 @@ TABLE = (
     Row(id="F5", core=True, requires=("F9",), not_affected_by=_SCHEDULER, fmt="{:+.2f}",
         statement="The proposed forecaster beats Holt-Winters, which beats ARIMA(144,0,2) (SMAPE)",
         paper_value="14.8 < 19.2 < 27.8 % (proposed − HW −4.4 pp)", words=_SMAPE_WORDS,
-        parts=(_HW_PART, _ARIMA_PART),
+        parts=(_HW_PART, _ARIMA_PART), of="the per-seed P-syn SMAPE gaps (pp)",
         note="Before issue 32 the band was proposed ≤ HW + 0.5 pp and HW < ARIMA, in the mean "
         "and on ≥ 80 % of the seeds, which let the proposed model be slightly worse than "
         "Holt-Winters; on the full profile's seeds F5 was reproduced under it."),
@@ -121,6 +121,7 @@ TABLE = (
         statement="Watermarks respected: fixed ≤ 50 % + one hourly lump; smart ≤ 97 % of the pool",
         words='"between 40 and 50% of total pool size"; "up to 95% of pool size"'),
     Row(id="S4", role="calibration", paper_value="54.6 % / 21.7 %", combine="partly",
+        of="the fixed bucket's violation and queued IO % (mean over seeds)",
         fmt="{:.1f}", unit=" %", no_uncertainty="a calibration target, met on the mean over "
         "the seeds the ramp was fitted to",
         statement="Fixed 40–50 % bucket (calibrated ramp): SLO violations and queued IO",
@@ -136,6 +137,7 @@ TABLE = (
         statement="S5 and S6 keep their verdicts when the pool size P is scaled (our analysis: "
         "the paper never gives P)", words="(ours: the paper never gives P)"),
     Row(id="S5", core=True, combine="partly", not_affected_by=_FORECASTS, fmt="{:.1f}",
+        of="the smart scheduler's violation and queued IO % (mean over seeds)",
         unit=" %", paper_value="6.2 % / 2.6 %",
         statement="The smart scheduler (knobs frozen, run once) violates the SLO in 6.2 % of the "
         "time with 2.6 % of IO queued",
@@ -147,6 +149,7 @@ TABLE = (
                     of="smart queued IO % (mean over seeds)"))),
     Row(id="S6", core=True, requires=("S4",), combine="sizes", statistic="geomean",
         not_affected_by=_FORECASTS, fmt="{:.2f}", unit="×",
+        of="the per-seed ratios fixed/smart of violation and queued IO %",
         paper_value=f"{S6_PAPER['violation']:.1f}× / {S6_PAPER['queued']:.1f}×",
         statement="The forecast-driven debt bucket cuts SLO violations and queued IO relative to "
         "the fixed bucket (ratios fixed/smart)",
