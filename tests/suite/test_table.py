@@ -62,3 +62,21 @@ def test_the_geometric_mean_of_ratios():
     u = estimate([2.0, 8.0], "ratio", "geomean")
     assert u["mean"] == pytest.approx(4.0) and u["ci95"][0] < 4.0 < u["ci95"][1]
     assert estimate([2.0, 0.0], "ratio", "geomean")["undefined"] == 1
+
+
+def test_a_claim_without_a_band_states_its_rule_and_a_calibration_is_registered():
+    from storrepro.suite.table import band_entries
+
+    target = Row(id="X3", role="calibration", statement="s", words="'about 5'", paper_value=5,
+                 rule="within 1 of 5 on every seed")
+    claim = judge_row(target, sys.modules[__name__], {"verdict": "reproduced", "reason": "Ok."},
+                      {})
+    assert claim.tolerance == "within 1 of 5 on every seed" and claim.verdict == "reproduced"
+    entries = band_entries([target, row()], "m")
+    assert entries["X3 target"]["value"] == target.rule and entries["X3 target"]["kind"] == (
+        "calibration")
+    assert "X1 band" in entries and "X3 band" not in entries
+
+
+def measure_x3(inputs):
+    return Measured(None, "5", verdict=inputs["verdict"], reason=inputs["reason"])

@@ -62,7 +62,8 @@ class Row:
     measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
     median or share; a claim about typical runs registers its choice). ``of`` says what one
     measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
-    calibration judged by its own rule) returns its verdict in :class:`Measured`; a claim with
+    calibration judged by its own rule, stated in ``rule``) returns its verdict in
+    :class:`Measured`; a claim with
     a band may too, as a ceiling its bands cannot lift (a condition the bands do not cover, or
     ``not checkable`` when there is nothing to measure).
     """
@@ -87,6 +88,7 @@ class Row:
     not_affected_by: tuple[str, ...] = ()
     no_uncertainty: str = ""
     note: str = ""  # said once in the register's band entry: e.g. an earlier band's verdict
+    rule: str = ""  # a claim without a band: its rule in words (a calibration's target)
 
     def __post_init__(self):
         where = f"claim row {self.id!r}"
@@ -214,7 +216,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         paper_value=row.paper_value,
         reproduced_value=measured.text,
         tolerance="; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items())
-        or "its own rule (see the reason)",
+        or row.rule or "its own rule (see the reason)",
         verdict=verdict,
         reason=reason,
         role=row.role,
@@ -273,10 +275,16 @@ def _function(module: Any, kind: str, claim_id: str) -> Callable:
 
 def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
     """The register's band entries, written from the rows (never typed twice): per row with a
-    band, the paper's words and the band they give."""
+    band, the paper's words and the band they give; per calibration without one, the words and
+    the target its ``rule`` states."""
     entries = {}
     for row in rows:
         bands = row.bands()
+        if not bands and row.role == "calibration" and row.rule:
+            entries[f"{row.id} target"] = {
+                "question": f"What is the stand-in calibrated to ({row.id})?", "quote": row.words,
+                "value": row.rule, "kind": "calibration", "symbol": f"{module}:TABLE",
+                "row": row.id, "decides": [row.id]}
         if not bands:
             continue
         entries[f"{row.id} band"] = {

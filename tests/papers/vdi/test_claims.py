@@ -36,7 +36,7 @@ def test_f3_fails_on_a_friday_that_reaches_into_the_weekend_and_passes_when_flat
     claim = judged("F3", char=good)
     assert claim.verdict == "reproduced" and claim.role == "calibration"  # built into the trace
     assert "builds this shape in" in claim.reason
-    assert "±10 %" in claim.reason and "calendar" in claim.reason
+    assert "±10 %" in claim.tolerance and "calendar" in claim.reason
     bad = char_frame(wtf_spread=[0.03, 0.147], weekend_ratio=[0.37, 0.59],
                      monday_ratio=[1.09, 1.35])
     claim = judged("F3", char=bad)
@@ -467,17 +467,15 @@ def test_a_test_claim_must_be_judged_under_every_reading(tmp_path):
         run.judge_table(vc.rows("S5"), vc, frame, by_reading={"pool=prototype": frame})
 
 
-def test_every_forced_entry_names_a_constant_of_the_claims_module():
-    import inspect
+def test_the_register_writes_each_band_and_calibration_target_from_the_table():
+    from storrepro.suite.table import band_entries
 
-    from storrepro.suite.dating import constant
-
-    source = inspect.getsource(vc)
-    for name, forced in VdiConfig.forced.items():
-        if forced.symbol:
-            module, symbol = forced.symbol.split(":")
-            assert module == vc.__name__, name
-            assert constant(symbol)(source) is not None, name
+    entries = band_entries(vc.TABLE, vc.__name__)
+    assert not VdiConfig.forced  # nothing typed twice in the config
+    assert {"F5 band", "S5 band", "S6 band", "S4 band", "F1 target", "F6 target"} <= set(entries)
+    assert entries["F1 target"]["value"] == vc.rows("F1")[0].rule
+    assert "[141, 147]" in entries["F1 target"]["value"]
+    assert "0.5 pp" in entries["F5 band"]["note"]  # the former band, said once
 
 
 def test_summary_says_at_which_pool_sizes_the_cut_holds():

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from storrepro.suite.config import (
-    Forced,
     NotebookConfig,
     Param,
     ParameterError,
@@ -71,9 +70,6 @@ FORECAST_ALPHAS = {
 
 #: The readings of the forecasting protocol: they move F5, F7 and F8, never the scheduler.
 FORECAST_READINGS = ("train_window", "proposed_history", "forecast_alpha")
-
-#: The module of the claim rules, whose constants the register's forced entries date.
-_CLAIMS = "storrepro.papers.vdi.claims"
 
 #: reading name -> the SystemParams field it sets
 READING_FIELDS = {"pool": "pool_rule", "spread": "spread"}
@@ -259,46 +255,6 @@ class VdiConfig(NotebookConfig):
                 "reported F5's median gap at 0.7 (+0.60 pp) before they were added."
             ),
             kind="resolution",
-        ),
-    }
-
-    forced: ClassVar[dict[str, Forced]] = {
-        "f1_target": Forced(
-            question="What daily cycle is the generator calibrated to?",
-            quote='"Figure 5 plots the autocorrelation of incoming intensity at different lags, '
-            'where the highest at is at point 144 (a one-day lag, plotted at 10 minute '
-            'intervals)"',
-            value="ACF argmax over lags 36–300 in [141, 147], ACF(144) ≥ 0.35, ACF(144) − "
-            "ACF(72) ≥ 0.5 (acceptance check F1)",
-            kind="calibration",
-            symbol=f"{_CLAIMS}:ACF_ARGMAX",
-            decides=("F1",),
-        ),
-        "f2_target": Forced(
-            question="What 24 h correlation is the generator's noise calibrated to?",
-            quote='"the 24-hour lag spread, which indicates a strong 24hour correlation"',
-            value="Pearson r(y_t, y_t+144) ≥ 0.45 on every seed (acceptance check F2)",
-            kind="calibration",
-            symbol=f"{_CLAIMS}:LAG_R_MIN",
-            decides=("F2",),
-        ),
-        "f4_target": Forced(
-            question="Which day clusters is the generator's weekend built to give?",
-            quote='"we group weekday as a separate cluster from weekend, leading to 2 stationary '
-            'intensity signals"',
-            value="K-means (k = 2) puts Saturday and Sunday alone in one cluster on every seed",
-            kind="calibration",
-            decides=("F4",),
-        ),
-        "f6_target": Forced(
-            question="What forecast errors is the generator's noise (σ = 0.45) calibrated to?",
-            quote='"ARIMA achieves [...] 27.8%"; "triple exponential smoothing is 19.2%"; "We '
-            'achieve [...] SMAPE of 14.8%"',
-            value="proposed SMAPE in [10, 20] %, Holt-Winters in [14, 25] %, ARIMA ≥ HW + 1 pp, "
-            "proposed/ARIMA ≤ 0.85 (acceptance check F6 for a synthetic trace)",
-            kind="calibration",
-            symbol=f"{_CLAIMS}:F6_BANDS",
-            decides=("F6",),
         ),
     }
 
