@@ -258,9 +258,6 @@ def measure_f2(inputs) -> Measured:
 
 
 def measure_f3(inputs) -> Measured:
-    """By calendar date, on every seed: Wed/Thu/Fri within ±10 % of their mean, Sat and Sun ≤
-    0.6×, Mon ≥ 1.05×. The generator builds this shape in, so it checks that the stand-in
-    carries the paper's weekly shape through the decomposition, not that VDI traces have it."""
     char = inputs["char"]
     parts = {"Wed–Fri flat": char.wtf_spread <= WTF_SPREAD_MAX,
              "weekend low": char.weekend_ratio <= WEEKEND_MAX,
@@ -388,9 +385,7 @@ def _covered(inputs, cid: str) -> tuple[str, str]:
 
 
 def measure_f9(inputs) -> Measured:
-    """Every ARIMA fit is checked: an AR root inside the unit circle or a SMAPE above 150 %
-    flags it divergent, scored 200 %; the reported (ridge) fit must be stable. ``arima_rows``:
-    the ARIMA variants' accuracy rows."""
+    """``arima_rows``: the accuracy rows of the ARIMA variants."""
     rows_, reported = inputs["arima_rows"], "arima-ridge"
     bad = ~rows_.stable.astype(bool) | (rows_.smape_fit > DIVERGENT_SMAPE)
     flagged = rows_.divergent.astype(bool)
@@ -600,7 +595,6 @@ def measure_s2(inputs) -> Measured:
 
 
 def measure_s3(inputs) -> Measured:
-    """Fixed debt ≤ 50 % + one hourly lump; smart ≤ 97 % (the 95 % cap plus one lump)."""
     fixed, smart = inputs["fixed_df"], inputs["smart_df"]
     fixed_max, smart_max = fixed.max_debt_pct.to_numpy(float), float(smart.max_debt_pct.max())
     ok = bool(np.all(fixed_max <= 100 * inputs["high"] + fixed.max_lump_pct.to_numpy(float)))
@@ -653,7 +647,6 @@ def measure_s8(inputs) -> Measured:
 
 
 def measure_s10(inputs) -> Measured:
-    """simpy = numpy fluid reference (≤ 0.1 pp); a 60 s tick moves violation % ≤ 3 pp."""
     diff, shift = inputs["max_diff_pp"], inputs["tick_shift_pp"]
     ran = shift is not None and math.isfinite(shift)
     ok = diff <= S10_AGREE_PP and (not ran or shift <= S10_TICK_PP)
@@ -772,8 +765,7 @@ def explain_s6(inputs, verdict: str, measured: Measured) -> str:
 
 
 def measure_s7(inputs) -> Measured:
-    """Idle-only ≤ smart with an oracle ≤ smart with the forecast + 0.5 pp (mean violation %):
-    idle-only steals no FG core; a perfect forecast should not plan worse."""
+    """Idle-only steals no FG core, and a perfect forecast should not plan worse."""
     idle, oracle = inputs["idle_only"], inputs["oracle"]
     forecast = float(inputs["smart"].violation_pct.mean())
     first, second = idle <= oracle, oracle <= forecast + S7_MARGIN
@@ -809,9 +801,8 @@ def measure_s9(inputs) -> Measured:
 
 
 def measure_s12(inputs) -> Measured:
-    """S5's and S6's verdicts (their own rows, judged at each scale) at each pool scale (P
-    times a factor; the paper never gives P); ``scales``: factor -> (fixed, smart) per-seed
-    frames. Holds when neither verdict moves over the scales."""
+    """S5's and S6's verdicts by their own rows at each pool scale (P times a factor; the paper
+    never gives P); ``scales``: factor -> (fixed, smart) per-seed frames."""
     by, module = {}, sys.modules[__name__]
     for factor, (fixed, smart) in sorted(inputs["scales"].items()):
         at = {"fixed": fixed, "smart": smart}
