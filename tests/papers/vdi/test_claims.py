@@ -352,6 +352,7 @@ def test_s9_dynamics_fails_when_the_smart_debt_never_nears_the_cap():
 
 def test_invariants_and_the_queued_definition():
     assert judged("S1", checks=[{"S1": True}, {"S1": True}]).verdict == "reproduced"
+    assert judged("S1", checks=[{"S1": True}, {"S1": False}]).verdict == "not reproduced"
     assert judged("S2", checks=[{"S2": True}, {"S2": False}]).verdict == "not reproduced"
 
     def s3(fixed_max, smart_max):
