@@ -1,14 +1,87 @@
-"""A claim whose measure judges the row's bands on several groups itself (a count over groups):
-the core keeps its verdict, reason and deciding interval, and the band built from the row."""
+"""The claims table's parts, ceilings and statistics (:mod:`storrepro.suite.table`), each on a
+hand-made measure; and a measure that judges the row's bands on several groups itself (a count
+over groups), whose verdict, reason and deciding interval the core keeps with the row's band."""
 
 import sys
 from functools import partial
 
 import pytest
 
-from storrepro.suite import bands
-from storrepro.suite.claims import interval, judged
-from storrepro.suite.table import Measured, Row, judge_row
+from storrepro.suite import bands, claims
+from storrepro.suite.table import Measured, Part, Row, combined, judge_row
+
+PARTS = (Part("a", partial(bands.at_least, 1.0), of="a per replicate"),
+         Part("b", partial(bands.at_least, 1.0), of="b per replicate", statistic="median"))
+
+
+def row(**kw):
+    return Row(id="X1", statement="both parts hold", words="'at least one'", paper_value=1,
+               parts=PARTS, **kw)
+
+
+def measure_x1(inputs):
+    return Measured(inputs["values"], "measured", verdict=inputs.get("verdict", ""),
+                    reason=inputs.get("reason", ""))
+
+
+def judged(values, **kw):
+    inputs = {"values": values, **kw.pop("inputs", {})}
+    return judge_row(row(**kw), sys.modules[__name__], inputs, {})
+
+
+def test_parts_combine_worst_or_partly():
+    held, failed = [2.0, 2.1, 1.9], [0.2, 0.1, 0.3]
+    assert judged({"a": held, "b": failed}).verdict == "not reproduced"
+    assert judged({"a": held, "b": failed}, combine="partly").verdict == "partly"
+    assert combined(["reproduced", "inconclusive", "not reproduced"], "partly") == "inconclusive"
+    assert combined(["not reproduced", "not reproduced"], "partly") == "not reproduced"
+    assert combined(["inconclusive", "not reproduced"], "sizes") == "partly"
+    assert combined(["reproduced", "inconclusive"], "sizes") == "inconclusive"
+    with pytest.raises(ValueError, match="combine 'some'"):
+        row(combine="some")
+
+
+def test_a_part_has_its_own_statistic():
+    claim = judged({"a": [2.0, 2.1, 1.9], "b": [2.0, 50.0, 1.5, 1.6, 1.7]})
+    assert claim.values["verdict_per_part"] == {"a": "reproduced", "b": "reproduced"}
+    with pytest.raises(ValueError, match="part statistic 'mode'"):
+        Row(id="X2", statement="s", words="w", paper_value=1,
+            parts=(Part("a", partial(bands.at_least, 1.0), of="a", statistic="mode"),))
+
+
+def test_a_measures_verdict_is_a_ceiling_and_not_checkable_needs_no_values():
+    held = {"a": [2.0, 2.1, 1.9], "b": [2.0, 2.1, 1.9]}
+    capped = judged(held, inputs={"verdict": "not reproduced", "reason": "Smart above fixed."})
+    assert capped.verdict == "not reproduced" and "Smart above fixed." in capped.reason
+    nothing = judged({}, inputs={"verdict": "not checkable", "reason": "No file."})
+    assert nothing.verdict == "not checkable" and nothing.uncertainty is None
+
+
+def test_the_geometric_mean_of_ratios():
+    from storrepro.suite.replicates import estimate
+
+    u = estimate([2.0, 8.0], "ratio", "geomean")
+    assert u["mean"] == pytest.approx(4.0) and u["ci95"][0] < 4.0 < u["ci95"][1]
+    assert estimate([2.0, 0.0], "ratio", "geomean")["undefined"] == 1
+
+
+def test_a_claim_without_a_band_states_its_rule_and_a_calibration_is_registered():
+    from storrepro.suite.table import band_entries
+
+    target = Row(id="X3", role="calibration", statement="s", words="'about 5'", paper_value=5,
+                 rule="within 1 of 5 on every seed")
+    claim = judge_row(target, sys.modules[__name__], {"verdict": "reproduced", "reason": "Ok."},
+                      {})
+    assert claim.tolerance == "within 1 of 5 on every seed" and claim.verdict == "reproduced"
+    entries = band_entries([target, row()], "m")
+    assert entries["X3 target"]["value"] == target.rule and entries["X3 target"]["kind"] == (
+        "calibration")
+    assert "X1 band" in entries and "X3 band" not in entries
+
+
+def measure_x3(inputs):
+    return Measured(None, "5", verdict=inputs["verdict"], reason=inputs["reason"])
+
 
 ROW = Row(id="G1", statement="Above 1 on at least 2 of 3 groups", words="'mostly above one'",
           paper_value="2/3", band=partial(bands.at_least, 1.0), of="x per replicate")
@@ -16,10 +89,10 @@ ROW = Row(id="G1", statement="Above 1 on at least 2 of 3 groups", words="'mostly
 
 def measure_g1(groups) -> Measured:
     band = ROW.bands()[""]
-    records = sorted((interval(x, f"x, {g}") for g, x in groups.items()),
+    records = sorted((claims.interval(x, f"x, {g}") for g, x in groups.items()),
                      key=lambda u: u["mean"], reverse=True)
     second = records[1]  # 'on at least 2': the second best decides
-    return Measured(None, f"second best {second['mean']:g}", {}, judged(band, second),
+    return Measured(None, f"second best {second['mean']:g}", {}, claims.judged(band, second),
                     f"The second best group is at {second['mean']:g}.", second)
 
 

@@ -107,8 +107,9 @@ def constant(name: str) -> Callable[[str], str | None]:
 
 
 def table_band(claim_id: str) -> Callable[[str], str | None]:
-    """An extractor: the paper's words and band of the claims-table ``Row(id=claim_id, ...)``
-    (:mod:`storrepro.suite.table`), the part of the row a band entry of the register dates."""
+    """An extractor: the paper's words and band (or rule) of the claims-table
+    ``Row(id=claim_id, ...)`` (:mod:`storrepro.suite.table`), the part of the row a band entry
+    of the register dates."""
 
     def extract(source: str) -> str | None:
         tree = _tree(source)
@@ -119,7 +120,7 @@ def table_band(claim_id: str) -> Callable[[str], str | None]:
                 continue
             kw = {k.arg: k.value for k in node.keywords}
             if isinstance(kw.get("id"), ast.Constant) and kw["id"].value == claim_id:
-                return "; ".join(ast.unparse(kw[k]) for k in ("words", "band", "parts")
+                return "; ".join(ast.unparse(kw[k]) for k in ("words", "band", "parts", "rule")
                                  if k in kw)
         return None
 

@@ -34,8 +34,13 @@ from storrepro.suite.bands import Band
 from storrepro.suite.claims import KINDS, ROLES, Claim, ci_text, judged
 from storrepro.suite.replicates import STATISTICS, Pool, decide, estimate
 
-#: How a claim of several parts is judged: the worst part's verdict counts.
 _ORDER = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
+#: How a claim of several parts is judged (``Row.combine``): ``worst``, the worst part's
+#: verdict counts; ``partly``, an inconclusive part makes the claim inconclusive, and parts
+#: reproduced beside parts not give ``partly`` (the claim holds in some of what it says);
+#: ``sizes``, the parts are the sizes of an effect whose direction the measure checks itself
+#: (its ceiling): a part that misses makes the claim ``partly``, whatever the others say.
+COMBINE = ("worst", "partly", "sizes")
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class Part:
     name: str
     band: Callable[..., Band]
     of: str
+    statistic: str = ""  # '' : the row's
 
 
 @dataclass(frozen=True)
@@ -56,11 +62,15 @@ class Row:
     ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
     (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
     paper's words are typed once. A claim of several parts lists them in ``parts`` instead
-    (each with its own band; the worst verdict counts). ``pool`` names the replicate pool its
+    (each with its own band and, where it differs from the row's, statistic), combined as
+    ``combine`` says (:data:`COMBINE`). ``pool`` names the replicate pool its
     measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
     median or share; a claim about typical runs registers its choice). ``of`` says what one
     measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
-    calibration judged by its own rule) returns its verdict in :class:`Measured`.
+    calibration judged by its own rule, stated in ``rule``) returns its verdict in
+    :class:`Measured`; a claim with
+    a band may too, as a ceiling its bands cannot lift (a condition the bands do not cover, or
+    ``not checkable`` when there is nothing to measure).
     """
 
     id: str
@@ -77,10 +87,13 @@ class Row:
     figure: str = ""
     pool: str = ""
     statistic: str = "mean"
+    combine: str = "worst"
     fmt: str = "{:.3g}"
     unit: str = ""
     not_affected_by: tuple[str, ...] = ()
     no_uncertainty: str = ""
+    note: str = ""  # said once in the register's band entry: e.g. an earlier band's verdict
+    rule: str = ""  # a claim without a band: its rule in words (a calibration's target)
 
     def __post_init__(self):
         where = f"claim row {self.id!r}"
@@ -93,6 +106,11 @@ class Row:
         if self.statistic not in STATISTICS:
             raise ValueError(f"{where}: statistic {self.statistic!r}, expected one of "
                              f"{STATISTICS}")
+        if self.combine not in COMBINE:
+            raise ValueError(f"{where}: combine {self.combine!r}, expected one of {COMBINE}")
+        bad = [p.statistic for p in self.parts if p.statistic and p.statistic not in STATISTICS]
+        if bad:
+            raise ValueError(f"{where}: part statistic {bad[0]!r}, expected one of {STATISTICS}")
         if self.band is not None and self.parts:
             raise ValueError(f"{where}: give a band or parts, not both")
         if self.core and self.role != "test":
@@ -111,6 +129,10 @@ class Row:
 
     def of_part(self, name: str) -> str:
         return self.of if name == "" else next(p.of for p in self.parts if p.name == name)
+
+    def statistic_of(self, name: str) -> str:
+        part = next((p for p in self.parts if p.name == name), None)
+        return part.statistic if part is not None and part.statistic else self.statistic
 
 
 @dataclass(frozen=True)
@@ -133,6 +155,17 @@ def _worst(verdicts: Sequence[str]) -> str:
     return max(verdicts, key=_ORDER.index)
 
 
+def combined(verdicts: Sequence[str], combine: str = "worst") -> str:
+    """The verdict of a claim whose parts have ``verdicts`` (see :data:`COMBINE`)."""
+    if combine == "sizes" and "not reproduced" in verdicts and "not checkable" not in verdicts:
+        return "partly"
+    if combine == "partly" and "inconclusive" in verdicts:
+        return "inconclusive"
+    if combine == "partly" and set(verdicts) == {"reproduced", "not reproduced"}:
+        return "partly"
+    return _worst(verdicts)
+
+
 def _as_list(values: Any) -> list[float]:
     return [float(values)] if isinstance(values, int | float) else [float(v) for v in values]
 
@@ -150,29 +183,36 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         records = {}
         for name, band in bands.items():
             records[name] = decide(pool, lambda reps, n=name: _values(measure(reps), n),
-                                   band, row.of_part(name), row.statistic)
+                                   band, row.of_part(name), row.statistic_of(name))
         source = pool.take(pool.drawn)
         measured = measure(source)
         if any(r["n"] != pool.drawn for r in records.values()):  # a later part grew the pool
             records = {name: {**r, **estimate(_values(measured, name), row.of_part(name),
-                                              row.statistic)}
+                                              row.statistic_of(name))}
                        for name, r in records.items()}
     else:
         source = inputs
         measured = measure(inputs)
-        records = {} if measured.verdict else {
+        # a verdict with no values (or not checkable) is the measure's own: the bands are not
+        # judged; a verdict beside values is a ceiling the bands cannot lift (below)
+        final = measured.verdict and (measured.values is None
+                                      or measured.verdict == "not checkable")
+        records = {} if final else {
             name: _record(row, name, _values(measured, name)) for name in bands}
-    if not bands or measured.verdict:
+    if not records:
         if measured.verdict not in _ORDER or not measured.reason.strip():
             raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} must return its "
                              f"verdict (one of {_ORDER}) and reason")
         verdict, reason, uncertainty = measured.verdict, measured.reason, measured.uncertainty
-        if bands and row.role == "test" and uncertainty is None and not row.no_uncertainty:
+        if (bands and row.role == "test" and uncertainty is None and not row.no_uncertainty
+                and verdict != "not checkable"):
             raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} judged the bands, so "
                              "it must return the interval that decided (uncertainty=...)")
     else:
         verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
-        verdict = _worst(list(verdicts.values()))
+        verdict = combined(list(verdicts.values()), row.combine)
+        if measured.verdict:  # a ceiling the bands cannot lift
+            verdict = _worst([verdict, measured.verdict])
         decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
         uncertainty = records[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
@@ -192,7 +232,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         paper_value=row.paper_value,
         reproduced_value=measured.text,
         tolerance="; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items())
-        or "its own rule (see the reason)",
+        or row.rule or "its own rule (see the reason)",
         verdict=verdict,
         reason=reason,
         role=row.role,
@@ -202,7 +242,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
         uncertainty=uncertainty if uncertainty and (uncertainty.get("n", 0) >= 1
                                                     or measured.verdict) else None,
-        no_uncertainty=row.no_uncertainty,
+        no_uncertainty=row.no_uncertainty or (
+            reason if uncertainty is None and verdict == "not checkable" else ""),
     )
 
 
@@ -210,7 +251,7 @@ def _record(row: Row, part: str, values: Any) -> dict | None:
     samples = _as_list(values)
     if len(samples) == 1 and row.no_uncertainty:
         return {"n": 1, "mean": samples[0], "ci95": None, "of": row.of_part(part)}
-    return estimate(samples, row.of_part(part), row.statistic)
+    return estimate(samples, row.of_part(part), row.statistic_of(part))
 
 
 def _values(measured: Measured, part: str) -> Any:
@@ -251,10 +292,16 @@ def _function(module: Any, kind: str, claim_id: str) -> Callable:
 
 def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
     """The register's band entries, written from the rows (never typed twice): per row with a
-    band, the paper's words and the band they give."""
+    band, the paper's words and the band they give; per calibration without one, the words and
+    the target its ``rule`` states."""
     entries = {}
     for row in rows:
         bands = row.bands()
+        if not bands and row.role == "calibration" and row.rule:
+            entries[f"{row.id} target"] = {
+                "question": f"What is the stand-in calibrated to ({row.id})?", "quote": row.words,
+                "value": row.rule, "kind": "calibration", "symbol": f"{module}:TABLE",
+                "row": row.id, "decides": [row.id]}
         if not bands:
             continue
         entries[f"{row.id} band"] = {
@@ -265,5 +312,6 @@ def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
             "symbol": f"{module}:TABLE",
             "row": row.id,
             "decides": [row.id],
+            **({"note": row.note} if row.note else {}),
         }
     return entries
