@@ -8,7 +8,10 @@ function in the same module:
 
 - ``measure_<id>(inputs) -> Measured``: the measured values (one per replicate, or one
   number), the short human value and the structured numbers behind it; for a claim with a
-  ``pool`` the argument is the list of replicates;
+  ``pool`` the argument is the list of replicates (and, when the function names a parameter
+  ``inputs``, the reading's inputs too: what to read from the shared replicates; so for
+  ``explain_<id>``); a claim id's characters other than letters and digits become ``_``
+  (``measure_b3_0_95_tofec`` for ``B3-0.95-TOFEC``);
 - optionally ``explain_<id>(inputs, verdict, measured) -> str``: the cause, when there is one
   to give (the core writes the measured interval itself).
 
@@ -20,9 +23,12 @@ the rows and the JSON. A newcomer finds any claim's rule and band in the one fil
 
 from __future__ import annotations
 
+import inspect
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from storrepro.suite.bands import Band
@@ -31,6 +37,10 @@ from storrepro.suite.replicates import STATISTICS, Pool, decide, estimate
 
 #: How a claim of several parts is judged: the worst part's verdict counts.
 _ORDER = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
+#: How a row's parts combine: ``worst`` (the worst part's verdict), or ``partly`` (the paper
+#: claims every part: partly when some parts are reproduced and the others not; mixed with an
+#: undecided part, inconclusive).
+COMBINE = ("worst", "partly")
 
 
 @dataclass(frozen=True)
@@ -51,11 +61,13 @@ class Row:
     ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
     (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
     paper's words are typed once. A claim of several parts lists them in ``parts`` instead
-    (each with its own band; the worst verdict counts). ``pool`` names the replicate pool its
-    measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
-    median or share; a claim about typical runs registers its choice). ``of`` says what one
-    measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
-    calibration judged by its own rule) returns its verdict in :class:`Measured`.
+    (each with its own band; ``combine`` says how their verdicts combine). ``pool`` names the
+    replicate pool its measure reads ('' : the paper's inputs); ``statistic`` aggregates the
+    replicates (mean, median or share; a claim about typical runs registers its choice).
+    ``of`` says what one measured value is; ``fmt`` and ``unit`` print it. A claim without a
+    band (an invariant, a calibration judged by its own rule) returns its verdict in
+    :class:`Measured`; so does a claim whose rule adds to its band (a trend that fails it
+    whatever its interval, a shape the band's words stand for, said in ``tolerance``).
     """
 
     id: str
@@ -72,6 +84,8 @@ class Row:
     figure: str = ""
     pool: str = ""
     statistic: str = "mean"
+    combine: str = "worst"
+    tolerance: str = ""
     fmt: str = "{:.3g}"
     unit: str = ""
     not_affected_by: tuple[str, ...] = ()
@@ -88,6 +102,8 @@ class Row:
         if self.statistic not in STATISTICS:
             raise ValueError(f"{where}: statistic {self.statistic!r}, expected one of "
                              f"{STATISTICS}")
+        if self.combine not in COMBINE:
+            raise ValueError(f"{where}: combine {self.combine!r}, expected one of {COMBINE}")
         if self.band is not None and self.parts:
             raise ValueError(f"{where}: give a band or parts, not both")
         if self.core and self.role != "test":
@@ -125,14 +141,20 @@ def _worst(verdicts: Sequence[str]) -> str:
     return max(verdicts, key=_ORDER.index)
 
 
+def _combined(verdicts: Sequence[str], combine: str) -> str:
+    if combine == "worst" or len(set(verdicts)) == 1:
+        return _worst(verdicts)
+    return "partly" if set(verdicts) == {"reproduced", "not reproduced"} else "inconclusive"
+
+
 def _as_list(values: Any) -> list[float]:
     return [float(values)] if isinstance(values, int | float) else [float(v) for v in values]
 
 
 def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> Claim:
     """The :class:`Claim` of ``row`` on ``inputs`` (with its pool from ``pools``)."""
-    measure = _function(module, "measure", row.id)
-    explain = getattr(module, f"explain_{_slug(row.id)}", None)
+    measure = _with_inputs(row, _function(module, "measure", row.id), inputs)
+    explain = _with_inputs(row, getattr(module, f"explain_{_slug(row.id)}", None), inputs)
     bands = row.bands()
     if row.pool:
         if row.pool not in pools:
@@ -153,14 +175,14 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         source = inputs
         measured = measure(inputs)
         records = {name: _record(row, name, _values(measured, name)) for name in bands}
-    if not bands:
+    if not bands or (row.tolerance and not measured.verdict):
         if measured.verdict not in _ORDER or not measured.reason.strip():
             raise ValueError(f"claim {row.id!r} has no band: measure_{_slug(row.id)} must "
                              f"return its verdict (one of {_ORDER}) and reason")
         verdict, reason, uncertainty = measured.verdict, measured.reason, None
     else:
         verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
-        verdict = _worst(list(verdicts.values()))
+        verdict = measured.verdict or _combined(list(verdicts.values()), row.combine)
         decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
         uncertainty = records[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
@@ -179,8 +201,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         statement=row.statement,
         paper_value=row.paper_value,
         reproduced_value=measured.text,
-        tolerance="; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items())
-        or "its own rule (see the reason)",
+        tolerance=_tolerance(row, bands),
         verdict=verdict,
         reason=reason,
         role=row.role,
@@ -188,9 +209,24 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if uncertainty and uncertainty.get("n", 0) >= 1 else None,
+        uncertainty=uncertainty if _interval_or_undefined(uncertainty) else None,
         no_uncertainty=row.no_uncertainty,
     )
+
+
+def _tolerance(row: Row, bands: Mapping[str, Band]) -> str:
+    """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
+    source."""
+    if row.tolerance:
+        return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
+    return "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()) or \
+        "its own rule (see the reason)"
+
+
+def _interval_or_undefined(u: dict | None) -> bool:
+    """Whether ``u`` is an uncertainty to record: an interval, or a quantity undefined on some
+    replicate (one value without an interval is none: the row's no_uncertainty says why)."""
+    return bool(u) and (u.get("ci95") is not None or bool(u.get("undefined")))
 
 
 def _record(row: Row, part: str, values: Any) -> dict | None:
@@ -225,7 +261,15 @@ def _interval_text(row: Row, part: str, u: dict, verdict: str, named: bool) -> s
 
 
 def _slug(claim_id: str) -> str:
-    return claim_id.lower().replace("-", "_")
+    """The name part a claim id gives its functions: ``B3-0.95-TOFEC`` -> ``b3_0_95_tofec``."""
+    return re.sub(r"\W+", "_", claim_id.lower()).strip("_")
+
+
+def _with_inputs(row: Row, fn: Callable | None, inputs: Any) -> Callable | None:
+    """A pool row's function that names ``inputs``, given the reading's inputs."""
+    if fn is not None and row.pool and "inputs" in inspect.signature(fn).parameters:
+        return partial(fn, inputs=inputs)
+    return fn
 
 
 def _function(module: Any, kind: str, claim_id: str) -> Callable:
