@@ -78,3 +78,10 @@ def test_a_claim_id_with_brackets_and_dots_names_its_functions():
               band=partial(bands.approx_ratio), of="x")
     module = type("M", (), {"measure_b1_1_1": staticmethod(lambda x: Measured(x, "x"))})
     assert judge_row(row, module, [1.0, 1.01], {}).verdict == "reproduced"
+
+
+def test_a_row_names_its_fixed_cause_only_when_not_reproduced():
+    row = Row(**{**POOLED.__dict__, "pool": "", "miss": "The cause."})
+    module = type("M", (), {"measure_q": staticmethod(lambda x: Measured(x, "x"))})
+    assert "The cause." not in judge_row(row, module, [1.0, 1.01], {}).reason
+    assert judge_row(row, module, [2.0, 2.01], {}).reason.endswith("The cause.")

@@ -13,7 +13,8 @@ function in the same module:
   ``explain_<id>``); a claim id's characters other than letters and digits become ``_``
   (``measure_b3_0_95_tofec`` for ``B3-0.95-TOFEC``);
 - optionally ``explain_<id>(inputs, verdict, measured) -> str``: the cause, when there is one
-  to give (the core writes the measured interval itself).
+  to give (the core writes the measured interval itself); a cause that is one fixed sentence
+  for any verdict but reproduced is the row's ``miss`` instead.
 
 :meth:`storrepro.suite.run.Run.judge_table` does the rest for every paper alike: draws
 replicates until the interval decides (:mod:`storrepro.suite.replicates`), judges the band,
@@ -86,6 +87,7 @@ class Row:
     statistic: str = "mean"
     combine: str = "worst"
     tolerance: str = ""
+    miss: str = ""
     fmt: str = "{:.3g}"
     unit: str = ""
     not_affected_by: tuple[str, ...] = ()
@@ -191,6 +193,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
             reason += " " + measured.reason
         if len(bands) > 1:
             measured.extra.setdefault("verdict_per_part", verdicts)
+    if row.miss and verdict != "reproduced":
+        reason += " " + row.miss
     if explain is not None:
         cause = explain(source, verdict, measured)
         if cause:

@@ -7,40 +7,14 @@ import pytest
 
 from storrepro.papers.tofec.claims import phases
 from storrepro.papers.tofec.config import PHASE2_UNDISCRIMINATED, TofecConfig
-from storrepro.papers.tofec.metrics import tofec_name
+from storrepro.papers.tofec.phase_pool import PHASE_CAP, Phases
 from storrepro.suite.run import Run
 from storrepro.suite.table import judge_row
-
-POLICIES = ["TOFEC", *(tofec_name(a) for a in (0.5, 0.95, 0.99)), "Greedy", "Ideal",
-            "Ideal (arrival)"]
-
-
-def hand_phases(**change):
-    """Per (pattern, seed, policy) phase metrics: TOFEC recovers in 5 s, Greedy in 8 s, both
-    Ideals in 30 s, in every pattern; two seeds a little apart. ``change`` sets a metric of
-    TOFEC (or, as ``greedy_<metric>``, of Greedy) in every pattern and seed."""
-    rows = []
-    for pattern in ("primary", "literal 10/80/10", "0.95·C_full", "PURE primary"):
-        for rep in (0, 1):
-            for policy in POLICIES:
-                recovery = 5.0 if "TOFEC" in policy else 8.0 if policy == "Greedy" else 30.0
-                row = {"pattern": pattern, "rep": rep, "policy": policy, "switch_s": 1.0,
-                       "surge_mean_k": 1.0 + 0.01 * rep, "phase1_mean": 90.0 + rep,
-                       "phase2_mean": 300.0, "phase3_mean": 90.0, "recovery_s": recovery + rep,
-                       "k_std_p1p3": (0.3 if "TOFEC" in policy else 1.0) + 0.01 * rep,
-                       "phase2_k1": 0.95, "phase2_k_ge4": 0.2 + 0.01 * rep}
-                for key, value in change.items():
-                    who, metric = ("Greedy", key[7:]) if key.startswith("greedy_") else (
-                        "TOFEC", key)
-                    if policy == who:
-                        row[metric] = value + rep if metric == "recovery_s" else value * (
-                            1 + 0.01 * rep)
-                rows.append(row)
-    return pd.DataFrame(rows)
+from tofec_samples import hand_phases
 
 
 def judged(cid, frame=None, point="head_of_line", load="0.98"):
-    seeds = phases.Phases(hand_phases() if frame is None else frame, 0.9)
+    seeds = Phases(hand_phases() if frame is None else frame, 0.9)
     inputs = {"phases": seeds, "alpha": 0.9, "point": point, "load": load}
     row = next(r for r in phases.TABLE if r.id == cid)
     return judge_row(row, phases, inputs, {"phase seeds": seeds.pools[load]})
@@ -94,7 +68,7 @@ def test_the_phases_are_judged_under_every_load_and_name_the_trace(tmp_path, wit
     trace.write_text("vd1,R,0,4096,1\nvd1,R,0,4096,5\n")
     cfg = TofecConfig(profile="quick", trace=str(trace) if with_trace else "")
     run = Run(cfg, out=tmp_path)
-    seeds = phases.Phases(hand_phases(), cfg.alpha)
+    seeds = Phases(hand_phases(), cfg.alpha)
     run.judge_table(phases.TABLE, phases, *phases.readings(seeds, cfg))
     run.no_discriminating_result("phase2_load", PHASE2_UNDISCRIMINATED)
     assert list(run.claims) == ["B9a", "B9b", "B9c", "B9c-greedy", "B9d"]
@@ -106,13 +80,6 @@ def test_the_phases_are_judged_under_every_load_and_name_the_trace(tmp_path, wit
     assert noted == [with_trace] * 5
     readings, _ = run.register()
     assert "stripped L" in readings["phase2_load"]["consistency"]["none"]
-
-
-def test_recovery_table_by_load_and_decision_point():
-    table = phases.recovery_table(phases.Phases(hand_phases(), 0.9))
-    row = table.loc[("1.03·C_full (the literal 80 req/s)", "Ideal", "TOFEC")]
-    assert row["minus Ideal (s)"] == pytest.approx(-25.0) and row["faster on"] == "2/2"
-    assert len(table) == 4 * 2 * 2  # the three loads and PURE's
 
 
 def undecided_phases(reps):
@@ -134,14 +101,14 @@ def test_b9d_draws_seeds_until_its_interval_decides(tmp_path):
 
     cfg = TofecConfig(profile="quick")
     run = Run(cfg, out=tmp_path)
-    seeds = phases.Phases(undecided_phases(range(2)), cfg.alpha, draw)
+    seeds = Phases(undecided_phases(range(2)), cfg.alpha, draw)
     run.judge_table(phases.TABLE, phases, *phases.readings(seeds, cfg))
     b9d = run.claims["B9d"]
     # TOFEC +0.5 s slower than Ideal: decided "not reproduced" once the interval clears 0;
     # Greedy 22 s faster: "partly". Each seed is drawn once.
     assert b9d["verdict"] == "partly"
     n = b9d["uncertainty"]["n"]
-    assert 2 < n < phases.PHASE_CAP and b9d["uncertainty"]["cap"] == phases.PHASE_CAP
+    assert 2 < n < PHASE_CAP and b9d["uncertainty"]["cap"] == PHASE_CAP
     assert "n_needed" not in b9d["uncertainty"]
     assert seeds.drawn("0.98") >= n and drawn[0][0] == "primary"
     assert len({(p, r) for p, reps in drawn for r in reps}) == sum(len(r) for _, r in drawn)
@@ -151,7 +118,7 @@ def test_b9d_draws_seeds_until_its_interval_decides(tmp_path):
 def test_b9d_without_more_seeds_judges_those_there_are(tmp_path):
     cfg = TofecConfig(profile="quick")
     run = Run(cfg, out=tmp_path)
-    seeds = phases.Phases(undecided_phases(range(2)), cfg.alpha)  # two seeds are all there is
+    seeds = Phases(undecided_phases(range(2)), cfg.alpha)  # two seeds are all there is
     run.judge_table(phases.TABLE, phases, *phases.readings(seeds, cfg))
     b9d = run.claims["B9d"]
     assert b9d["verdict"] == "inconclusive" and b9d["uncertainty"]["n"] == 2

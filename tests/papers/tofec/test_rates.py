@@ -84,7 +84,7 @@ def test_the_envelope_is_judged_at_every_rate_and_a_miss_names_the_backlog_model
 
     good = envelope("B5-mean", {10.0: near(1.05), 70.0: near(1.10)})
     assert good.verdict == "reproduced" and good.uncertainty["n"] == 5
-    monkeypatch.setattr(rates, "envelope_context", lambda *args: _ctx(70.0))
+    monkeypatch.setattr(Grid, "envelope_context", lambda *args: _ctx(70.0), raising=False)
     miss = envelope("B5-mean", {10.0: near(1.05), 70.0: near(1.30)})
     assert miss.verdict == "not reproduced" and miss.values["deciding_rate"] == 70.0
     assert "M/M/1 backlog model" in miss.reason and "7.20" in miss.reason
@@ -92,19 +92,11 @@ def test_the_envelope_is_judged_at_every_rate_and_a_miss_names_the_backlog_model
         "inconclusive")
     better = envelope("B5-greedy", {70.0: near(0.8)})
     assert better.verdict == "not reproduced" and "beats the best static code" in better.reason
-    monkeypatch.setattr(rates, "envelope_context", lambda *args: _ctx(
+    monkeypatch.setattr(Grid, "envelope_context", lambda *args: _ctx(
         10.0, best="(6,3)", best_mean="(10,5)", k_off=0.9, k_above=0.9, mq=0.0, q=0.02))
     std = envelope("B7-envelope", {10.0: near(1.987)})
     assert std.verdict == "not reproduced"
     assert "aim at the mean delay" in std.reason and "M/M/1" not in std.reason
-
-
-def test_envelope_context_names_the_best_code_and_the_backlog_model():
-    ctx = rates.envelope_context(hand_grid(), tofec_name(0.9), "mean", n_threads=16)
-    # Best code (6,6): TOFEC never uses k = 6 (k_off 1) and nothing larger (k_above 0).
-    assert ctx[5.0]["best_code"] == "(6,6)" and ctx[5.0]["k_off"] == 1.0
-    assert ctx[5.0]["k_above"] == 0.0 and ctx[5.0]["measured_q"] == 0.25
-    assert ctx[5.0]["model_q"] == pytest.approx(1 / 240)  # Eq. (11) at Λ = 1 thread
 
 
 def test_tofec_against_greedy_fails_when_not_significantly_better():
@@ -191,13 +183,6 @@ def test_a_test_claim_must_be_judged_under_every_reading(tmp_path):
         run.judge_table(pick(rates.TABLE, "B8-greedy"), rates, {"grid": hand_grid()})
 
 
-def test_k_mix_table():
-    table = rates.k_mix_table(TofecConfig(profile="quick"), hand_grid())
-    assert table["top-2 α = 0.9"].tolist() == [1.0, 1.0]  # k = 3 and 4 adjacent
-    assert table["Greedy k∈{1,6}"].tolist() == [1.0, 1.0]
-    assert table["modal k TOFEC"].tolist() == [3, 3]
-
-
 def light_load_grid(median11, median21):
     """:func:`hand_grid` with these light-load medians of (1,1) and (2,1) at λ = 2."""
     runs = hand_runs()
@@ -210,10 +195,10 @@ def light_load_grid(median11, median21):
 
 def test_the_delay_model_is_checked_against_the_papers_light_load_delays(tmp_path):
     def check(run, sur, pure):
-        for reported, code, metric in rates.light_load_reported():
-            run.consistency("delay_model", reported, {
-                m: rates.light_load_ratio(g, code, metric) for m, g in (("SUR", sur),
-                                                                       ("PURE", pure))})
+        for code in ("(1,1)", "(2,1)"):
+            for reported, per_seed in rates.light_load_checks(code):
+                run.consistency("delay_model", reported, {"SUR": per_seed(sur, code),
+                                                          "PURE": per_seed(pure, code)})
 
     paper, off = light_load_grid(156.0, 138.0), light_load_grid(250.0, 138.0)
     run = Run(TofecConfig(profile="quick"), out=tmp_path)
@@ -224,3 +209,15 @@ def test_the_delay_model_is_checked_against_the_papers_light_load_delays(tmp_pat
                                                  "138ms to 74ms”"]}
     with pytest.raises(ConsistencyError, match="primary 'SUR' is ruled out"):
         check(Run(TofecConfig(profile="quick"), out=tmp_path), off, paper)
+
+
+def test_every_memory_factor_is_checked_against_tofecs_light_load_delays(tmp_path):
+    cfg = TofecConfig(profile="quick")
+    run = Run(cfg, out=tmp_path)
+    for reported, per_seed in rates.light_load_checks("TOFEC"):  # hand grid: TOFEC 80 / 72 ms
+        run.consistency("alpha", reported, {a: per_seed(hand_grid(), tofec_name(float(a)))
+                                            for a in cfg.readings["alpha"].alternatives})
+    record = run.register()[0]["alpha"]["consistency"]
+    assert [r["paper_value"] for r in record["records"]] == ["84 ms", "74 ms"]
+    assert record["ruled_out"] == {} and "λ = 5 req/s" in record["records"][0]["of"]
+

@@ -8,21 +8,13 @@ and Corollary 1; and this implementation's own checks, 8–10), ``capacity`` (4,
 (5: delay against the arrival rate and the codes TOFEC picks), ``phases`` (7: the changing
 workload) and ``headline``.
 
-Roles. The task-delay surrogate SUR was calibrated to the paper's light-load delays of (1,1),
-(2,1) and TOFEC (84 / 74 ms) and to its capacity ratios, so B1-*, B2-21, B2-66, B2-126 and the
-light-load ratios B4-* are ``calibration``; so are B3-21 and B2-fixedk, which follow from the
-calibrated capacity ratios. The copula's correlation C1-copula is a ``stand-in`` check (it
-calibrates nothing a claim uses). A1, A2, A2-gap, A5 (it solves Theorem 1's own equations),
-B3-sat, A6, KERNEL and MDS are properties of this implementation (``invariant``). C1,
-B5-strict, C2 and C3 are our own reports (``analysis``). Every other claim is a statement of
-the paper that could have come out false here (``test``), judged on its replicates: the seeds
-of the λ grid (5 per rate, 10 at 0.90–0.98·C_full) or of the changing workload (10 per
-pattern; B9d draws more, up to 40, until its interval decides). A claim "at every λ" (or in
-every phase) is judged on the λ that decides it: the worst verdict, then the mean furthest
-out (:func:`deciding`).
-
-The bands used before, sized from the pilot of our stand-in, are retired; the register says
-once what they gave (:data:`~storrepro.papers.tofec.config.PILOT_BANDS_RETIRED`).
+Each row says its role: the light-load delays and capacity ratios SUR was calibrated to, and
+what follows from them, are ``calibration``; the copula's correlation is a ``stand-in`` check;
+this implementation's own checks are ``invariant``; our reports ``analysis``; every other claim
+is a statement of the paper that could have come out false here (``test``), judged on its
+replicates. A claim "at every λ" (or in every phase) is judged on the λ that decides it
+(:func:`deciding`). The bands used before, sized from the pilot of our stand-in, are retired;
+the register says once what they gave (``config.PILOT_BANDS_RETIRED``).
 """
 
 from __future__ import annotations

@@ -25,7 +25,9 @@ B2_WORDS = ("C(2,1) ≈ 0.70·C(1,1) ('fails … beyond 70% of the capacity of b
             "0.40·C(1,1) ('almost 60% loss')")
 B3_WORDS = ("'both TOFEC and Greedy successfully support the full capacity region' (throughput "
             "= arrival rate within 1 %, the plan's stability check)")
-_CALIBRATED = "SUR was calibrated to this ratio, so it shows the surrogate, not the paper"
+QUEUE_GROWS = "The queue grows: the policy loses capacity near saturation (Section 6)."
+_CALIBRATED = "SUR was calibrated to this ratio, so it shows the surrogate, not the paper."
+DRIFTED = "The calibration has drifted."
 
 
 def _saturated(policy: str) -> Row:
@@ -41,34 +43,41 @@ TABLE = (
         "(SUR)", words="Eq. (4): the capacity of a static code C(n,k) ≈ L / E[U]",
         paper_value="C ≈ L / E[U]", band=partial(bands.approx_ratio),
         of="simulated / predicted capacity of the deciding code", fmt="{:.3f}", unit="×"),
-    Row(id="B2-21", role="calibration", words=B2_WORDS, paper_value=B2_TARGETS["B2-21"],
+    Row(id="B2-21", role="calibration", miss=DRIFTED, words=B2_WORDS,
+        paper_value=B2_TARGETS["B2-21"],
         statement="C(2,1)/C(1,1): replication keeps ~70 % of basic's capacity",
         band=partial(bands.approx_ratio), of="capacity ratio / the paper's", fmt="{:.3f}"),
-    Row(id="B2-66", role="calibration", words=B2_WORDS, paper_value=B2_TARGETS["B2-66"],
+    Row(id="B2-66", role="calibration", miss=DRIFTED, words=B2_WORDS,
+        paper_value=B2_TARGETS["B2-66"],
         statement="C(6,6)/C(1,1): the best k = 6 code loses almost 60 % of capacity",
         band=partial(bands.approx_ratio), of="capacity ratio / the paper's", fmt="{:.3f}"),
     Row(id="B2-126", role="calibration", paper_value="<= 0.333",
+        miss="(12,6) keeps more than a third: the calibration has drifted.",
         statement="The latency-optimal static code (12,6) supports under a third of basic's "
         "capacity (TOFEC 'over 3×' its requests)", words="TOFEC 'can scale to support over 3× "
         "as many requests' as the latency-optimised static code",
         band=partial(bands.at_most, 1 / 3), of="C(12,6) / C(1,1)", fmt="{:.3f}"),
     _saturated("TOFEC"),
     _saturated("Greedy"),
-    Row(id="B3-0.95-TOFEC", core=True, paper_value="stable", words=B3_WORDS,
+    Row(id="B3-0.95-TOFEC", miss=QUEUE_GROWS, core=True, paper_value="stable", words=B3_WORDS,
         statement="TOFEC is stable at λ = 0.95·C_full: throughput = arrival rate, no upward "
         "trend", band=partial(bands.number, 1.0, 0.01), of="throughput / arrival rate",
         fmt="{:.4f}", not_affected_by=("ideal_decision_point", "phase2_load")),
-    Row(id="B3-0.95-Greedy", paper_value="stable", words=B3_WORDS,
+    Row(id="B3-0.95-Greedy", miss=QUEUE_GROWS, paper_value="stable", words=B3_WORDS,
         statement="Greedy is stable at λ = 0.95·C_full: throughput = arrival rate, no upward "
         "trend", band=partial(bands.number, 1.0, 0.01), of="throughput / arrival rate",
         fmt="{:.4f}", not_affected_by=("ideal_decision_point", "alpha", "phase2_load")),
     Row(id="B3-21", role="calibration", requires=("B2-21",),
+        miss="It keeps up: replication supports more than the paper's 70 % here.",
         paper_value="unstable beyond 0.70·C_full",
         statement=f"Replication (2,1) fails beyond 70 % of basic's capacity: unstable at "
         f"{B3_21_FRACTION:g}·C_full", words="replication 'fails to support arrival rates beyond "
         "70% of the capacity of basic' (throughput short of the arrivals by over 1 %)",
         band=partial(bands.at_most, 0.99), of="throughput / arrival rate", fmt="{:.3f}"),
     Row(id="B2-fixedk", role="calibration", requires=("B2-66",), paper_value="< 0.3",
+        miss="The paper's '< 30 %' is lower than its own 'almost 60 % loss' for k = 6 implies "
+             "(Section 4); the plan's retired resolution (≤ 0.45 partly) is in the register's "
+             "pilot_bands.",
         statement="The fixed-k (k = 6) adaptive strategy of [3] supports under 30 % of basic's "
         "capacity", words="[3] with fixed k 'can only support less than 30% of the original "
         "capacity region'", band=partial(bands.at_most, 0.30), of="saturated throughput / "
@@ -101,36 +110,21 @@ def explain_a1_sat(inputs, verdict: str, measured: Measured) -> str:
             f"{pct(measured.extra['max_error_n_divides_L'], 1)} (Section 4, capacity table).")
 
 
-def _ratio(inputs, claim_id: str, code: tuple[int, int]) -> Measured:
-    ratio, target = float(inputs["ratios"][code]), B2_TARGETS[claim_id]
+def _ratio(inputs, cid: str, code: tuple[int, int]) -> Measured:
+    ratio, target = float(inputs["ratios"][code]), B2_TARGETS[cid]
     return Measured(ratio / target, f"{ratio:.3f} of C(1,1) ({ratio / target:.3f}× the paper's)",
-                    {"ratio": ratio, "target": target})
+                    {"ratio": ratio, "target": target}, reason=_CALIBRATED)
 
 
-def measure_b2_21(inputs) -> Measured:
-    return _ratio(inputs, "B2-21", (2, 1))
-
-
-def measure_b2_66(inputs) -> Measured:
-    return _ratio(inputs, "B2-66", (6, 6))
+measure_b2_21 = partial(_ratio, cid="B2-21", code=(2, 1))
+measure_b2_66 = partial(_ratio, cid="B2-66", code=(6, 6))
 
 
 def measure_b2_126(inputs) -> Measured:
     ratio = float(inputs["ratios"][(12, 6)])
-    return Measured(ratio, f"{ratio:.3f} of C(1,1)", {"ratio": ratio})
-
-
-def _calibrated(inputs, verdict: str, measured: Measured) -> str:
-    return f"{_CALIBRATED}" + ("." if verdict == "reproduced" else "; the calibration has drifted.")
-
-
-explain_b2_21 = explain_b2_66 = _calibrated
-
-
-def explain_b2_126(inputs, verdict: str, measured: Measured) -> str:
-    return ("The surrogate's per-task overhead was calibrated to the paper's capacity ratios"
-            + ("." if verdict == "reproduced" else
-               ", yet (12,6) keeps more than a third: the calibration has drifted."))
+    return Measured(ratio, f"{ratio:.3f} of C(1,1)", {"ratio": ratio},
+                    reason="The surrogate's per-task overhead was calibrated to the paper's "
+                    "capacity ratios.")
 
 
 def _saturation(inputs, policy: str) -> Measured:
@@ -147,12 +141,8 @@ def _saturation(inputs, policy: str) -> Measured:
                           "(1,1)."))
 
 
-def measure_b3_sat_tofec(inputs) -> Measured:
-    return _saturation(inputs, "TOFEC")
-
-
-def measure_b3_sat_greedy(inputs) -> Measured:
-    return _saturation(inputs, "Greedy")
+measure_b3_sat_tofec = partial(_saturation, policy="TOFEC")
+measure_b3_sat_greedy = partial(_saturation, policy="Greedy")
 
 
 def _stability(inputs, who: str) -> Measured:
@@ -170,21 +160,10 @@ def _stability(inputs, who: str) -> Measured:
         f"fifth's in {pct(trend)} of seeds (no trend in any seed is required).")
 
 
-def measure_b3_0_95_tofec(inputs) -> Measured:
-    return _stability(inputs, "TOFEC")
+measure_b3_0_95_tofec = partial(_stability, who="TOFEC")
+measure_b3_0_95_greedy = partial(_stability, who="Greedy")
 
 
-def measure_b3_0_95_greedy(inputs) -> Measured:
-    return _stability(inputs, "Greedy")
-
-
-def _queue_grows(inputs, verdict: str, measured: Measured) -> str:
-    if verdict == "reproduced":
-        return ""
-    return "The queue grows: the policy loses capacity near saturation (Section 6)."
-
-
-explain_b3_0_95_tofec = explain_b3_0_95_greedy = _queue_grows
 
 
 def measure_b3_21(inputs) -> Measured:
@@ -200,9 +179,6 @@ def measure_b3_21(inputs) -> Measured:
         "also when it trends up in most). It follows from the calibrated C(2,1)/C(1,1) (B2-21).")
 
 
-def explain_b3_21(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else (
-        "It keeps up: replication supports more than the paper's 70 % here.")
 
 
 def measure_b2_fixedk(inputs) -> Measured:
@@ -213,9 +189,3 @@ def measure_b2_fixedk(inputs) -> Measured:
                     "to (B2-66).")
 
 
-def explain_b2_fixedk(inputs, verdict: str, measured: Measured) -> str:
-    if verdict == "reproduced":
-        return ""
-    return ("The paper's '< 30 %' is lower than its own 'almost 60 % loss' for k = 6 implies "
-            "(Section 4); the plan's retired resolution (≤ 0.45 partly) is in the register's "
-            "pilot_bands.")

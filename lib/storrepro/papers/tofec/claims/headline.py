@@ -5,7 +5,7 @@ same in at most 40 plain words."""
 from __future__ import annotations
 
 from storrepro.papers.tofec.claims import PURE, capacity, phases, rates
-from storrepro.papers.tofec.claims.phases import PHASE2
+from storrepro.papers.tofec.phase_pool import PHASE2
 from storrepro.suite.claims import headline_verdict
 
 #: The paper's core claims: the rows marked ``core``.

@@ -2,7 +2,8 @@
 against Ideal (B9b), the stability of its code (B9c), Greedy's oscillation (B9c-greedy) and
 the recovery after the drop (B9d).
 
-Inputs: ``phases`` (:class:`Phases`), ``alpha``, ``point`` (Ideal's decision point) and
+Inputs: ``phases`` (:class:`~storrepro.papers.tofec.phase_pool.Phases`), ``alpha``, ``point``
+(Ideal's decision point) and
 ``load`` (the phase-2 load: a value of the reading, or "PURE" for the primary load on PURE
 task delays); B9d draws its seeds from the pool ``phase seeds`` of that load."""
 
@@ -12,40 +13,23 @@ import math
 from functools import partial
 
 import numpy as np
-import pandas as pd
 
 from storrepro.papers.tofec.claims import PURE, band_of, deciding, pct
 from storrepro.papers.tofec.claims.rates import BELOW_APPROX
-from storrepro.papers.tofec.config import PURE_PATTERN, READINGS
-from storrepro.papers.tofec.metrics import ideal_name, tofec_name
+from storrepro.papers.tofec.config import READINGS
+from storrepro.papers.tofec.metrics import ideal_name
+from storrepro.papers.tofec.phase_pool import PATTERNS, Phases
 from storrepro.suite import bands
 from storrepro.suite.claims import interval
-from storrepro.suite.replicates import Pool
 from storrepro.suite.table import Measured, Part, Row
 
 POINT, LOAD = READINGS["ideal_decision_point"], READINGS["phase2_load"]
-#: The phase-2 load reading -> the changing workload's pattern and its name in reasons.
-PHASE2 = {
-    "0.98": ("primary", "0.98·C_full"),
-    "1.03": ("literal 10/80/10", "1.03·C_full (the literal 80 req/s)"),
-    "0.95": ("0.95·C_full", "0.95·C_full"),
-}
-#: Every pattern a B9 claim reads: the phase-2 loads, and the primary load under PURE task
-#: delays (the delay model's reading) -> (the pattern's name, its words in reasons).
-PATTERNS = {**PHASE2, "PURE": (PURE_PATTERN, "0.98·C_full, on PURE task delays")}
-#: B9d's phase seeds: a pool per pattern, drawn from the ``phase_seeds`` every B9 claim uses
-#: until both of B9d's intervals lie on one side of 0 or this many seeds of the pattern are drawn.
-PHASE_CAP = 40
-PHASE_CAP_WHY = (
-    "one phase seed runs the 8 policies of one pattern in about 0.3 s of one core, so drawing "
-    "40 seeds of each of the three patterns adds at most about 27 s to the notebook's 10 per "
-    "pattern, the most its budget allows beside the delay model's reading"
-)
 NOT_IDEAL = ("ideal_decision_point",)
 FASTER = partial(bands.direction, sign=-1)
 
 TABLE = (
     Row(id="B9a", not_affected_by=NOT_IDEAL, paper_value="especially responsive",
+        miss="The moving average lags the sudden backlog (Fig. 11(b)).",
         statement="Surge: TOFEC switches to k = 1 at once", words="TOFEC is 'especially "
         "responsive' to the surge and converges 'quickly' to the optimal code (k = 1): its mean "
         "k over the surge ≈ 1", band=partial(bands.approx_ratio),
@@ -56,11 +40,15 @@ TABLE = (
         band=partial(bands.approx_ratio), of="TOFEC / Ideal mean delay in the deciding phase",
         fmt="{:.3f}"),
     Row(id="B9c", not_affected_by=NOT_IDEAL, paper_value="little variation",
+        miss="TOFEC's code choice moves with the queue's fluctuations (Fig. 11(b)).",
         statement="TOFEC's code choice is stable within phases; Greedy's oscillates",
         words="TOFEC shows 'little variation around the optimum within each phase' while Greedy "
         "'keeps oscillating': its k varies far less than Greedy's", band=BELOW_APPROX,
         of="TOFEC k-std / Greedy k-std (phases 1, 3)", fmt="{:.3f}"),
     Row(id="B9c-greedy", not_affected_by=("ideal_decision_point", "alpha"),
+        miss="Near capacity Greedy rarely finds several idle threads, so it cannot oscillate "
+             "to k = 6; the paper's phase 2 was probably further below its capacity, which its "
+             "stripped text does not say.",
         paper_value="oscillates",
         statement="Greedy keeps oscillating between k = 1 and k = 6 in phase 2",
         words="Greedy 'keeps oscillating between k=1 and k=6 when the optimal is 1!' (read as: "
@@ -76,52 +64,6 @@ TABLE = (
                Part("Greedy", FASTER, "Greedy − Ideal recovery time (s)")),
         fmt="{:+.2f}", unit=" s"),
 )
-
-
-class Phases:
-    """Per-seed values of the changing workload (``experiment.changing_workload``'s
-    ``phases``; the primary TOFEC is named "TOFEC"), and a replicate pool per phase-2 load:
-    with ``draw(pattern, reps)`` a claim can take more seeds of a pattern than were drawn (up to
-    :data:`PHASE_CAP`), each drawn once and kept for every claim."""
-
-    def __init__(self, phases: pd.DataFrame, alpha: float, draw=None):
-        self.frame = phases.set_index(["pattern", "policy", "rep"]).sort_index()
-        self.alpha = alpha
-        self.draw = draw
-        self.start = int(phases.groupby("pattern").rep.nunique().min())
-        cap = max(PHASE_CAP, self.start) if draw is not None else self.start
-        drawn = set(phases.pattern)
-        self.pools = {
-            load: Pool(f"phase seeds, phase 2 at {name}", partial(self._seeds_of, pattern),
-                       self.start, cap, PHASE_CAP_WHY if draw is not None else
-                       "no further seeds can be drawn")
-            for load, (pattern, name) in PATTERNS.items() if pattern in drawn
-        }
-        for pool in self.pools.values():
-            pool.take(self.start)
-
-    def _seeds_of(self, pattern: str, reps: range) -> list[int]:
-        """Seeds ``reps`` of ``pattern`` (their indices), drawing those not yet in the frame."""
-        have = self.frame.loc[pattern].index.get_level_values("rep")
-        missing = [r for r in reps if r not in have]
-        if missing:
-            more = self.draw(pattern, range(missing[0], missing[-1] + 1))
-            more = more.set_index(["pattern", "policy", "rep"])
-            self.frame = pd.concat([self.frame, more]).sort_index()
-        return list(reps)
-
-    def tofec(self, a: float) -> str:
-        return "TOFEC" if a == self.alpha else tofec_name(a)
-
-    def drawn(self, load: str) -> int:
-        """How many seeds of ``load``'s pattern are drawn."""
-        return self.pools[load].drawn
-
-    def seeds(self, load: str, policy: str, metric: str, n: int | None = None) -> pd.Series:
-        """``metric`` of ``policy`` on the first ``n`` seeds (``phase_seeds`` by default) with
-        phase 2 at ``load`` (a reading value), drawing the missing ones."""
-        reps = self.pools[load].take(self.start if n is None else n)
-        return self.frame.loc[(PATTERNS[load][0], policy), metric].loc[reps]
 
 
 def readings(ph: Phases, cfg) -> tuple[dict, dict, dict, dict]:
@@ -158,9 +100,6 @@ def measure_b9a(inputs) -> Measured:
                     "after the surge (mean over seeds).")
 
 
-def explain_b9a(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else "The moving average lags the sudden backlog " \
-        "(Fig. 11(b))."
 
 
 def measure_b9b(inputs) -> Measured:
@@ -209,9 +148,6 @@ def measure_b9c(inputs) -> Measured:
                     f"requests use k = 1 ({_at(inputs)}).")
 
 
-def explain_b9c(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else (
-        "TOFEC's code choice moves with the queue's fluctuations (Fig. 11(b)).")
 
 
 def measure_b9c_greedy(inputs) -> Measured:
@@ -223,11 +159,6 @@ def measure_b9c_greedy(inputs) -> Measured:
                     reason=f"Largest seed {top:.2f} % ({_at(inputs)}).")
 
 
-def explain_b9c_greedy(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else (
-        "Near capacity Greedy rarely finds several idle threads, so it cannot oscillate to "
-        "k = 6; the paper's phase 2 was probably further below its capacity, which its stripped "
-        "text does not say.")
 
 
 def _seconds(x: float) -> str:
@@ -273,25 +204,3 @@ def explain_b9d(replicates, verdict: str, measured: Measured, inputs) -> str:
         why = ("its moving average holds a high backlog estimate for tens of arrivals after the "
                "drop (Section 8, recovery by α).")
     return f"{' and '.join(slow)} not shown faster: {why}"
-
-
-def recovery_table(ph: Phases) -> pd.DataFrame:
-    """TOFEC and Greedy minus Ideal's recovery time (s) per pattern (phase-2 load, and PURE's)
-    and decision point, on every seed drawn of the pattern: mean, 95 % interval and the share
-    of seeds on which the policy is faster."""
-    rows = {}
-    for load in (x for x in PATTERNS if x in ph.pools):
-        n = ph.drawn(load)
-        for point in POINT.alternatives:
-            ideal = ph.seeds(load, ideal_name(point), "recovery_s", n)
-            for who in ("TOFEC", "Greedy"):
-                diff = (ph.seeds(load, who, "recovery_s", n) - ideal).to_numpy()
-                u = interval(diff, of="s")
-                lo, hi = u["ci95"] if u["ci95"] is not None else (np.nan, np.nan)
-                rows[(PATTERNS[load][1], ideal_name(point), who)] = {
-                    "minus Ideal (s)": u["mean"], "CI low": lo, "CI high": hi,
-                    "faster on": f"{int((diff < 0).sum())}/{diff.size}",
-                }
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.names = ["phase-2 load", "Ideal", "policy"]
-    return table

@@ -11,10 +11,6 @@ from __future__ import annotations
 import math
 from functools import partial
 
-import numpy as np
-import pandas as pd
-
-from storrepro.papers.tofec.analysis import backlog
 from storrepro.papers.tofec.claims import band_of, deciding, pct
 from storrepro.papers.tofec.config import B1_BEST_PAPER, B1_PAPER, B4_PAPER
 from storrepro.papers.tofec.metrics import GridResults, modal_k, tofec_name, top2_fraction
@@ -48,6 +44,7 @@ ENVELOPE = {"B5-mean": ("TOFEC", "mean", "mid"), "B5-median": ("TOFEC", "median"
             "B6-p90": ("TOFEC", "p90", "mid"), "B6-p99": ("TOFEC", "p99", "mid"),
             "B7-envelope": ("TOFEC", "std", "mid")}
 APPROX = partial(bands.approx_ratio)
+DRIFTED = "A miss means the calibration has drifted."
 B1_PARTS = (Part("median", APPROX, "median / the paper's"),
             Part("mean", APPROX, "mean / the paper's"))
 AT_EVERY_RATE = " — ratio to the best static code at every λ"
@@ -56,13 +53,13 @@ TO_BEST = "ratio to the best static code at the deciding λ"
 #: The light-load delays (B1) and gains (B4): calibration, judged at the primary delay model.
 LIGHT_LOAD = (
     Row(id="B1-(1,1)", role="calibration", words=B1_WORDS, parts=B1_PARTS, combine="partly",
-        statement="Light load (λ = 2 req/s): (1,1) mean 205 ms, median 156 ms",
+        miss=DRIFTED, statement="Light load (λ = 2 req/s): (1,1) mean 205 ms, median 156 ms",
         paper_value="205 / 156 ms", fmt="{:.3f}", unit="×", not_affected_by=("alpha",)),
     Row(id="B1-(2,1)", role="calibration", words=B1_WORDS, parts=B1_PARTS, combine="partly",
-        statement="Light load (λ = 2 req/s): (2,1) mean 151 ms, median 138 ms",
+        miss=DRIFTED, statement="Light load (λ = 2 req/s): (2,1) mean 151 ms, median 138 ms",
         paper_value="151 / 138 ms", fmt="{:.3f}", unit="×", not_affected_by=("alpha",)),
     Row(id="B1-best", role="calibration", not_affected_by=("alpha",), paper_value="≈ 84 ms",
-        statement="Best static light-load (λ = 2 req/s) mean delay ≈ 84 ms",
+        miss=DRIFTED, statement="Best static light-load (λ = 2 req/s) mean delay ≈ 84 ms",
         words="light load: the best (small-chunk) code's mean ≈ TOFEC's 84 ms",
         band=APPROX, of="best static mean / 84 ms", fmt="{:.3f}", unit="×"),
     Row(id="B4-mean-11", role="calibration", requires=("B1-(1,1)",), words=B4_WORDS,
@@ -119,13 +116,16 @@ ENVELOPE_TABLE = (
     Row(id="B5-strict", role="analysis", kind="report", tolerance="reported, not judged",
         statement="Paper-strict level: TOFEC's mean and median within 5 % of the best static "
         "code everywhere", words=B5_WORDS, paper_value="<= 1.05"),
-    Row(id="B6-vs-greedy", not_affected_by=GRID_ONLY, paper_value="over X and Y better "
-        "(stripped)", statement="TOFEC beats Greedy significantly at p90 and p99 at light–medium "
-        "load (λ = 5–30 req/s)", words="'TOFEC outperforms Greedy significantly at high "
-        "percentiles'; at light workload it is 'over X and Y better than Greedy at the 90th and "
-        "99th percentiles' (X, Y stripped)", band=BELOW_APPROX,
+    Row(id="B6-vs-greedy", not_affected_by=GRID_ONLY,
+        miss="TOFEC's tail is not significantly better than Greedy's there (Section 5).",
+        paper_value="over X and Y better (stripped)", statement="TOFEC beats Greedy "
+        "significantly at p90 and p99 at light–medium load (λ = 5–30 req/s)",
+        words="'TOFEC outperforms Greedy significantly at high percentiles'; at light workload "
+        "it is 'over X and Y better than Greedy at the 90th and 99th percentiles' (X, Y "
+        "stripped)", band=BELOW_APPROX,
         of="TOFEC / Greedy at the deciding λ and percentile", fmt="{:.3f}"),
     Row(id="B7-vs-greedy", not_affected_by=GRID_ONLY, paper_value="X–Y× lower (stripped)",
+        miss="TOFEC's code choice is not steadier than Greedy's here (Fig. 9).",
         statement="TOFEC's delay STD is much lower than Greedy's at light–medium load "
         "(λ = 5–40 req/s)", words="TOFEC has 'X–Y× lower STD' than Greedy at light-to-medium "
         "load (X, Y stripped: a multiple, beyond the approx band)", band=BELOW_APPROX,
@@ -141,11 +141,15 @@ K_MIX = (
         tolerance=B8_MODAL_RULE, fmt="{:g}", no_uncertainty="the mode of the k mix pooled over "
         "each rate's seeds: an integer shape check without an interval"),
     Row(id="B8-top2", not_affected_by=GRID_ONLY, paper_value=">= 0.80",
+        miss="The moving average of the backlog still follows the queue's fluctuations at this "
+             "memory, spreading the choice over three or more k; the α table of Section 8 "
+             "shows the share grow with α.",
         statement="Over 80 % of TOFEC's requests use 2 neighbouring values of k, at every λ",
         words="'over 80% of requests served by 2 neighbouring k … at all arrival rates'",
         band=partial(bands.at_least, 0.80), of="top-2 neighbouring-k share at the deciding λ",
         fmt="{:.3f}"),
     Row(id="B8-greedy", not_affected_by=NOT_TOFEC, paper_value="majority",
+        miss="Greedy spreads over middle k here (Fig. 10).",
         statement="Greedy is 'all or nothing': most of its requests use k = 1 or k = 6, at "
         "every λ", words="Greedy is 'all or nothing': 'the majority' of its requests use k = 1 "
         "or k = 6", band=partial(bands.at_least, 0.50),
@@ -168,23 +172,12 @@ def _b1_code(inputs, code: str) -> Measured:
     mean = interval(ratios["mean"], of="mean")["mean"] * m_ref
     median = interval(ratios["median"], of="median")["mean"] * med_ref
     return Measured(ratios, f"{mean:.1f} / {median:.1f} ms",
-                    {"mean_ms": mean, "median_ms": median})
+                    {"mean_ms": mean, "median_ms": median},
+                    reason="SUR was calibrated to these delays.")
 
 
-def measure_b1_1_1(inputs) -> Measured:
-    return _b1_code(inputs, "(1,1)")
-
-
-def measure_b1_2_1(inputs) -> Measured:
-    return _b1_code(inputs, "(2,1)")
-
-
-def _calibrated(inputs, verdict: str, measured: Measured) -> str:
-    miss = ", so a miss means the calibration has drifted."
-    return "SUR was calibrated to these delays" + ("." if verdict == "reproduced" else miss)
-
-
-explain_b1_1_1 = explain_b1_2_1 = explain_b1_best = _calibrated
+measure_b1_1_1 = partial(_b1_code, code="(1,1)")
+measure_b1_2_1 = partial(_b1_code, code="(2,1)")
 
 
 def measure_b1_best(inputs) -> Measured:
@@ -207,24 +200,11 @@ def _b4(inputs, cid: str) -> Measured:
                     "so this shows the calibration, not the paper's gain.")
 
 
-def measure_b4_mean_11(inputs) -> Measured:
-    return _b4(inputs, "B4-mean-11")
-
-
-def measure_b4_mean_21(inputs) -> Measured:
-    return _b4(inputs, "B4-mean-21")
-
-
-def measure_b4_median_11(inputs) -> Measured:
-    return _b4(inputs, "B4-median-11")
-
-
-def measure_b4_greedy_mean(inputs) -> Measured:
-    return _b4(inputs, "B4-greedy-mean")
-
-
-def measure_b4_greedy_median(inputs) -> Measured:
-    return _b4(inputs, "B4-greedy-median")
+measure_b4_mean_11 = partial(_b4, cid="B4-mean-11")
+measure_b4_mean_21 = partial(_b4, cid="B4-mean-21")
+measure_b4_median_11 = partial(_b4, cid="B4-median-11")
+measure_b4_greedy_mean = partial(_b4, cid="B4-greedy-mean")
+measure_b4_greedy_median = partial(_b4, cid="B4-greedy-median")
 
 
 def measure_b4_abs(inputs) -> Measured:
@@ -253,52 +233,13 @@ def _envelope(inputs, cid: str) -> Measured:
         f"at λ = {top:g}.")
 
 
-def measure_b5_mean(inputs) -> Measured:
-    return _envelope(inputs, "B5-mean")
-
-
-def measure_b5_median(inputs) -> Measured:
-    return _envelope(inputs, "B5-median")
-
-
-def measure_b5_greedy(inputs) -> Measured:
-    return _envelope(inputs, "B5-greedy")
-
-
-def measure_b5_high(inputs) -> Measured:
-    return _envelope(inputs, "B5-high")
-
-
-def measure_b6_p90(inputs) -> Measured:
-    return _envelope(inputs, "B6-p90")
-
-
-def measure_b6_p99(inputs) -> Measured:
-    return _envelope(inputs, "B6-p99")
-
-
-def measure_b7_envelope(inputs) -> Measured:
-    return _envelope(inputs, "B7-envelope")
-
-
-def envelope_context(grid: GridResults, policy: str, metric: str, n_threads: int) -> dict:
-    """Per λ: the best static code, the share of ``policy``'s requests with another / a larger
-    k, and (1,1)'s measured E[Q] against Eq. (11) — what a claim's reason needs to name a
-    cause."""
-    shares = grid.summary[grid.summary.policy == policy].set_index("rate")
-    q11 = grid.q11
-    out = {}
-    for r, best in grid.env[metric].iterrows():
-        kb = int(best.code.strip("()").split(",")[1])
-        out[r] = {
-            "best_code": best.code,
-            "best_mean_code": grid.env["mean"].code.get(r, best.code),
-            "k_off": 1 - shares.loc[r, f"k{kb}"],
-            "k_above": sum(shares.loc[r, f"k{k}"] for k in range(kb + 1, 7)),
-        }
-        if r in q11.index:
-            out[r] |= {"measured_q": q11[r], "model_q": backlog(r * grid.u11 / 1000, n_threads)}
-    return out
+measure_b5_mean = partial(_envelope, cid="B5-mean")
+measure_b5_median = partial(_envelope, cid="B5-median")
+measure_b5_greedy = partial(_envelope, cid="B5-greedy")
+measure_b5_high = partial(_envelope, cid="B5-high")
+measure_b6_p90 = partial(_envelope, cid="B6-p90")
+measure_b6_p99 = partial(_envelope, cid="B6-p99")
+measure_b7_envelope = partial(_envelope, cid="B7-envelope")
 
 
 def _envelope_cause(inputs, verdict: str, measured: Measured, cid: str) -> str:
@@ -311,8 +252,8 @@ def _envelope_cause(inputs, verdict: str, measured: Measured, cid: str) -> str:
         return ""
     if mean < 1:
         return "The policy beats the best static code there by more than the band."
-    ctx = envelope_context(inputs["grid"], _policy(inputs, who), metric,
-                           inputs["n_threads"]).get(at)
+    ctx = inputs["grid"].envelope_context(_policy(inputs, who), metric,
+                                          inputs["n_threads"]).get(at)
     if not ctx:
         return "Section 5's ratio table shows it per λ."
     best, best_mean = ctx["best_code"], ctx["best_mean_code"]
@@ -367,9 +308,6 @@ def measure_b6_vs_greedy(inputs) -> Measured:
                     f"λ = {at:g}.")
 
 
-def explain_b6_vs_greedy(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else (
-        "TOFEC's tail is not significantly better than Greedy's there (Section 5).")
 
 
 def measure_b7_vs_greedy(inputs) -> Measured:
@@ -383,9 +321,6 @@ def measure_b7_vs_greedy(inputs) -> Measured:
                     reason=f"Deciding λ = {at:g} req/s.")
 
 
-def explain_b7_vs_greedy(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else (
-        "TOFEC's code choice is not steadier than Greedy's here (Fig. 9).")
 
 
 # ---- the codes TOFEC picks -----------------------------------------------------------------
@@ -423,11 +358,6 @@ def measure_b8_top2(inputs) -> Measured:
                     f"least {pct(low)} of its requests; deciding λ = {at:g} req/s.")
 
 
-def explain_b8_top2(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else (
-        "The moving average of the backlog still follows the queue's fluctuations at this "
-        "memory, spreading the choice over three or more k; the α table of Section 8 shows the "
-        "share grow with α.")
 
 
 def measure_b8_greedy(inputs) -> Measured:
@@ -440,43 +370,27 @@ def measure_b8_greedy(inputs) -> Measured:
                     f"deciding λ = {at:g}.")
 
 
-def explain_b8_greedy(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else "Greedy spreads over middle k here (Fig. 10)."
 
 
-def k_mix_table(cfg, grid: GridResults) -> pd.DataFrame:
-    """Per rate: TOFEC's top-2 adjacent-k share at each α of the reading, Greedy's share of
-    k = 1 or 6, and TOFEC's modal k (seed-averaged k mix)."""
-    alphas = (cfg.alpha, *(float(v) for v in cfg.readings["alpha"].others()))
-    table = pd.DataFrame({f"top-2 α = {a:g}": grid.k_shares(tofec_name(a)).apply(
-        top2_fraction, axis=1) for a in alphas})
-    greedy = grid.k_shares("Greedy")
-    table["Greedy k∈{1,6}"] = greedy.k1 + greedy.k6
-    table["modal k TOFEC"] = grid.k_shares(tofec_name(cfg.alpha)).apply(modal_k, axis=1)
-    return table
-
-
-#: The paper's words for the light-load delays of basic (1,1) and replication (2,1).
+#: The paper's words for the light-load delays of basic (1,1), replication (2,1) and TOFEC.
 LIGHT_LOAD_QUOTES = {"mean": "“from 205ms and 151ms to 84ms”",
                      "median": "“from 156ms and 138ms to 74ms”"}
 
 
-def light_load_reported() -> list[tuple[Reported, str, str]]:
-    """The delay model's checks: the paper's four light-load delays of (1,1) and (2,1) (its only
-    numbers on the delay distribution), each with the "≈" band, and the code and metric to
-    measure at λ = 2 req/s under every delay model."""
-    return [
-        (Reported(quote=f"{code}'s light-load {metric}: {LIGHT_LOAD_QUOTES[metric]}",
-                  paper_value=f"{value:g} ms",
-                  band=bands.approx_ratio(f"≈ the paper's {value:g} ms"),
-                  of=f"{code}'s {metric} delay at λ = 2 req/s / the paper's {value:g} ms"),
-         code, metric)
-        for code, paper in B1_PAPER.items()
-        for metric, value in zip(("mean", "median"), paper, strict=True)
-    ]
+def light_load_checks(who: str) -> list[tuple[Reported, object]]:
+    """The paper's light-load mean and median of ``who`` ((1,1) or (2,1) at λ = 2 req/s, TOFEC
+    at λ = 5, as B1 and B4 read them), each a reported result with the "≈" band, and
+    ``per_seed(grid, policy)``: the policy's value / the paper's, one per seed."""
+    rate, paper = (5.0, (B1_BEST_PAPER, 74.0)) if who == "TOFEC" else (2.0, B1_PAPER[who])
+    checks = []
+    for metric, value in zip(("mean", "median"), paper, strict=True):
+        reported = Reported(
+            quote=f"{who}'s light-load {metric}: {LIGHT_LOAD_QUOTES[metric]}",
+            paper_value=f"{value:g} ms", band=bands.approx_ratio(f"≈ the paper's {value:g} ms"),
+            of=f"{who}'s {metric} delay at λ = {rate:g} req/s / the paper's {value:g} ms")
+        checks.append((reported, partial(_per_seed, metric=metric, rate=rate, value=value)))
+    return checks
 
 
-def light_load_ratio(grid: GridResults, code: str, metric: str) -> np.ndarray:
-    """``code``'s ``metric`` at λ = 2 req/s over the paper's, per seed."""
-    paper = B1_PAPER[code][("mean", "median").index(metric)]
-    return grid.seed_values(code, metric, 2.0) / paper
+def _per_seed(grid: GridResults, policy: str, metric: str, rate: float, value: float):
+    return grid.seed_values(policy, metric, rate) / value
