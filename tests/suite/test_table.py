@@ -85,3 +85,12 @@ def test_a_row_names_its_fixed_cause_only_when_not_reproduced():
     module = type("M", (), {"measure_q": staticmethod(lambda x: Measured(x, "x"))})
     assert "The cause." not in judge_row(row, module, [1.0, 1.01], {}).reason
     assert judge_row(row, module, [2.0, 2.01], {}).reason.endswith("The cause.")
+
+
+def test_one_value_keeps_its_record_unless_the_row_says_why_it_has_no_interval():
+    row = Row(**{**POOLED.__dict__, "pool": ""})
+    module = type("M", (), {"measure_q": staticmethod(lambda x: Measured(x, "x"))})
+    assert judge_row(row, module, 1.0, {}).uncertainty["n"] == 1
+    said = Row(**{**row.__dict__, "no_uncertainty": "one run"})
+    assert judge_row(said, module, 1.0, {}).uncertainty is None
+

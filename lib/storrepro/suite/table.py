@@ -213,7 +213,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if _interval_or_undefined(uncertainty) else None,
+        uncertainty=uncertainty if _recorded(row, uncertainty) else None,
         no_uncertainty=row.no_uncertainty,
     )
 
@@ -227,10 +227,12 @@ def _tolerance(row: Row, bands: Mapping[str, Band]) -> str:
         "its own rule (see the reason)"
 
 
-def _interval_or_undefined(u: dict | None) -> bool:
-    """Whether ``u`` is an uncertainty to record: an interval, or a quantity undefined on some
-    replicate (one value without an interval is none: the row's no_uncertainty says why)."""
-    return bool(u) and (u.get("ci95") is not None or bool(u.get("undefined")))
+def _recorded(row: Row, u: dict | None) -> bool:
+    """Whether ``u`` is the claim's uncertainty: any record, but for a row that says why it has
+    no interval (``no_uncertainty``) none when it has none (one value, defined)."""
+    if not u or u.get("n", 0) < 1:
+        return False
+    return not (row.no_uncertainty and u.get("ci95") is None and not u.get("undefined"))
 
 
 def _record(row: Row, part: str, values: Any) -> dict | None:

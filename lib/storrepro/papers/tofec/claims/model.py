@@ -32,7 +32,7 @@ TABLE = (
         "within the paper's measured 0.11–0.17",
         words="a cross-task correlation of 0.11–0.17 (Shared Key)", paper_value="0.11–0.17",
         band=partial(bands.paper_range, 0.11, 0.17), of="Pearson correlation of one request's "
-        "task delays"),
+        "task delays", no_uncertainty="one correlation over every sampled request"),
     Row(id="MDS", role="invariant", tolerance="byte-exact for every subset", words=OURS,
         statement="One (12,6) Reed–Solomon code over 0.5 MB strips serves every chunk size: "
         "batched 6, 3 or 2 strips per chunk it is a (2,1), (4,2) or (6,3) code whose every "

@@ -100,8 +100,6 @@ def measure_b9a(inputs) -> Measured:
                     "after the surge (mean over seeds).")
 
 
-
-
 def measure_b9b(inputs) -> Measured:
     ph, load = inputs["phases"], inputs["load"]
     tofec, ideal = ph.tofec(inputs["alpha"]), ideal_name(inputs["point"])
@@ -148,8 +146,6 @@ def measure_b9c(inputs) -> Measured:
                     f"requests use k = 1 ({_at(inputs)}).")
 
 
-
-
 def measure_b9c_greedy(inputs) -> Measured:
     shares = inputs["phases"].seeds(inputs["load"], "Greedy", "phase2_k_ge4").to_numpy()
     percent = 100 * np.asarray(shares, dtype=float)
@@ -157,8 +153,6 @@ def measure_b9c_greedy(inputs) -> Measured:
     return Measured(percent, f"{mean:.2f} % of phase-2 requests with k >= 4",
                     {"share_pct": mean, "largest_seed_pct": top},
                     reason=f"Largest seed {top:.2f} % ({_at(inputs)}).")
-
-
 
 
 def _seconds(x: float) -> str:

@@ -308,8 +308,6 @@ def measure_b6_vs_greedy(inputs) -> Measured:
                     f"λ = {at:g}.")
 
 
-
-
 def measure_b7_vs_greedy(inputs) -> Measured:
     grid = inputs["grid"]
     ratios = grid.seed_ratios(tofec_name(inputs["alpha"]), "Greedy", "std",
@@ -319,8 +317,6 @@ def measure_b7_vs_greedy(inputs) -> Measured:
     return Measured(ratios[at], f"{top:.3f}× Greedy's at most",
                     {"max_ratio": top, "deciding_rate": at},
                     reason=f"Deciding λ = {at:g} req/s.")
-
-
 
 
 # ---- the codes TOFEC picks -----------------------------------------------------------------
@@ -358,8 +354,6 @@ def measure_b8_top2(inputs) -> Measured:
                     f"least {pct(low)} of its requests; deciding λ = {at:g} req/s.")
 
 
-
-
 def measure_b8_greedy(inputs) -> Measured:
     shares = inputs["grid"].seed_k_shares("Greedy", lambda row: row.k1 + row.k6)
     at, _, table = deciding(band_of(TABLE, "B8-greedy"), shares, "Greedy's share with k ∈ {1, 6}")
@@ -368,8 +362,6 @@ def measure_b8_greedy(inputs) -> Measured:
                     {"min_share": low, "deciding_rate": at},
                     reason=f"At every λ at least {pct(low)} of Greedy's requests use k = 1 or 6; "
                     f"deciding λ = {at:g}.")
-
-
 
 
 #: The paper's words for the light-load delays of basic (1,1), replication (2,1) and TOFEC.
