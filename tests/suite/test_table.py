@@ -8,7 +8,7 @@ import pytest
 
 from storrepro.suite import bands
 from storrepro.suite.replicates import Pool
-from storrepro.suite.table import Measured, Part, Row, judge_row
+from storrepro.suite.table import Measured, Part, Row, band_entries, judge_row
 
 ME = sys.modules[__name__]
 WORDS = "'both are on a par'"
@@ -50,6 +50,7 @@ def test_a_rule_that_adds_to_its_band_decides_and_keeps_the_band():
     assert (ok.verdict, bad.verdict) == ("reproduced", "not reproduced")
     assert bad.band == "direction: 'falls smoothly'" and bad.tolerance.startswith("never rises (")
     assert bad.uncertainty is None  # one value: no interval, the row says why
+    assert band_entries([SHAPE], "m")["S band"]["value"] == bad.tolerance  # the rule, not "> 0"
 
 
 def test_a_row_that_states_its_rule_must_return_its_verdict():

@@ -288,7 +288,7 @@ def _function(module: Any, kind: str, claim_id: str) -> Callable:
 
 def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
     """The register's band entries, written from the rows (never typed twice): per row with a
-    band, the paper's words and the band they give."""
+    band, the paper's words and the band they give (with the row's own rule, when it has one)."""
     entries = {}
     for row in rows:
         bands = row.bands()
@@ -297,7 +297,7 @@ def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
         entries[f"{row.id} band"] = {
             "question": f"Which values of {row.of or row.id} reproduce {row.id}?",
             "quote": row.words,
-            "value": "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()),
+            "value": _tolerance(row, bands),
             "kind": "band",
             "symbol": f"{module}:TABLE",
             "row": row.id,
