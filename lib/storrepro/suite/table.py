@@ -8,9 +8,13 @@ function in the same module:
 
 - ``measure_<id>(inputs) -> Measured``: the measured values (one per replicate, or one
   number), the short human value and the structured numbers behind it; for a claim with a
-  ``pool`` the argument is the list of replicates;
+  ``pool`` the argument is the list of replicates (and, when the function names a parameter
+  ``inputs``, the reading's inputs too: what to read from the shared replicates; so for
+  ``explain_<id>``); a claim id's characters other than letters and digits become ``_``
+  (``measure_b3_0_95_tofec`` for ``B3-0.95-TOFEC``);
 - optionally ``explain_<id>(inputs, verdict, measured) -> str``: the cause, when there is one
-  to give (the core writes the measured interval itself).
+  to give (the core writes the measured interval itself); a cause that is one fixed sentence
+  for any verdict but reproduced is the row's ``miss`` instead.
 
 A claim whose band must hold on several groups at once — "on >= 4 of the 6 workloads", each
 workload by its own interval, a rank among them — is judged by its measure: it builds the row's
@@ -25,9 +29,12 @@ the rows and the JSON. A newcomer finds any claim's rule and band in the one fil
 
 from __future__ import annotations
 
+import inspect
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from storrepro.suite.bands import Band
@@ -70,7 +77,10 @@ class Row:
     calibration judged by its own rule, stated in ``rule``) returns its verdict in
     :class:`Measured`; a claim with
     a band may too, as a ceiling its bands cannot lift (a condition the bands do not cover, or
-    ``not checkable`` when there is nothing to measure).
+    ``not checkable`` when there is nothing to measure) — or, for a row whose own rule adds to
+    its band (``tolerance``: a trend that fails it whatever its interval, a shape the band's
+    words stand for), as the verdict itself. ``miss`` is a cause that is one fixed sentence,
+    added to the reason whenever the claim is not reproduced.
     """
 
     id: str
@@ -88,6 +98,8 @@ class Row:
     pool: str = ""
     statistic: str = "mean"
     combine: str = "worst"
+    tolerance: str = ""
+    miss: str = ""
     fmt: str = "{:.3g}"
     unit: str = ""
     not_affected_by: tuple[str, ...] = ()
@@ -172,8 +184,8 @@ def _as_list(values: Any) -> list[float]:
 
 def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> Claim:
     """The :class:`Claim` of ``row`` on ``inputs`` (with its pool from ``pools``)."""
-    measure = _function(module, "measure", row.id)
-    explain = getattr(module, f"explain_{_slug(row.id)}", None)
+    measure = _with_inputs(row, _function(module, "measure", row.id), inputs)
+    explain = _with_inputs(row, getattr(module, f"explain_{_slug(row.id)}", None), inputs)
     bands = row.bands()
     if row.pool:
         if row.pool not in pools:
@@ -211,8 +223,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
     else:
         verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
         verdict = combined(list(verdicts.values()), row.combine)
-        if measured.verdict:  # a ceiling the bands cannot lift
-            verdict = _worst([verdict, measured.verdict])
+        if measured.verdict:  # the row's own rule decides; else a ceiling the bands cannot lift
+            verdict = measured.verdict if row.tolerance else _worst([verdict, measured.verdict])
         decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
         uncertainty = records[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
@@ -221,6 +233,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
             reason += " " + measured.reason
         if len(bands) > 1:
             measured.extra.setdefault("verdict_per_part", verdicts)
+    if row.miss and verdict != "reproduced":
+        reason += " " + row.miss
     if explain is not None:
         cause = explain(source, verdict, measured)
         if cause:
@@ -231,8 +245,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         statement=row.statement,
         paper_value=row.paper_value,
         reproduced_value=measured.text,
-        tolerance="; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items())
-        or row.rule or "its own rule (see the reason)",
+        tolerance=_tolerance(row, bands),
         verdict=verdict,
         reason=reason,
         role=row.role,
@@ -240,11 +253,28 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if uncertainty and (uncertainty.get("n", 0) >= 1
-                                                    or measured.verdict) else None,
+        uncertainty=uncertainty if _recorded(row, uncertainty, measured) else None,
         no_uncertainty=row.no_uncertainty or (
             reason if uncertainty is None and verdict == "not checkable" else ""),
     )
+
+
+def _tolerance(row: Row, bands: Mapping[str, Band]) -> str:
+    """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
+    source."""
+    if row.tolerance:
+        return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
+    return "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()) or \
+        row.rule or "its own rule (see the reason)"
+
+
+def _recorded(row: Row, u: dict | None, measured: Measured) -> bool:
+    """Whether ``u`` is the claim's uncertainty: any record (an empty one only when the measure
+    judged and returned it), but for a row that says why it has no interval
+    (``no_uncertainty``) none when it has none (one value, defined)."""
+    if not u or (u.get("n", 0) < 1 and not measured.verdict):
+        return False
+    return not (row.no_uncertainty and u.get("ci95") is None and not u.get("undefined"))
 
 
 def _record(row: Row, part: str, values: Any) -> dict | None:
@@ -279,7 +309,15 @@ def _interval_text(row: Row, part: str, u: dict, verdict: str, named: bool) -> s
 
 
 def _slug(claim_id: str) -> str:
-    return claim_id.lower().replace("-", "_")
+    """The name part a claim id gives its functions: ``B3-0.95-TOFEC`` -> ``b3_0_95_tofec``."""
+    return re.sub(r"\W+", "_", claim_id.lower()).strip("_")
+
+
+def _with_inputs(row: Row, fn: Callable | None, inputs: Any) -> Callable | None:
+    """A pool row's function that names ``inputs``, given the reading's inputs."""
+    if fn is not None and row.pool and "inputs" in inspect.signature(fn).parameters:
+        return partial(fn, inputs=inputs)
+    return fn
 
 
 def _function(module: Any, kind: str, claim_id: str) -> Callable:
@@ -292,8 +330,8 @@ def _function(module: Any, kind: str, claim_id: str) -> Callable:
 
 def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
     """The register's band entries, written from the rows (never typed twice): per row with a
-    band, the paper's words and the band they give; per calibration without one, the words and
-    the target its ``rule`` states."""
+    band, the paper's words and the band they give (with the row's own rule, when it has one);
+    per calibration without one, the words and the target its ``rule`` states."""
     entries = {}
     for row in rows:
         bands = row.bands()
@@ -307,7 +345,7 @@ def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
         entries[f"{row.id} band"] = {
             "question": f"Which values of {row.of or row.id} reproduce {row.id}?",
             "quote": row.words,
-            "value": "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()),
+            "value": _tolerance(row, bands),
             "kind": "band",
             "symbol": f"{module}:TABLE",
             "row": row.id,
