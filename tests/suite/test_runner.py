@@ -72,9 +72,7 @@ def _tiny_notebook(path, name):
     nbformat.write(nb, path)
 
 
-@pytest.fixture
-def tiny_suite(tmp_path, monkeypatch):
-    """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
+def _tiny_suite(tmp_path, monkeypatch):
     folder = tmp_path / "nbs"
     folder.mkdir()
     for name in CONFIGS:
@@ -85,6 +83,12 @@ def tiny_suite(tmp_path, monkeypatch):
     # kernels import TinyConfig, and this checkout's storrepro rather than an installed copy
     monkeypatch.setenv("PYTHONPATH", _TESTED_PATH)
     return tmp_path / "out"
+
+
+@pytest.fixture
+def tiny_suite(tmp_path, monkeypatch):
+    """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
+    return _tiny_suite(tmp_path, monkeypatch)
 
 
 def test_failing_notebook_is_reported_plainly_and_the_rest_still_runs(tiny_suite, capsys):
@@ -311,17 +315,29 @@ def _tree(folder):
     return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture
-def two_runs(tiny_suite):
-    """``(out, staging)``: ``out`` holds a finished run (seed 0), ``staging`` the outputs of
-    another (seed 1) laid out as a run stages them, each with a figure of its own."""
-    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
-    newer = tiny_suite.parent / "newer"
-    assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
-    for folder, text in ((tiny_suite, b"old"), (newer, b"new")):
+@pytest.fixture(scope="module")
+def _two_runs_made(tmp_path_factory):
+    """The two runs :func:`two_runs` copies, made once for the tests that publish them."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        out = _tiny_suite(tmp_path_factory.mktemp("two_runs"), monkeypatch)
+        assert runner.reproduce("quick", ["good"], out) == 0
+        newer = out.parent / "newer"
+        assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
+    for folder, text in ((out, b"old"), (newer, b"new")):
         (folder / "figures" / "good").mkdir(parents=True, exist_ok=True)
         (folder / "figures" / "good" / "fig.png").write_bytes(text)
-    return tiny_suite, newer
+    return out, newer
+
+
+@pytest.fixture
+def two_runs(_two_runs_made, tmp_path):
+    """``(out, staging)``: ``out`` holds a finished run (seed 0), ``staging`` the outputs of
+    another (seed 1) laid out as a run stages them, each with a figure of its own (fresh copies
+    for each test, which may change them)."""
+    copies = tuple(tmp_path / name for name in ("out", "newer"))
+    for made, copy in zip(_two_runs_made, copies, strict=True):
+        shutil.copytree(made, copy)
+    return copies
 
 
 def test_publishing_swaps_all_or_nothing_whatever_step_fails(two_runs, monkeypatch):
