@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from storrepro.suite.bench import SECTIONS as BENCH_SECTIONS
@@ -209,6 +210,15 @@ def _trace(args) -> int:
         raise ParameterError(f"--out {args.out}: a directory; name the file to write")
     if args.out.resolve() == args.path.resolve():
         raise ParameterError(f"--out {args.out}: the input trace itself; name another file")
+    try:  # before converting: a conversion can take minutes
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=args.out.parent).close()
+    except (FileExistsError, NotADirectoryError):
+        raise ParameterError(f"--out {args.out}: a file stands where its folder would be"
+                             ) from None  # fmt: skip
+    except OSError as err:
+        raise ParameterError(f"--out {args.out}: cannot write there ({err.strerror or err})"
+                             ) from None  # fmt: skip
     conversion = trace_conversions()[args.to]
     result = conversion.convert(args.path, format=args.format)
     with atomic_path(args.out) as tmp:

@@ -505,3 +505,30 @@ def test_dask_scheduler_address_is_honoured_or_refused_by_name(tiny_suite, monke
         assert runner.reproduce("quick", ["good", "bad"], tiny_suite, at_once=2) == 130
     # the sweeps go to that scheduler, not to one process per notebook
     assert seen == {"DASK_SCHEDULER_ADDRESS": cluster.scheduler_address, "STORREPRO_WORKERS": None}
+
+
+def test_a_disk_too_full_for_the_outputs_is_refused_before_any_kernel(tiny_suite, monkeypatch,
+                                                                      capsys):  # fmt: skip
+    started = []
+
+    def run_jobs(*args):
+        started.append(args)
+        raise KeyboardInterrupt  # as far as this test needs the run to go
+
+    monkeypatch.setattr(runner, "_run_jobs", run_jobs)
+    needed = 2 * 2 * runner.MIN_NOTEBOOK_BYTES + runner.SPARE_BYTES  # two notebooks, none committed
+    args = ["reproduce", "--profile", "quick", "--only", "good", "bad", "--out", str(tiny_suite)]
+    for free, code in [(needed - 1, 2), (needed, 130)]:
+        usage = shutil._ntuple_diskusage(free * 4, free * 3, free)
+        monkeypatch.setattr(runner.shutil, "disk_usage", lambda path, usage=usage: usage)
+        assert main(args) == code
+        if code == 2:
+            assert capsys.readouterr().err == (
+                f"error: --out {tiny_suite}: {free / 2**20:,.0f} MiB free on its file system, "
+                f"this run needs about {needed / 2**20:,.0f} MiB (twice its notebooks' outputs); "
+                "free some space or give this run another --out\n"
+            )
+            assert not started  # refused before any kernel
+    assert len(started) == 1  # with room enough, the run starts
+    monkeypatch.setattr(runner, "MIN_NOTEBOOK_BYTES", 0)
+    assert runner.outputs_size("04_bid") > 2**20  # measured on the committed outputs

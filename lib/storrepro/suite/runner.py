@@ -252,6 +252,38 @@ def check_writable(out: Path) -> None:
         raise ParameterError(f"--out {out}: cannot write there ({err.strerror or err})") from None
 
 
+#: Room left free on the output's file system after publishing writes its files.
+SPARE_BYTES = 16 * 2**20
+
+
+#: The least room a notebook's outputs are given when the repository holds none of them to
+#: measure.
+MIN_NOTEBOOK_BYTES = 16 * 2**20
+
+
+def outputs_size(name: str) -> int:
+    """Bytes of notebook ``name``'s committed outputs (figures, result, executed notebook), at
+    least :data:`MIN_NOTEBOOK_BYTES`: roughly what a run of it writes."""
+    root = repo_root()
+    files = [results_dir(root) / f"{name}.json", executed_dir(root) / f"{name}.ipynb"]
+    files += figures_dir(name, root).rglob("*")
+    return max(MIN_NOTEBOOK_BYTES, sum(f.stat().st_size for f in files if f.is_file()))
+
+
+def check_free_space(out: Path, names: list[str]) -> None:
+    """Refuse a run whose outputs would not fit on ``out``'s file system (each notebook's
+    outputs twice: written in staging, then the executed notebooks prepared for publishing),
+    before any kernel starts; publishing checks again, on the sizes written."""
+    needed = 2 * sum(outputs_size(name) for name in names) + SPARE_BYTES
+    free = shutil.disk_usage(out).free
+    if free < needed:
+        raise ParameterError(
+            f"--out {out}: {free / 2**20:,.0f} MiB free on its file system, this run needs about "
+            f"{needed / 2**20:,.0f} MiB (twice its notebooks' outputs); free some space or give "
+            "this run another --out"
+        )
+
+
 @contextmanager
 def output_lock(out: Path):
     """Hold the output folder for this run; a second run into it fails at once."""
@@ -266,10 +298,6 @@ def output_lock(out: Path):
                 "give this run another --out"
             ) from None
         yield
-
-
-#: Room left free on the output's file system after publishing writes its files.
-SPARE_BYTES = 16 * 2**20
 
 
 class PublishError(OSError):
@@ -522,6 +550,7 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
+    check_free_space(out, [j.name for j in jobs])
     check_inputs_outside(out, jobs)
     started = time.perf_counter()
     with output_lock(out):

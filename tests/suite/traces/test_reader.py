@@ -1,6 +1,7 @@
 """Real-trace readers and conversions, on small files in each format written here."""
 
 import gzip
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -367,6 +368,15 @@ def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_pa
     _replace_conversion(monkeypatch, "vdi", no_work)
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path)]) == 2
     assert f"--out {tmp_path}: a directory" in capsys.readouterr().err
+    under_a_file = msr / "sub" / "vdi.csv"
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(under_a_file)]) == 2
+    assert f"--out {under_a_file}: a file stands where its folder" in capsys.readouterr().err
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        assert main(["trace", "convert", str(msr), "--to", "vdi", "--out",
+                     str(locked / "vdi.csv")]) == 2  # fmt: skip
+        assert "cannot write there (Permission denied)" in capsys.readouterr().err
 
 
 MSR_HEADER = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
