@@ -532,3 +532,31 @@ def test_a_disk_too_full_for_the_outputs_is_refused_before_any_kernel(tiny_suite
     assert len(started) == 1  # with room enough, the run starts
     monkeypatch.setattr(runner, "MIN_NOTEBOOK_BYTES", 0)
     assert runner.outputs_size("04_bid") > 2**20  # measured on the committed outputs
+
+
+def test_a_scheduler_that_lost_its_workers_fails_the_next_notebooks_at_once(free_port):
+    from distributed import LocalCluster
+
+    assert runner.workers_lost(None) == ""
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                      dashboard_address="127.0.0.1:0") as cluster:  # fmt: skip
+        address = cluster.scheduler_address
+        assert runner.workers_lost(address) == (
+            f"not started: the dask scheduler at {address} has no worker left (it had workers "
+            "when the run began); restart them and run the notebooks that failed again")
+        cluster.scale(1)
+        cluster.wait_for_workers(1, timeout=30)
+        assert runner.workers_lost(address) == ""
+    gone = f"tcp://127.0.0.1:{free_port()}"
+    assert "no longer answers" in runner.workers_lost(gone)
+
+
+def test_only_the_notebooks_after_the_first_ask_the_scheduler(tiny_suite, monkeypatch):
+    asked, ran = [], []
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
+    monkeypatch.setattr(runner, "workers_lost", lambda a: asked.append(a) or "not started: gone")
+    monkeypatch.setattr(runner, "execute", lambda job, folder: ran.append(job.name) or
+                        runner.Outcome(job.name, True, 0.0, "ok"))  # fmt: skip
+    outcomes = runner._run_jobs([runner.Job(n, {}) for n in ("good", "bad", "reads")], tiny_suite)
+    assert ran == ["good"] and asked == ["tcp://127.0.0.1:1"] * 2
+    assert [(o.ok, o.message) for o in outcomes[1:]] == [(False, "not started: gone")] * 2

@@ -614,7 +614,8 @@ def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
         if _STOP.is_set():
             return None
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
-        outcome = execute(job, folder)
+        lost = workers_lost(os.environ.get(SCHEDULER_ENV)) if i > 1 else ""
+        outcome = Outcome(job.name, False, 0.0, lost) if lost else execute(job, folder)
         if _STOP.is_set():  # its kernel was stopped: no report, the run says it once
             return outcome
         print(
@@ -651,6 +652,27 @@ _KERNELS: set = set()
 _KERNELS_LOCK = threading.Lock()
 #: How long an interrupted run waits for its notebooks' threads to notice their kernels died.
 STOP_WAIT_S = 10.0
+
+
+#: How long the check between notebooks waits for the scheduler's answer.
+CHECK_TIMEOUT_S = 5.0
+
+
+def workers_lost(address: str | None) -> str:
+    """Why no notebook should start on the run's dask scheduler (it no longer answers, or has
+    no worker left), or "": asked once before each notebook after the first (at most
+    :data:`CHECK_TIMEOUT_S`), so that a cluster lost mid-run fails the notebooks left at
+    once, without starting their kernels."""
+    if not address:
+        return ""
+    try:
+        if parallel.dask_identity(address, CHECK_TIMEOUT_S).get("workers"):
+            return ""
+        reason = "has no worker left"
+    except (OSError, TimeoutError):
+        reason = "no longer answers"
+    return (f"not started: the dask scheduler at {address} {reason} (it had workers when the "
+            "run began); restart them and run the notebooks that failed again")
 
 
 def _stoppable_kernel_manager():
