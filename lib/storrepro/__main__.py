@@ -228,6 +228,10 @@ def _trace(args) -> int:
     return 0
 
 
+#: Set to see the traceback of an unexpected error instead of its one-line summary.
+TRACEBACK_ENV = "STORREPRO_TRACEBACK"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from storrepro.suite import runner  # imported here so `--help` stays fast
@@ -329,6 +333,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as err:  # runner.Stopped carries the signal: SIGTERM gives 143
         print("\ninterrupted", file=sys.stderr)
         return 128 + getattr(err, "signum", 2)
+    except Exception as err:  # a case no check foresaw: one line, not a traceback
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        print(f"error: {args.command}: unexpected {type(err).__name__}: {err} (a damaged file "
+              f"among those it read? {TRACEBACK_ENV}=1 shows where)", file=sys.stderr)
+        return 2
 
 
 def _ensure_baseline(result: dict) -> None:

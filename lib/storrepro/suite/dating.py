@@ -229,11 +229,11 @@ def register_lines(notebook: str) -> list[str]:
     """``python -m storrepro dates``: one line per register entry of ``notebook``, the claims a
     reading decides taken from the committed results."""
     from storrepro.suite.notebooks import config_class
-    from storrepro.suite.paths import read_json
+    from storrepro.suite.result_shape import read_result
 
     config = config_class(notebook)()
     path = repo_root() / "results" / f"{notebook}.json"
-    claims = read_json(path)["claims"] if path.exists() else []
+    claims = read_result(path)["claims"] if path.exists() else []
     lines = [f"{notebook}:"]
     for name, d in date_register(config, judged_under(claims, config.readings)).items():
         after = {True: "after results", False: "before results", None: ""}[
