@@ -233,6 +233,9 @@ TRACEBACK_ENV = "STORREPRO_TRACEBACK"
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a volume or path a C/ASCII locale cannot print
+        if hasattr(stream, "reconfigure"):  # is shown escaped, not a UnicodeEncodeError
+            stream.reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
     from storrepro.suite import runner  # imported here so `--help` stays fast
 

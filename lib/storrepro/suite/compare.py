@@ -88,7 +88,8 @@ def record_run(root: Path, notebooks: list[str]) -> None:
     """Write :data:`LAST_RUN`: the commit and the notebooks of a run just published."""
     path = root / LAST_RUN
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"commit": git_commit(), "notebooks": sorted(notebooks)}) + "\n")
+    path.write_text(json.dumps({"commit": git_commit(), "notebooks": sorted(notebooks)}) + "\n",
+                    encoding="utf-8")
 
 
 def freshness(name: str, fresh: dict, last_run: dict | None) -> list[str]:
@@ -115,7 +116,7 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
     record = root / LAST_RUN
-    last_run = _parse(record.read_text(), record) if record.exists() else None
+    last_run = _parse(record.read_text(encoding="utf-8"), record) if record.exists() else None
     if last_run is not None and not (isinstance(last_run, dict) and isinstance(
             last_run.get("commit"), str) and isinstance(last_run.get("notebooks"), list)):
         raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); "
@@ -126,7 +127,7 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
         if not path.exists():
             problems.append(f"{name}: not produced by the fresh run")
             continue
-        fresh = _parse(path.read_text(), path)
+        fresh = _parse(path.read_text(encoding="utf-8"), path)
         problems += freshness(name, fresh, last_run)
         problems += [f"{name} {line}" for line in differences(old, fresh)]
     return problems

@@ -137,7 +137,7 @@ def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
     docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed. When the
     value goes back to the commit that created the file, it may be older still (moved from a
     file git does not connect): :func:`dated` says so."""
-    current = extract((repo_root() / relpath).read_text())
+    current = extract((repo_root() / relpath).read_text(encoding="utf-8"))
     if current is None:
         raise ValueError(f"{relpath}: the value to date is not there")
     history = _history(relpath)

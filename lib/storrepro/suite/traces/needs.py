@@ -116,7 +116,7 @@ def _write_selection(cfg, info: TraceInfo, target: Path) -> None:
     start, end, names = _window(cfg, info)
     columns = list(RATE_COLUMNS if info.format == "iops" else COLUMNS)
     target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(target) as tmp, open(tmp, "w") as out:
+    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8") as out:
         out.write(",".join(columns) + "\n")
         for chunk in read_chunks(cfg.trace, info.format, progress=False):
             keep = (chunk.time_s >= start) & (chunk.time_s <= end) & chunk.volume.isin(names)
