@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from storrepro.suite.config import ParameterError
-from storrepro.suite.paths import atomic_path, repo_root
+from storrepro.suite.paths import atomic_path, made_once, repo_root
 from storrepro.suite.traces.formats import COLUMNS, RATE_COLUMNS
 from storrepro.suite.traces.reader import detect_format, read_chunks
 from storrepro.suite.traces.summary import FINEST_BIN_S, UNITS, TraceInfo, trace_info
@@ -135,7 +135,9 @@ def selected(cfg) -> tuple[str, str]:
     fmt, _ = detect_format(cfg.trace, cfg.trace_format or None)
     target = _cache_file(cfg, fmt)
     if not target.exists():
-        _write_selection(cfg, trace_info(cfg.trace, fmt, progress=False), target)
+        with made_once(target):  # a run (or the lab) sharing build/traces may be making it
+            if not target.exists():
+                _write_selection(cfg, trace_info(cfg.trace, fmt, progress=False), target)
     return str(target), "iops" if fmt == "iops" else "requests"
 
 
