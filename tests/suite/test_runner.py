@@ -560,3 +560,19 @@ def test_only_the_notebooks_after_the_first_ask_the_scheduler(tiny_suite, monkey
     outcomes = runner._run_jobs([runner.Job(n, {}) for n in ("good", "bad", "reads")], tiny_suite)
     assert ran == ["good"] and asked == ["tcp://127.0.0.1:1"] * 2
     assert [(o.ok, o.message) for o in outcomes[1:]] == [(False, "not started: gone")] * 2
+
+
+def test_a_read_only_checkout_is_told_to_give_another_out(tmp_path, monkeypatch):
+    def refused(dir):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(runner.tempfile, "TemporaryFile", refused)
+    monkeypatch.setattr(runner, "repo_root", lambda: tmp_path / "checkout")
+    inside = tmp_path / "checkout" / "build" / "runs" / "quick-00-x"
+    with pytest.raises(ParameterError, match=r"^--out .*quick-00-x: cannot write there \("
+                       r"Permission denied\); a read-only checkout\? give this run an --out "
+                       r"folder you can write$"):  # fmt: skip
+        runner.check_writable(inside)
+    with pytest.raises(ParameterError, match=r"^--out .*elsewhere: cannot write there \("
+                       r"Permission denied\)$"):  # fmt: skip
+        runner.check_writable(tmp_path / "elsewhere")

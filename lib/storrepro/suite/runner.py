@@ -244,12 +244,18 @@ def check_scheduler(address: str | None, timeout_s: float = 5.0, source: str = "
 
 
 def check_writable(out: Path) -> None:
-    """Refuse an output folder this process cannot create or write into."""
+    """Refuse an output folder this process cannot create or write into; in a checkout it may
+    not write (read-only, or another user's), say to give the run an ``--out`` elsewhere."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=out).close()
     except OSError as err:
-        raise ParameterError(f"--out {out}: cannot write there ({err.strerror or err})") from None
+        hint = ""
+        if err.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and out.is_relative_to(
+                repo_root()):  # fmt: skip
+            hint = "; a read-only checkout? give this run an --out folder you can write"
+        raise ParameterError(
+            f"--out {out}: cannot write there ({err.strerror or err}){hint}") from None
 
 
 #: Room left free on the output's file system after publishing writes its files.

@@ -237,3 +237,15 @@ def test_runs_sharing_build_traces_write_a_selection_once(tmp_path, monkeypatch,
         first, second = pool.map(lambda _: selected(cfg), range(2))
     assert first == second and len(written) == 1 and os.path.exists(first[0])
     assert "waiting for another run making" in capsys.readouterr().out
+
+
+def test_a_read_only_checkout_keeps_its_selections_in_the_users_cache(tmp_path, monkeypatch):
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "build").write_text("")  # as unwritable as a read-only checkout, even for root
+    monkeypatch.setattr("storrepro.suite.traces.needs.repo_root", lambda: checkout)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    trace = _iops(tmp_path / "t.csv", [(T0 + 600 * i, "x", 1 + i % 3) for i in range(300)])
+    path, fmt = selected(VdiConfig(profile="quick", trace=trace, trace_start=0.5))
+    assert path.startswith(str(tmp_path / "cache" / "storrepro" / "traces"))
+    assert len(read_trace(path, fmt)) == 300 - 72  # the part after the first half day

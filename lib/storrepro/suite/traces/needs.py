@@ -8,8 +8,9 @@ is allowed; a kernel the runner starts does not read the trace again for a check
 passed (:data:`CHECKED_ENV`). The parameters ``trace_start`` and ``trace_days`` (days from the
 trace's first record; ``trace_days`` 0 to its end) and ``volumes`` (names, comma-separated; ''
 all) select a part of the trace: :func:`selected` writes that part once into a cache file
-(``build/traces``), in the ``requests`` format (``iops`` for a rate series), which the
-conversions then read as the whole trace.
+(``build/traces``, or the user's cache folder where the checkout is read-only), in the
+``requests`` format (``iops`` for a rate series), which the conversions then read as the whole
+trace.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import hashlib
 import importlib
 import json
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,7 +111,20 @@ def _file_digest(cfg, *more) -> str:
 def _cache_file(cfg, fmt: str) -> Path:
     digest = _file_digest(cfg, cfg.trace_format, sorted(selection(cfg).items()))
     suffix = "iops.csv" if fmt == "iops" else "requests.csv"
-    return repo_root() / "build" / "traces" / f"{Path(cfg.trace).resolve().stem}-{digest}.{suffix}"
+    return _cache_folder() / f"{Path(cfg.trace).resolve().stem}-{digest}.{suffix}"
+
+
+def _cache_folder() -> Path:
+    """The checkout's ``build/traces``; where the checkout cannot be written (read-only, or
+    another user's), this user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    folder = repo_root() / "build" / "traces"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        return folder
+    except OSError:
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(home) / "storrepro" / "traces"
 
 
 def _write_selection(cfg, info: TraceInfo, target: Path) -> None:
