@@ -25,9 +25,9 @@ CLAIM_FIELDS = {"id": str, "statement": str, "verdict": str, "role": str, "reaso
                 "tolerance": str, "kind": str, "reproduced_value": str, "values": dict,
                 "by_reading": dict, "robust": (bool, type(None)), "decided_by": list}  # fmt: skip
 BY_READING_FIELDS = {"verdict": str, "reproduced_value": str}
-READING_FIELDS = {"question": str, "paper_words": str, "primary": str, "alternatives": dict,
-                  "argument": str}  # fmt: skip
-FORCED_FIELDS = {"question": str, "quote": str, "value": str}
+READING_FIELDS = {"question": str, "paper_words": str, "kind": str, "primary": str,
+                  "alternatives": dict, "argument": str}  # fmt: skip
+FORCED_FIELDS = {"question": str, "quote": str, "kind": str, "value": str}
 #: What to do about a result that fails the check.
 REMEDY = "not a result this suite wrote, or a damaged one: run its notebook again"
 
