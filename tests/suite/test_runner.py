@@ -576,3 +576,13 @@ def test_a_read_only_checkout_is_told_to_give_another_out(tmp_path, monkeypatch)
     with pytest.raises(ParameterError, match=r"^--out .*elsewhere: cannot write there \("
                        r"Permission denied\)$"):  # fmt: skip
         runner.check_writable(tmp_path / "elsewhere")
+
+
+def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch, capsys):
+    odd = tiny_suite.parent / "my nbs ü"  # a checkout's notebooks and an --out named so
+    shutil.copytree(tiny_suite.parent / "nbs", odd)
+    monkeypatch.setattr(runner, "notebook_path", lambda name: odd / f"{name}.ipynb")
+    out = tiny_suite.parent / "out été x"
+    assert runner.reproduce("quick", ["good"], out) == 0
+    assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
+    assert f"outputs of this run: {out}" in capsys.readouterr().out
