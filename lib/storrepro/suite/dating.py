@@ -138,7 +138,7 @@ def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
     docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed. When the
     value goes back to the commit that created the file, it may be older still (moved from a
     file git does not connect): :func:`dated` says so."""
-    current = extract((repo_root() / relpath).read_text())
+    current = extract((repo_root() / relpath).read_text(encoding="utf-8"))
     if current is None:
         raise ValueError(f"{relpath}: the value to date is not there")
     history = _history(relpath)
@@ -230,11 +230,11 @@ def register_lines(notebook: str) -> list[str]:
     """``python -m storrepro dates``: one line per register entry of ``notebook``, the claims a
     reading decides taken from the committed results."""
     from storrepro.suite.notebooks import config_class
-    from storrepro.suite.paths import read_json
+    from storrepro.suite.result_shape import read_result
 
     config = config_class(notebook)()
     path = repo_root() / "results" / f"{notebook}.json"
-    claims = read_json(path)["claims"] if path.exists() else []
+    claims = read_result(path)["claims"] if path.exists() else []
     lines = [f"{notebook}:"]
     for name, d in date_register(config, judged_under(claims, config.readings)).items():
         after = {True: "after results", False: "before results", None: ""}[
