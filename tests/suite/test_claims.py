@@ -17,6 +17,7 @@ from storrepro.suite.claims import (  # noqa: E402
     verdict_within,
 )
 from storrepro.suite.config import NotebookConfig, Param, Reading  # noqa: E402
+from storrepro.suite.paths import repo_root  # noqa: E402
 from storrepro.suite.run import Run  # noqa: E402
 from storrepro.suite.scorecard import load_results, reading_table  # noqa: E402
 from storrepro.suite.site import figure_caption  # noqa: E402
@@ -267,8 +268,12 @@ def test_load_results_skips_json_that_is_not_a_notebook_result(tmp_path):
     folder = tmp_path / "results"
     folder.mkdir()
     (folder / "bench.json").write_text('{"devices": []}')
-    (folder / "x.json").write_text('{"notebook": "x", "claims": []}')
-    assert load_results(tmp_path) == [{"notebook": "x", "claims": []}]
+    result = json.loads((repo_root() / "results" / "00_simulator_validation.json").read_text())
+    (folder / "x.json").write_text(json.dumps(result))
+    assert load_results(tmp_path) == [result]
+    (folder / "y.json").write_text('{"notebook": "y", "claims": []}')  # a result, damaged
+    with pytest.raises(ValueError, match=r"y\.json: paper is missing"):
+        load_results(tmp_path)
 
 
 def test_a_figure_needs_a_caption_and_known_claims(tmp_path):
