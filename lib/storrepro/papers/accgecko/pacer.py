@@ -62,19 +62,22 @@ def rank_from_top(total: int, p: float) -> int:
 
 
 @numba.njit(cache=True)
-def _replay(snapshot, spacing, floor, latency, waits, counts):
+def _replay(snapshot, spacing, floor, latency, waits, counts, every):
     """Replay a snapshot's busy periods whose peak exceeds ``floor`` at the fixed ``spacing``
     (s); the others cannot rise above it (see :class:`Snapshot`).
 
-    The replayed requests' latencies (µs) go into ``latency``, whether they queue into ``waits``
-    (both packed from 0), the histogram of the latencies' buckets into ``counts`` (if not empty).
-    Returns how many were replayed, the highest bucket, the longest wait (µs), and how many are
-    in busy periods (at this rate) whose largest latency exceeds ``floor``."""
+    With ``every`` the replayed requests' latencies (µs) go into ``latency`` and whether they
+    queue into ``waits`` (both packed from 0), as a snapshot taken from this replay needs;
+    without it only the latencies above ``floor`` are packed, the only ones a rank above the
+    floor can fall on. The histogram of the packed latencies' buckets goes into ``counts`` (if
+    not empty). Returns how many were packed, the highest bucket, the longest wait (µs), how
+    many are in busy periods (at this rate) whose largest latency exceeds ``floor``, and how
+    many were replayed."""
     firsts, arrivals, overhead, starts, peaks = snapshot
     with_overhead = overhead.size > 0
     bits = latency.view(np.int64)
     best, longest, top = -np.inf, 0.0, 0
-    done, matter, start, largest = 0, 0, 0, -np.inf  # the current busy period: opener, peak
+    done, packed, matter, start, largest = 0, 0, 0, 0, -np.inf  # busy period: opener, peak
     if counts.size:
         counts[:] = 0
     for q in range(peaks.size):
@@ -85,21 +88,26 @@ def _replay(snapshot, spacing, floor, latency, waits, counts):
             shifted = arrivals[k] - (k + offset) * spacing  # a_i − i/sr
             best = max(best, shifted)
             wait = best - shifted
-            waits[done] = wait > 0
             if wait <= 0:  # an opener: close the previous busy period
                 matter += done - start if largest > floor else 0
                 start, largest = done, -np.inf
             wait_us = wait * 1e6
             longest = max(longest, wait_us)
-            latency[done] = wait_us + overhead[k] if with_overhead else wait_us
-            largest = max(largest, latency[done])
+            value = wait_us + overhead[k] if with_overhead else wait_us
+            largest = max(largest, value)
+            done += 1
+            if not every and value <= floor:
+                continue
+            latency[packed] = value
+            if every:
+                waits[packed] = wait > 0
             if counts.size:
-                bucket = bits[done] >> BUCKET_SHIFT
+                bucket = bits[packed] >> BUCKET_SHIFT
                 counts[bucket] += 1
                 top = max(top, bucket)
-            done += 1
+            packed += 1
     matter += done - start if largest > floor else 0
-    return done, top, longest, matter
+    return packed, top, longest, matter, done
 
 
 @numba.njit(cache=True)
@@ -313,7 +321,8 @@ class Replayer:
         """Server-side latency of every request in µs."""
         latency, waits = np.empty(self.total), np.empty(self.total, bool)
         none = np.empty(0, np.int64)
-        _replay(self._snapshots[0].requests, 1.0 / check_rate(sr), 0.0, latency, waits, none)
+        _replay(self._snapshots[0].requests, 1.0 / check_rate(sr), 0.0, latency, waits, none,
+                True)
         return latency
 
     def _floor(self, ranks) -> float:
@@ -352,10 +361,11 @@ class Replayer:
         usable = [s for s in self._snapshots if s.rate <= sr and s.floor <= floor]
         snap = min(usable, key=lambda s: s.arrivals.size)
         counts = self._counts if ranks else np.empty(0, np.int64)
-        done, top, longest, matter = _replay(
-            snap.requests, 1.0 / sr, floor, self._latency, self._waits, counts
+        every = use != "once"  # a snapshot may be taken: it needs every replayed latency
+        packed, top, longest, matter, done = _replay(
+            snap.requests, 1.0 / sr, floor, self._latency, self._waits, counts, every
         )
-        latency, waits = self._latency[:done], self._waits[:done]
+        latency, waits = self._latency[:packed], self._waits[:packed]
         values = np.empty(len(ranks))
         if ranks:
             _select(latency, counts, top, np.array(ranks, dtype=np.int64), values)

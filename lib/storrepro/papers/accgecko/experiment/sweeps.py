@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.accgecko.acctail import AccTail, smallest_rate
+from storrepro.papers.accgecko.acctail import AccTail, RateBursts, smallest_rate
 from storrepro.papers.accgecko.baselines import PriorityMeister, SncMeister
 from storrepro.papers.accgecko.burst_queue import BurstQueue
 from storrepro.papers.accgecko.bursts import burst_sizes, continuous_bursts
@@ -107,8 +107,9 @@ def fit_model(method: Method, k: int, seg: ModelledSegment, mean_count, choice: 
     if method.kind == "exact":
         return ExactReplay().fit(seg_arrivals, seg.overhead)
     if method.kind == "acctail":
+        shared = seg.rate_bursts(method.m * mean_count) if choice.epsilon == "rate" else None
         return AccTail(method.m, k, method.c_us, choice.line9, choice.trn, choice.epsilon).fit(
-            seg_counts, mean_count)
+            seg_counts, mean_count, shared)
     if method.kind == "queue":
         return BurstQueue(method.m, method.c_us).fit(seg_counts, mean_count)
     if method.kind == "sncm":
@@ -130,7 +131,8 @@ def chosen_segment(segments: list[dict], rule: str) -> int:
 
 
 class ModelledSegment:
-    """The modelled segment's arrivals, dispatch overheads and counts, cut once."""
+    """The modelled segment's arrivals, dispatch overheads and counts, cut once, and its
+    continuous bursts per core level for the models that find them at each rate."""
 
     def __init__(self, arrivals, overhead, counts, index: int, segment_s: float):
         t0, t1 = index * segment_s, (index + 1) * segment_s
@@ -140,6 +142,13 @@ class ModelledSegment:
         self.overhead = overhead[lo:hi]
         per = int(round(segment_s / DELTA))
         self.counts = counts[index * per : (index + 1) * per]
+        self._bursts: dict[float, RateBursts] = {}
+
+    def rate_bursts(self, core: float) -> RateBursts:
+        """The segment's :class:`RateBursts` from the cores above ``core`` (M·N)."""
+        if core not in self._bursts:
+            self._bursts[core] = RateBursts(self.counts, core)
+        return self._bursts[core]
 
 
 def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
