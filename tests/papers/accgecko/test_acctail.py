@@ -87,9 +87,10 @@ def test_models_sharing_their_bursts_predict_as_alone():
     counts = rng.poisson(2, 4000)
     counts[rng.integers(0, 4000, 100)] += rng.integers(2, 12, 100)
     shared = RateBursts(counts, 1.5 * 2.0)
-    for k in (1, 3):
-        alone = AccTail(1.5, k, 25.0, trn="burst", epsilon="rate").fit(counts, 2.0)
-        sharing = AccTail(1.5, k, 25.0, trn="burst", epsilon="rate").fit(counts, 2.0, shared)
+    for k, epsilon in ((1, "rate"), (3, "rate"), (3, "fixed")):
+        alone = AccTail(1.5, k, 25.0, trn="burst", epsilon=epsilon).fit(counts, 2.0)
+        sharing = AccTail(1.5, k, 25.0, trn="burst", epsilon=epsilon).fit(counts, 2.0, shared)
+        assert sharing.sizes.tolist() == alone.sizes.tolist()
         for sr in (3100.0, 4000.0, 6500.0):
             assert sharing.predict(99.0, sr) == alone.predict(99.0, sr)
     with pytest.raises(ValueError, match="bursts"):

@@ -139,23 +139,29 @@ class AccTail:
     def fit(self, counts, mean_count: float | None = None,
             bursts: RateBursts | None = None) -> AccTail:  # fmt: skip
         """Model the segment with per-period ``counts``; N is ``mean_count`` (default: their
-        mean). With ``epsilon="rate"`` the bursts are found per rate, when one is evaluated:
-        ``bursts``, the :class:`RateBursts` of the same counts and core level, shares them with
-        the other models of the segment."""
+        mean). With ``epsilon="rate"`` the bursts are found per rate, when one is evaluated.
+        ``bursts``, the :class:`RateBursts` of the same counts from the cores above M·N, shares
+        the bursts found (and the counts' prefix sums) with the other models of the segment."""
         counts = np.asarray(counts)
-        spans = continuous_bursts(counts, self.m, mean_count=mean_count)
+        core = self.m * (counts.mean() if mean_count is None else mean_count)
+        shared = bursts is not None
+        if not shared:
+            spans = continuous_bursts(counts, self.m, mean_count=mean_count)  # checks the input
+            bursts = RateBursts(counts, core) if self.epsilon == "rate" else None
+        elif bursts.core != core or bursts.counts.size != counts.size:
+            raise ValueError(
+                f"bursts: found at core level {bursts.core!r} on {bursts.counts.size} periods; "
+                f"this model needs {core!r} on {counts.size}"
+            )
+        else:
+            spans = bursts.at(core)  # ε = 1/(M·N): the cores' own level
         if self.epsilon == "rate":
-            core = self.m * (counts.mean() if mean_count is None else mean_count)
-            if bursts is None:
-                bursts = RateBursts(counts, core)
-            elif bursts.core != core or bursts.counts.size != counts.size:
-                raise ValueError(
-                    f"bursts: found at core level {bursts.core!r} on {bursts.counts.size} "
-                    f"periods; this model needs {core!r} on {counts.size}")
             self._bursts = bursts
             self._at: dict[float, AccTail] = {}
             self._of_spans: dict[bytes, AccTail] = {}
             self._predicted: dict[tuple[float, float], float] = {}
+        if shared:
+            return self._from_spans(bursts.counts, spans, bursts.prefix)
         return self._from_spans(counts, spans)
 
     def _at_rate(self, sr: float) -> AccTail:
@@ -270,11 +276,13 @@ class AccTail:
 
 
 class RateBursts:
-    """The continuous bursts of one segment's ``counts`` from the cores above ``core`` requests
-    per period, at any neighbourhood level (reading ``epsilon=rate``), each level's found once:
-    the models fitted to the segment with the same M and N share them."""
+    """The continuous bursts of one segment's ``counts`` from the cores above ``core`` (M·N)
+    requests per period, at any neighbourhood level — the cores' own (ε = 1/(M·N)), or a rate's
+    (reading ``epsilon=rate``) —, each level's found once: the models fitted to the segment with
+    the same M and N share them, and the counts' prefix sums."""
 
     def __init__(self, counts, core: float):
+        finite("core (M·N)", core, minimum=0.0, strict=True, unit="requests per period")
         self.counts = integer_counts(counts)
         self.prefix = prefix_sums(self.counts)
         self.core = core

@@ -107,9 +107,8 @@ def fit_model(method: Method, k: int, seg: ModelledSegment, mean_count, choice: 
     if method.kind == "exact":
         return ExactReplay().fit(seg_arrivals, seg.overhead)
     if method.kind == "acctail":
-        shared = seg.rate_bursts(method.m * mean_count) if choice.epsilon == "rate" else None
         return AccTail(method.m, k, method.c_us, choice.line9, choice.trn, choice.epsilon).fit(
-            seg_counts, mean_count, shared)
+            seg_counts, mean_count, seg.rate_bursts(method.m * mean_count))
     if method.kind == "queue":
         return BurstQueue(method.m, method.c_us).fit(seg_counts, mean_count)
     if method.kind == "sncm":
@@ -132,7 +131,7 @@ def chosen_segment(segments: list[dict], rule: str) -> int:
 
 class ModelledSegment:
     """The modelled segment's arrivals, dispatch overheads and counts, cut once, and its
-    continuous bursts per core level for the models that find them at each rate."""
+    continuous bursts per core level, shared by the AccTail models fitted to it."""
 
     def __init__(self, arrivals, overhead, counts, index: int, segment_s: float):
         t0, t1 = index * segment_s, (index + 1) * segment_s
