@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -57,12 +58,14 @@ from storrepro.suite.traces.needs import selected
 
 @dataclass(frozen=True)
 class TenantTask:
+    # what keys the task's random stream (parallel.stream_id), names included: a field added
+    # or renamed here changes no stream unless it is listed
+    STREAM: ClassVar[tuple[str, ...]] = ("tenant", "params", "duration", "segment", "accuracy",
+                                         "readings")  # fmt: skip
     tenant: int
     params: G1 | G2 | TraceTenant
     duration: float  # seconds
-    # the segment's length, s: named ``segment`` because the task's repr seeds its random stream
-    # (parallel.sweep), so renaming the field would change every result
-    segment: float
+    segment: float  # the segment's length, s
     accuracy: bool  # also run the ablation predictors (Fig. 8–10)
     readings: bool = True  # also allocate under every alternative reading
 
