@@ -408,14 +408,21 @@ class Replayer:
         return float(self.percentiles_us([p], sr, use)[0])
 
     def percentiles_at(self, rates, ps) -> dict[tuple[float, float], float]:
-        """``{(rate, p): percentile}`` for every rate and p.
+        """``{(rate, p): percentile}`` for every rate and p (see :meth:`percentiles_of`)."""
+        return self.percentiles_of({rate: ps for rate in rates})
+
+    def percentiles_of(self, needed) -> dict[tuple[float, float], float]:
+        """``{(rate, p): percentile}`` for each rate of ``needed`` and each p it maps to.
 
         The rates go up in blocks of up to SWEEP_BLOCK x the block's lowest: each block's top
-        rate first, on the snapshot left by the blocks below (and leaving one for those above),
-        then the block's other rates downwards, each bounded below by the one before it. Going
-        down, the bound only rises, so after each rate the snapshot in use is narrowed to the
-        busy periods that peak above it."""
-        rates = sorted({check_rate(r) for r in rates})
+        rate first, at every p of ``needed``, on the snapshot left by the blocks below (and
+        leaving one for those above), then the block's other rates downwards at their own ps,
+        each bounded below by the rates above it. Going down, the bound only rises, so after
+        each rate the snapshot in use is narrowed to the busy periods that peak above it; a rate
+        that needs only the higher percentile replays only the busy periods above its bound."""
+        needed = {check_rate(rate): sorted(set(ps)) for rate, ps in needed.items()}
+        every = sorted({p for ps in needed.values() for p in ps})
+        rates = sorted(needed)
         out = {}
         while rates:
             size = 1 if len(self._snapshots) == 1 else bisect.bisect_right(
@@ -423,10 +430,13 @@ class Replayer:
             )  # fmt: skip
             block, rates = rates[:size], rates[size:]
             for rate in reversed(block):
-                values = self.percentiles_us(ps, rate, "sweep" if rate == block[-1] else "once")
-                if rate == block[-1]:
+                top = rate == block[-1]
+                ps = every if top else needed[rate]
+                values = self.percentiles_us(ps, rate, "sweep" if top else "once")
+                if top:
                     ahead = self._snapshots[-1]  # left for the blocks above
                 self._narrow(float(values.min()))
-                out.update({(rate, p): float(v) for p, v in zip(ps, values, strict=True)})
+                out.update({(rate, p): float(v) for p, v in zip(ps, values, strict=True)
+                            if p in needed[rate]})  # fmt: skip
             self._snapshots = [self._snapshots[0], ahead]
         return out

@@ -259,9 +259,13 @@ def allocate(method, seg, mean_count, choice, fitted, key) -> list[dict]:
 
 
 def actual_percentiles(rows: list[dict], full: Replayer) -> None:
-    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row."""
-    rates = [r["rate"] for r in rows if r["rate"] < math.inf]
-    actual = full.percentiles_at(rates, sorted({r["p"] for r in rows}))
+    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row (each
+    rate replayed for the percentiles its rows need)."""
+    needed: dict[float, set] = {}
+    for r in rows:
+        if r["rate"] < math.inf:
+            needed.setdefault(r["rate"], set()).add(r["p"])
+    actual = full.percentiles_of(needed)
     for row in rows:
         row["actual_us"] = actual.get((row["rate"], row["p"]), math.inf)
 
