@@ -21,10 +21,12 @@ without changing any result:
   each period's peak; later replays at rates ``>= r`` run on the smallest such snapshot and skip
   the periods that peak at or below their own floor. The requests left out stay at or below the
   floor, so a percentile is the replayed requests' own, raised to the floor (exact: a rank can
-  only be missed among them if the answer is the floor itself).
+  only be missed among them if the answer is the floor itself); a replay that leaves no
+  snapshot ranks only the latencies above its floor.
 - **Blocks.** A sweep over many rates goes up in blocks: each block's top rate first (it leaves
   the snapshot for the blocks above), then the block's other rates downwards, each with the
-  percentiles just found as its floor, which lets it skip most busy periods.
+  percentiles just found as its floor, which lets it skip most busy periods; each rate is
+  replayed for the percentiles asked of it, so a rate asked only for a high one skips more.
 """
 
 from __future__ import annotations
