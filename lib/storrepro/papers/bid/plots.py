@@ -41,7 +41,7 @@ def _workload_ticks(ax, x, offset=0.0):
 
 def cumulative_time(ci: pd.DataFrame, seeds: int, events: int):
     """Fig. 12 analogue: mean cumulative device time per workload and scheme, 95 % intervals."""
-    fig, ax = plt.subplots(figsize=(8, 6))
+    fig, ax = plt.subplots(figsize=(11, 6), layout="constrained")
     height = 0.8 / len(MAIN)
     for i, s in enumerate(MAIN):
         y = np.arange(len(WORKLOADS)) + i * height
@@ -54,7 +54,7 @@ def cumulative_time(ci: pd.DataFrame, seeds: int, events: int):
         xlabel="cumulative device time (s)",
         title=f"Cumulative I/O completion time ({seeds} seeds x {events:,} events)",
     )
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     return fig
 
 
@@ -206,7 +206,9 @@ def head_movement(movement: dict):
     ]
     axes[1].legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3),
                    ncol=3)  # fmt: skip
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=len(MAIN),
+    schemes = [(h, lab) for h, lab in zip(*axes[0].get_legend_handles_labels(), strict=True)
+               if lab in LABEL.values()]
+    fig.legend(*zip(*schemes, strict=True), loc="upper center", ncol=len(MAIN),
                fontsize=8, bbox_to_anchor=(0.5, 1.06))  # fmt: skip
     return fig
 
@@ -216,7 +218,7 @@ def latency(lat: dict):
     how many of the 12 (workload, op) cases BID-HDD's and Noop's mean is at most CFQ q=8's,
     beside the paper's counts (C10; the claim itself reads the seed intervals)."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), width_ratios=(6, 6, 1.6))
-    for ax, op in zip(axes, lat, strict=True):
+    for ax, op in zip(axes[:2], lat, strict=True):
         _grouped(ax, lat[op])
         ax.set(title=f"Mean {op} latency", ylabel="ms", yscale="log")
     axes[0].legend(fontsize=7)
