@@ -190,7 +190,7 @@ def real_gaps(table: pd.DataFrame, paper_gap: float):
         if len(gap):
             ax.hlines(gap.median(), k - 0.3, k + 0.3, color="black", lw=1.5)
     ax.axhline(0, color="grey", lw=0.8)
-    ax.axhline(paper_gap, color=PALETTE[0], ls=":", lw=1, label=f"paper {paper_gap:+.1f} pp")
+    paper_line(ax, y=paper_gap, label=f"paper {paper_gap:+.1f} pp")
     ax.set_xticks(range(len(pairs)), list(pairs))
     ax.set(ylabel="SMAPE gap (pp)", title="Forecast error gaps per real VM (median: black bar)")
     ax.legend(**OUTSIDE)
