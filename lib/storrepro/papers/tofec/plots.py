@@ -9,11 +9,13 @@ import pandas as pd
 
 from storrepro.papers.tofec.analysis import EULER_GAMMA
 from storrepro.papers.tofec.claims import band_of
+from storrepro.papers.tofec.claims.phases import SURGE_OPTIMAL_K
 from storrepro.papers.tofec.claims.rates import TABLE as GRID_CLAIMS
 from storrepro.papers.tofec.config import B1_BEST_PAPER
 from storrepro.papers.tofec.delay import ModelParams, chunk_statistics
 from storrepro.papers.tofec.metrics import ccdf_points, static_names
 from storrepro.papers.tofec.model_checks import PAPER_TAIL_GAINS
+from storrepro.papers.tofec.workload import PHASE_S
 from storrepro.suite.plotting import paper_band, paper_line, paper_point
 
 CCDF_AXES = {"yscale": "log", "ylim": (1e-4, 1), "xlim": (0, 800), "ylabel": "CCDF"}
@@ -284,6 +286,9 @@ def fig11_changing_workload(traces: dict[str, dict], surge: float):
         ylabel="delay (ms)",
         title=f"Fig. 11(a) analogue: delays, 10 → {surge:.0f} → 10 req/s (seed 0, sampled)",
     )
+    # the paper: TOFEC converges to the optimal code k = 1 in the surge (phase 2; claim B9a)
+    paper_line(axes[1], x=[PHASE_S, 2 * PHASE_S], y=[SURGE_OPTIMAL_K] * 2,
+               label=f"paper: optimal k = {SURGE_OPTIMAL_K} in the surge")
     axes[1].set(
         xlabel="arrival time (s)", ylabel="mean k (2-s bins)", title="Fig. 11(b): code dimension k"
     )

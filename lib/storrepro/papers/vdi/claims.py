@@ -915,15 +915,14 @@ def headline_text(run) -> dict:
     )
     gap = f5["values"]
     parts = [
-        f"Forecasters: F5 {f5['verdict']} — proposed minus Holt-Winters SMAPE per seed "
+        f"Forecasters: F5 not checkable — {f5['reason']}" if f5["verdict"] == "not checkable"
+        else f"Forecasters: F5 {f5['verdict']} — proposed minus Holt-Winters SMAPE per seed "
         + ", ".join(f"{g:+.2f}" for g in gap["gap_pp"])
         + f" pp, median {gap['median_gap_pp']:+.2f} pp, mean "
         f"{ci_text(f5['uncertainty'], '{:+.2f}')} pp, against the paper's −4.4 pp.",
         f"Scheduler under the primary readings: S5 {s5['verdict']} ({s5['reproduced_value']}), "
         f"S6 {s6['verdict']} ({s6['reproduced_value']}).",
     ]
-    if f5["verdict"] == "not checkable":
-        parts[0] = f"Forecasters: F5 not checkable — {f5['reason']}"
     protocol = [label for label in f5["by_reading"]
                 if f5["by_reading"][label]["verdict"] != f5["verdict"]]
     if protocol:

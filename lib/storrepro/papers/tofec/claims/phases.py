@@ -26,6 +26,9 @@ from storrepro.suite.table import Measured, Part, Row
 POINT, LOAD = READINGS["ideal_decision_point"], READINGS["phase2_load"]
 NOT_IDEAL = ("ideal_decision_point",)
 FASTER = partial(bands.direction, sign=-1)
+#: The code the paper calls optimal in the surge (B9a's words: "the optimal code (k = 1)"),
+#: which Fig. 11(b) marks.
+SURGE_OPTIMAL_K = 1
 
 TABLE = (
     Row(id="B9a", not_affected_by=NOT_IDEAL, paper_value="especially responsive",
