@@ -1,4 +1,5 @@
-"""BID's small hand-made blkparse trace, shared by its trace and notebook tests."""
+"""BID's small hand-made blkparse trace, shared by its trace and notebook tests, and notebook 04's
+claims cell (:func:`judge_claims`)."""
 
 from pathlib import Path
 
@@ -32,3 +33,16 @@ def write_blkparse(path: Path) -> Path:
     lines.append("\nCPU1 (8,0):\n Reads Queued:          60,    7680KiB\n")
     path.write_text("".join(lines))
     return path
+
+
+def judge_claims(run, summary, sens):
+    """Notebook 04's claims cell: the claims table judged on a sweep's runs, and the headline."""
+    from storrepro.papers.bid import claims
+
+    inputs = claims.inputs(summary, sens)
+    claims.not_checkable_without_contention(run.config, summary)
+    run.judge_table(claims.rows("C3"), claims, inputs)
+    run.judge_table(claims.rows(*claims.TEST_IDS), claims, inputs,
+                    by_reading=claims.by_reading(summary, sens))
+    run.judge_table(claims.rows("D9", "C12", "E"), claims, inputs)
+    run.headline(**claims.headline_text(run, summary))

@@ -1,5 +1,6 @@
-"""What tests in several folders share: the keys of a result other tools read, and the skip
-for tests that need the CRAN benchmark (with the reason, on a clone without ``../shared``)."""
+"""What tests in several folders share: the keys of a result other tools read, the skip for
+tests that need the CRAN benchmark (with the reason, on a clone without ``../shared``), and the
+notebooks whose quick run in the tests reads the public trace."""
 
 import pytest
 
@@ -41,3 +42,10 @@ def cran_missing() -> str | None:
 
 CRAN_MISSING = cran_missing()
 needs_cran = pytest.mark.skipif(CRAN_MISSING is not None, reason=str(CRAN_MISSING))
+
+
+#: The notebooks whose one quick run in the tests (the ``quick_runs`` fixture) reads the public
+#: CloudPhysics trace when it is available, so the quick-profile tests and the public-trace
+#: tests share that run; the others (and these, without the trace) read their package's small
+#: sample trace. 01 and 02 cannot take the public trace (test_public_trace says why).
+ON_PUBLIC_TRACE = ("03_vdi_background", "04_bid", "05_tofec")

@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 from helpers import (
-    CRAN_MISSING,
     RESULT_KEYS,  # the keys other tools read
 )
 from helpers import needs_cran as cran_mark  # skipped, with the reason, without it
@@ -24,7 +23,7 @@ from storrepro.suite.notebooks import (
 )
 from storrepro.suite.paths import repo_root
 from storrepro.suite.traces.samples import write_msr
-from trace_samples import trace_arguments, trace_sample
+from trace_samples import trace_sample
 
 
 def _parameters_cell(name):
@@ -171,27 +170,6 @@ def _run(out, name, *extra):
     code = main(["reproduce", "--profile", "quick", "--only", name, "--out", str(out), *extra])
     assert code == 0
     return json.loads((out / "results" / f"{name}.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def quick_runs(tmp_path_factory):
-    """Every notebook executed once in the quick profile, in one run as `make reproduce
-    PROFILE=quick` does it (two notebooks side by side), shared by the tests below; each
-    notebook that takes a real trace runs on a small one in a public format (the synthetic
-    stand-ins run in every `make reproduce`). A notebook that fails leaves the run's outputs
-    in its staging folder, where each test still finds its own notebook's."""
-    out = tmp_path_factory.mktemp("quick")
-    names = [n for n in NOTEBOOKS if not (config_class(n).needs_cran and CRAN_MISSING)]
-    traces = trace_arguments(tmp_path_factory.mktemp("traces"), names)
-    code = main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out), *traces])
-    folder = out if code == 0 else out / "staging"
-
-    def get(name):
-        path = folder / "results" / f"{name}.json"
-        assert path.exists(), f"{name} wrote no result in the quick run (exit {code})"
-        return folder, json.loads(path.read_text())
-
-    return get
 
 
 @pytest.mark.notebook

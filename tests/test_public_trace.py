@@ -8,8 +8,7 @@ import subprocess
 
 import pytest
 
-from helpers import RESULT_KEYS
-from storrepro.__main__ import main
+from helpers import ON_PUBLIC_TRACE, RESULT_KEYS
 from storrepro.papers.accgecko.config import AccGeckoConfig
 from storrepro.papers.accgecko.workload import accgecko_tenants
 from storrepro.papers.bid.workload import WORKLOADS, bid_trace
@@ -54,17 +53,14 @@ def test_every_conversion_keeps_every_request(trace):
     assert counts.shape == (5, 10_000) and counts.sum() == (rescaled < 50).sum()
 
 
-#: The notebooks that run on the trace in the quick profile (the rest say below why they cannot).
-RUNS = ["03_vdi_background", "04_bid", "05_tofec"]
+#: The notebooks that run on the trace in the quick profile (the rest say below why they cannot),
+#: in the quick run the notebook tests share (conftest.quick_runs).
+RUNS = ON_PUBLIC_TRACE
 
 
 @pytest.fixture(scope="module")
-def runs(trace, tmp_path_factory):
-    out = tmp_path_factory.mktemp("cloudphysics")
-    args = [a for name in RUNS for a in ("-p", f"{name}:trace={trace}")]
-    code = main(["reproduce", "--profile", "quick", "--only", *RUNS, "--out", str(out), *args])
-    folder = out if code == 0 else out / "staging"
-    return lambda name: json.loads((folder / "results" / f"{name}.json").read_text())
+def runs(trace, quick_runs):
+    return lambda name: quick_runs(name)[1]
 
 
 @pytest.mark.notebook

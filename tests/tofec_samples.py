@@ -1,4 +1,4 @@
-"""Hand-built grid results the TOFEC metrics, model-check and claim-group tests share."""
+"""Hand-built grid results and phases the TOFEC metrics, model-check and claim tests share."""
 
 import numpy as np
 import pandas as pd
@@ -41,3 +41,31 @@ def hand_summary():
 
 def hand_grid():
     return GridResults(hand_summary(), c_full=5.0, u11=200.0, runs=hand_runs())
+
+
+POLICIES = ["TOFEC", *(tofec_name(a) for a in (0.5, 0.95, 0.99)), "Greedy", "Ideal",
+            "Ideal (arrival)"]
+
+
+def hand_phases(**change):
+    """Per (pattern, seed, policy) phase metrics: TOFEC recovers in 5 s, Greedy in 8 s, both
+    Ideals in 30 s, in every pattern; two seeds a little apart. ``change`` sets a metric of
+    TOFEC (or, as ``greedy_<metric>``, of Greedy) in every pattern and seed."""
+    rows = []
+    for pattern in ("primary", "literal 10/80/10", "0.95·C_full", "PURE primary"):
+        for rep in (0, 1):
+            for policy in POLICIES:
+                recovery = 5.0 if "TOFEC" in policy else 8.0 if policy == "Greedy" else 30.0
+                row = {"pattern": pattern, "rep": rep, "policy": policy, "switch_s": 1.0,
+                       "surge_mean_k": 1.0 + 0.01 * rep, "phase1_mean": 90.0 + rep,
+                       "phase2_mean": 300.0, "phase3_mean": 90.0, "recovery_s": recovery + rep,
+                       "k_std_p1p3": (0.3 if "TOFEC" in policy else 1.0) + 0.01 * rep,
+                       "phase2_k1": 0.95, "phase2_k_ge4": 0.2 + 0.01 * rep}
+                for key, value in change.items():
+                    who, metric = ("Greedy", key[7:]) if key.startswith("greedy_") else (
+                        "TOFEC", key)
+                    if policy == who:
+                        row[metric] = value + rep if metric == "recovery_s" else value * (
+                            1 + 0.01 * rep)
+                rows.append(row)
+    return pd.DataFrame(rows)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from storrepro.suite.bench import SECTIONS as BENCH_SECTIONS
@@ -209,6 +210,15 @@ def _trace(args) -> int:
         raise ParameterError(f"--out {args.out}: a directory; name the file to write")
     if args.out.resolve() == args.path.resolve():
         raise ParameterError(f"--out {args.out}: the input trace itself; name another file")
+    try:  # before converting: a conversion can take minutes
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=args.out.parent).close()
+    except (FileExistsError, NotADirectoryError):
+        raise ParameterError(f"--out {args.out}: a file stands where its folder would be"
+                             ) from None  # fmt: skip
+    except OSError as err:
+        raise ParameterError(f"--out {args.out}: cannot write there ({err.strerror or err})"
+                             ) from None  # fmt: skip
     conversion = trace_conversions()[args.to]
     result = conversion.convert(args.path, format=args.format)
     with atomic_path(args.out) as tmp:
@@ -218,7 +228,14 @@ def _trace(args) -> int:
     return 0
 
 
+#: Set to see the traceback of an unexpected error instead of its one-line summary.
+TRACEBACK_ENV = "STORREPRO_TRACEBACK"
+
+
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a volume or path a C/ASCII locale cannot print
+        if hasattr(stream, "reconfigure"):  # is shown escaped, not a UnicodeEncodeError
+            stream.reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
     from storrepro.suite import runner  # imported here so `--help` stays fast
 
@@ -319,6 +336,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as err:  # runner.Stopped carries the signal: SIGTERM gives 143
         print("\ninterrupted", file=sys.stderr)
         return 128 + getattr(err, "signum", 2)
+    except Exception as err:  # a case no check foresaw: one line, not a traceback
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        print(f"error: {args.command}: unexpected {type(err).__name__}: {err} (a damaged file "
+              f"among those it read? {TRACEBACK_ENV}=1 shows where)", file=sys.stderr)
+        return 2
 
 
 def _ensure_baseline(result: dict) -> None:

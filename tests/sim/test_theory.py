@@ -53,7 +53,7 @@ def test_unstable_loads_are_refused(call):
 
 
 def test_kth_of_n_bounds():
-    with pytest.raises(ValueError, match="1 <= k <= n"):
+    with pytest.raises(ValueError, match=r"^k must be a whole number >= 1 and <= 2, got 3$"):
         theory.kth_of_n_mean(2, 3, 0.0, 1.0)
 
 

@@ -17,6 +17,7 @@ from storrepro.suite.claims import (  # noqa: E402
     verdict_within,
 )
 from storrepro.suite.config import NotebookConfig, Param, Reading  # noqa: E402
+from storrepro.suite.paths import repo_root  # noqa: E402
 from storrepro.suite.run import Run  # noqa: E402
 from storrepro.suite.scorecard import load_results, reading_table  # noqa: E402
 from storrepro.suite.site import figure_caption  # noqa: E402
@@ -267,8 +268,12 @@ def test_load_results_skips_json_that_is_not_a_notebook_result(tmp_path):
     folder = tmp_path / "results"
     folder.mkdir()
     (folder / "bench.json").write_text('{"devices": []}')
-    (folder / "x.json").write_text('{"notebook": "x", "claims": []}')
-    assert load_results(tmp_path) == [{"notebook": "x", "claims": []}]
+    result = json.loads((repo_root() / "results" / "00_simulator_validation.json").read_text())
+    (folder / "x.json").write_text(json.dumps(result))
+    assert load_results(tmp_path) == [result]
+    (folder / "y.json").write_text('{"notebook": "y", "claims": []}')  # a result, damaged
+    with pytest.raises(ValueError, match=r"y\.json: paper is missing"):
+        load_results(tmp_path)
 
 
 def test_a_figure_needs_a_caption_and_known_claims(tmp_path):
@@ -305,3 +310,33 @@ def test_a_saved_figure_is_shown_from_its_png_in_a_notebook(tmp_path, monkeypatc
     (image,) = shown
     assert image.data == (tmp_path / "figures/99_demo/inside.png").read_bytes()
     assert image.width == 300  # 600 px saved at 200 dpi, shown as at 100 dpi
+
+
+class _Table:
+    """A large input that never changes once made (as a replicate table)."""
+
+    DIGEST_ONCE = True
+    pickled = 0
+
+    def __init__(self, values):
+        self.values = values
+
+    def __reduce_ex__(self, protocol):
+        type(self).pickled += 1
+        return (_Table, (self.values,))
+
+
+def test_a_digest_once_input_is_pickled_once_and_digests_as_before(monkeypatch):
+    from storrepro.suite.claims import input_digest
+
+    table = _Table(np.arange(1000.0))
+    first = input_digest((table, "A0a"), {})
+    again = [input_digest((table, "A0a"), {}) for _ in range(3)]
+    assert again == [first] * 3 and _Table.pickled == 1  # the same prefix: hashed once
+    assert input_digest((table, "A0b"), {}) != first  # what follows it still counts
+    assert input_digest((table,), {}) != first  # and what precedes it
+    monkeypatch.setattr(_Table, "DIGEST_ONCE", False)
+    assert input_digest((table, "A0a"), {}) == first  # the digest of the plain pickle
+    changed = _Table(np.arange(1000.0) + 1)
+    monkeypatch.setattr(_Table, "DIGEST_ONCE", True)
+    assert input_digest((changed, "A0a"), {}) != first  # another object: digested anew

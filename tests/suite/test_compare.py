@@ -6,6 +6,7 @@ import pytest
 from storrepro.__main__ import main
 from storrepro.suite import compare
 from storrepro.suite.compare import differences
+from storrepro.suite.paths import repo_root
 
 
 def test_identical_runs_differ_only_in_run_fields():
@@ -81,10 +82,16 @@ def test_a_result_the_last_run_did_not_write_at_this_commit_fails(tmp_path, monk
     assert compare.freshness("x.json", fresh, {"commit": "abc", "notebooks": ["x"]}) == []
 
 
+COMMITTED = json.loads((repo_root() / "results" / "00_simulator_validation.json").read_text())
+
+
 def _result(verdict, value, headline="partly", profile="full", seed=0, other="1"):
-    return {"notebook": "x", "profile": profile, "seed": seed, "headline": {"verdict": headline},
-            "claims": [{"id": "A1", "verdict": verdict, "reproduced_value": value},
-                       {"id": "A2", "verdict": "reproduced", "reproduced_value": other}]}
+    """A result of notebook x, its other fields (which compare does not read) a committed one's."""
+    claim = {**COMMITTED["claims"][0], "by_reading": {}}
+    return {**COMMITTED, "notebook": "x", "profile": profile, "seed": seed,
+            "headline": {**COMMITTED["headline"], "verdict": headline},
+            "claims": [{**claim, "id": "A1", "verdict": verdict, "reproduced_value": value},
+                       {**claim, "id": "A2", "verdict": "reproduced", "reproduced_value": other}]}
 
 
 def _write(folder, result):

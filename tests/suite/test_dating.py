@@ -73,3 +73,11 @@ def test_a_value_set_on_a_branch_is_dated_to_the_merge_that_brought_it(tmp_path,
     assert dating.set_in("config.py", dating.constant("BAND")) == merge != side
     assert dating.dated("config.py", dating.constant("KEEP"), "nb", [])["since_file_created"]
     dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
+
+
+def test_a_table_row_is_dated_by_its_words_and_band_or_rule():
+    from storrepro.suite.dating import table_band
+
+    source = 'TABLE = (Row(id="X1", words="\'w\'", rule="within 1"), Row(id="X2", words="v"))'
+    assert table_band("X1")(source) == "\"'w'\"; 'within 1'"
+    assert table_band("X2")(source) == "'v'" and table_band("X3")(source) is None

@@ -248,6 +248,13 @@ def test_a_task_keys_its_stream_by_the_fields_it_lists():
     assert parallel.stream_id(new).split("(", 1)[1] == parallel.stream_id(old).split("(", 1)[1]
     assert repr(new) != repr(old).replace("Before", "After")  # the repr did change
     assert parallel.stream_id(("plain", 1)) == repr(("plain", 1))
+
+    @dataclass(frozen=True)
+    class Outer:  # a task holding a task: the inner one keyed by its own STREAM
+        STREAM = ("inner",)
+        inner: After
+
+    assert parallel.stream_id(Outer(new)).endswith(f"Outer(inner={parallel.stream_id(new)})")
     with pytest.raises(ValueError, match="distinct"):
         sweep(lambda t, rng: 0, [Before(1, "x"), Before(1, "x")], seed=0, workers=1,
               progress=False)

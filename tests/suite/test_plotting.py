@@ -136,7 +136,7 @@ def test_a_paper_figure_with_a_numeric_claim_needs_paper_marks():
 
 #: Notebooks whose figures do not mark the paper's numbers yet (their plots are other helpers'
 #: to change); a notebook leaves this set once its figures carry their marks.
-MARKS_PENDING = {"01_precise_period", "02_accgecko", "03_vdi_background", "04_bid"}
+MARKS_PENDING = {"01_precise_period", "02_accgecko"}
 
 
 @pytest.mark.parametrize("notebook", ["00_simulator_validation", "01_precise_period",

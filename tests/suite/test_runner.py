@@ -72,9 +72,7 @@ def _tiny_notebook(path, name):
     nbformat.write(nb, path)
 
 
-@pytest.fixture
-def tiny_suite(tmp_path, monkeypatch):
-    """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
+def _tiny_suite(tmp_path, monkeypatch):
     folder = tmp_path / "nbs"
     folder.mkdir()
     for name in CONFIGS:
@@ -85,6 +83,12 @@ def tiny_suite(tmp_path, monkeypatch):
     # kernels import TinyConfig, and this checkout's storrepro rather than an installed copy
     monkeypatch.setenv("PYTHONPATH", _TESTED_PATH)
     return tmp_path / "out"
+
+
+@pytest.fixture
+def tiny_suite(tmp_path, monkeypatch):
+    """A registry of two tiny notebooks: 'bad' raises, 'good' records an empty result."""
+    return _tiny_suite(tmp_path, monkeypatch)
 
 
 def test_failing_notebook_is_reported_plainly_and_the_rest_still_runs(tiny_suite, capsys):
@@ -311,17 +315,29 @@ def _tree(folder):
     return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture
-def two_runs(tiny_suite):
-    """``(out, staging)``: ``out`` holds a finished run (seed 0), ``staging`` the outputs of
-    another (seed 1) laid out as a run stages them, each with a figure of its own."""
-    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
-    newer = tiny_suite.parent / "newer"
-    assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
-    for folder, text in ((tiny_suite, b"old"), (newer, b"new")):
+@pytest.fixture(scope="module")
+def _two_runs_made(tmp_path_factory):
+    """The two runs :func:`two_runs` copies, made once for the tests that publish them."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        out = _tiny_suite(tmp_path_factory.mktemp("two_runs"), monkeypatch)
+        assert runner.reproduce("quick", ["good"], out) == 0
+        newer = out.parent / "newer"
+        assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
+    for folder, text in ((out, b"old"), (newer, b"new")):
         (folder / "figures" / "good").mkdir(parents=True, exist_ok=True)
         (folder / "figures" / "good" / "fig.png").write_bytes(text)
-    return tiny_suite, newer
+    return out, newer
+
+
+@pytest.fixture
+def two_runs(_two_runs_made, tmp_path):
+    """``(out, staging)``: ``out`` holds a finished run (seed 0), ``staging`` the outputs of
+    another (seed 1) laid out as a run stages them, each with a figure of its own (fresh copies
+    for each test, which may change them)."""
+    copies = tuple(tmp_path / name for name in ("out", "newer"))
+    for made, copy in zip(_two_runs_made, copies, strict=True):
+        shutil.copytree(made, copy)
+    return copies
 
 
 def test_publishing_swaps_all_or_nothing_whatever_step_fails(two_runs, monkeypatch):
@@ -505,3 +521,84 @@ def test_dask_scheduler_address_is_honoured_or_refused_by_name(tiny_suite, monke
         assert runner.reproduce("quick", ["good", "bad"], tiny_suite, at_once=2) == 130
     # the sweeps go to that scheduler, not to one process per notebook
     assert seen == {"DASK_SCHEDULER_ADDRESS": cluster.scheduler_address, "STORREPRO_WORKERS": None}
+
+
+def test_a_disk_too_full_for_the_outputs_is_refused_before_any_kernel(tiny_suite, monkeypatch,
+                                                                      capsys):  # fmt: skip
+    started = []
+
+    def run_jobs(*args):
+        started.append(args)
+        raise KeyboardInterrupt  # as far as this test needs the run to go
+
+    monkeypatch.setattr(runner, "_run_jobs", run_jobs)
+    needed = 2 * 2 * runner.MIN_NOTEBOOK_BYTES + runner.SPARE_BYTES  # two notebooks, none committed
+    args = ["reproduce", "--profile", "quick", "--only", "good", "bad", "--out", str(tiny_suite)]
+    for free, code in [(needed - 1, 2), (needed, 130)]:
+        usage = shutil._ntuple_diskusage(free * 4, free * 3, free)
+        monkeypatch.setattr(runner.shutil, "disk_usage", lambda path, usage=usage: usage)
+        assert main(args) == code
+        if code == 2:
+            assert capsys.readouterr().err == (
+                f"error: --out {tiny_suite}: {free / 2**20:,.0f} MiB free on its file system, "
+                f"this run needs about {needed / 2**20:,.0f} MiB (twice its notebooks' outputs); "
+                "free some space or give this run another --out\n"
+            )
+            assert not started  # refused before any kernel
+    assert len(started) == 1  # with room enough, the run starts
+    monkeypatch.setattr(runner, "MIN_NOTEBOOK_BYTES", 0)
+    assert runner.outputs_size("04_bid") > 2**20  # measured on the committed outputs
+
+
+def test_a_scheduler_that_lost_its_workers_fails_the_next_notebooks_at_once(free_port):
+    from distributed import LocalCluster
+
+    assert runner.workers_lost(None) == ""
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                      dashboard_address="127.0.0.1:0") as cluster:  # fmt: skip
+        address = cluster.scheduler_address
+        assert runner.workers_lost(address) == (
+            f"not started: the dask scheduler at {address} has no worker left (it had workers "
+            "when the run began); restart them and run the notebooks that failed again")
+        cluster.scale(1)
+        cluster.wait_for_workers(1, timeout=30)
+        assert runner.workers_lost(address) == ""
+    gone = f"tcp://127.0.0.1:{free_port()}"
+    assert "no longer answers" in runner.workers_lost(gone)
+
+
+def test_only_the_notebooks_after_the_first_ask_the_scheduler(tiny_suite, monkeypatch):
+    asked, ran = [], []
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
+    monkeypatch.setattr(runner, "workers_lost", lambda a: asked.append(a) or "not started: gone")
+    monkeypatch.setattr(runner, "execute", lambda job, folder: ran.append(job.name) or
+                        runner.Outcome(job.name, True, 0.0, "ok"))  # fmt: skip
+    outcomes = runner._run_jobs([runner.Job(n, {}) for n in ("good", "bad", "reads")], tiny_suite)
+    assert ran == ["good"] and asked == ["tcp://127.0.0.1:1"] * 2
+    assert [(o.ok, o.message) for o in outcomes[1:]] == [(False, "not started: gone")] * 2
+
+
+def test_a_read_only_checkout_is_told_to_give_another_out(tmp_path, monkeypatch):
+    def refused(dir):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(runner.tempfile, "TemporaryFile", refused)
+    monkeypatch.setattr(runner, "repo_root", lambda: tmp_path / "checkout")
+    inside = tmp_path / "checkout" / "build" / "runs" / "quick-00-x"
+    with pytest.raises(ParameterError, match=r"^--out .*quick-00-x: cannot write there \("
+                       r"Permission denied\); a read-only checkout\? give this run an --out "
+                       r"folder you can write$"):  # fmt: skip
+        runner.check_writable(inside)
+    with pytest.raises(ParameterError, match=r"^--out .*elsewhere: cannot write there \("
+                       r"Permission denied\)$"):  # fmt: skip
+        runner.check_writable(tmp_path / "elsewhere")
+
+
+def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch, capsys):
+    odd = tiny_suite.parent / "my nbs ü"  # a checkout's notebooks and an --out named so
+    shutil.copytree(tiny_suite.parent / "nbs", odd)
+    monkeypatch.setattr(runner, "notebook_path", lambda name: odd / f"{name}.ipynb")
+    out = tiny_suite.parent / "out été x"
+    assert runner.reproduce("quick", ["good"], out) == 0
+    assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
+    assert f"outputs of this run: {out}" in capsys.readouterr().out

@@ -82,9 +82,9 @@ def test_missing_results_are_a_clear_error(tmp_path):
 @pytest.mark.parametrize(
     ("damage", "says"),
     [
-        (lambda r: {**r, "headline": None}, r"not a result as its notebook writes it \(TypeError"),
-        (lambda r: {**r, "claims": [{"id": "x"}]}, "not a result as its notebook writes it"),
-        (lambda r: {**r, "figures": None}, r"not a result as its notebook writes it \(TypeError"),
+        (lambda r: {**r, "headline": None}, "headline should be an object, not NoneType"),
+        (lambda r: {**r, "claims": [{"id": "x"}]}, r"claims\[0\].statement is missing"),
+        (lambda r: {**r, "figures": None}, "figures should be a list, not NoneType"),
         (lambda r: json.dumps(r, indent=1)[:200], r"not a valid results file \(Unterminated"),
     ],
 )

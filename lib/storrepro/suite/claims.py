@@ -322,10 +322,40 @@ def input_digest(*values: Any) -> str:
     """A SHA-256 of a rule's inputs (arrays, frames, dicts, numbers…) that is the same for the
     same numbers in any process: what a result stores so a changed input is visible even when
     the verdict did not move."""
-    h = hashlib.sha256()
+    h = _Stream()
     for v in values:
         _feed(h, v)
-    return h.hexdigest()[:16]
+    return h.h.hexdigest()[:16]
+
+
+class _Stream:
+    """The SHA-256 an input digest is fed through; its state may be replaced by the one kept
+    after a ``DIGEST_ONCE`` object (see :func:`_feed_once`)."""
+
+    def __init__(self):
+        self.h = hashlib.sha256()
+
+    def update(self, data: bytes) -> None:
+        self.h.update(data)
+
+
+#: (state before, id) -> (object, state after) for objects marked ``DIGEST_ONCE``: a large input
+#: that never changes after it is made (a replicate table judged under many claims and
+#: readings) is pickled and hashed once per prefix and process; the digest is the same.
+_ONCE: dict[tuple[bytes, int], tuple[Any, Any]] = {}
+_ONCE_KEPT = 32
+
+
+def _feed_once(h: _Stream, v: Any) -> None:
+    key = (h.h.copy().digest(), id(v))
+    held = _ONCE.get(key)
+    if held is not None and held[0] is v:
+        h.h = held[1].copy()
+        return
+    h.update(pickle.dumps(v, protocol=4))
+    if len(_ONCE) >= _ONCE_KEPT:
+        _ONCE.pop(next(iter(_ONCE)))
+    _ONCE[key] = (v, h.h.copy())
 
 
 def _feed(h, v: Any) -> None:
@@ -372,5 +402,7 @@ def _feed(h, v: Any) -> None:
         _feed(h, asdict(v))
     elif isinstance(v, pd.Timestamp | np.datetime64):
         h.update(str(v).encode())
+    elif getattr(type(v), "DIGEST_ONCE", False) and isinstance(h, _Stream):
+        _feed_once(h, v)
     else:
         h.update(pickle.dumps(v, protocol=4))

@@ -19,7 +19,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from storrepro.suite.paths import git_commit, read_json, repo_root
+from storrepro.suite.paths import git_commit, repo_root
+from storrepro.suite.result_shape import read_result
 
 #: The runner's record of the last run into the repository: its commit and the notebooks it ran.
 LAST_RUN = "build/last-run.json"
@@ -87,7 +88,8 @@ def record_run(root: Path, notebooks: list[str]) -> None:
     """Write :data:`LAST_RUN`: the commit and the notebooks of a run just published."""
     path = root / LAST_RUN
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"commit": git_commit(), "notebooks": sorted(notebooks)}) + "\n")
+    path.write_text(json.dumps({"commit": git_commit(), "notebooks": sorted(notebooks)}) + "\n",
+                    encoding="utf-8")
 
 
 def freshness(name: str, fresh: dict, last_run: dict | None) -> list[str]:
@@ -114,14 +116,18 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
     record = root / LAST_RUN
-    last_run = _parse(record.read_text(), record) if record.exists() else None
+    last_run = _parse(record.read_text(encoding="utf-8"), record) if record.exists() else None
+    if last_run is not None and not (isinstance(last_run, dict) and isinstance(
+            last_run.get("commit"), str) and isinstance(last_run.get("notebooks"), list)):
+        raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); "
+                         "delete it and run make reproduce again")  # fmt: skip
     problems = []
     for name, old in sorted(committed.items()):
         path = results_dir / name
         if not path.exists():
             problems.append(f"{name}: not produced by the fresh run")
             continue
-        fresh = _parse(path.read_text(), path)
+        fresh = _parse(path.read_text(encoding="utf-8"), path)
         problems += freshness(name, fresh, last_run)
         problems += [f"{name} {line}" for line in differences(old, fresh)]
     return problems
@@ -175,16 +181,16 @@ def baseline_for(fresh: dict, root: Path | None = None,
     name = f"{fresh['notebook']}.json"
     if against is not None:
         path = Path(against) / "results" / name
-        return (read_json(path), f"the run in {against}") if path.exists() else (
+        return (read_result(path), f"the run in {against}") if path.exists() else (
             None, f"no result of {fresh['notebook']} in {against}")
     committed_path = root / "results" / name
-    committed = read_json(committed_path) if committed_path.exists() else None
+    committed = read_result(committed_path) if committed_path.exists() else None
     same = (fresh["profile"], fresh["seed"])
     if committed is not None and (committed["profile"], committed["seed"]) == same:
         return committed, "the committed results"
     cached = baseline_dir(*same, root) / "results" / name
     if cached.exists():
-        return read_json(cached), (f"the baseline of profile {same[0]}, seed {same[1]} at the "
+        return read_result(cached), (f"the baseline of profile {same[0]}, seed {same[1]} at the "
                                    f"default parameters ({cached.parent.parent})")
     if committed is None:
         return None, f"no committed result of {fresh['notebook']} to compare with"
@@ -203,7 +209,7 @@ def needs_baseline(fresh: dict, root: Path | None = None) -> bool:
     name = f"{fresh['notebook']}.json"
     committed = root / "results" / name
     if committed.exists():
-        ran = read_json(committed)
+        ran = read_result(committed)
         if (ran["profile"], ran["seed"]) == (fresh["profile"], fresh["seed"]):
             return False
     return not (baseline_dir(fresh["profile"], fresh["seed"], root) / "results" / name).exists()

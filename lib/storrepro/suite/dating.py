@@ -107,8 +107,9 @@ def constant(name: str) -> Callable[[str], str | None]:
 
 
 def table_band(claim_id: str) -> Callable[[str], str | None]:
-    """An extractor: the paper's words and band of the claims-table ``Row(id=claim_id, ...)``
-    (:mod:`storrepro.suite.table`), the part of the row a band entry of the register dates."""
+    """An extractor: the paper's words and band (or rule) of the claims-table
+    ``Row(id=claim_id, ...)`` (:mod:`storrepro.suite.table`), the part of the row a band entry
+    of the register dates."""
 
     def extract(source: str) -> str | None:
         tree = _tree(source)
@@ -119,7 +120,7 @@ def table_band(claim_id: str) -> Callable[[str], str | None]:
                 continue
             kw = {k.arg: k.value for k in node.keywords}
             if isinstance(kw.get("id"), ast.Constant) and kw["id"].value == claim_id:
-                return "; ".join(ast.unparse(kw[k]) for k in ("words", "band", "parts")
+                return "; ".join(ast.unparse(kw[k]) for k in ("words", "band", "parts", "rule")
                                  if k in kw)
         return None
 
@@ -137,7 +138,7 @@ def set_in(relpath: str, extract: Callable[[str], str | None]) -> str:
     docstring); :data:`UNCOMMITTED` when the working tree's value is not yet committed. When the
     value goes back to the commit that created the file, it may be older still (moved from a
     file git does not connect): :func:`dated` says so."""
-    current = extract((repo_root() / relpath).read_text())
+    current = extract((repo_root() / relpath).read_text(encoding="utf-8"))
     if current is None:
         raise ValueError(f"{relpath}: the value to date is not there")
     history = _history(relpath)
@@ -229,11 +230,11 @@ def register_lines(notebook: str) -> list[str]:
     """``python -m storrepro dates``: one line per register entry of ``notebook``, the claims a
     reading decides taken from the committed results."""
     from storrepro.suite.notebooks import config_class
-    from storrepro.suite.paths import read_json
+    from storrepro.suite.result_shape import read_result
 
     config = config_class(notebook)()
     path = repo_root() / "results" / f"{notebook}.json"
-    claims = read_json(path)["claims"] if path.exists() else []
+    claims = read_result(path)["claims"] if path.exists() else []
     lines = [f"{notebook}:"]
     for name, d in date_register(config, judged_under(claims, config.readings)).items():
         after = {True: "after results", False: "before results", None: ""}[

@@ -52,7 +52,7 @@ def area_imports(root: Path | None = None) -> dict[str, set[str]]:
         if area is None or area == "papers":
             continue
         graph.setdefault(area, set())
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

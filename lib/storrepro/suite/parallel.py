@@ -49,11 +49,12 @@ def stream_id(task: Any) -> str:
     """The text that keys ``task``'s random stream: for a task class with ``STREAM`` (its
     keying fields, in order) ``Name(field=value!r, ...)`` over those fields — what the
     dataclass's ``repr`` gave when those were its fields, so streams keyed so far keep their
-    numbers —, for a plain value its ``repr``."""
+    numbers —, for a plain value its ``repr``. A field holding a task with ``STREAM`` is
+    written by its own stream id (a task nested in another keeps the key it has alone)."""
     fields = getattr(type(task), "STREAM", None)
     if fields is None:
         return repr(task)
-    body = ", ".join(f"{name}={getattr(task, name)!r}" for name in fields)
+    body = ", ".join(f"{name}={stream_id(getattr(task, name))}" for name in fields)
     return f"{type(task).__qualname__}({body})"
 
 

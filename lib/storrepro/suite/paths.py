@@ -9,6 +9,7 @@ experiment never overwrites the committed full-profile results.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
 import os
@@ -87,6 +88,22 @@ def atomic_path(path: Path | str):
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+@contextmanager
+def made_once(path: Path | str):
+    """Hold ``path``'s lock file (``<name>.lock`` beside it) while the block makes ``path``, so
+    that runs sharing a cache folder make a file once: a second run waits here, then finds the
+    file made. Says so when it has to wait."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting for another run making {path}", flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
 
 
 def write_text_atomic(path: Path | str, text: str) -> None:

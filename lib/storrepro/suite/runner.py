@@ -244,12 +244,50 @@ def check_scheduler(address: str | None, timeout_s: float = 5.0, source: str = "
 
 
 def check_writable(out: Path) -> None:
-    """Refuse an output folder this process cannot create or write into."""
+    """Refuse an output folder this process cannot create or write into; in a checkout it may
+    not write (read-only, or another user's), say to give the run an ``--out`` elsewhere."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=out).close()
     except OSError as err:
-        raise ParameterError(f"--out {out}: cannot write there ({err.strerror or err})") from None
+        hint = ""
+        if err.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and out.is_relative_to(
+                repo_root()):  # fmt: skip
+            hint = "; a read-only checkout? give this run an --out folder you can write"
+        raise ParameterError(
+            f"--out {out}: cannot write there ({err.strerror or err}){hint}") from None
+
+
+#: Room left free on the output's file system after publishing writes its files.
+SPARE_BYTES = 16 * 2**20
+
+
+#: The least room a notebook's outputs are given when the repository holds none of them to
+#: measure.
+MIN_NOTEBOOK_BYTES = 16 * 2**20
+
+
+def outputs_size(name: str) -> int:
+    """Bytes of notebook ``name``'s committed outputs (figures, result, executed notebook), at
+    least :data:`MIN_NOTEBOOK_BYTES`: roughly what a run of it writes."""
+    root = repo_root()
+    files = [results_dir(root) / f"{name}.json", executed_dir(root) / f"{name}.ipynb"]
+    files += figures_dir(name, root).rglob("*")
+    return max(MIN_NOTEBOOK_BYTES, sum(f.stat().st_size for f in files if f.is_file()))
+
+
+def check_free_space(out: Path, names: list[str]) -> None:
+    """Refuse a run whose outputs would not fit on ``out``'s file system (each notebook's
+    outputs twice: written in staging, then the executed notebooks prepared for publishing),
+    before any kernel starts; publishing checks again, on the sizes written."""
+    needed = 2 * sum(outputs_size(name) for name in names) + SPARE_BYTES
+    free = shutil.disk_usage(out).free
+    if free < needed:
+        raise ParameterError(
+            f"--out {out}: {free / 2**20:,.0f} MiB free on its file system, this run needs about "
+            f"{needed / 2**20:,.0f} MiB (twice its notebooks' outputs); free some space or give "
+            "this run another --out"
+        )
 
 
 @contextmanager
@@ -266,10 +304,6 @@ def output_lock(out: Path):
                 "give this run another --out"
             ) from None
         yield
-
-
-#: Room left free on the output's file system after publishing writes its files.
-SPARE_BYTES = 16 * 2**20
 
 
 class PublishError(OSError):
@@ -522,6 +556,7 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
+    check_free_space(out, [j.name for j in jobs])
     check_inputs_outside(out, jobs)
     started = time.perf_counter()
     with output_lock(out):
@@ -585,7 +620,8 @@ def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
         if _STOP.is_set():
             return None
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
-        outcome = execute(job, folder)
+        lost = workers_lost(os.environ.get(SCHEDULER_ENV)) if i > 1 else ""
+        outcome = Outcome(job.name, False, 0.0, lost) if lost else execute(job, folder)
         if _STOP.is_set():  # its kernel was stopped: no report, the run says it once
             return outcome
         print(
@@ -622,6 +658,27 @@ _KERNELS: set = set()
 _KERNELS_LOCK = threading.Lock()
 #: How long an interrupted run waits for its notebooks' threads to notice their kernels died.
 STOP_WAIT_S = 10.0
+
+
+#: How long the check between notebooks waits for the scheduler's answer.
+CHECK_TIMEOUT_S = 5.0
+
+
+def workers_lost(address: str | None) -> str:
+    """Why no notebook should start on the run's dask scheduler (it no longer answers, or has
+    no worker left), or "": asked once before each notebook after the first (at most
+    :data:`CHECK_TIMEOUT_S`), so that a cluster lost mid-run fails the notebooks left at
+    once, without starting their kernels."""
+    if not address:
+        return ""
+    try:
+        if parallel.dask_identity(address, CHECK_TIMEOUT_S).get("workers"):
+            return ""
+        reason = "has no worker left"
+    except (OSError, TimeoutError):
+        reason = "no longer answers"
+    return (f"not started: the dask scheduler at {address} {reason} (it had workers when the "
+            "run began); restart them and run the notebooks that failed again")
 
 
 def _stoppable_kernel_manager():

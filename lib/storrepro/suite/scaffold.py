@@ -68,7 +68,7 @@ def new_paper(name: str, number: str, root: Path | None = None) -> list[Path]:
     root = root or repo_root()
     _check(name, number, root)
     registry = root / REGISTRY
-    source = registry.read_text()
+    source = registry.read_text(encoding="utf-8")
     end = re.search(r"^NOTEBOOKS = \{\n(?:.*\n)*?^\}\n", source, re.MULTILINE)
     if end is None:
         raise ParameterError(f"{REGISTRY}: no NOTEBOOKS = {{...}} block to add the paper to")
@@ -84,12 +84,14 @@ def new_paper(name: str, number: str, root: Path | None = None) -> list[Path]:
                 shutil.copy(src, copy)
                 files = [copy]
             for file in files:
-                file.write_text(_renamed(file.read_text(), name, number))
+                file.write_text(_renamed(file.read_text(encoding="utf-8"), name, number),
+                                encoding="utf-8")
             staged[copy] = root / target
         for copy, target in staged.items():
             target.parent.mkdir(parents=True, exist_ok=True)
             copy.rename(target)
             written += sorted(target.rglob("*")) if target.is_dir() else [target]
     cut = end.end() - 2  # before the closing brace
-    registry.write_text(source[:cut] + registry_line(name, number) + source[cut:])
+    registry.write_text(source[:cut] + registry_line(name, number) + source[cut:],
+                       encoding="utf-8")
     return [p for p in written if p.is_file()] + [registry]

@@ -17,6 +17,7 @@ from storrepro.suite.config import reading_label
 from storrepro.suite.consistency import CONSISTENCY_RULE
 from storrepro.suite.paths import read_json, results_dir, write_text_atomic
 from storrepro.suite.readable import human
+from storrepro.suite.result_shape import check_result, is_result
 
 CLAIM_COLUMNS = [
     "id",
@@ -75,10 +76,10 @@ def reading_table(result: dict) -> pd.DataFrame:
 
 def load_results(out: Path | None = None) -> list[dict]:
     """Every notebook's ``results/<notebook>.json`` under ``out``, sorted by notebook name
-    (other JSON there, such as ``make bench``'s ``bench.json``, has no claims and is skipped)."""
-    folder = results_dir(out)
-    loaded = (read_json(p) for p in sorted(folder.glob("*.json")))
-    return [r for r in loaded if "claims" in r]
+    (other JSON there, such as ``make bench``'s ``bench.json``, is skipped), each checked by
+    :func:`~storrepro.suite.result_shape.check_result`."""
+    loaded = {p: read_json(p) for p in sorted(results_dir(out).glob("*.json"))}
+    return [check_result(data, p) for p, data in loaded.items() if is_result(data)]
 
 
 def verdict_counts(result: dict, role: str = "test") -> dict[str, int]:

@@ -28,7 +28,6 @@ from storrepro.suite.notebooks import config_class, notebook_path
 from storrepro.suite.paths import (
     build_dir,
     executed_dir,
-    read_json,
     repo_root,
     results_dir,
     write_text_atomic,
@@ -40,6 +39,7 @@ from storrepro.suite.scorecard import (
     core_claim_parts,
     core_reproduced,
     dated_text,
+    load_results,
     robust_summary,
     role_summary,
     uncertainty_text,
@@ -595,7 +595,14 @@ VERDICT_WORDS = {
 def _site_notebook(source: Path) -> nbformat.NotebookNode:
     """An executed notebook as the static site shows it: code folded (a click shows it), each
     live control's output replaced by a note saying it needs a kernel."""
-    nb = nbformat.read(source, as_version=4)
+    try:
+        nb = nbformat.read(source, as_version=4)
+        nbformat.validate(nb)
+    except Exception as err:  # nbformat raises JSON, schema and attribute errors alike
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+        raise ValueError(f"{source}: not a readable executed notebook ({first}); run its "
+                         "notebook again, or delete the file to build the site without it"
+                         ) from None  # fmt: skip
     widget = "application/vnd.jupyter.widget-view+json"
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -646,7 +653,7 @@ def build_site(out: Path | None = None) -> Path:
     from sphinx.cmd.build import build_main
 
     out = out or repo_root()
-    results = _renderable_results(out)
+    results = load_results(out)
     if not results:
         raise FileNotFoundError(
             f"no results in {out / 'results'}: run `make reproduce` (or `make reproduce "
@@ -678,23 +685,3 @@ def build_site(out: Path | None = None) -> Path:
         raise RuntimeError(f"sphinx could not build the site from {source} (exit {status})")
     return target / "index.html"
 
-
-def _renderable_results(out: Path) -> list[dict]:
-    """The notebooks' results under ``out``, each first rendered on its own so that one its
-    notebook did not write (a key missing, a value of the wrong type) is an error naming it."""
-    results = []
-    for path in sorted(results_dir(out).glob("*.json")):
-        result = read_json(path)
-        if not (isinstance(result, dict) and "claims" in result):
-            continue  # not a notebook's result (make bench's bench.json)
-        try:
-            paper_page(result, False)
-            index_page([result], [])
-            [out / figure for figure in result["figures"]]
-        except (KeyError, TypeError, AttributeError, ValueError) as err:
-            raise ValueError(
-                f"{path}: not a result as its notebook writes it ({type(err).__name__}: {err}); "
-                "run its notebook again"
-            ) from None
-        results.append(result)
-    return results

@@ -8,9 +8,18 @@ function in the same module:
 
 - ``measure_<id>(inputs) -> Measured``: the measured values (one per replicate, or one
   number), the short human value and the structured numbers behind it; for a claim with a
-  ``pool`` the argument is the list of replicates;
+  ``pool`` the argument is the list of replicates (and, when the function names a parameter
+  ``inputs``, the reading's inputs too: what to read from the shared replicates; so for
+  ``explain_<id>``); a claim id's characters other than letters and digits become ``_``
+  (``measure_b3_0_95_tofec`` for ``B3-0.95-TOFEC``);
 - optionally ``explain_<id>(inputs, verdict, measured) -> str``: the cause, when there is one
-  to give (the core writes the measured interval itself).
+  to give (the core writes the measured interval itself); a cause that is one fixed sentence
+  for any verdict but reproduced is the row's ``miss`` instead.
+
+A claim whose band must hold on several groups at once — "on >= 4 of the 6 workloads", each
+workload by its own interval, a rank among them — is judged by its measure: it builds the row's
+bands (:meth:`Row.bands`), judges each group's interval with them and returns the verdict, the
+reason and the interval that decided (``Measured.uncertainty``); the core keeps the rest.
 
 :meth:`storrepro.suite.run.Run.judge_table` does the rest for every paper alike: draws
 replicates until the interval decides (:mod:`storrepro.suite.replicates`), judges the band,
@@ -20,17 +29,25 @@ the rows and the JSON. A newcomer finds any claim's rule and band in the one fil
 
 from __future__ import annotations
 
+import inspect
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from storrepro.suite.bands import Band
 from storrepro.suite.claims import KINDS, ROLES, Claim, ci_text, judged
 from storrepro.suite.replicates import STATISTICS, Pool, decide, estimate
 
-#: How a claim of several parts is judged: the worst part's verdict counts.
 _ORDER = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
+#: How a claim of several parts is judged (``Row.combine``): ``worst``, the worst part's
+#: verdict counts; ``partly``, an inconclusive part makes the claim inconclusive, and parts
+#: reproduced beside parts not give ``partly`` (the claim holds in some of what it says);
+#: ``sizes``, the parts are the sizes of an effect whose direction the measure checks itself
+#: (its ceiling): a part that misses makes the claim ``partly``, whatever the others say.
+COMBINE = ("worst", "partly", "sizes")
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,7 @@ class Part:
     name: str
     band: Callable[..., Band]
     of: str
+    statistic: str = ""  # '' : the row's
 
 
 @dataclass(frozen=True)
@@ -51,11 +69,18 @@ class Row:
     ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
     (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
     paper's words are typed once. A claim of several parts lists them in ``parts`` instead
-    (each with its own band; the worst verdict counts). ``pool`` names the replicate pool its
+    (each with its own band and, where it differs from the row's, statistic), combined as
+    ``combine`` says (:data:`COMBINE`). ``pool`` names the replicate pool its
     measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
     median or share; a claim about typical runs registers its choice). ``of`` says what one
     measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
-    calibration judged by its own rule) returns its verdict in :class:`Measured`.
+    calibration judged by its own rule, stated in ``rule``) returns its verdict in
+    :class:`Measured`; a claim with
+    a band may too, as a ceiling its bands cannot lift (a condition the bands do not cover, or
+    ``not checkable`` when there is nothing to measure) — or, for a row whose own rule adds to
+    its band (``tolerance``: a trend that fails it whatever its interval, a shape the band's
+    words stand for), as the verdict itself. ``miss`` is a cause that is one fixed sentence,
+    added to the reason whenever the claim is not reproduced.
     """
 
     id: str
@@ -72,10 +97,15 @@ class Row:
     figure: str = ""
     pool: str = ""
     statistic: str = "mean"
+    combine: str = "worst"
+    tolerance: str = ""
+    miss: str = ""
     fmt: str = "{:.3g}"
     unit: str = ""
     not_affected_by: tuple[str, ...] = ()
     no_uncertainty: str = ""
+    note: str = ""  # said once in the register's band entry: e.g. an earlier band's verdict
+    rule: str = ""  # a claim without a band: its rule in words (a calibration's target)
 
     def __post_init__(self):
         where = f"claim row {self.id!r}"
@@ -88,6 +118,11 @@ class Row:
         if self.statistic not in STATISTICS:
             raise ValueError(f"{where}: statistic {self.statistic!r}, expected one of "
                              f"{STATISTICS}")
+        if self.combine not in COMBINE:
+            raise ValueError(f"{where}: combine {self.combine!r}, expected one of {COMBINE}")
+        bad = [p.statistic for p in self.parts if p.statistic and p.statistic not in STATISTICS]
+        if bad:
+            raise ValueError(f"{where}: part statistic {bad[0]!r}, expected one of {STATISTICS}")
         if self.band is not None and self.parts:
             raise ValueError(f"{where}: give a band or parts, not both")
         if self.core and self.role != "test":
@@ -107,22 +142,40 @@ class Row:
     def of_part(self, name: str) -> str:
         return self.of if name == "" else next(p.of for p in self.parts if p.name == name)
 
+    def statistic_of(self, name: str) -> str:
+        part = next((p for p in self.parts if p.name == name), None)
+        return part.statistic if part is not None and part.statistic else self.statistic
+
 
 @dataclass(frozen=True)
 class Measured:
     """What ``measure_<id>`` returns: ``values`` (per replicate, or one number; a dict of them
     per part for a claim of parts), the short human ``text`` with units, the structured numbers
-    behind it (``extra``), and — for a claim without a band — its ``verdict`` and ``reason``."""
+    behind it (``extra``), and — for a claim without a band, or one whose measure judged its
+    bands on several groups — its ``verdict`` and ``reason`` (and then the ``uncertainty``: the
+    interval record that decided)."""
 
     values: Any
     text: str
     extra: dict = field(default_factory=dict)
     verdict: str = ""
     reason: str = ""
+    uncertainty: dict | None = None
 
 
 def _worst(verdicts: Sequence[str]) -> str:
     return max(verdicts, key=_ORDER.index)
+
+
+def combined(verdicts: Sequence[str], combine: str = "worst") -> str:
+    """The verdict of a claim whose parts have ``verdicts`` (see :data:`COMBINE`)."""
+    if combine == "sizes" and "not reproduced" in verdicts and "not checkable" not in verdicts:
+        return "partly"
+    if combine == "partly" and "inconclusive" in verdicts:
+        return "inconclusive"
+    if combine == "partly" and set(verdicts) == {"reproduced", "not reproduced"}:
+        return "partly"
+    return _worst(verdicts)
 
 
 def _as_list(values: Any) -> list[float]:
@@ -131,8 +184,8 @@ def _as_list(values: Any) -> list[float]:
 
 def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> Claim:
     """The :class:`Claim` of ``row`` on ``inputs`` (with its pool from ``pools``)."""
-    measure = _function(module, "measure", row.id)
-    explain = getattr(module, f"explain_{_slug(row.id)}", None)
+    measure = _with_inputs(row, _function(module, "measure", row.id), inputs)
+    explain = _with_inputs(row, getattr(module, f"explain_{_slug(row.id)}", None), inputs)
     bands = row.bands()
     if row.pool:
         if row.pool not in pools:
@@ -142,25 +195,36 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         records = {}
         for name, band in bands.items():
             records[name] = decide(pool, lambda reps, n=name: _values(measure(reps), n),
-                                   band, row.of_part(name), row.statistic)
+                                   band, row.of_part(name), row.statistic_of(name))
         source = pool.take(pool.drawn)
         measured = measure(source)
         if any(r["n"] != pool.drawn for r in records.values()):  # a later part grew the pool
             records = {name: {**r, **estimate(_values(measured, name), row.of_part(name),
-                                              row.statistic)}
+                                              row.statistic_of(name))}
                        for name, r in records.items()}
     else:
         source = inputs
         measured = measure(inputs)
-        records = {name: _record(row, name, _values(measured, name)) for name in bands}
-    if not bands:
+        # a verdict with no values (or not checkable) is the measure's own: the bands are not
+        # judged; a verdict beside values is a ceiling the bands cannot lift (below)
+        final = measured.verdict and (measured.values is None
+                                      or measured.verdict == "not checkable")
+        records = {} if final else {
+            name: _record(row, name, _values(measured, name)) for name in bands}
+    if not records:
         if measured.verdict not in _ORDER or not measured.reason.strip():
-            raise ValueError(f"claim {row.id!r} has no band: measure_{_slug(row.id)} must "
-                             f"return its verdict (one of {_ORDER}) and reason")
-        verdict, reason, uncertainty = measured.verdict, measured.reason, None
+            raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} must return its "
+                             f"verdict (one of {_ORDER}) and reason")
+        verdict, reason, uncertainty = measured.verdict, measured.reason, measured.uncertainty
+        if (bands and row.role == "test" and uncertainty is None and not row.no_uncertainty
+                and verdict != "not checkable"):
+            raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} judged the bands, so "
+                             "it must return the interval that decided (uncertainty=...)")
     else:
         verdicts = {n: _verdict(bands[n], r) for n, r in records.items()}
-        verdict = _worst(list(verdicts.values()))
+        verdict = combined(list(verdicts.values()), row.combine)
+        if measured.verdict:  # the row's own rule decides; else a ceiling the bands cannot lift
+            verdict = measured.verdict if row.tolerance else _worst([verdict, measured.verdict])
         decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
         uncertainty = records[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
@@ -169,6 +233,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
             reason += " " + measured.reason
         if len(bands) > 1:
             measured.extra.setdefault("verdict_per_part", verdicts)
+    if row.miss and verdict != "reproduced":
+        reason += " " + row.miss
     if explain is not None:
         cause = explain(source, verdict, measured)
         if cause:
@@ -179,8 +245,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         statement=row.statement,
         paper_value=row.paper_value,
         reproduced_value=measured.text,
-        tolerance="; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items())
-        or "its own rule (see the reason)",
+        tolerance=_tolerance(row, bands),
         verdict=verdict,
         reason=reason,
         role=row.role,
@@ -188,16 +253,35 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if uncertainty and uncertainty.get("n", 0) >= 1 else None,
-        no_uncertainty=row.no_uncertainty,
+        uncertainty=uncertainty if _recorded(row, uncertainty, measured) else None,
+        no_uncertainty=row.no_uncertainty or (
+            reason if uncertainty is None and verdict == "not checkable" else ""),
     )
+
+
+def _tolerance(row: Row, bands: Mapping[str, Band]) -> str:
+    """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
+    source."""
+    if row.tolerance:
+        return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
+    return "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()) or \
+        row.rule or "its own rule (see the reason)"
+
+
+def _recorded(row: Row, u: dict | None, measured: Measured) -> bool:
+    """Whether ``u`` is the claim's uncertainty: any record (an empty one only when the measure
+    judged and returned it), but for a row that says why it has no interval
+    (``no_uncertainty``) none when it has none (one value, defined)."""
+    if not u or (u.get("n", 0) < 1 and not measured.verdict):
+        return False
+    return not (row.no_uncertainty and u.get("ci95") is None and not u.get("undefined"))
 
 
 def _record(row: Row, part: str, values: Any) -> dict | None:
     samples = _as_list(values)
     if len(samples) == 1 and row.no_uncertainty:
         return {"n": 1, "mean": samples[0], "ci95": None, "of": row.of_part(part)}
-    return estimate(samples, row.of_part(part), row.statistic)
+    return estimate(samples, row.of_part(part), row.statistic_of(part))
 
 
 def _values(measured: Measured, part: str) -> Any:
@@ -225,7 +309,15 @@ def _interval_text(row: Row, part: str, u: dict, verdict: str, named: bool) -> s
 
 
 def _slug(claim_id: str) -> str:
-    return claim_id.lower().replace("-", "_")
+    """The name part a claim id gives its functions: ``B3-0.95-TOFEC`` -> ``b3_0_95_tofec``."""
+    return re.sub(r"\W+", "_", claim_id.lower()).strip("_")
+
+
+def _with_inputs(row: Row, fn: Callable | None, inputs: Any) -> Callable | None:
+    """A pool row's function that names ``inputs``, given the reading's inputs."""
+    if fn is not None and row.pool and "inputs" in inspect.signature(fn).parameters:
+        return partial(fn, inputs=inputs)
+    return fn
 
 
 def _function(module: Any, kind: str, claim_id: str) -> Callable:
@@ -238,19 +330,26 @@ def _function(module: Any, kind: str, claim_id: str) -> Callable:
 
 def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
     """The register's band entries, written from the rows (never typed twice): per row with a
-    band, the paper's words and the band they give."""
+    band, the paper's words and the band they give (with the row's own rule, when it has one);
+    per calibration without one, the words and the target its ``rule`` states."""
     entries = {}
     for row in rows:
         bands = row.bands()
+        if not bands and row.role == "calibration" and row.rule:
+            entries[f"{row.id} target"] = {
+                "question": f"What is the stand-in calibrated to ({row.id})?", "quote": row.words,
+                "value": row.rule, "kind": "calibration", "symbol": f"{module}:TABLE",
+                "row": row.id, "decides": [row.id]}
         if not bands:
             continue
         entries[f"{row.id} band"] = {
             "question": f"Which values of {row.of or row.id} reproduce {row.id}?",
             "quote": row.words,
-            "value": "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()),
+            "value": _tolerance(row, bands),
             "kind": "band",
             "symbol": f"{module}:TABLE",
             "row": row.id,
             "decides": [row.id],
+            **({"note": row.note} if row.note else {}),
         }
     return entries

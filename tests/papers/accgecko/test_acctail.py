@@ -6,7 +6,13 @@ import math
 import numpy as np
 import pytest
 
-from storrepro.papers.accgecko.acctail import AccTail, percentile_from_top, smallest_rate, stages
+from storrepro.papers.accgecko.acctail import (
+    AccTail,
+    RateBursts,
+    percentile_from_top,
+    smallest_rate,
+    stages,
+)
 from storrepro.papers.accgecko.pacer import pacer_waits
 
 
@@ -55,6 +61,40 @@ def test_u3_equals_brute_force_e14(seed):
             need = math.ceil(counts.sum() * 0.01)
             expected = brute[need - 1] if len(brute) >= need else 25.0
             assert abs(model.predict(99, sr) - expected) <= 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_prediction_is_the_read_out_of_every_burst_request(seed):
+    """The merged read-out (no request listed) is exactly ``percentile_from_top`` of every
+    burst request's latency, for any k, trn, percentile and rate."""
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(2, 5000)
+    counts[rng.integers(0, 5000, 120)] += rng.integers(2, 12, 120)
+    for k in (1, 4, 7):
+        for trn in ("segment", "burst"):
+            model = AccTail(m=1.5, k=k, c_us=17.0, trn=trn).fit(counts, mean_count=2.0)
+            for p in (90.0, 99.0, 99.9):
+                for sr in (2500.0, 3600.0, 5200.0, 9000.0):
+                    listed = percentile_from_top(model.latencies_us(sr), model.total_requests, p,
+                                                 17.0)  # fmt: skip
+                    assert model.predict(p, sr) == listed
+
+
+def test_models_sharing_their_bursts_predict_as_alone():
+    """Models of one segment that share a :class:`RateBursts` predict what each fitted alone
+    predicts; bursts found at another core level are refused by name."""
+    rng = np.random.default_rng(7)
+    counts = rng.poisson(2, 4000)
+    counts[rng.integers(0, 4000, 100)] += rng.integers(2, 12, 100)
+    shared = RateBursts(counts, 1.5 * 2.0)
+    for k, epsilon in ((1, "rate"), (3, "rate"), (3, "fixed")):
+        alone = AccTail(1.5, k, 25.0, trn="burst", epsilon=epsilon).fit(counts, 2.0)
+        sharing = AccTail(1.5, k, 25.0, trn="burst", epsilon=epsilon).fit(counts, 2.0, shared)
+        assert sharing.sizes.tolist() == alone.sizes.tolist()
+        for sr in (3100.0, 4000.0, 6500.0):
+            assert sharing.predict(99.0, sr) == alone.predict(99.0, sr)
+    with pytest.raises(ValueError, match="bursts"):
+        AccTail(2.0, 1, 25.0, epsilon="rate").fit(counts, 2.0, shared)
 
 
 def test_delay_formula_equals_the_step_by_step_queue():

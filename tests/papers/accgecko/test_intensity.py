@@ -84,3 +84,13 @@ def test_evaluate_allocates_every_method_under_both_readings():
     assert (exact.xs("primary").to_numpy() == exact.xs(experiment.LITERAL).to_numpy()).all()
     met = rows[np.isfinite(rows.rate)]
     assert (met.predicted_us <= met.slo_us).all() and (rows.intensity == 6.0).all()
+
+
+def test_intensity_streams_are_keyed_by_their_listed_fields():
+    """Keyed as the repr that keyed them before STREAM, so no number moved."""
+    from storrepro.suite.parallel import stream_id
+
+    g1 = G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0)
+    task = intensity.IntensityTask(3, g1, 4.0, 1800.0, 300.0)
+    assert stream_id(task) == (f"IntensityTask(tenant=3, params={g1!r}, intensity=4.0, "
+                               "duration=1800.0, segment=300.0)")  # fmt: skip

@@ -158,3 +158,19 @@ def test_a_sweep_over_close_rates_narrows_its_snapshots_and_changes_no_result(se
     for sr in rates:
         fresh = np.sort(numpy_closed_form(a, overhead, sr))[::-1]
         assert [swept[sr, p] for p in ps] == [fresh[rank_from_top(a.size, p) - 1] for p in ps]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_sweep_of_each_rates_own_percentiles_gives_the_fresh_replays(seed):
+    """Rates that need only one of the percentiles (replaying only what lies above its bound)
+    get exactly the fresh replay's, and only what they asked for."""
+    rng = np.random.default_rng(seed)
+    a = bursty(rng, 40_000)
+    overhead = dispatch_overhead_us(rng, a.size)
+    rates = np.linspace(2_200.0, 9_000.0, 30).round().tolist()
+    needed = {sr: [(99.0,), (99.9,), (99.0, 99.9)][i % 3] for i, sr in enumerate(rates)}
+    swept = Replayer(a, overhead).percentiles_of(needed)
+    assert set(swept) == {(sr, p) for sr, ps in needed.items() for p in ps}
+    for sr, ps in needed.items():
+        fresh = np.sort(numpy_closed_form(a, overhead, sr))[::-1]
+        assert [swept[sr, p] for p in ps] == [fresh[rank_from_top(a.size, p) - 1] for p in ps]

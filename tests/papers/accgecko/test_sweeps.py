@@ -101,3 +101,19 @@ def test_original_pm_rows_and_the_shared_queue_admission(tenant):
         worst = safe.loc[(p, "PM"), "worst actual/SLO"]
         assert lower / max(experiment.SLO_GRID[p]) <= worst <= lower / min(experiment.SLO_GRID[p])
         assert np.isnan(safe.loc[(p, "PM"), "mean rate / mean arrival rate"])
+
+
+def test_tenant_streams_are_keyed_by_their_listed_fields():
+    """A tenant's random stream is keyed by its STREAM fields, spelled as the repr that keyed it
+    before STREAM (so no number moved); a field it does not list keys nothing."""
+    from dataclasses import fields
+
+    from storrepro.suite.parallel import stream_id
+
+    g1 = G1(2.0, 1.0, 3.0, 4, 3.0, 6.0, 2.0)
+    task = sweeps.TenantTask(3, g1, 1800.0, 300.0, True)
+    assert stream_id(task) == (f"TenantTask(tenant=3, params={g1!r}, duration=1800.0, "
+                               "segment=300.0, accuracy=True, readings=True)")  # fmt: skip
+    assert tuple(f.name for f in fields(sweeps.TenantTask)) == sweeps.TenantTask.STREAM
+    other = sweeps.TenantTask(4, g1, 1800.0, 300.0, True)
+    assert stream_id(other) != stream_id(task)

@@ -1,11 +1,12 @@
-"""Claim rules of notebook 04 on hand-made per-seed tables: the seed-interval machinery worked by
-hand, each rule reproduced on one input, not reproduced on another and inconclusive where an
-interval straddles its band; plus the summary helpers and the sensitivity sweep."""
+"""Notebook 04's claims table on hand-made per-seed tables: the seed-interval machinery worked by
+hand, each claim's rule reproduced on one input, not reproduced on another and inconclusive
+where an interval straddles its band; plus the summary helpers and the sensitivity sweep."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from bid_samples import judge_claims
 from storrepro.papers.bid import claims
 from storrepro.papers.bid.config import MODERN_CONFIG, BIDConfig
 from storrepro.papers.bid.experiment import (
@@ -16,8 +17,14 @@ from storrepro.papers.bid.experiment import (
 )
 from storrepro.papers.bid.metrics import means, per_seed
 from storrepro.papers.bid.workload import WORKLOADS
-from storrepro.suite.bands import Band
 from storrepro.suite.run import Run
+from storrepro.suite.table import judge_row
+
+
+def judge(claim_id: str, **inputs):
+    """Claim ``claim_id`` of the table judged on ``inputs`` (C11's share: all bytes unless
+    given), as the core judges it."""
+    return judge_row(claims.ROWS[claim_id], claims, {"share": "all_bytes", **inputs}, {})
 
 # Grep, RandomTextWriter, Sort, TeraSort, WordCount, WordStdev
 SPREAD = (-1.0, 0.0, 1.0)  # three seeds: mean 0, sd 1; 95 % half-width 4.3027 / sqrt(3) = 2.484
@@ -45,61 +52,8 @@ def bound(seconds: float) -> pd.Series:
 ORACLE = bound(40.0)  # room for any gain
 
 
-# -- the machinery ------------------------------------------------------------------------------
-def test_per_workload_judges_each_interval():
-    x = pd.Series([0.2, 0.3, 0.25, 0.0, 0.1, 0.5], index=["a"] * 3 + ["b"] * 3)
-    s = claims.per_workload(x, Band("number", "test", 0.1, 0.4), "x")
-    assert s["a"]["verdict"] == "reproduced" and s["a"]["mean"] == pytest.approx(0.25)
-    # b: mean 0.2, sd 0.2646, half-width 4.3027 * 0.2646 / sqrt(3) = 0.657: straddles both edges
-    assert s["b"]["verdict"] == "inconclusive"
-    assert s["b"]["ci95"][1] - s["b"]["mean"] == pytest.approx(0.6572, abs=1e-4)
-
-
-def test_a_quantity_no_run_has_is_undecided():
-    x = pd.Series([np.nan, np.nan, 1.0, 2.0, np.nan], index=["a", "a", "b", "b", "b"])
-    s = claims.per_workload(x, Band("number", "test", 0.0, 5.0), "x")
-    assert s["a"]["verdict"] == "inconclusive" and s["a"]["n"] == 0
-    assert s["b"]["n"] == 2 and s["b"]["mean"] == 1.5
-
-
-def test_a_count_is_decided_by_its_kth_best():
-    band = Band("number", "test", 0.0, 1.0)
-    st = {
-        "in1": {"verdict": "reproduced", "mean": 0.5, "band": band},
-        "in2": {"verdict": "reproduced", "mean": 0.1, "band": band},
-        "edge": {"verdict": "inconclusive", "mean": 0.99, "band": band},
-        "out": {"verdict": "not reproduced", "mean": 2.0, "band": band},
-    }
-    assert claims.at_least_k(2, st)["verdict"] == "reproduced"
-    assert claims.at_least_k(2, st)["decided_by"] == "in2"  # the closer to the edge
-    three = claims.at_least_k(3, st)
-    assert three["verdict"] == "inconclusive" and three["decided_by"] == "edge"
-    assert three["inside"] == ["in1", "in2"] and three["undecided"] == ["edge"]
-    assert claims.at_least_k(4, st)["verdict"] == "not reproduced"
-    with pytest.raises(ValueError, match="k = 5 must be within 1..4"):
-        claims.at_least_k(5, st)
-
-
-def test_top_k_by_overlapping_intervals():
-    def s(lo, hi):
-        return {"mean": (lo + hi) / 2, "ci95": [lo, hi], "n": 3}
-
-    st = {"a": s(10.5, 11), "b": s(5, 7), "c": s(6, 10), "d": s(0, 1)}
-    assert claims.top_k(st, "a", 1, "x")["verdict"] == "reproduced"  # above every interval
-    assert claims.top_k(st, "b", 2, "x")["verdict"] == "inconclusive"  # rank 2 or 3 (c overlaps)
-    assert claims.top_k(st, "b", 3, "x")["verdict"] == "reproduced"
-    assert claims.top_k(st, "d", 3, "x")["verdict"] == "not reproduced"  # certainly 4th
-    assert claims.top_k(st, "c", 1, "x")["ci95"] == [2, 3]
-
-
-def test_levels_and_either_quantum():
-    def rule(a, b):
-        return "reproduced" if a and b else "partly" if a else "not reproduced"
-
-    yes, no, maybe = ({"verdict": v} for v in ("reproduced", "not reproduced", "inconclusive"))
-    assert claims.levels(rule, {"a": yes, "b": yes}) == {"reproduced"}
-    assert claims.levels(rule, {"a": yes, "b": maybe}) == {"reproduced", "partly"}
-    assert claims.levels(rule, {"a": no, "b": maybe}) == {"not reproduced"}
+# -- the acceptance check's 'under either quantum' --------------------------------------------
+def test_either_quantum_takes_the_better_of_each_pair():
     verdict, q, possible = claims.either_q({"cfq-q8": {"not reproduced"},
                                             "cfq-q2": {"partly", "reproduced"}})
     assert (verdict, q, possible) == ("inconclusive", "cfq-q2", ["partly", "reproduced"])
@@ -110,15 +64,15 @@ def test_levels_and_either_quantum():
 # -- the test claims --------------------------------------------------------------------------
 def test_c1_reproduced_partly_inconclusive_and_not():
     good = fixed(**BASE, **{"bid-hdd": [60, 60, 60, 60, 80, 85]})  # 33 % on 4/6, > 0 on 6/6
-    c = claims.c1_bid_vs_best(good, ORACLE)
+    c = judge("C1", times=good, oracle=ORACLE)
     assert c.verdict == "reproduced" and c.role == "test" and c.values["q"] == "cfq-q8"
     assert c.band.startswith("number:") and c.uncertainty["n"] == 3
     # 2 % below best(q=8) = 90, 11–12 % below best(q=2, noop) = 100: weak under q = 2 only
     weak = fixed(**BASE, **{"bid-hdd": [88, 88, 88, 88, 89, 89]})
-    c = claims.c1_bid_vs_best(weak, ORACLE)
+    c = judge("C1", times=weak, oracle=ORACLE)
     assert c.verdict == "partly" and c.values["q"] == "cfq-q2"
     bad = fixed(**BASE, **{"bid-hdd": [60, 60, 60, 60, 60, 101]})  # worse than both bests
-    c = claims.c1_bid_vs_best(bad, ORACLE)
+    c = judge("C1", times=bad, oracle=ORACLE)
     assert c.verdict == "not reproduced" and "slower than that baseline on WordStdev" in c.reason
 
 
@@ -129,29 +83,30 @@ def test_c1_weak_on_a_knife_edge_is_inconclusive():
     t = seeds((-1.3, 0.0, 1.3), noop=noop, **{"cfq-q8": [200.0] * 6, "cfq-q2": [200.0] * 6},
               **{"bid-hdd": bid})
     t["noop"] = 100.0  # the seeds move BID only
-    c = claims.c1_bid_vs_best(t, ORACLE)
+    c = judge("C1", times=t, oracle=ORACLE)
     assert c.verdict == "inconclusive"
     assert c.values["possible verdicts"] == ["not reproduced", "partly"]
     assert "WordStdev" in c.uncertainty["of"] or "Grep" in c.uncertainty["of"]
     lo, hi = c.uncertainty["ci95"]
-    assert lo < claims.C1_WEAK < hi
+    assert lo < claims.ROWS["C1"].bands()["weak"].low < hi
 
 
 def test_c1_reason_cites_the_oracle_bound():
     t = fixed(**BASE, **{"bid-hdd": [92] * 6})  # slower than CFQ q=8, 8 % below Noop
     tight = bound(80.0)  # no order saves more than 11 % (q=8)
-    c = claims.c1_bid_vs_best(t, tight)
+    c = judge("C1", times=t, oracle=tight)
     assert c.verdict == "not reproduced"
     assert "No schedule could reach the paper's 28–52 %: the lower bound on every" in c.reason
     assert "fixed 6.2 ms per request" in c.reason
     assert c.values["oracle reduction %"]["Grep"] == pytest.approx(11.1)
-    c = claims.c1_bid_vs_best(t, ORACLE)  # the oracle could save 56 %: not the disk model's fault
+    # the oracle could save 56 %: not the disk model's fault
+    c = judge("C1", times=t, oracle=ORACLE)
     assert "the paper's 28 % is within reach only on Grep," in c.reason
 
 
 def test_c5_reason_cites_the_tiered_bound():
     t = fixed(**BASE, **{"bid-hybrid": [85] * 6})  # 5.6 % below best(CFQ q=8, Noop)
-    c = claims.c5_hybrid_vs_best(t, bound(80.0))
+    c = judge("C5", times=t, tiered=bound(80.0))
     assert c.verdict == "partly"
     assert "No schedule could reach the paper's 33–54 %: the tiered lower bound" in c.reason
     assert claims.STAND_IN_KNOBS in c.reason  # magnitude and rank are the stand-in's
@@ -159,64 +114,64 @@ def test_c5_reason_cites_the_tiered_bound():
 
 def test_c1_passes_under_either_quantum_and_says_which():
     t = fixed(noop=[100] * 6, **{"cfq-q8": [50] * 6, "cfq-q2": [100] * 6, "bid-hdd": [70] * 6})
-    c = claims.c1_bid_vs_best(t, ORACLE)  # 30 % better than best(q=2, noop), worse than q=8
-    assert c.verdict == "reproduced" and c.values["q"] == "cfq-q2" and "q=2" in c.statement
+    c = judge("C1", times=t, oracle=ORACLE)  # 30 % better than best(q=2, noop), worse than q=8
+    assert c.verdict == "reproduced" and c.values["q"] == "cfq-q2" and "q=2" in c.reproduced_value
 
 
 def test_c2_sequential_gain_most():
     # Grep (1st) and WordStdev (6th) gain most, at half of CFQ's time
     good = fixed(**BASE, **{"bid-hdd": [45, 80, 80, 80, 80, 44]})
-    assert claims.c2_sequential_gain_most(good, ORACLE).verdict == "reproduced"
+    assert judge("C2", times=good, oracle=ORACLE).verdict == "reproduced"
     ranked = fixed(**BASE, **{"bid-hdd": [80, 80, 80, 80, 80, 79]})  # top ranks, ratio 0.9
-    c = claims.c2_sequential_gain_most(ranked, bound(75.0))
+    c = judge("C2", times=ranked, oracle=bound(75.0))
     assert c.verdict == "partly" and "out of reach for any schedule" in c.reason
     bad = fixed(**BASE, **{"bid-hdd": [85, 60, 60, 60, 60, 85]})  # the sequential ones gain least
-    assert claims.c2_sequential_gain_most(bad, ORACLE).verdict == "not reproduced"
+    assert judge("C2", times=bad, oracle=ORACLE).verdict == "not reproduced"
     # Grep's interval overlaps three others': its rank (1–4) cannot be told
     blurred = fixed(**BASE, **{"bid-hdd": [80, 81, 81, 81, 90, 70]})
     blurred["bid-hdd"] += np.tile([-2.0, 0.0, 2.0], 6)  # only BID's time varies by seed
-    assert claims.c2_sequential_gain_most(blurred, ORACLE).verdict == "inconclusive"
+    assert judge("C2", times=blurred, oracle=ORACLE).verdict == "inconclusive"
 
 
 def test_c3_is_a_calibration_with_its_band():
     t = fixed(noop=[88] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6})
-    c = claims.c3_noop_vs_cfq(t)
+    c = judge("C3", times=t)
     assert c.verdict == "reproduced" and c.role == "calibration" and "tuned" in c.reason
     assert "as the primary reading of device_queue has them" in c.reason
     t = fixed(noop=[100] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6})
-    assert claims.c3_noop_vs_cfq(t).verdict == "not reproduced"
+    assert judge("C3", times=t).verdict == "not reproduced"
 
 
 def test_c3_says_when_the_primary_is_not_the_calibrated_setting(monkeypatch):
     monkeypatch.setattr(claims, "default_option", lambda name, bid=True: 32)
     t = fixed(noop=[88] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6})
-    assert "this is not the calibrated setting" in claims.c3_noop_vs_cfq(t).reason
+    assert "this is not the calibrated setting" in judge("C3", times=t).reason
 
 
 def test_c4_bands_and_wordcount_rank():
     t = fixed(**{"bid-hdd": [100] * 6, "bid-hybrid": [90, 90, 90, 90, 80, 90]})
-    assert claims.c4_hybrid_vs_bid(t).verdict == "reproduced"  # WordCount (5th) largest
+    assert judge("C4", times=t).verdict == "reproduced"  # WordCount (5th) largest
     t = fixed(**{"bid-hdd": [100] * 6, "bid-hybrid": [80, 85, 90, 90, 82, 90]})
-    assert claims.c4_hybrid_vs_bid(t).verdict == "partly"  # WordCount 2nd
+    assert judge("C4", times=t).verdict == "partly"  # WordCount 2nd
     t = fixed(**{"bid-hdd": [100] * 6, "bid-hybrid": [101, 90, 90, 90, 80, 90]})
-    c = claims.c4_hybrid_vs_bid(t)
+    c = judge("C4", times=t)
     assert c.verdict == "not reproduced" and "slower than BID-HDD on Grep" in c.reason
     assert "(register: interrupter_share, reread)" in c.reason
 
 
 def test_c5_hybrid_vs_best_and_its_knife_edge():
     good = fixed(**BASE, **{"bid-hybrid": [60, 60, 60, 60, 85, 85]})  # 33 % on 4/6
-    assert claims.c5_hybrid_vs_best(good, ORACLE).verdict == "reproduced"
+    assert judge("C5", times=good, tiered=ORACLE).verdict == "reproduced"
     small = fixed(**BASE, **{"bid-hybrid": [85] * 6})  # faster everywhere, out of the band
-    assert claims.c5_hybrid_vs_best(small, ORACLE).verdict == "partly"
+    assert judge("C5", times=small, tiered=ORACLE).verdict == "partly"
     bad = fixed(**BASE, **{"bid-hybrid": [105] * 6})  # slower than both bests
-    assert claims.c5_hybrid_vs_best(bad, ORACLE).verdict == "not reproduced"
+    assert judge("C5", times=bad, tiered=ORACLE).verdict == "not reproduced"
     # issue 28: the 4th workload at 22.96 % against 23 %, its seeds on both sides: inconclusive
     edge = seeds((-1.0, 0.0, 1.0), **{"noop": [100.0] * 6, "cfq-q8": [200.0] * 6,
                                       "cfq-q2": [200.0] * 6,
                                       "bid-hybrid": [60, 60, 60, 77.04, 85, 85]})
     edge["noop"] = 100.0
-    c = claims.c5_hybrid_vs_best(edge, ORACLE)
+    c = judge("C5", times=edge, tiered=ORACLE)
     assert c.verdict == "inconclusive" and "TeraSort" in c.uncertainty["of"]
     assert c.uncertainty["mean"] == pytest.approx(0.2296)
 
@@ -226,63 +181,62 @@ N2 = dict(noop=[100] * 6, **{"cfq-q8": [100] * 6, "cfq-q2": [100] * 6, "bid-hdd"
 
 def test_c6_in_its_four_parts():
     n2 = fixed(**N2, **{"bid-hybrid": [45, 45, 45, 25, 45, 45]})  # TeraSort: 50 % cut, largest
-    for rule in (claims.c6a_fewer_moves, claims.c6b_hybrid_no_more_moves,
-                 claims.c6c_terasort_largest_cut, claims.c6d_terasort_cut):
-        c = rule(n2)
+    for id in ("C6a", "C6b", "C6c", "C6d"):
+        c = judge(id, n2=n2)
         assert c.verdict == "reproduced" and c.role == "test" and c.band, c.id
     # TeraSort's cut 48 % is the smallest: C6c fails, C6d holds (the acceptance check's 30–70 %)
     n2 = fixed(**N2, **{"bid-hybrid": [10, 10, 10, 26, 10, 10]})
-    c = claims.c6c_terasort_largest_cut(n2)
+    c = judge("C6c", n2=n2)
     assert c.verdict == "not reproduced" and c.values["TeraSort rank"] == 6
-    d = claims.c6d_terasort_cut(n2)
-    assert d.verdict == "reproduced" and d.values["under ± 1.5 pp"] == "not reproduced"
+    d = judge("C6d", n2=n2)
+    assert d.verdict == "reproduced"
     n2.loc["TeraSort", "bid-hybrid"] = 40  # a 20 % cut: below the accepted 30–70 %
-    assert claims.c6d_terasort_cut(n2).verdict == "not reproduced"
+    assert judge("C6d", n2=n2).verdict == "not reproduced"
     n2 = fixed(**{**N2, "bid-hdd": [150] * 6}, **{"bid-hybrid": [160] + [45] * 5})
-    c = claims.c6a_fewer_moves(n2)
+    c = judge("C6a", n2=n2)
     assert c.verdict == "not reproduced" and "Not certainly fewer on Grep" in c.reason
-    assert claims.c6b_hybrid_no_more_moves(n2).verdict == "not reproduced"  # Grep: 160 > 150
+    assert judge("C6b", n2=n2).verdict == "not reproduced"  # Grep: 160 > 150
 
 
 def test_c7_seek_distance():
     ad = fixed(noop=[20] * 6, **{"cfq-q8": [10] * 6, "cfq-q2": [12] * 6, "bid-hdd": [30] * 6,
                                  "bid-hybrid": [30] * 6})
-    assert claims.c7_seek_distance(ad, ad * 2).verdict == "reproduced"
-    assert claims.c7_seek_distance(ad, ad * 0.5).verdict == "partly"  # narrow spread
+    assert judge("C7", ad=ad, ad_std=ad * 2).verdict == "reproduced"
+    assert judge("C7", ad=ad, ad_std=ad * 0.5).verdict == "partly"  # narrow spread
     ad["cfq-q8"], ad["cfq-q2"] = 40, 40
-    assert claims.c7_seek_distance(ad, ad * 0.5).verdict == "not reproduced"
+    assert judge("C7", ad=ad, ad_std=ad * 0.5).verdict == "not reproduced"
 
 
 def test_c8_sweeps():
     td = fixed(**BASE, **{"bid-hdd": [50] * 6, "bid-hybrid": [40] * 6})
-    assert claims.c8_sweeps(td).verdict == "reproduced"
+    assert judge("C8", td=td).verdict == "reproduced"
     td.loc["Sort", "bid-hybrid"] = 120
-    c = claims.c8_sweeps(td)
+    c = judge("C8", td=td)
     assert c.verdict == "not reproduced" and "bid-hybrid on Sort" in c.reason
 
 
 def test_c9_arm_trace():
     rate = fixed(**{"cfq-q8": [30] * 6, "cfq-q2": [40] * 6, "noop": [20] * 6,
                     "bid-hdd": [10] * 6, "bid-hybrid": [5] * 6})
-    ok = claims.c9_arm_trace(fixed(noop=[300] * 6, **{"bid-hdd": [100] * 6}), rate)
+    ok = judge("C9", short=fixed(noop=[300] * 6, **{"bid-hdd": [100] * 6}), moves_per_s=rate)
     assert ok.verdict == "reproduced"
     more = fixed(noop=[100] * 6, **{"bid-hdd": [300] * 6})
-    c = claims.c9_arm_trace(more, rate)
+    c = judge("C9", short=more, moves_per_s=rate)
     assert c.verdict == "partly" and "more short moves than Noop" in c.reason
     rate["noop"] = 50.0
-    assert claims.c9_arm_trace(more, rate).verdict == "not reproduced"
+    assert judge("C9", short=more, moves_per_s=rate).verdict == "not reproduced"
 
 
 def test_c10_latency():
     read = fixed(**BASE, **{"bid-hdd": [80] * 6})
     write = fixed(**BASE, **{"bid-hdd": [80, 80, 200, 200, 200, 200]})
-    assert claims.c10_latency(read, write).verdict == "reproduced"  # 8/12 and noop 6/12 (q=2)
+    assert judge("C10", read=read, write=write).verdict == "reproduced"  # 8/12 and noop 6/12 (q=2)
     write["bid-hdd"] = 200
     read.loc[["Grep", "Sort"], "bid-hdd"] = 200
-    c = claims.c10_latency(read, write)
+    c = judge("C10", read=read, write=write)
     assert c.verdict == "partly" and "Grep reads" in c.reason  # noop still 6/12 under q=2
     read["noop"], write["noop"] = 200, 200
-    assert claims.c10_latency(read, write).verdict == "not reproduced"
+    assert judge("C10", read=read, write=write).verdict == "not reproduced"
 
 
 def hybrid_runs(all_share, written_share, small=0.9, pf=100.0):
@@ -301,20 +255,22 @@ def hybrid_runs(all_share, written_share, small=0.9, pf=100.0):
 
 def test_c11_judges_the_share_of_all_bytes_and_lists_the_written_shares():
     runs = hybrid_runs([0.003, 0.02, 0.05, 0.06, 0.08, 0.004], [1.0, 0.03, 0.1, 0.155, 0.2, 1.0])
-    c = claims.c11_offload(runs)
+    c = judge("C11", hybrid=runs)
     assert c.verdict == "reproduced" and c.band.startswith("bound:")
     # each workload above 15 % of written bytes with its own share (not 'reaches 100 % on ...')
     assert "above 15 % on Grep 100.0 %, TeraSort 15.5 %, WordCount 20.0 %, WordStdev 100.0 %" \
         in c.reason
-    assert "Grep, WordStdev writes are only" in c.reason and "6a9a1ab" in c.reason
+    assert "Grep, WordStdev writes are only" in c.reason
+    # C11's former form (written bytes, not reproduced) is told once, in the register's reading
+    assert "6a9a1ab" not in c.reason and "6a9a1ab" in BIDConfig.readings["offload_share"].argument
     assert c.values["share of written bytes %"]["Grep"] == 100.0
-    written = claims.c11_offload(runs, "written_bytes")
+    written = judge("C11", hybrid=runs, share="written_bytes")
     assert written.verdict == "not reproduced" and "of written bytes" in written.reason
-    assert claims.c11_offload(hybrid_runs(0.05, 0.05, small=0.3)).verdict == "partly"
-    assert claims.c11_offload(hybrid_runs(0.4, 0.5)).verdict == "not reproduced"
-    assert claims.c11_offload(hybrid_runs(0.05, 0.05, pf=300.0)).verdict == "not reproduced"
+    assert judge("C11", hybrid=hybrid_runs(0.05, 0.05, small=0.3)).verdict == "partly"
+    assert judge("C11", hybrid=hybrid_runs(0.4, 0.5)).verdict == "not reproduced"
+    assert judge("C11", hybrid=hybrid_runs(0.05, 0.05, pf=300.0)).verdict == "not reproduced"
     with pytest.raises(ValueError, match="share 'read_bytes'"):
-        claims.c11_offload(runs, "read_bytes")
+        judge("C11", hybrid=runs, share="read_bytes")
 
 
 # -- analyses and invariants --------------------------------------------------------------------
@@ -325,11 +281,11 @@ def table(**columns):
 
 def test_c12_is_an_analysis():
     b = table(noop=[3.0] * 6, **{"cfq-q8": [2.0] * 6, "bid-hdd": [1.0] * 6})
-    c = claims.c12_mode_consistency(b, b.copy())
+    c = judge("C12", mode_b=b, mode_a=b.copy())
     assert c.verdict == "reproduced" and c.role == "analysis"
     a = b.copy()
     a.loc[["Grep", "Sort"], "noop"] = 0.5
-    c = claims.c12_mode_consistency(b, a)
+    c = judge("C12", mode_b=b, mode_a=a)
     assert c.verdict == "not reproduced" and c.values["same ranking"] == 4
 
 
@@ -343,10 +299,10 @@ def test_conservation_is_an_invariant():
             "leftover": [0, 0],
         }
     )
-    c = claims.d9_conservation(s)
+    c = judge("D9", summary=s)
     assert c.verdict == "reproduced" and c.role == "invariant"
     s.loc[1, "leftover"] = 1
-    c = claims.d9_conservation(s)
+    c = judge("D9", summary=s)
     assert c.verdict == "not reproduced" and "Sort" in c.reason
 
 
@@ -359,12 +315,12 @@ def test_e_sensitivity_is_an_analysis():
             "C4 Hybrid vs BID-HDD %": [5, 5, 5, 5, 5],
         }
     )
-    c = claims.e_sensitivity(sens)
+    c = judge("E", sens=sens)
     assert c.verdict == "reproduced" and c.role == "analysis"  # 80 % and 100 %
     modern = sens.iloc[:1].assign(config=MODERN_CONFIG, **{"C4 Hybrid vs BID-HDD %": -1})
-    assert claims.e_sensitivity(pd.concat([sens, modern] * 3)).verdict == "reproduced"
+    assert judge("E", sens=pd.concat([sens, modern] * 3)).verdict == "reproduced"
     sens.loc[3, "C1 reduction vs best (q=8) %"] = -1
-    c = claims.e_sensitivity(sens)
+    c = judge("E", sens=sens)
     assert c.verdict == "partly" and "C1's direction is lost most under" in c.reason
 
 
@@ -373,18 +329,21 @@ def test_d_invariants_on_the_toy_and_the_disk_models():
     from storrepro.sim import disk_checks
 
     table1 = toy.toy_table(toy.toy_orders())
-    assert claims.d3_toy_cfq(table1).verdict == "reproduced"
+    assert judge("D3", toy=table1).verdict == "reproduced"
     submission = " ".join(r[0] for r in toy.TABLE1)
-    assert claims.d4_toy_noop_deadline(table1, submission).verdict == "reproduced"
-    assert claims.d4_toy_noop_deadline(table1, "A1 " + submission).verdict == "not reproduced"
+    assert judge("D4", toy=table1, submission=submission).verdict == "reproduced"
+    assert judge("D4", toy=table1, submission="A1 " + submission).verdict == "not reproduced"
     broken = table1.copy()
     broken.loc["CFQ (q=2)", "TMD"] = 203
-    assert claims.d3_toy_cfq(broken).verdict == "not reproduced"
+    assert judge("D3", toy=broken).verdict == "not reproduced"
     hdd = disk_checks.hdd_reference_checks()
-    assert claims.d1_hdd_model(hdd).verdict == "reproduced"
+    assert judge("D1", hdd=hdd).verdict == "reproduced"
     hdd.loc[hdd.index[0], "abs_error_ms"] = 0.1
-    assert claims.d1_hdd_model(hdd).verdict == "not reproduced"
-    assert claims.d2_ssd_model(disk_checks.ssd_reference_checks()).verdict == "reproduced"
+    assert judge("D1", hdd=hdd).verdict == "not reproduced"
+    ssd = disk_checks.ssd_reference_checks()
+    assert judge("D2", ssd=ssd).verdict == "reproduced"
+    ssd.loc[ssd.index[0], "abs_error_ms"] = 0.1
+    assert judge("D2", ssd=ssd).verdict == "not reproduced"
 
 
 # -- recording ----------------------------------------------------------------------------------
@@ -414,12 +373,12 @@ def synthetic_summary():
     return summary
 
 
-def test_judge_all_records_every_claim_with_band_uncertainty_and_readings(tmp_path):
+def test_the_table_records_every_claim_with_band_uncertainty_and_readings(tmp_path):
     summary = synthetic_summary()
     sens = pd.DataFrame({"config": ["a"], "C1 reduction vs best (q=8) %": [1.0],
                          "C1 reduction vs best (q=2) %": [1.0], "C4 Hybrid vs BID-HDD %": [5.0]})
     run = Run(BIDConfig(profile="quick"), out=tmp_path)
-    claims.judge_all(run, summary, sens)
+    judge_claims(run, summary, sens)
     tests = [c for c in run.claims.values() if c["role"] == "test"]
     assert tuple(c["id"] for c in tests) == claims.TEST_IDS
     assert all(c["band"] and c["uncertainty"]["n"] == 3 and c["inputs"] for c in tests)
@@ -449,6 +408,9 @@ def test_judge_all_records_every_claim_with_band_uncertainty_and_readings(tmp_pa
             "device_queue=all_clook32: not reproduced") in h["cause"]
     readings, forced = run.register()
     assert "device_queue_bid_only" not in forced  # now the reading device_queue
+    # the bands' entries are written from the table: the row's words, once
+    assert "c1_band" not in forced and forced["C1 band"]["quote"] == claims.ROWS["C1"].words
+    assert "≥ 0.1" in forced["C1 band"]["value"] and forced["C6c band"]["decides"] == ["C6c"]
     assert "deleted along with SQ_p" in readings["wait_history"]["paper_words"]
 
 
@@ -531,7 +493,7 @@ def test_every_band_is_from_the_vocabulary_and_every_register_symbol_exists():
 
     from storrepro.suite.bands import VOCABULARY
 
-    bands = [v for k, v in vars(claims).items() if k.startswith("BAND_")]
+    bands = [b for row in claims.TABLE for b in row.bands().values()]
     assert len(bands) >= 15 and all(b.entry in VOCABULARY and b.words for b in bands)
     for name, forced in BIDConfig.forced.items():
         if forced.symbol:
@@ -544,5 +506,19 @@ def test_e_names_the_settings_that_leave_bid_unchanged():
              "C1 reduction vs best (q=2) %": 9.0, "C4 Hybrid vs BID-HDD %": 5.0}
             for c, bump in (("default", 0.0), ("same", 0.05), ("moved", 1.0))
             for w in ("Grep", "Sort")]
-    c = claims.e_sensitivity(pd.DataFrame(rows))
+    c = judge("E", sens=pd.DataFrame(rows))
     assert "1 of 2 settings move BID-HDD's reduction" in c.reason and "(same)" in c.reason
+
+
+def test_no_reported_result_tells_the_wait_history_readings_apart(tmp_path):
+    from storrepro.papers.bid import toy
+
+    orders = {w: toy.bid_order(w) for w in BIDConfig.readings["wait_history"].alternatives}
+    why = claims.wait_history_undecided(orders)
+    assert "A1 A2 A3 A4 A5 A6 C1 C2 B1 B2 B3 B4" in why and "C1, C2, C4–C11" in why
+    run = Run(BIDConfig(profile="quick"), out=tmp_path)
+    run.no_discriminating_result("wait_history", why)
+    assert run._consistency.entry("wait_history")["none"] == why
+    # were Fig. 8's toy to come out otherwise under one value, it could tell them apart
+    with pytest.raises(ValueError, match="Fig. 8 may tell its values apart"):
+        claims.wait_history_undecided({**orders, "reset": "B1 A1"})

@@ -170,3 +170,19 @@ def test_config_profiles_and_errors():
         BIDConfig(profile="quick", mode="closed")
     with pytest.raises(ParameterError, match="rq_limit"):
         BIDConfig(profile="quick", events=600, rq_limit=1000)
+
+
+def test_sweep_tasks_keep_the_streams_their_repr_gave():
+    from storrepro.papers.bid.experiment import SensitivityCell
+    from storrepro.suite.parallel import stream_id
+
+    # the keys their repr gave before STREAM (a field added later keys no stream)
+    cell = Cell("Grep", "noop", 1, 500, 0, variant="device_queue=all_depth1")
+    assert stream_id(cell) == (
+        "Cell(workload='Grep', scheduler='noop', replicate=1, events=500, base_seed=0, "
+        "rq_limit=128, mode='backlogged', variant='device_queue=all_depth1', trace='', "
+        "trace_format='')") == repr(cell)
+    sens = SensitivityCell("rq_limit=64", "Sort", "bid-hdd", 800, 3)
+    assert stream_id(sens) == (
+        "SensitivityCell(config='rq_limit=64', workload='Sort', scheduler='bid-hdd', "
+        "events=800, base_seed=3, trace='', trace_format='')") == repr(sens)

@@ -8,6 +8,7 @@ from storrepro.papers.bid import claims, workload
 from storrepro.papers.bid.mode_a import ModeAOptions, simulate_mode_a, structures
 from storrepro.papers.bid.workload import WORKLOADS
 from storrepro.sim.disk_model import hdd_service_times
+from storrepro.suite.table import judge_row
 
 
 def rows(events):
@@ -73,9 +74,12 @@ def test_unknown_scheme():
 
 def test_c12_counts_identical_rankings():
     b = pd.DataFrame({"x": [1.0] * 6, "y": [2.0] * 6, "z": [3.0] * 6}, index=list(WORKLOADS))
-    assert claims.c12_mode_consistency(b, b).verdict == "reproduced"
+    def c12(mode_b, mode_a):
+        return judge_row(claims.ROWS["C12"], claims, {"mode_b": mode_b, "mode_a": mode_a}, {})
+
+    assert c12(b, b).verdict == "reproduced"
     a = b.copy()
     a.loc[["Grep", "Sort"], "x"] = 2.5  # two workloads rank x second
-    check = claims.c12_mode_consistency(b, a)
+    check = c12(b, a)
     assert check.verdict == "not reproduced" and check.role == "analysis"
     assert check.values["same ranking"] == 4

@@ -69,7 +69,7 @@ def test_noop_over_cfq_and_oracle_means(summary):
     oracle = experiment.oracle_means(summary)
     assert list(oracle.columns) == ["oracle_floor_s", "oracle_sweep_s", "oracle_tiered_s"]
     assert (oracle == 4.5).all().all()
-    bound = claims.oracle_table(claims.seed_inputs(summary)).loc["Grep"]
+    bound = experiment.oracle_table(summary).loc["Grep"]
     # per seed against best(CFQ q=8, Noop) = 10 + 0.5 r: 1 - 4/10 and 1 - 5/10.5, then the mean
     assert bound["bound gain vs CFQ q=8 %"] == pytest.approx(50 * (0.6 + 1 - 5 / 10.5))
     assert bound["lower bound s"] == 4.5 and bound["best(CFQ q=8, Noop) s"] == 10.25
@@ -139,7 +139,7 @@ def test_toy_hybrid_offloads():
 
 def test_every_figure_draws(summary):
     ci = experiment.mean_ci(summary[summary.variant == "primary"], "device_time_s")
-    bound = claims.oracle_table(claims.seed_inputs(summary))
+    bound = experiment.oracle_table(summary)
     window = experiment.arm_window(arms())
     lat, _ = experiment.latency_tables(summary)
     waits = pd.DataFrame({"t": [0.0, 5.0, 9.0], "pid": [1, 2, 1], "wait": [1000.0, 10.0, 5.0]})
@@ -160,7 +160,7 @@ def test_every_figure_draws(summary):
 
 
 def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
-    from bid_samples import write_blkparse
+    from bid_samples import judge_claims, write_blkparse
 
     monkeypatch.setenv("STORREPRO_WORKERS", "1")
     path = write_blkparse(tmp_path / "small.txt")
@@ -169,7 +169,7 @@ def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
     assert (summary.sectors_served == summary.sectors_submitted).all()
     sens = experiment.run_sensitivity(cfg, WORKLOADS, summary)
     run = Run(cfg, out=tmp_path)
-    claims.judge_all(run, summary, sens)
+    judge_claims(run, summary, sens)
     assert {"C1", "C3", "C6a", "C12", "D9", "E"} <= set(run.claims)
     assert "Checked on the user's trace small.txt" in run.claims["C1"]["reason"]
     assert run.claims["C1"]["uncertainty"]["n"] == 1  # one seed: the estimate alone decides
@@ -183,7 +183,7 @@ def test_a_small_sweep_on_a_trace_records_every_claim(tmp_path, monkeypatch):
 
 
 def test_a_trace_of_one_process_is_not_checkable(tmp_path, monkeypatch):
-    from bid_samples import write_blkparse
+    from bid_samples import judge_claims, write_blkparse
 
     monkeypatch.setenv("STORREPRO_WORKERS", "1")
     path = write_blkparse(tmp_path / "two.txt")
@@ -196,7 +196,7 @@ def test_a_trace_of_one_process_is_not_checkable(tmp_path, monkeypatch):
     sens = experiment.run_sensitivity(cfg, WORKLOADS, summary)
     run = Run(cfg, out=tmp_path)
     with pytest.warns(UserWarning, match="6 of the 6 traces replayed .* fewer than two processes"):
-        claims.judge_all(run, summary, sens)
+        judge_claims(run, summary, sens)
     tests = [c for c in run.claims.values() if c["role"] == "test"]
     assert tests and all(c["verdict"] == "not checkable" for c in tests)
     assert "share one disk" in run.claims["C1"]["reason"]
@@ -217,39 +217,39 @@ def test_device_queue_consistency_measures_each_alternative(summary, tmp_path):
     s.loc[modern, "device_time_s"] = 0.97 * (10 + 0.5 * s.loc[modern, "replicate"])
     s.loc[(s.variant == "device_queue=all_clook32") & (s.scheduler == "cfq-q2"),
           "device_time_s"] += 3
-    records = claims.device_queue_consistency(s)
+    records = experiment.device_queue_measured(s)
     noop = records["noop_vs_cfq"]
     assert set(noop["measured"]) == {"bid_only_clook32", "all_clook32", "all_depth1"}
     # without a queue: Noop 11 + 0.5 r against CFQ q=2 12 + 0.5 r (nearer 0.88 than q=8's)
     assert noop["measured"]["bid_only_clook32"] == pytest.approx([11 / 12, 11.5 / 12.5])
     assert noop["measured"]["all_clook32"] == pytest.approx([0.97, 0.97])
     assert noop["note"]["all_clook32"].startswith("CFQ q=8")
-    assert noop["reported"].band is claims.BAND_C3
+    assert claims.REPORTED["noop_vs_cfq"].band == claims.ROWS["C3"].bands()[""]
     fig4 = records["fig4_order"]["measured"]
     assert fig4 == {"bid_only_clook32": 1.0, "all_clook32": pytest.approx(1 / 12),
                     "all_depth1": 1.0}
-    table = claims.consistency_table(records)
+    table = experiment.consistency_table(claims.REPORTED, records)
     assert table.verdict.tolist() == ["possible"] * 4 + ["ruled out", "possible"]
     # the mean of the two seeds: (11 / 12 + 11.5 / 12.5) / 2
     assert table.loc[("noop_vs_cfq", "all_depth1"), "measured"] == pytest.approx(0.918333, abs=1e-6)
     # recorded by the run: the primary stands, all_clook32 is ruled out by Fig. 4
     run = Run(BIDConfig(profile="quick"), out=tmp_path)
-    for r in records.values():
-        run.consistency("device_queue", r["reported"], r["measured"])
+    for name, r in records.items():
+        run.consistency("device_queue", claims.REPORTED[name], r["measured"])
     entry = run._consistency.entry("device_queue")
     assert entry["ruled_out"] == {"all_clook32": [claims.REPORTED_FIG4.quote]}
     # on a user's trace the paper's Noop-vs-CFQ result is not the trace's to check
-    assert list(claims.device_queue_consistency(s, stand_in=False)) == ["fig4_order"]
+    assert list(experiment.device_queue_measured(s, stand_in=False)) == ["fig4_order"]
 
 
 def test_a_primary_with_a_queue_in_front_of_noop_is_ruled_out(summary, tmp_path, monkeypatch):
     from storrepro.suite.consistency import ConsistencyError
 
-    record = claims.device_queue_consistency(summary)["fig4_order"]
+    record = experiment.device_queue_measured(summary)["fig4_order"]
     readings = dict(BIDConfig.readings)
     readings["device_queue"] = dataclasses.replace(readings["device_queue"],
                                                    primary="all_clook32")
     monkeypatch.setattr(BIDConfig, "readings", readings)
     run = Run(BIDConfig(profile="quick"), out=tmp_path)
     with pytest.raises(ConsistencyError, match="primary 'all_clook32' is ruled out"):
-        run.consistency("device_queue", record["reported"], record["measured"])
+        run.consistency("device_queue", claims.REPORTED_FIG4, record["measured"])

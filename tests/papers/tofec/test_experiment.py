@@ -73,3 +73,15 @@ def test_a_grid_task_keys_its_stream_by_its_fields_before_variants():
     task = ex.GridTask(5.0, 0, 1000, PARAMS, (100.0,) * 27, variants=False)
     assert stream_id(task) == repr(task).replace(", variants=False", "")
     assert [p.name for p in ex.grid_policies(task)][-2:] == ["TOFEC a=0.99", "Greedy"]
+
+
+def test_saturation_and_phase_tasks_key_their_streams_by_their_listed_fields():
+    """The keys are the fields the repr showed, in order (the streams keep their numbers); a
+    trace's gaps are not among them, so a task on a trace draws the same stream."""
+    sat = ex.SaturationTask("(2,1)", 50.0, 3, 1000, PARAMS)
+    assert stream_id(sat) == repr(sat)
+    phase = ex.PhaseTask("primary", (10.0, 76.0, 10.0), 2, PARAMS, (6, 5))
+    traced = ex.PhaseTask("primary", (10.0, 76.0, 10.0), 2, PARAMS, (6, 5),
+                          trace_gaps=np.ones(3))
+    assert stream_id(phase) == repr(phase).replace(", trace_gaps=None", "")
+    assert stream_id(traced) == stream_id(phase)

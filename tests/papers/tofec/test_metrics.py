@@ -106,3 +106,18 @@ def test_high_load_keeps_the_sweeps_rounded_run_at_0_95_c_full():
                             "trend_frac": 0.0})
     grid = GridResults(summary, c_full=77.5228, u11=200.0)
     assert grid.mid == [69.77] and grid.high == [70.0, 73.65]
+
+
+def test_envelope_context_names_the_best_code_and_the_backlog_model():
+    ctx = hand_grid().envelope_context(tofec_name(0.9), "mean", n_threads=16)
+    # Best code (6,6): TOFEC never uses k = 6 (k_off 1) and nothing larger (k_above 0).
+    assert ctx[5.0]["best_code"] == "(6,6)" and ctx[5.0]["k_off"] == 1.0
+    assert ctx[5.0]["k_above"] == 0.0 and ctx[5.0]["measured_q"] == 0.25
+    assert ctx[5.0]["model_q"] == pytest.approx(1 / 240)  # Eq. (11) at Λ = 1 thread
+
+
+def test_k_mix_table():
+    table = hand_grid().k_mix([0.9, 0.5, 0.95, 0.99])
+    assert table["top-2 α = 0.9"].tolist() == [1.0, 1.0]  # k = 3 and 4 adjacent
+    assert table["Greedy k∈{1,6}"].tolist() == [1.0, 1.0]
+    assert table["modal k TOFEC"].tolist() == [3, 3]

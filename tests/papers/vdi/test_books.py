@@ -2,6 +2,8 @@
 
 import dataclasses
 
+import pandas as pd
+
 from storrepro.papers.vdi import books
 from storrepro.papers.vdi import claims as vc
 from storrepro.papers.vdi.seeds import DAY, PSYN_DAY, seed_trace
@@ -23,10 +25,16 @@ def test_a_stand_in_needs_nothing_and_a_trace_needs_each_forecasts_history_plus_
     assert books.history_days("oracle", st, PSYN_DAY, PSYN_DAY) == ()
 
 
+PSYN = pd.DataFrame({"model": ["proposed", "holt-winters", "arima-ridge"], "seed": 0,
+                     "smape": 15.0, "divergent": False})
+PROTOCOL = (None, PSYN, (None, None))  # (accuracy, P-syn rows, cumulative errors)
+
+
 def test_a_claims_cover_reads_its_own_forecasts():
     _, st = seed_trace(0, 0)
     trace = dataclasses.replace(st, trace_bins=10 * DAY, repeated=True)
-    assert vc.forecast_cover(st, "F5") is None
-    f5, f7 = vc.forecast_cover(trace, "F5"), vc.forecast_cover(trace, "F7")
-    assert f5["need_days"] > f7["need_days"]  # ARIMA's 9 cluster days against 3
-    assert vc.forecast_cover(trace, "F7", "proposed_history=weekly")["need_days"] > 10
+    assert set(vc.forecast_inputs(PROTOCOL, st)["cover"].values()) == {None}
+    cover = vc.forecast_inputs(PROTOCOL, trace)["cover"]
+    assert cover["F5"]["need_days"] > cover["F7"]["need_days"]  # ARIMA's 9 cluster days vs 3
+    weekly = vc.forecast_inputs(PROTOCOL, trace, "proposed_history=weekly")["cover"]
+    assert weekly["F7"]["need_days"] > 10

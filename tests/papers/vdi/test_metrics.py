@@ -4,6 +4,7 @@ recursion."""
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from storrepro.papers.vdi import metrics
@@ -35,3 +36,13 @@ def test_erlang_c_for_all_ticks_at_once_equals_the_per_tick_recursion():
 
     expected = [one(r, int(c)) for r, c in zip(demand, cores, strict=True)]
     np.testing.assert_array_equal(metrics.erlang_c_response(demand, cores, 50.0), expected)
+
+
+def test_violation_causes_split_the_violation_bins():
+    log = pd.DataFrame({
+        "violation": [True, True, True, True, False],
+        "demand_iops": [4000.0, 1000.0, 1000.0, 1000.0, 1000.0],
+        "c_fg": [64, 10, 0, 15, 20],
+    })
+    causes = metrics.violation_causes({"log": log, "cff": [0, 10, 0, 0, 0]}, 64, 50.0)
+    assert causes == {"capacity": 20.0, "planner": 20.0, "emergency": 20.0, "other": 20.0}

@@ -16,6 +16,7 @@ from storrepro.papers.vdi.experiment import descriptions, sweeps
 from storrepro.papers.vdi.seeds import TREND_DAYS
 from storrepro.suite.parallel import sweep
 from storrepro.suite.run import Run
+from storrepro.suite.table import judge_row
 
 matplotlib.use("Agg")
 WINDOW = pd.date_range("2016-02-24 07:00", periods=864, freq="600s")
@@ -145,15 +146,15 @@ def test_scheduler_inputs_and_the_reading_table():
     runs = {"fixed": {1.0: [fixed]}, "smart": {1.0: [smart]}, "oracle": [oracle]}
     idle = [_tick_run("idle-only", np.zeros(864), 9)]  # 1.04 %
     inputs = vc.scheduler_inputs(runs, idle, WINDOW, SystemParams())
-    assert set(inputs) == {"S5", "S6", "S7", "S9"}
-    s7 = vc.s7_ordering(*inputs["S7"])
+    s7 = judge_row(vc.rows("S7")[0], vc, inputs, {})
     assert s7.values == pytest.approx(
         {"idle_only": 100 * 9 / 864, "oracle": 100 * 36 / 864, "forecast": 6.25}
     )
-    assert vc.s6_improvement(*inputs["S6"]).values["ratio_violation"] == pytest.approx(8.0)
-    s9 = vc.s9_dynamics(*inputs["S9"])
+    s6 = judge_row(vc.rows("S6")[0], vc, inputs, {})
+    assert s6.values["ratio_violation"] == pytest.approx(8.0)
+    s9 = judge_row(vc.rows("S9")[0], vc, inputs, {})
     assert s9.values["drains"] == 6 and s9.verdict == "reproduced"
-    causes = {"primary": inputs["S5"][1]}
+    causes = {"primary": inputs["causes"]}
     table = tables.reading_table({"primary": runs}, causes)
     assert table.loc["primary", "fixed viol %"] == 50.0
     assert table.loc["primary", "oracle viol %"] == pytest.approx(100 * 36 / 864)
@@ -166,12 +167,11 @@ def test_the_run_names_a_users_trace_in_the_reasons(tmp_path):
     trace.write_text("time_s,iops\n0,5\n600,6\n")  # checked by Run: traffic every day, repeated
     run = Run(VdiConfig(profile="quick", trace=str(trace)), out=tmp_path)
     runs = pd.DataFrame({"violation_pct": [50.0], "queued_pct": [20.0]})
-    entry = run.judge(vc.s8_consistency, runs, runs)
+    entry, s11 = run.judge_table(vc.rows("S8", "S11"), vc,
+                                 {"fixed": runs, "smart": runs, "same": True})
     assert entry["reason"].endswith("Checked on the user's trace small.csv (detected), not on "
                                     "the paper's data.")
-    for invariant in (run.judge(vc.s11_determinism, True),
-                      run.judge(vc.s7_ordering, 1.0, 5.0, 7.0)):
-        assert "user's trace" not in invariant["reason"]
+    assert "user's trace" not in s11["reason"]
 
 
 def test_pool_scale_table():
@@ -235,10 +235,11 @@ def test_queued_below_violations_is_not_true_by_definition():
     assert summary["queued_pct"] == pytest.approx(100 * (100_000 - 3200) / 101_000)
     runs = pd.DataFrame({"violation_pct": [summary["violation_pct"]],
                          "queued_pct": [summary["queued_pct"]]})
-    claim = vc.s8_consistency(runs, runs)
+    claim = judge_row(vc.rows("S8")[0], vc, {"fixed": runs, "smart": runs}, {})
     assert claim.verdict == "not reproduced"
     assert "does not follow from the definitions" in claim.reason
     assert "on some seed both schemes queue a larger share" in claim.reason
     assert "as they do here" not in claim.reason  # a failing S8 does not also say it holds
-    holds = vc.s8_consistency(*(pd.DataFrame({"violation_pct": [50.0], "queued_pct": [20.0]}),) * 2)
+    runs = pd.DataFrame({"violation_pct": [50.0], "queued_pct": [20.0]})
+    holds = judge_row(vc.rows("S8")[0], vc, {"fixed": runs, "smart": runs}, {})
     assert holds.verdict == "reproduced" and holds.reason.endswith("as they do here on every seed.")

@@ -11,6 +11,7 @@ from storrepro.papers.vdi.config import VdiConfig
 from storrepro.papers.vdi.experiment import real_vms as rs
 from storrepro.suite.data.real_vms import PER_DAY, load_real_vms
 from storrepro.suite.parallel import sweep
+from storrepro.suite.table import judge_row
 
 SERIAL = partial(sweep, seed=0, workers=1, progress=False)
 
@@ -59,11 +60,11 @@ def test_the_study_scores_each_model_where_the_vm_has_its_look_back():
 
 def test_without_a_file_the_claims_are_not_checkable_naming_source_and_parameter():
     assert rs.load("", 0) is None
-    table, why = rs.claim_inputs(None, None, 0.5)
-    claim = vc.f5_real_ordering(table, why)
+    inputs = rs.claim_inputs(None, None, 0.5)
+    claim = judge_row(vc.rows("F5-real")[0], vc, inputs, {})
     assert claim.verdict == "not checkable" and claim.role == "test"
     assert "BlockTraceFeatures" in claim.reason and "`real_vms`" in claim.reason
-    assert vc.f10_real_seasonal_naive(table, why).role == "analysis"
+    assert judge_row(vc.rows("F10-real")[0], vc, inputs, {}).role == "analysis"
 
 
 def test_a_made_file_runs_through_the_parameter(tmp_path):
@@ -75,7 +76,6 @@ def test_a_made_file_runs_through_the_parameter(tmp_path):
     assert cfg.real_vms == str(path)
     vms = rs.load(cfg.real_vms, cfg.real_vm_limit)
     scores, _ = rs.forecast_study(vms.series, cfg.alpha, SERIAL)
-    table, why, on = rs.claim_inputs(vms, scores, cfg.alpha)
-    claim = vc.f5_real_ordering(table, why, on)
+    claim = judge_row(vc.rows("F5-real")[0], vc, rs.claim_inputs(vms, scores, cfg.alpha), {})
     assert claim.values["n_vms"] == 1 and vms.sha256[:16] in claim.reason
     assert load_real_vms(path).sha256 == vms.sha256

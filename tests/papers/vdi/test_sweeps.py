@@ -2,6 +2,8 @@
 returns what each task would run: one task per case, policy and seed, in the order the results are
 read."""
 
+import numpy as np
+
 from storrepro.papers.vdi.config import SystemParams
 from storrepro.papers.vdi.experiment import sweeps
 
@@ -32,3 +34,32 @@ def test_pool_scale_runs_reuse_the_runs_they_have():
     assert out[1.2]["fixed"] == [("fixed", 1.2, "offset", 600.0, i, None) for i in range(2)]
     assert out[0.8]["smart"] == [("smart", 0.8, "offset", 600.0, i, f"book {i}")
                                  for i in range(2)]
+
+
+def test_every_sweep_task_keys_its_stream_by_the_fields_its_repr_showed():
+    """The random streams keep their numbers: each task's stream id is what its ``repr`` gave
+    while the fields outside ``STREAM`` carried ``repr=False``; a trace or book does not key it."""
+    from storrepro.papers.vdi.experiment.calibration import RampTask
+    from storrepro.papers.vdi.experiment.forecast_study import FitTask, SeedTask
+    from storrepro.papers.vdi.experiment.model_checks import FluidTask
+    from storrepro.papers.vdi.experiment.real_vms import VmTask
+    from storrepro.papers.vdi.experiment.runs import RunTask
+    from storrepro.suite.parallel import stream_id
+
+    system = repr(SystemParams())
+    run = ("RunTask(base_seed=0, seed_index=1, policy='fixed', forecast='proposed', n_min=8, "
+           f"n_agg=32, pool_factor=1.0, tick_s=600.0, scaling='offset', system={system})")
+    expected = {
+        RampTask(0, 1, ((8, 32),), trace="t"):
+            f"RampTask(base_seed=0, seed_index=1, ramps=((8, 32),), system={system})",
+        RunTask(0, 1, "fixed", trace="t"): run,
+        FluidTask(RunTask(0, 1, "fixed", trace="t")): f"FluidTask(run={run})",
+        FitTask(0, 1, "holt-winters", "total", (1, 2, 3), np.zeros(3)):
+            "FitTask(base_seed=0, seed_index=1, model='holt-winters', column='total', "
+            "days=(1, 2, 3))",
+        SeedTask(0, 1, fits={}, trace="t"):
+            "SeedTask(base_seed=0, seed_index=1, alpha=0.5, books=True)",
+        VmTask("w1", np.zeros(3)): "VmTask(vm='w1', alphas=(0.1, 0.3, 0.5, 0.7, 0.9))",
+    }
+    for task, key in expected.items():
+        assert stream_id(task) == key

@@ -179,7 +179,7 @@ def test_reproduce_fetches_the_benchmark_into_the_cache_first(
     assert "CRAN tarballs" in capsys.readouterr().err  # the progress bar
     cache = clone / "data" / "cran"
     assert cran.cran_source() == cache == cran.cache_dir()
-    assert sorted(p.name for p in cache.iterdir()) == sorted(
+    assert sorted(p.name for p in cache.glob("[!.]*")) == sorted(  # not the fetch's lock
         f"{p}_{v}.tar.gz" for p, v in cran.VERSIONS.items()
     )
     fetched = cran.load_cran()
@@ -293,3 +293,22 @@ def test_a_bad_series_file_stops_reproduce_before_any_notebook(tmp_path, source,
     assert "[1/1]" not in out.out  # no kernel started
     assert str(bad) in out.err and "--download DIR" in out.err
     assert len(out.err.strip().splitlines()) == 1
+
+
+def test_two_runs_fetching_at_once_fetch_once(clone, monkeypatch, capsys):
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    fetched = []
+
+    def slow_download(folder, mirror, progress):
+        fetched.append(folder)
+        time.sleep(1.0)  # the other run arrives while this one fetches
+        for package in cran.VERSIONS:
+            cran._tarball(folder, package).write_bytes(b"")
+
+    monkeypatch.setattr(cran, "download_cran", slow_download)
+    with ThreadPoolExecutor(2) as pool:  # each opens the lock file anew, as a process would
+        first, second = pool.map(lambda _: cran.ensure_cran(progress=False), range(2))
+    assert first == second == cran.cache_dir() and len(fetched) == 1
+    assert "waiting for another run making" in capsys.readouterr().out

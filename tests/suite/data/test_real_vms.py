@@ -71,4 +71,6 @@ def test_a_file_beside_the_checkout_is_recorded_relative_to_it(tmp_path, monkeyp
     monkeypatch.chdir(home / "notebooks")  # where ../shared/vms.csv is not
     assert rv.resolve("../shared/vms.csv").resolve() == beside.resolve()
     elsewhere = tmp_path.parent
-    assert rv.portable(elsewhere) == str(elsewhere.resolve())
+    assert rv.portable(elsewhere) == str(elsewhere)
+    (tmp_path / "linked").symlink_to(tmp_path.parent)  # a shared folder linked beside it
+    assert rv.portable(tmp_path / "linked" / "vms.csv") == "../linked/vms.csv"

@@ -3,6 +3,7 @@ trace that trace_start, trace_days and volumes select (storrepro.suite.traces.ne
 
 import os
 import re
+import time
 
 import numpy as np
 import pytest
@@ -216,3 +217,35 @@ def test_the_runner_hands_its_passed_checks_to_the_kernels(tmp_path, monkeypatch
     monkeypatch.setattr(needs, "PASSED", set())
     with runner.kernel_environment(tmp_path, None, None):
         assert needs.CHECKED_ENV not in os.environ
+
+
+def test_runs_sharing_build_traces_write_a_selection_once(tmp_path, monkeypatch, capsys):
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr("storrepro.suite.traces.needs.repo_root", lambda: tmp_path)
+    trace = _iops(tmp_path / "t.csv", [(T0 + 600 * i, "x", 1 + i % 3) for i in range(300)])
+    cfg = VdiConfig(profile="quick", trace=trace, trace_start=0.5)
+    written, write = [], needs._write_selection
+
+    def slow_write(*args):
+        written.append(args[-1])
+        time.sleep(1.0)  # the other run arrives while this one writes
+        write(*args)
+
+    monkeypatch.setattr(needs, "_write_selection", slow_write)
+    with ThreadPoolExecutor(2) as pool:  # each opens the lock file anew, as a process would
+        first, second = pool.map(lambda _: selected(cfg), range(2))
+    assert first == second and len(written) == 1 and os.path.exists(first[0])
+    assert "waiting for another run making" in capsys.readouterr().out
+
+
+def test_a_read_only_checkout_keeps_its_selections_in_the_users_cache(tmp_path, monkeypatch):
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "build").write_text("")  # as unwritable as a read-only checkout, even for root
+    monkeypatch.setattr("storrepro.suite.traces.needs.repo_root", lambda: checkout)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    trace = _iops(tmp_path / "t.csv", [(T0 + 600 * i, "x", 1 + i % 3) for i in range(300)])
+    path, fmt = selected(VdiConfig(profile="quick", trace=trace, trace_start=0.5))
+    assert path.startswith(str(tmp_path / "cache" / "storrepro" / "traces"))
+    assert len(read_trace(path, fmt)) == 300 - 72  # the part after the first half day

@@ -1,6 +1,7 @@
 """Real-trace readers and conversions, on small files in each format written here."""
 
 import gzip
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -367,6 +368,15 @@ def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_pa
     _replace_conversion(monkeypatch, "vdi", no_work)
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path)]) == 2
     assert f"--out {tmp_path}: a directory" in capsys.readouterr().err
+    under_a_file = msr / "sub" / "vdi.csv"
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(under_a_file)]) == 2
+    assert f"--out {under_a_file}: a file stands where its folder" in capsys.readouterr().err
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        assert main(["trace", "convert", str(msr), "--to", "vdi", "--out",
+                     str(locked / "vdi.csv")]) == 2  # fmt: skip
+        assert "cannot write there (Permission denied)" in capsys.readouterr().err
 
 
 MSR_HEADER = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
@@ -447,3 +457,35 @@ def test_an_error_without_a_message_still_says_what_it_was(msr, tmp_path, capsys
     _replace_conversion(monkeypatch, "vdi", out_of_memory)
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path / "v")]) == 2
     assert capsys.readouterr().err == "error: MemoryError\n"
+
+
+def test_paths_with_spaces_and_accents_under_an_ascii_locale(tmp_path):
+    from storrepro.suite.paths import repo_root
+
+    folder = tmp_path / "my tråces ü"
+    folder.mkdir()
+    lines = [MSR_HEADER, _msr_line(T0, "wéb", 0, "Read", 0, 512),
+             _msr_line(T0 + 1, "wéb", 0, "Write", 4096, 512)]  # fmt: skip
+    trace = _bytes(folder / "wéb trace.csv", ("\n".join(lines) + "\n").encode())
+    env = {**os.environ, "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0",
+           "PYTHONPATH": str(repo_root() / "lib")}  # fmt: skip
+    command = [sys.executable, "-m", "storrepro", "trace"]
+    info = subprocess.run([*command, "info", str(trace)], capture_output=True, text=True,
+                          env=env, errors="replace")  # fmt: skip
+    assert info.returncode == 0 and "w\\xe9b_0" in info.stdout, info.stderr
+    out = folder / "bid ö.csv"
+    done = subprocess.run([*command, "convert", str(trace), "--to", "bid", "--out", str(out)],
+                          capture_output=True, env=env)  # fmt: skip
+    assert done.returncode == 0 and out.read_text().count("\n") == 3, done.stderr
+
+
+def test_an_interrupted_conversion_leaves_no_file(msr, tmp_path, monkeypatch):
+    def cut_short(result, path):
+        path.write_text("half a")
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(trace_conversions(), "vdi",
+                        replace(trace_conversions()["vdi"], save=cut_short))  # fmt: skip
+    assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(tmp_path / "v.csv")]
+                ) == 130  # fmt: skip
+    assert [p.name for p in tmp_path.iterdir()] == ["msr.csv"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
 from storrepro.papers.accgecko.bursts import (
@@ -75,6 +76,39 @@ def percentile_from_top(latencies_us: np.ndarray, total: int, p: float, floor_us
     return float(np.partition(buckets, buckets.size - needed)[buckets.size - needed])
 
 
+@numba.njit(cache=True)
+def _largest_bucket(sizes, stage_starts, slopes, c_us, needed):
+    """The ``needed``-th largest bucket ``⌊slopes[i]·j + c⌋`` over every burst request: burst
+    ``b`` of stage ``i`` holds positions ``j = 0..sizes[b] − 1``, its sizes sorted from the
+    largest within each stage (``stage_starts[i]`` to ``stage_starts[i + 1]``). A stage's
+    buckets never fall as ``j`` grows, so the stages are merged from their top position down,
+    each position counted once per burst that reaches it: :func:`percentile_from_top` of every
+    burst request's latency, without listing them. Needs at least ``needed`` positions."""
+    k = slopes.size
+    position = np.full(k, -1, np.int64)  # each stage's next position down
+    reached = np.zeros(k, np.int64)  # how many of its bursts reach that position
+    for i in range(k):
+        if stage_starts[i + 1] > stage_starts[i]:
+            position[i] = sizes[stage_starts[i]] - 1
+    left = needed
+    while True:
+        best, value = -1, -np.inf
+        for i in range(k):
+            if position[i] >= 0:
+                bucket = np.floor(slopes[i] * position[i] + c_us)
+                if best < 0 or bucket > value:
+                    best, value = i, bucket
+        i = best
+        while stage_starts[i] + reached[i] < stage_starts[i + 1] and (
+            sizes[stage_starts[i] + reached[i]] > position[i]
+        ):
+            reached[i] += 1
+        left -= reached[i]
+        if left <= 0:
+            return value
+        position[i] -= 1
+
+
 class AccTail:
     """AccTail fitted to one segment: ``AccTail(m, k, c_us).fit(counts).predict(p, sr)`` (µs).
 
@@ -102,18 +136,32 @@ class AccTail:
         return (f"AccTail(m={self.m!r}, k={self.k!r}, c_us={self.c_us!r}, "
                 f"trn={self.trn!r}, epsilon={self.epsilon!r})")  # fmt: skip
 
-    def fit(self, counts, mean_count: float | None = None) -> AccTail:
+    def fit(self, counts, mean_count: float | None = None,
+            bursts: RateBursts | None = None) -> AccTail:  # fmt: skip
         """Model the segment with per-period ``counts``; N is ``mean_count`` (default: their
-        mean). With ``epsilon="rate"`` the bursts are found per rate, when one is evaluated."""
+        mean). With ``epsilon="rate"`` the bursts are found per rate, when one is evaluated.
+        ``bursts``, the :class:`RateBursts` of the same counts from the cores above M·N, shares
+        the bursts found (and the counts' prefix sums) with the other models of the segment."""
         counts = np.asarray(counts)
-        spans = continuous_bursts(counts, self.m, mean_count=mean_count)
+        core = self.m * (counts.mean() if mean_count is None else mean_count)
+        shared = bursts is not None
+        if not shared:
+            spans = continuous_bursts(counts, self.m, mean_count=mean_count)  # checks the input
+            bursts = RateBursts(counts, core) if self.epsilon == "rate" else None
+        elif bursts.core != core or bursts.counts.size != counts.size:
+            raise ValueError(
+                f"bursts: found at core level {bursts.core!r} on {bursts.counts.size} periods; "
+                f"this model needs {core!r} on {counts.size}"
+            )
+        else:
+            spans = bursts.at(core)  # ε = 1/(M·N): the cores' own level
         if self.epsilon == "rate":
-            self._counts = integer_counts(counts)
-            self._prefix = prefix_sums(self._counts)
-            self._core = self.m * (counts.mean() if mean_count is None else mean_count)
-            self._cores = core_states(self._counts, self._core)
+            self._bursts = bursts
             self._at: dict[float, AccTail] = {}
             self._of_spans: dict[bytes, AccTail] = {}
+            self._predicted: dict[tuple[float, float], float] = {}
+        if shared:
+            return self._from_spans(bursts.counts, spans, bursts.prefix)
         return self._from_spans(counts, spans)
 
     def _at_rate(self, sr: float) -> AccTail:
@@ -121,12 +169,12 @@ class AccTail:
         rate ``sr`` (``sr·Δ`` requests per period), memoised per rate, and built once per set of
         bursts (nearby rates of a search mostly find the same ones)."""
         if sr not in self._at:
-            level = max(sr * DELTA, self._core)
-            spans = bursts_at_level(self._counts, self._prefix, self._cores, level)
+            bursts = self._bursts
+            spans = bursts.at(max(sr * DELTA, bursts.core))
             key = spans.tobytes()
             if key not in self._of_spans:
                 fixed = AccTail(self.m, self.k, self.c_us, self.interval, self.trn)
-                self._of_spans[key] = fixed._from_spans(self._counts, spans, self._prefix)
+                self._of_spans[key] = fixed._from_spans(bursts.counts, spans, bursts.prefix)
             self._at[sr] = self._of_spans[key]
         return self._at[sr]
 
@@ -141,14 +189,24 @@ class AccTail:
         self.stage_of, self.stage_tau_us = stages(
             self.sizes, durations_us, self.k, self.interval
         )
-        starts = np.cumsum(self.sizes) - self.sizes
-        self._position = np.arange(self.sizes.sum()) - np.repeat(starts, self.sizes)  # j
-        self._stage = np.repeat(self.stage_of, self.sizes)
-        # each stage's positions, largest first: the top of the histogram for any rate
-        self._top_positions = [
-            np.sort(self._position[self._stage == i])[::-1] for i in range(self.k)
-        ]
+        self.positions = int(self.sizes.sum())  # burst requests
+        # the read-out's input: sizes by stage, largest first within each
+        order = np.lexsort((-self.sizes, self.stage_of))
+        self._sorted_sizes = self.sizes[order]
+        self._stage_starts = np.searchsorted(self.stage_of[order], np.arange(self.k + 1))
+        self._listed = None  # every burst request's position and stage, listed when needed
         return self
+
+    def _requests(self) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """Every burst request's position j and stage, and each stage's positions largest first
+        (the top of the histogram for any rate)."""
+        if self._listed is None:
+            starts = np.cumsum(self.sizes) - self.sizes
+            position = np.arange(self.positions) - np.repeat(starts, self.sizes)  # j
+            stage = np.repeat(self.stage_of, self.sizes)
+            tops = [np.sort(position[stage == i])[::-1] for i in range(self.k)]
+            self._listed = (position, stage, tops)
+        return self._listed
 
     def latencies_us(self, sr: float) -> np.ndarray:
         """E14 for every request of every continuous burst, in µs."""
@@ -157,7 +215,8 @@ class AccTail:
             return self._at_rate(sr).latencies_us(sr)
         if self.sizes.size == 0:
             return np.empty(0)
-        return self._slopes(sr)[self._stage] * self._position + self.c_us
+        position, stage, _ = self._requests()
+        return self._slopes(sr)[stage] * position + self.c_us
 
     def _slopes(self, sr: float) -> np.ndarray:
         return np.maximum(0.0, 1e6 / sr - self.stage_tau_us)  # µs per position, per stage
@@ -165,18 +224,21 @@ class AccTail:
     def predict(self, p: float, sr: float) -> float:
         """Predicted p-th percentile latency (µs) at fixed service rate ``sr`` (IOPS).
 
-        Latency grows with the position j within a stage, so only each stage's ``needed``
-        largest positions can reach the top ``needed`` of the histogram: the same bucket as
-        ranking every burst request (``percentile_from_top`` of ``latencies_us``)."""
+        Latency grows with the position j within a stage, so the stages' positions are merged
+        from the top (:func:`_largest_bucket`): the same bucket as ranking every burst request
+        (``percentile_from_top`` of ``latencies_us``)."""
         p = check_percentile(p)
         if self.epsilon == "rate":
-            return self._at_rate(check_rate(sr)).predict(p, sr)
+            sr = check_rate(sr)
+            if (p, sr) not in self._predicted:
+                self._predicted[p, sr] = self._at_rate(sr).predict(p, sr)
+            return self._predicted[p, sr]
         slopes = self._slopes(check_rate(sr))
         needed = needed_from_top(self.total_requests, p)
-        if self._position.size < needed or needed <= 0:
+        if self.positions < needed or needed <= 0:
             return float(self.c_us)
-        top = [slopes[i] * pos[:needed] + self.c_us for i, pos in enumerate(self._top_positions)]
-        return percentile_from_top(np.concatenate(top), self.total_requests, p, self.c_us)
+        return float(_largest_bucket(self._sorted_sizes, self._stage_starts, slopes,
+                                     float(self.c_us), needed))  # fmt: skip
 
     def smallest_rate(self, p: float, slo_us: float, low: float, high: float) -> float:
         """:func:`smallest_rate` of :meth:`predict`, from the rates themselves: a burst request
@@ -190,8 +252,8 @@ class AccTail:
         reach = math.floor(slo_us) + 1 - self.c_us  # what the queueing part must reach
         needed = needed_from_top(self.total_requests, p)
         rate = lo + 1  # where fewer than ``needed`` requests can reach the bucket (or all miss)
-        if self._position.size >= needed > 0 and reach > 0:
-            tops = [top[:needed] for top in self._top_positions]
+        if self.positions >= needed > 0 and reach > 0:
+            tops = [top[:needed] for top in self._requests()[2]]
             limits = np.concatenate([1e6 / (tau + reach / top[top > 0])
                                      for tau, top in zip(self.stage_tau_us, tops, strict=True)])
             if limits.size >= needed:
@@ -211,6 +273,27 @@ class AccTail:
         if self.epsilon == "rate":
             return self._at_rate(check_rate(sr)).overrun_probability(slo_us, sr)
         return float(np.count_nonzero(self.latencies_us(sr) > slo_us) / self.total_requests)
+
+
+class RateBursts:
+    """The continuous bursts of one segment's ``counts`` from the cores above ``core`` (M·N)
+    requests per period, at any neighbourhood level — the cores' own (ε = 1/(M·N)), or a rate's
+    (reading ``epsilon=rate``) —, each level's found once: the models fitted to the segment with
+    the same M and N share them, and the counts' prefix sums."""
+
+    def __init__(self, counts, core: float):
+        finite("core (M·N)", core, minimum=0.0, strict=True, unit="requests per period")
+        self.counts = integer_counts(counts)
+        self.prefix = prefix_sums(self.counts)
+        self.core = core
+        self.cores = core_states(self.counts, core)
+        self._spans: dict[float, np.ndarray] = {}
+
+    def at(self, level: float) -> np.ndarray:
+        """The continuous bursts whose mean from the core stays above ``level``."""
+        if level not in self._spans:
+            self._spans[level] = bursts_at_level(self.counts, self.prefix, self.cores, level)
+        return self._spans[level]
 
 
 def stages(

@@ -29,7 +29,10 @@ _WORST_FIRST = ("not reproduced", "inconclusive", "reproduced")
 
 class Replicates:
     """``frame``: one row per replicate (``unit`` names what a row is), one column per measured
-    quantity (NaN where a replicate has none: a statistic then uses the others)."""
+    quantity (NaN where a replicate has none: a statistic then uses the others). Never changed
+    once made, so a result's input digest pickles it once per process (``DIGEST_ONCE``)."""
+
+    DIGEST_ONCE = True
 
     def __init__(self, frame: pd.DataFrame, unit: str, resamples: int = RESAMPLES, seed: int = 0):
         if len(frame) < 2:

@@ -11,10 +11,10 @@ trace);
 :mod:`~storrepro.papers.bid.kernel` is its fast twin; :mod:`~storrepro.papers.bid.mode_a` is the
 authors' window simulator, :mod:`~storrepro.papers.bid.oracle` the bound of any dispatch order and
 :mod:`~storrepro.papers.bid.metrics` turns a run into the paper's quantities;
-:mod:`~storrepro.papers.bid.experiment` runs the sweeps, :mod:`~storrepro.papers.bid.claims` judges
-the claims on the seeds against bands from the paper's words and the reproduction's acceptance
-checks, and
-:mod:`~storrepro.papers.bid.plots` draws the figures.
+:mod:`~storrepro.papers.bid.experiment` runs the sweeps, :mod:`~storrepro.papers.bid.claims`
+declares the claims as a table (the paper's words and the acceptance checks' bands, one measure
+per claim) that the suite's core judges on the seeds, and :mod:`~storrepro.papers.bid.plots`
+draws the figures.
 """
 
 from storrepro.papers.bid.bid_hdd import BIDHDD, weighted_wait

@@ -146,7 +146,8 @@ READINGS = {
 }
 
 
-#: Where a register entry's value lives, for dating it from git.
+#: Where a register entry's value lives, for dating it from git (the bands' entries are
+#: written from the claims table, storrepro.papers.bid.claims:TABLE).
 _CLAIMS = "storrepro.papers.bid.claims"
 _SPEC = "the acceptance check"
 #: The interrupters' share of each synthetic workload's events (register: interrupter_share;
@@ -249,110 +250,6 @@ FORCED = {
         symbol="storrepro.papers.bid.workload:PROFILES",
         decides=("C4", "C5"),
     ),
-    "c1_band": Forced(
-        question="Which reductions count as the paper's 28–52 %, and on how many workloads?",
-        quote="'BID-HDD ... results in 28–52% I/O time performance gain for all I/O requests than "
-        f"the best performing Linux disk schedulers'; {_SPEC}: 'Required: reduction > 0 on 6/6. "
-        "Strict: reduction ∈ [18 %, 62 %] on ≥ 4/6'",
-        value="[18 %, 62 %] on >= 4/6 and > 0 on 6/6",
-        kind="band",
-        symbol=f"{_CLAIMS}:C1_STRICT",
-        decides=("C1",),
-    ),
-    "c1_weak": Forced(
-        question="When is C1 partly reproduced?",
-        quote=f"{_SPEC}: 'Weak: ≥ 10 % on ≥ 4/6.'",
-        value=">= 10 % on >= 4/6 (and > 0 on 6/6)",
-        kind="band",
-        symbol=f"{_CLAIMS}:C1_WEAK",
-        decides=("C1",),
-    ),
-    "c2_band": Forced(
-        question="What is 'about 50 % of the time taken by CFQ'?",
-        quote="'BID-HDD requires only about 50% of the time taken by CFQ'; "
-        f"{_SPEC}: 'BID-HDD/CFQ on those ∈ [0.35, 0.65] (paper ≈ 0.5)'",
-        value="BID-HDD/CFQ in [0.35, 0.65] on Grep and WordStdev; ranks top 2 (top 3: partly)",
-        kind="band",
-        symbol=f"{_CLAIMS}:C2_RATIO",
-        decides=("C2",),
-    ),
-    "c3_band": Forced(
-        question="The calibration anchor's band",
-        quote=f"'requiring 12% lesser time'; {_SPEC}: 'Noop/CFQ ∈ [0.78, 0.98] (paper 0.88)'",
-        value="Noop/CFQ in [0.78, 0.98]",
-        kind="band",
-        symbol=f"{_CLAIMS}:C3_BAND",
-        decides=("C3",),
-    ),
-    "c4_band": Forced(
-        question="Which gains count as the paper's 6–23 % over BID-HDD?",
-        quote="'BID-Hybrid is able to further improve the performance of BID-HDD for all "
-        f"workloads by 6 to 23%, with maximum gain in the case of WordCount'; {_SPEC}: 'Strict: "
-        "∈ [1 %, 33 %] (paper 6–23 %), with WordCount the largest (rank 1 strict, top 2 weak)'",
-        value="in [1 %, 33 %] on 6/6, WordCount rank 1 (top 2: partly)",
-        kind="band",
-        symbol=f"{_CLAIMS}:C4_STRICT",
-        decides=("C4",),
-    ),
-    "c5_band": Forced(
-        question="Which gains count as the paper's 33–54 % over the best Linux scheduler?",
-        quote="'33–54% over the best performing Linux scheduling schemes'; "
-        f"{_SPEC}: 'reduction ∈ [23 %, 64 %] on ≥ 4/6 (paper 33–54 %)'",
-        value="[23 %, 64 %] on >= 4/6 (> 0 on 6/6: partly)",
-        kind="band",
-        symbol=f"{_CLAIMS}:C5_BAND",
-        decides=("C5",),
-    ),
-    "c6_band": Forced(
-        question="What is TeraSort's 'gain ~50%' in arm movements?",
-        quote="'the disk head movement reduction w.r.t. BID-HDD, is maximum in workloads like "
-        f"TeraSort (gain ~50%)'; {_SPEC}: 'largest on TeraSort, at ≈ 50 % (accept 30–70 %; "
-        "rank 1 strict, top 2 weak)'",
-        value="cut in [30 %, 70 %] (C6d); rank 1, top 2 partly (C6c)",
-        kind="band",
-        symbol=f"{_CLAIMS}:C6_TERASORT",
-        decides=("C6", "C6c", "C6d"),  # C6 before it was split into its parts
-    ),
-    "c7_band": Forced(
-        question="What are 'fairly large' error bars, and 'most' workloads?",
-        quote="'The error bars (standard deviation) for every scheduling scheme is fairly "
-        f"large'; {_SPEC}: 'CFQ has the lowest mean on ≥ 4/6, and std/mean > 1 for every scheme "
-        "on ≥ 4/6'",
-        value="std/mean > 1 and CFQ lowest, each on >= 4/6",
-        kind="band",
-        symbol=f"{_CLAIMS}:C7_MIN",
-        decides=("C7",),
-    ),
-    "c9_band": Forced(
-        question="What is 'much larger' in short moves?",
-        quote="'the number of short distance track changes ... are much larger in Noop than in "
-        f"BID-HDD'; {_SPEC}: 'short-move count Noop ≥ 1.5 × BID-HDD; CFQ has the most moves per "
-        "unit time'",
-        value="Noop/BID-HDD short moves >= 1.5",
-        kind="band",
-        symbol=f"{_CLAIMS}:C9_SHORT_RATIO",
-        decides=("C9",),
-    ),
-    "c10_band": Forced(
-        question="How many of the 12 latency cases must hold?",
-        quote="'BID results in faster read and write I/Os performances for most (10 out of 12 "
-        "cases) ... Noop also performs faster I/O for a majority (8 out of 12 of cases)'; "
-        f"{_SPEC}: '≥ 8 of 12 ... Noop ≤ CFQ in ≥ 6/12'",
-        value="BID <= CFQ in >= 8/12, Noop <= CFQ in >= 6/12",
-        kind="band",
-        symbol=f"{_CLAIMS}:C10_BID_MIN",
-        decides=("C10",),
-    ),
-    "c11_band": Forced(
-        question="What is 'usually small' for the non-bulky offload?",
-        quote="'Multiple HDDs can share a single SSD as the non-bulky data per HDD is usually "
-        f"small'; {_SPEC}: 'The SSD receives ≤ 15 % of all written bytes. ≥ 80 % of SSD-bound "
-        "requests are ≤ 64 sectors. No SQ with PF > 204.8 goes to the SSD.'",
-        value="<= 15 %, >= 80 % small, PF <= 204.8 (of which bytes: the reading offload_share)",
-        kind="band",
-        symbol=f"{_CLAIMS}:C11_SHARE",
-        decides=("C11",),
-    ),
 }
 
 
@@ -392,47 +289,23 @@ VARIANTS = ("primary", *(reading_label(n, v) for n, r in READINGS.items() for v 
 class BIDConfig(NotebookConfig):
     notebook = "04_bid"
     title = "BID-HDD / BID-Hybrid"
-    reproduces = (
-        "Noop, CFQ, BID-HDD, BID-Hybrid on six synthetic MapReduce workloads: disk-arm traces, "
-        "head movements, completion time"
-    )
-    trace_replaces = (
-        "the Hadoop request streams: consecutive windows of `events` requests of the trace's "
-        "processes (blkparse), one per cell"
-    )
-    paper = (
-        "P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
-        "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9"
-    )
+    reproduces = ("Noop, CFQ, BID-HDD, BID-Hybrid on six synthetic MapReduce workloads: "
+                  "disk-arm traces, head movements, completion time")
+    trace_replaces = ("the Hadoop request streams: consecutive windows of `events` requests of "
+                      "the trace's processes (blkparse), one per cell")
+    paper = ("P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
+             "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9")
     full_cost = (139.0, 1144.0, 2004.0)  # full s, quick and full peak MiB
     params = {
-        "events": Param(
-            int,
-            2_000,
-            200_000,
-            "trace events per run (synthetic trace; 200,000: the paper's scale)",
-            low=500,
-            grows="memory",
-        ),
+        "events": Param(int, 2_000, 200_000, "trace events per run (synthetic trace; 200,000: "
+                        "the paper's scale)", low=500, grows="memory"),
         "seeds": Param(int, 2, 5, "independent traces per workload", low=1, high=50, grows="time"),
-        "sensitivity_events": Param(
-            int,
-            800,
-            200_000,
-            "trace events per run of the sensitivity sweep (one seed)",
-            low=500,
-            grows="memory",
-        ),
-        "rq_limit": Param(
-            int, 128, 128, "block-layer request slots (nr_requests window)", low=1, high=4096
-        ),
-        "mode": Param(
-            str,
-            "backlogged",
-            "backlogged",
-            "replay mode: 'backlogged' (trace clock, primary) or 'open' (trace times)",
-            choices=MODES,
-        ),
+        "sensitivity_events": Param(int, 800, 200_000, "trace events per run of the sensitivity "
+                                    "sweep (one seed)", low=500, grows="memory"),
+        "rq_limit": Param(int, 128, 128, "block-layer request slots (nr_requests window)", low=1,
+                          high=4096),
+        "mode": Param(str, "backlogged", "backlogged", "replay mode: 'backlogged' (trace clock, "
+                      "primary) or 'open' (trace times)", choices=MODES),
         **trace_params("the synthetic Hadoop request streams"),
     }
     readings: ClassVar[dict[str, Reading]] = READINGS
@@ -443,9 +316,8 @@ class BIDConfig(NotebookConfig):
 
     def validate(self) -> None:
         if self.events < self.rq_limit:
-            raise ParameterError(
-                f"parameter 'events' = {self.events}: must be at least rq_limit = {self.rq_limit}"
-            )
+            raise ParameterError(f"parameter 'events' = {self.events}: must be at least "
+                                 f"rq_limit = {self.rq_limit}")
 
 
 def device_queue_variants() -> dict[str, str]:

@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.bid import toy
 from storrepro.papers.bid.config import (
     MODERN_CONFIG,
     MODERN_VARIANT,
     VARIANTS,
+    device_queue_variants,
+    reading_options,
 )
 from storrepro.papers.bid.kernel import replay
 from storrepro.papers.bid.metrics import (
@@ -33,6 +37,7 @@ from storrepro.papers.bid.metrics import (
     over_seeds,
     per_seed,
     ranking,
+    seed_gain,
     seed_reduction,
     summarise,
     workload_means,
@@ -45,6 +50,7 @@ from storrepro.papers.bid.results import SimResult, check_options
 from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
 from storrepro.papers.bid.workload import PROFILES, characterise, generate, trace_window
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
+from storrepro.suite.consistency import check
 from storrepro.suite.parallel import sweep, task_rng
 from storrepro.suite.traces.needs import selected
 
@@ -77,6 +83,12 @@ DETAIL = ("WordStdev", 0)
 
 @dataclass(frozen=True)
 class Cell:
+    """One (workload, scheduler, seed, variant) run of the sweep; ``STREAM`` keys its random
+    stream (every field, in order: the ``repr`` that keyed it before)."""
+
+    STREAM: ClassVar[tuple[str, ...]] = ("workload", "scheduler", "replicate", "events",
+                                         "base_seed", "rq_limit", "mode", "variant", "trace",
+                                         "trace_format")
     workload: str
     scheduler: str
     replicate: int
@@ -254,6 +266,10 @@ SENSITIVITY = {
 
 @dataclass(frozen=True)
 class SensitivityCell:
+    """One run of the sensitivity sweep; ``STREAM`` as :class:`Cell`'s."""
+
+    STREAM: ClassVar[tuple[str, ...]] = ("config", "workload", "scheduler", "events",
+                                         "base_seed", "trace", "trace_format")
     config: str
     workload: str
     scheduler: str
@@ -417,6 +433,29 @@ def oracle_means(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({c: workload_means(summary, c) for c in columns})
 
 
+def oracle_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per workload: the best baseline; the lower bound's, the clairvoyant sweep's and the
+    tiered bound's gains beside BID's and the paper's (percent; means over seeds of the per-seed
+    gains, as the claims), under the primary readings."""
+    times = per_seed(summary, "device_time_s")
+    bounds = {k: per_seed(summary, f"oracle_{k}_s")["noop"] for k in ("floor", "sweep", "tiered")}
+    table = {}
+    for q, label in (("cfq-q8", "CFQ q=8"), ("cfq-q2", "CFQ q=2")):
+        table[f"best({label}, Noop) s"] = over_seeds(times[[q, "noop"]].min(axis=1))
+        gains = {"bound": bounds["floor"], "sweep": bounds["sweep"],
+                 "BID-HDD": "bid-hdd", "tiered bound": bounds["tiered"], "BID-Hybrid": "bid-hybrid"}
+        for name, of in gains.items():
+            x = (seed_reduction(times, of, (q, "noop")) if isinstance(of, str)
+                 else seed_gain(of, times, (q, "noop")))
+            table[f"{name} gain vs {label} %"] = 100 * over_seeds(x)
+    table = pd.DataFrame(table)
+    table["lower bound s"] = over_seeds(bounds["floor"])
+    table["sweep s"] = over_seeds(bounds["sweep"])
+    table["paper: BID-HDD gain %"] = "28–52"
+    table["paper: BID-Hybrid gain %"] = "33–54"
+    return table
+
+
 def detail_arms(details: dict, variant: str = "primary") -> dict:
     """The HDD requests of the detail run (WordStdev, seed 0) per main scheme, under
     ``variant``."""
@@ -527,3 +566,56 @@ def disk_models(sens: pd.DataFrame) -> pd.DataFrame:
     """The sensitivity rows of the authors' disk model and the modern one, per workload."""
     rows = sens[sens.config.isin(["default", MODERN])]
     return rows.set_index(["workload", "config"]).sort_index()
+
+
+def _noop_over_cfq_seeds(summary: pd.DataFrame, variant: str, q: str) -> np.ndarray:
+    """Per seed, Noop/CFQ(q) averaged over Grep and WordStdev, under ``variant``."""
+    t = per_seed(summary, "device_time_s", variant)
+    ratio = t["noop"] / t[q]
+    return np.mean([ratio.loc[w].to_numpy() for w in ("Grep", "WordStdev")], axis=0)
+
+
+def device_queue_measured(summary: pd.DataFrame, stand_in: bool = True) -> dict[str, dict]:
+    """The paper's reported results that bear on the reading device_queue
+    (:data:`storrepro.papers.bid.claims.REPORTED`) measured under each of its alternatives, for
+    ``run.consistency``: per result the values (per seed, or one for the deterministic toy) and
+    a note per alternative.
+
+    Noop/CFQ on Grep and WordStdev is taken under the quantum nearer the paper's 0.88 (a CFQ
+    check passes under either q, register ``cfq_model``); its note gives Noop/CFQ on the other
+    four workloads, where the paper reports no such gain. Fig. 4 is the toy replayed through
+    the queue each alternative puts in front of Noop. ``stand_in`` False (the runs read a
+    user's trace): the paper's Noop-vs-CFQ result is about its workloads, not the trace, so
+    only Fig. 4 is measured."""
+    variants = device_queue_variants()
+    depths = {v: reading_options(None if label == "primary" else label, bid=False)["dq_depth"]
+              for v, label in variants.items()}
+    fig4 = {"measured": {v: toy.noop_in_submitted_place(d) for v, d in depths.items()},
+            "note": {v: f"a queue {d} deep in front of Noop" for v, d in depths.items()}}
+    if not stand_in:
+        return {"fig4_order": fig4}
+    ratios, notes = {}, {}
+    for value, variant in variants.items():
+        by_q = {q: _noop_over_cfq_seeds(summary, variant, q) for q in ("cfq-q8", "cfq-q2")}
+        q = min(by_q, key=lambda q: abs(by_q[q].mean() - 0.88))
+        ratios[value] = [float(x) for x in by_q[q]]
+        t = means(summary, "device_time_s", variant)
+        rest = t.index.difference(["Grep", "WordStdev"])
+        others = t.loc[rest, "noop"] / t.loc[rest, q]
+        notes[value] = (f"CFQ q={q[-1]}; Noop/CFQ {others.min():.3f}–{others.max():.3f} on the "
+                        "other four workloads")
+    return {"noop_vs_cfq": {"measured": ratios, "note": notes}, "fig4_order": fig4}
+
+
+def consistency_table(reported: dict, measured: dict[str, dict]) -> pd.DataFrame:
+    """The :func:`device_queue_measured` results as the judging core checks them against the
+    ``reported`` ones (:func:`storrepro.suite.consistency.check`): per result and alternative,
+    the measured value, its 95 % interval, ``possible`` or ``ruled out``, and the note."""
+    rows = []
+    for name, m in measured.items():
+        record = check(reported[name], m["measured"])
+        for value, a in record["alternatives"].items():
+            rows.append({"result": name, "device_queue": value, "paper": record["paper_value"],
+                         "measured": a["value"], "ci95": a["ci95"], "verdict": a["verdict"],
+                         "note": m["note"][value]})
+    return pd.DataFrame(rows).set_index(["result", "device_queue"])

@@ -132,6 +132,14 @@ def seed_reduction(times: pd.DataFrame, scheme: str, against) -> pd.Series:
     return 1 - times[scheme] / times[list(against)].min(axis=1)
 
 
+def seed_gain(bound: pd.Series, times: pd.DataFrame, against) -> pd.Series:
+    """Per trace: what a time of that trace (one per row: a bound, a clairvoyant sweep) saves
+    against ``min(against)`` of the same trace; for the lower bound, the most any schedule
+    could save."""
+    best = times[list(against)].min(axis=1)
+    return pd.Series(1 - bound.to_numpy() / best.to_numpy(), index=best.index)
+
+
 def over_seeds(x: pd.Series) -> pd.Series:
     """Per workload, the mean over seeds of a per-trace series."""
     return x.groupby(level=0).mean()

@@ -7,10 +7,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.bid.claims import (
+    C1_PAPER,
+    C3_PAPER,
+    C5_PAPER,
+    C6D_PAPER,
+    C10_PAPER,
+    QUANTA,
+    SEQUENTIAL,
+)
 from storrepro.papers.bid.metrics import CYLINDERS
 from storrepro.papers.bid.schedulers import MAIN
 from storrepro.papers.bid.workload import WORKLOADS
-from storrepro.suite.plotting import PALETTE
+from storrepro.suite.plotting import PALETTE, paper_line, paper_point
 
 LABEL = {
     "cfq-q8": "CFQ (q=8)",
@@ -21,7 +30,9 @@ LABEL = {
 }
 COLOUR = dict(zip(MAIN, PALETTE, strict=False))
 #: The paper's claimed reductions of cumulative I/O time against the best Linux scheduler, %.
-PAPER_GAIN = {"bid-hdd": (28, 52), "bid-hybrid": (33, 54)}
+PAPER_GAIN = {"bid-hdd": tuple(100 * f for f in C1_PAPER),
+              "bid-hybrid": tuple(100 * f for f in C5_PAPER)}
+LINUX = ("cfq-q8", "cfq-q2", "noop")
 
 
 def _workload_ticks(ax, x, offset=0.0):
@@ -30,20 +41,37 @@ def _workload_ticks(ax, x, offset=0.0):
 
 def cumulative_time(ci: pd.DataFrame, seeds: int, events: int):
     """Fig. 12 analogue: mean cumulative device time per workload and scheme, 95 % intervals."""
-    fig, ax = plt.subplots(figsize=(8, 6))
+    fig, ax = plt.subplots(figsize=(11, 6), layout="constrained")
     height = 0.8 / len(MAIN)
     for i, s in enumerate(MAIN):
         y = np.arange(len(WORKLOADS)) + i * height
         part = ci.xs(s, level="scheduler").loc[list(WORKLOADS)]
         ax.barh(y, part["mean"], height, xerr=part["ci95"], color=COLOUR[s], label=LABEL[s])
+    _paper_times(ax, ci["mean"].unstack("scheduler").loc[list(WORKLOADS)], height)
     ax.set_yticks(np.arange(len(WORKLOADS)) + 0.4 - height / 2, WORKLOADS)
     ax.invert_yaxis()
     ax.set(
         xlabel="cumulative device time (s)",
         title=f"Cumulative I/O completion time ({seeds} seeds x {events:,} events)",
     )
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     return fig
+
+
+def _paper_times(ax, mean: pd.DataFrame, height: float):
+    """The paper's C1/C5 reductions (a dotted span on each BID bar) and C3's Noop/CFQ (a diamond
+    on Noop's bar, Grep and WordStdev), in seconds: the paper's fractions of our means."""
+    best, rows = mean[list(LINUX)].min(axis=1), np.arange(len(mean))
+    for s, (lo, hi) in (("bid-hdd", C1_PAPER), ("bid-hybrid", C5_PAPER)):
+        y = rows + MAIN.index(s) * height
+        xs = np.column_stack([best * (1 - hi), best * (1 - lo), np.full(len(y), np.nan)])
+        ys = np.column_stack([y, y, np.full(len(y), np.nan)])
+        paper_line(ax, y=ys.ravel(), x=xs.ravel(), label=f"paper: {LABEL[s]} {100 * lo:.0f}–"
+                   f"{100 * hi:.0f} % below the best Linux")  # fmt: skip
+    seq = [list(mean.index).index(w) for w in SEQUENTIAL]
+    cfq = mean[list(QUANTA)].min(axis=1).iloc[seq]
+    paper_point(ax, C3_PAPER * cfq, np.array(seq) + MAIN.index("noop") * height,
+                f"paper: Noop {C3_PAPER:g}× CFQ (Grep, WordStdev)")
 
 
 def oracle_bound(bound: pd.DataFrame):
@@ -64,7 +92,7 @@ def oracle_bound(bound: pd.DataFrame):
     for scheme, alpha in (("bid-hdd", 0.12), ("bid-hybrid", 0.08)):
         lo, hi = PAPER_GAIN[scheme]
         ax.axhspan(lo, hi, color=COLOUR[scheme], alpha=alpha, label=f"paper: {LABEL[scheme]} "
-                   f"{lo}–{hi} %")  # fmt: skip
+                   f"{lo:.0f}–{hi:.0f} %")  # fmt: skip
     ax.axhline(0, color="k", lw=0.6)
     _workload_ticks(ax, x)
     ax.set(
@@ -148,6 +176,11 @@ def head_movement(movement: dict):
     """Figs 15–17 analogues: arm movements, their distances (quartiles and mean), total travel."""
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.5))
     _grouped(axes[0], movement["n2"])
+    tera = list(WORKLOADS).index("TeraSort")
+    paper_point(axes[0], tera + MAIN.index("bid-hybrid") * 0.8 / len(MAIN),
+                (1 - C6D_PAPER) * movement["n2"].loc["TeraSort", "bid-hdd"],
+                f"paper: BID-Hybrid ~{100 * C6D_PAPER:.0f} % below BID-HDD (TeraSort)")
+    axes[0].legend(handles=axes[0].get_lines()[-1:], fontsize=7)
     x, w = _grouped(axes[2], movement["TD_sweep"])
     rows = list(WORKLOADS)
     q25, q50, q75 = (movement[f"AD_seek_p{p}"] for p in (25, 50, 75))
@@ -173,18 +206,30 @@ def head_movement(movement: dict):
     ]
     axes[1].legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3),
                    ncol=3)  # fmt: skip
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", ncol=len(MAIN),
+    schemes = [(h, lab) for h, lab in zip(*axes[0].get_legend_handles_labels(), strict=True)
+               if lab in LABEL.values()]
+    fig.legend(*zip(*schemes, strict=True), loc="upper center", ncol=len(MAIN),
                fontsize=8, bbox_to_anchor=(0.5, 1.06))  # fmt: skip
     return fig
 
 
 def latency(lat: dict):
-    """Figs 18/19 analogues: mean read and write latency per workload and scheme (log)."""
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
-    for ax, op in zip(axes, lat, strict=True):
+    """Figs 18/19 analogues: mean read and write latency per workload and scheme (log), and in
+    how many of the 12 (workload, op) cases BID-HDD's and Noop's mean is at most CFQ q=8's,
+    beside the paper's counts (C10; the claim itself reads the seed intervals)."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), width_ratios=(6, 6, 1.6))
+    for ax, op in zip(axes[:2], lat, strict=True):
         _grouped(ax, lat[op])
         ax.set(title=f"Mean {op} latency", ylabel="ms", yscale="log")
     axes[0].legend(fontsize=7)
+    schemes = list(C10_PAPER)
+    ours = [sum(int((t.loc[list(WORKLOADS), s] <= t.loc[list(WORKLOADS), QUANTA[0]]).sum())
+                for t in lat.values()) for s in schemes]
+    axes[2].bar(range(2), ours, 0.6, color=[COLOUR[s] for s in schemes], label="ours")
+    paper_point(axes[2], range(2), [C10_PAPER[s] for s in schemes], "paper")
+    axes[2].set_xticks(range(2), [LABEL[s] for s in schemes], rotation=30, ha="right")
+    axes[2].set(ylim=(0, 13), ylabel="cases of 12", title="≤ CFQ q=8's mean")
+    axes[2].legend(fontsize=7, loc="lower center")
     return fig
 
 

@@ -192,6 +192,15 @@ def toy_orders() -> dict[str, list[BlockRequest]]:
     }
 
 
+def bid_order(wait_history: str) -> str:
+    """BID-HDD's order of Table 1 as Fig. 8 replays it (:func:`toy_orders`), under a value of
+    the reading wait_history (which gaps feed the wait timer)."""
+    from storrepro.papers.bid.bid_hdd import BIDHDD
+
+    scheduler = BIDHDD(sq_merge=False, dq_depth=1, wait_history=wait_history)
+    return " ".join(request_name(r) for r in replay(scheduler, toy_requests(arrival=every_ms)))
+
+
 def noop_in_submitted_place(dq_depth: int) -> float:
     """The share of Table 1's requests that Noop, all submitted at k and handed to the disk
     through a queue ``dq_depth`` deep (served C-LOOK), serves in their submitted position: 1 is

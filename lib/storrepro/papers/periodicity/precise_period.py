@@ -339,9 +339,11 @@ class PrecisePeriod:
 
     def __post_init__(self):
         finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
-        whole("growth", self.growth, minimum=1)  # it multiplies a slice step
+        object.__setattr__(self, "growth", whole("growth", self.growth, minimum=1))  # slices
+        finite("theta", self.theta, minimum=0.0, strict=True, maximum=1.0)
+        for name in ("kmax_fraction", "L0_fraction", "dL_fraction"):  # numbers before ranges
+            finite(name, getattr(self, name), minimum=0.0, strict=True)
         checks = [
-            ("theta", 0 < self.theta <= 1, "in (0, 1]"),
             ("wavelet", self.wavelet in pywt.wavelist(kind="discrete"), "a pywt discrete wavelet"),
             ("jmax", _count(self.jmax), "an int >= 1"),
             ("kmax_fraction", 0 < self.kmax_fraction <= 0.5, "in (0, 0.5]"),

@@ -1,16 +1,14 @@
 """Parameters of notebook 05 (TOFEC) and its decision register: the readings of the paper's open
-choices (memory factor α, Ideal's decision point, the phase-2 load), every band the claims of
-:mod:`storrepro.papers.tofec.claims` are judged against (from the paper's words, in the shared
-vocabulary of :mod:`storrepro.suite.bands`), the calibration targets and the resolutions the paper's
-words settle; the run dates each from git."""
+choices (the delay model, memory factor α, Ideal's decision point, the phase-2 load), the
+calibration targets and the resolutions the paper's words settle; the run dates each from git.
+The bands are the claims tables' (:mod:`storrepro.papers.tofec.claims`), built from the paper's
+words there; the run writes their register entries from the rows."""
 
 from __future__ import annotations
 
 import math
 from typing import ClassVar
 
-from storrepro.suite import bands
-from storrepro.suite.bands import Band
 from storrepro.suite.config import (
     Forced,
     NotebookConfig,
@@ -37,158 +35,15 @@ PURE_PATTERN = "PURE primary"
 #: plan's reading of "reduce their delay to optimal").
 RECOVERY_FACTOR = 1.2
 
-# ---- bands: the paper's words (one vocabulary for every paper), used by tofec.claims --------
-
-C1_COPULA_BAND = bands.paper_range(0.11, 0.17, "a cross-task correlation of 0.11–0.17 "
-                                   "(Shared Key)")
-
-
 #: The paper's light-load delays (ms): mean and median of basic (1,1) and replication (2,1).
 B1_PAPER = {"(1,1)": (205.0, 156.0), "(2,1)": (151.0, 138.0)}
 #: TOFEC's light-load mean (ms), which the best static code is held to.
 B1_BEST_PAPER = 84.0
-
-
 #: The paper's capacity ratios SUR was calibrated to (B2-21, B2-66).
 B2_TARGETS = {"B2-21": 0.70, "B2-66": 0.40}
-#: B8-modal's band is a shape, not an interval: the rule it stands for.
-B8_MODAL_RULE = "non-increasing in λ; 5 or 6 at λ <= 10 req/s; 1 at λ >= 0.9·C_full"
-
-
-def band_text(band: Band, fmt: str = "{:g}") -> str:
-    """``band.text()``, with B8-modal's shape as its rule."""
-    if band is B8_MODAL_BAND:
-        return f"{B8_MODAL_RULE} ({band.source})"
-    return band.text(fmt)
-
-
-#: A1-sat: the reconstructed Eq. (4), "C(n,k) ≈ L / E[U]".
-A1_SAT_BAND = bands.approx_ratio("Eq. (4): the capacity of a static code C(n,k) ≈ L / E[U]")
-#: A3: the plan's acceptance check for Theorem 1 (agreement to 4 significant digits).
-A3_BAND = bands.number(
-    0.0, 1e-4, "Theorem 1: one optimum, where k = g(r) and φ(Λ) = h(r) (the plan's check: 4 "
-    "significant digits)"
-)
-#: A4: Corollary 1's words.
-A4_BAND = bands.direction("Corollary 1: the optimal k*, n*, r* decrease as the backlog grows", -1)
-#: Calibration targets (the surrogate SUR was fitted to them): "≈" the paper's numbers.
-B1_BAND = bands.approx_ratio(
-    "calibrated to the paper's light-load 205 / 156 ms ((1,1)) and 151 / 138 ms ((2,1))"
-)
-B1_BEST_BAND = bands.approx_ratio("light load: the best (small-chunk) code's mean ≈ TOFEC's 84 ms")
-B2_BAND = bands.approx_ratio(
-    "C(2,1) ≈ 0.70·C(1,1) ('fails … beyond 70% of the capacity of basic'); C(6,6) ≈ 0.40·C(1,1) "
-    "('almost 60% loss')"
-)
-B2_126_BAND = bands.at_most(1 / 3, "TOFEC 'can scale to support over 3× as many requests' as "
-                            "the latency-optimised static code")
-B2_FIXEDK_BAND = bands.at_most(0.30, "[3] with fixed k 'can only support less than 30% of the "
-                               "original capacity region'")
-B4_BAND = bands.approx_ratio(
-    "light load: TOFEC 'from 205ms and 151ms to 84ms' (mean), 'from 156ms and 138ms to 74ms' "
-    "(median); Greedy 89 / 79 ms"
-)
-#: B3: "support the full capacity region": at 0.95·C_full throughput = the arrival rate (the
-#: plan's stability check: within 1 %, and no upward trend in any seed).
-B3_STABLE_BAND = bands.number(
-    1.0, 0.01, "'both TOFEC and Greedy successfully support the full capacity region' "
-    "(throughput = arrival rate within 1 %, the plan's stability check)"
-)
-#: B3-21: "fails beyond 70 %": offered 0.75·C_full, (2,1) falls short of the arrivals.
-B3_21_BAND = bands.at_most(0.99, "replication 'fails to support arrival rates beyond 70% of the "
-                           "capacity of basic' (throughput short of the arrivals by over 1 %)")
 #: The fraction of C_full at which B3-21 offers replication (2,1): above the paper's 70 %.
 B3_21_FRACTION = 0.75
-B5_BAND = bands.approx_ratio(
-    "'almost optimal mean and median delays throughout the full capacity region'; 'track the "
-    "best static' mean and median"
-)
-B6_BAND = bands.approx_ratio(
-    "'on a par with the best static strategies at the 90th and 99th percentile delays "
-    "throughout the whole capacity region'"
-)
-B6_VS_GREEDY_BAND = Band(
-    "significant", "'TOFEC outperforms Greedy significantly at high percentiles'; at light "
-    "workload it is 'over X and Y better than Greedy at the 90th and 99th percentiles' (X, Y "
-    "stripped)", high=1 / bands.APPROX_FACTOR, unit="×"
-)
-B7_VS_GREEDY_BAND = Band(
-    "significant", "TOFEC has 'X–Y× lower STD' than Greedy at light-to-medium load (X, Y "
-    "stripped: a multiple, beyond the approx band)", high=1 / bands.APPROX_FACTOR, unit="×"
-)
-B7_ENVELOPE_BAND = bands.approx_ratio(
-    "TOFEC's STD 'matches with the best static strategy very well throughout the full capacity "
-    "region'"
-)
-B8_MODAL_BAND = bands.Band(
-    "direction", "a 'smooth transition' of TOFEC's k as λ grows, a k = 5 code at 10 req/s, "
-    "converging to a single k (1) near capacity"
-)
-B8_TOP2_BAND = bands.at_least(0.80, "'over 80% of requests served by 2 neighbouring k … at all "
-                              "arrival rates'")
-B8_GREEDY_BAND = bands.at_least(0.50, "Greedy is 'all or nothing': 'the majority' of its "
-                                "requests use k = 1 or k = 6")
-B9A_BAND = bands.approx_ratio(
-    "TOFEC is 'especially responsive' to the surge and converges 'quickly' to the optimal code "
-    "(k = 1): its mean k over the surge ≈ 1"
-)
-B9B_BAND = bands.approx_ratio("TOFEC's mean delay in each phase is 'comparable to that of Ideal'")
-B9C_BAND = Band(
-    "significant", "TOFEC shows 'little variation around the optimum within each phase' while "
-    "Greedy 'keeps oscillating': its k varies far less than Greedy's", high=1 / bands.APPROX_FACTOR,
-    unit="×",
-)
-#: B9c-greedy: "keeps oscillating between k=1 and k=6" needs large k to recur in phase 2. The
-#: words give no share; this reproduction reads "recurs" as at least one phase-2 request in
-#: twenty with k >= 4 (any threshold above the largest seed's 1.8 % gives the same verdict).
-B9C_GREEDY_BAND = bands.at_least(
-    5.0, "Greedy 'keeps oscillating between k=1 and k=6 when the optimal is 1!' (read as: at "
-    "least 5 % of its phase-2 requests with k >= 4)", unit="%"
-)
-B9D_BAND = bands.direction(
-    "'TOFEC and Greedy both reduce their delay to optimal almost X× faster than Ideal does after "
-    "workload decreases' (X stripped: faster)", -1
-)
 
-
-#: Every band above: constant name -> (the claims it decides, its question). The
-#: config turns each into a dated entry of the decision register.
-BAND_REGISTER = {
-    "C1_COPULA_BAND": (("C1-copula",), "Which task correlation must the copula stand-in "
-                       "give?"),
-    "A1_SAT_BAND": (("A1-sat",), "How close must the simulated capacity be to Eq. (4)?"),
-    "A3_BAND": (("A3",), "How closely must the optimum satisfy Theorem 1's conditions?"),
-    "A4_BAND": (("A4",), "What must Corollary 1's codes do as the backlog grows?"),
-    "B1_BAND": (("B1-(1,1)", "B1-(2,1)"), "How close must SUR's light-load delays be to the "
-                "paper's (calibration)?"),
-    "B1_BEST_BAND": (("B1-best",), "How close must the best static light-load mean be to 84 ms "
-                     "(calibration)?"),
-    "B2_BAND": (("B2-21", "B2-66"), "How close must SUR's capacity ratios be to the paper's "
-                "(calibration)?"),
-    "B2_126_BAND": (("B2-126",), "What must (12,6)'s capacity ratio be (calibration)?"),
-    "B2_FIXEDK_BAND": (("B2-fixedk",), "What must [3]'s fixed-k capacity be?"),
-    "B3_STABLE_BAND": (("B3-0.95-TOFEC", "B3-0.95-Greedy"), "What does 'support the full "
-                       "capacity region' require at 0.95·C_full?"),
-    "B3_21_BAND": (("B3-21",), "What does 'fails beyond 70 %' require of (2,1)?"),
-    "B4_BAND": (("B4-mean-11", "B4-mean-21", "B4-median-11", "B4-greedy-mean",
-                 "B4-greedy-median", "B4-abs"), "How close must the light-load ratios be to "
-                "the paper's (calibration)?"),
-    "B5_BAND": (("B5-mean", "B5-median", "B5-greedy", "B5-high"), "How close must the mean and "
-                "median track the best static code?"),
-    "B6_BAND": (("B6-p90", "B6-p99"), "How close is 'on a par' at p90 and p99?"),
-    "B6_VS_GREEDY_BAND": (("B6-vs-greedy",), "How much better than Greedy must TOFEC's tail be?"),
-    "B7_VS_GREEDY_BAND": (("B7-vs-greedy",), "How much lower must TOFEC's STD be than Greedy's?"),
-    "B7_ENVELOPE_BAND": (("B7-envelope",), "How close is 'matches very well' for the STD?"),
-    "B8_MODAL_BAND": (("B8-modal",), "What shape must TOFEC's modal k have?"),
-    "B8_TOP2_BAND": (("B8-top2",), "What share must TOFEC's two neighbouring k serve?"),
-    "B8_GREEDY_BAND": (("B8-greedy",), "What share of Greedy's requests must use k = 1 or 6?"),
-    "B9A_BAND": (("B9a",), "What does 'especially responsive' require after the surge?"),
-    "B9B_BAND": (("B9b",), "How close is 'comparable to that of Ideal'?"),
-    "B9C_BAND": (("B9c",), "How much steadier must TOFEC's k be than Greedy's?"),
-    "B9C_GREEDY_BAND": (("B9c-greedy",), "What share of large k makes Greedy 'keep "
-                        "oscillating' in phase 2 (our reading: the words give no share)?"),
-    "B9D_BAND": (("B9d",), "What does 'almost X× faster than Ideal' (X stripped) require?"),
-}
 #: The paper's numbers the surrogate was calibrated to: constant name -> (claims, question).
 CALIBRATION_REGISTER = {
     "B1_PAPER": (("B1-(1,1)", "B1-(2,1)"), "Which light-load delays of (1,1) and (2,1) is SUR "
@@ -300,7 +155,10 @@ READINGS = {
         "own stand-in as the compromise between how B8-top2 (the top-2 share: 0.61 at α = 0.9, "
         ">= 0.91 at 0.99) and B9d (the recovery at 80 req/s: 10.2 s at 0.9 against Ideal's "
         "10.5 s, 50–75 s at 0.99) came out there — a choice made with those two claims' pilot "
-        "outcomes in view. Every TOFEC claim is judged at 0.5, 0.95 and 0.99 too; at the commit "
+        "outcomes in view. No result the paper reports tells the values apart (the consistency "
+        "record): B8-top2's 'over 80 %' would rule out 0.9, but a claim under test is not used as "
+        "the check of the reading it is judged under. Every TOFEC claim is judged at 0.5, 0.95 "
+        "and 0.99 too; at the commit "
         "of this text α moves the verdicts of B5-mean, B5-high, B6-vs-greedy, B8-top2, B9b and "
         "B9d (the reading table is the record), and no α reproduces B8-top2 together with B9b "
         "and B9d.",
@@ -359,21 +217,27 @@ PHASE2_UNDISCRIMINATED = (
     "Ideal (B9b, B9d) are the claims under test, not evidence for the load."
 )
 
-#: Claims whose bands are calibration targets: the surrogate was fitted to the paper's number.
-CALIBRATION_IDS = frozenset({
-    "B1-(1,1)", "B1-(2,1)", "B1-best", "B2-21", "B2-66", "B2-126", "B2-fixedk", "B3-21",
-    "B4-mean-11", "B4-mean-21", "B4-median-11", "B4-greedy-mean", "B4-greedy-median", "B4-abs",
-})  # fmt: skip
-
-
-def _band_entry(name: str, decides: tuple[str, ...], question: str) -> Forced:
-    """A band above as a register entry, quoting the paper's words
-    it comes from."""
-    band = globals()[name]
-    kind = "calibration" if set(decides) <= CALIBRATION_IDS else "band"
-    return Forced(question=question, quote=band.words, value=band_text(band), kind=kind,
-                  symbol=f"storrepro.papers.tofec.config:{name}", decides=decides)
-
+#: Why no result the paper reports tells the memory factors apart beyond TOFEC's light-load
+#: delays, and why a claim under test is not used as the check of its own reading.
+ALPHA_UNDISCRIMINATED = (
+    "Looked at: TOFEC's light-load delays, the paper's only numbers for TOFEC that are not a "
+    "claim under test (84 / 74 ms, the records above: at light load the queue is nearly empty "
+    "whatever the memory, and every α is possible). Fig. 10's 'over 80% of requests served by 2 "
+    "neighbouring k' and Fig. 11's recovery 'almost X× faster than Ideal' would tell the values "
+    "apart, but they are B8-top2 and B9d, claims judged under this reading, and a claim is not "
+    "evidence for the reading it is judged under: checked against B8-top2, α = 0.9 would be "
+    "ruled out only by choosing the α under which B8-top2 passes (a circular check). The "
+    "numbers of Figs. 10 and 11 are stripped."
+)
+#: Why no result the paper reports tells Ideal's decision points apart.
+IDEAL_UNDISCRIMINATED = (
+    "Looked at: the paper's reason for Ideal's slow recovery ('if k is set to 5 right after "
+    "arrival rate drops, it will produce a throughput so low …'), an argument about the "
+    "mechanism that decides the primary (the argument above), not a measured result; the "
+    "recovery itself ('almost [X×] faster than Ideal') is B9d, the claim under test, which is "
+    "not evidence for the reading it is judged under (a circular check); Fig. 11's delays and "
+    "recovery times, which would tell the decision points apart, are stripped."
+)
 
 #: The pilot bands, retired: each band and the verdict it gave on the last run that computed
 #: it (commit 95c0cc5, full profile); the claims' reasons said this until then.
@@ -391,7 +255,10 @@ PILOT_BANDS_RETIRED = (
     "every λ, partly ≥ 0.60 — not reproduced; B8-greedy ≥ 0.60 — reproduced; B9a switch ≤ 2 "
     "s and mean k ≤ 1.2 — reproduced; B9b within 12 % (phases 1, 3) and 15 % (phase 2) — "
     "reproduced; B9c k-std < 0.7× Greedy's and ≥ 90 % k = 1 in phase 2 — reproduced; B9d "
-    "TOFEC ≤ 1.2× Ideal's recovery time and Greedy ≤ Ideal's — not reproduced"
+    "TOFEC ≤ 1.2× Ideal's recovery time and Greedy ≤ Ideal's — not reproduced. The plan's "
+    "resolution for B2-fixedk (≤ 0.45·C_full accepted as partly) was recomputed on every run "
+    "until the claims became a table; on the last (results of f279df3) it gave partly, at "
+    "0.402·C_full"
 )
 STRIPPED_WORDS = (
     "“We assume that the system supports up to [L stripped] simultaneously active threads. We "
@@ -406,9 +273,6 @@ LIGHT_LOAD_WORDS = (
 )
 
 FORCED = {
-    name.lower(): _band_entry(name, decides, question)
-    for name, (decides, question) in BAND_REGISTER.items()
-} | {
     name.lower(): Forced(question=question, quote=LIGHT_LOAD_WORDS,
                          value=repr(globals()[name]), kind="calibration",
                          symbol=f"storrepro.papers.tofec.config:{name}", decides=decides)
@@ -568,44 +432,21 @@ class TofecConfig(NotebookConfig):
     full_cost = (96.0, 1172.0, 1472.0)  # full s, quick and full peak MiB
     budget_s = (90.0, 300.0)  # quick, full: what make bench holds the notebook to
     params = {
-        "requests": Param(
-            int,
-            4_000,
-            50_000,
-            "requests per (policy, arrival rate, seed) run (at least)",
-            low=1_000,
-            grows="memory",
-        ),
-        "duration_s": Param(
-            float,
-            60.0,
-            600.0,
-            "simulated seconds per run (at least); the larger of the two wins",
-            low=10.0,
-            grows="memory",
-        ),
-        "seeds": Param(
-            int, 2, 5, "independent seeds per arrival rate", low=1, high=50, grows="time"
-        ),
-        "high_load_seeds": Param(
-            int, 2, 10, "seeds at 0.90/0.95/0.98 of the full capacity", low=1, high=50, grows="time"
-        ),
-        "phase_seeds": Param(
-            int, 2, 10, "seeds per changing-workload pattern (two at least: an interval)", low=2,
-            high=50, grows="time"
-        ),
-        "alpha": Param(
-            float, 0.9, 0.9, "TOFEC's memory factor (EWMA weight of the past), in [0, 1)", low=0.0
-        ),
+        "requests": Param(int, 4_000, 50_000, "requests per (policy, arrival rate, seed) run (at "
+                          "least)", low=1_000, grows="memory"),
+        "duration_s": Param(float, 60.0, 600.0, "simulated seconds per run (at least); the larger "
+                            "of the two wins", low=10.0, grows="memory"),
+        "seeds": Param(int, 2, 5, "independent seeds per arrival rate", low=1, high=50,
+                       grows="time"),
+        "high_load_seeds": Param(int, 2, 10, "seeds at 0.90/0.95/0.98 of the full capacity",
+                                 low=1, high=50, grows="time"),
+        "phase_seeds": Param(int, 2, 10, "seeds per changing-workload pattern (two at least: an "
+                             "interval)", low=2, high=50, grows="time"),
+        "alpha": Param(float, 0.9, 0.9, "TOFEC's memory factor (EWMA weight of the past), in "
+                       "[0, 1)", low=0.0),
         "n_threads": Param(int, L_THREADS, L_THREADS, "parallel threads L", low=12, high=64),
-        "mc_samples": Param(
-            int,
-            20_000,
-            400_000,
-            "Monte-Carlo samples per chunk size / per code",
-            low=5_000,
-            grows="memory",
-        ),
+        "mc_samples": Param(int, 20_000, 400_000, "Monte-Carlo samples per chunk size / per code",
+                            low=5_000, grows="memory"),
         **trace_params("the synthetic request arrivals of the changing-workload experiment"),
     }
 

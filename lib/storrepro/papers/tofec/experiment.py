@@ -111,6 +111,8 @@ def run_grid_task(task: GridTask, rng: np.random.Generator) -> list[dict]:
 class SaturationTask:
     """One code (or adaptive policy) driven at a rate above its capacity."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("policy", "rate", "rep", "requests", "params", "model",
+                                         "n_threads", "alpha")
     policy: str  # "(n,k)", "TOFEC", "Greedy" or "[3] fixed k"
     rate: float
     rep: int
@@ -151,6 +153,8 @@ class PhaseTask:
     """The 3-phase pattern (rates in req/s, 200 s each): TOFEC for each α, Greedy and Ideal
     (deciding at the head of the line and, as the other reading, on arrival)."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("pattern", "rates", "rep", "params", "light_code",
+                                         "model", "n_threads", "alphas")
     pattern: str
     rates: tuple[float, float, float]
     rep: int
@@ -160,8 +164,8 @@ class PhaseTask:
     n_threads: int = 16
     alphas: tuple[float, ...] = ALPHAS
     #: A real trace's unit-mean gaps (:func:`~storrepro.papers.tofec.workload.trace_gaps`) replacing
-    #: the Poisson arrivals; left out of the repr, so a task keeps its random stream.
-    trace_gaps: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: the Poisson arrivals; not in ``STREAM``, so a task keeps its random stream.
+    trace_gaps: np.ndarray | None = field(default=None, compare=False)
 
 
 def run_phase_task(task: PhaseTask, rng: np.random.Generator) -> dict:

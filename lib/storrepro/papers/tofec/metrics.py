@@ -12,6 +12,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.tofec.analysis import backlog
 from storrepro.papers.tofec.codes import K_MAX, static_codes
 from storrepro.papers.tofec.config import RECOVERY_FACTOR, TREND_FACTOR
 
@@ -211,6 +212,35 @@ class GridResults:
         """The share of ``policy``'s requests per k (columns k1..k6) per rate."""
         kcols = [f"k{k}" for k in range(1, K_MAX + 1)]
         return self.summary[self.summary.policy == policy].set_index("rate")[kcols]
+
+    def envelope_context(self, policy: str, metric: str, n_threads: int) -> dict:
+        """Per λ: the best static code, the share of ``policy``'s requests with another / a
+        larger k, and (1,1)'s measured E[Q] against Eq. (11): what names the cause of a miss."""
+        shares = self.summary[self.summary.policy == policy].set_index("rate")
+        q11 = self.q11
+        out = {}
+        for r, best in self.env[metric].iterrows():
+            kb = int(best.code.strip("()").split(",")[1])
+            out[r] = {
+                "best_code": best.code,
+                "best_mean_code": self.env["mean"].code.get(r, best.code),
+                "k_off": 1 - shares.loc[r, f"k{kb}"],
+                "k_above": sum(shares.loc[r, f"k{k}"] for k in range(kb + 1, 7)),
+            }
+            if r in q11.index:
+                out[r] |= {"measured_q": q11[r], "model_q": backlog(r * self.u11 / 1000,
+                                                                    n_threads)}
+        return out
+
+    def k_mix(self, alphas) -> pd.DataFrame:
+        """Per rate: TOFEC's top-2 adjacent-k share at each of ``alphas``, Greedy's share of
+        k = 1 or 6, and the modal k of TOFEC at the first α (seed-averaged k mix)."""
+        table = pd.DataFrame({f"top-2 α = {a:g}": self.k_shares(tofec_name(a)).apply(
+            top2_fraction, axis=1) for a in alphas})
+        greedy = self.k_shares("Greedy")
+        table["Greedy k∈{1,6}"] = greedy.k1 + greedy.k6
+        table["modal k TOFEC"] = self.k_shares(tofec_name(alphas[0])).apply(modal_k, axis=1)
+        return table
 
     def ratios(self, policies, metrics=METRICS) -> pd.DataFrame:
         """Each policy's metric over the envelope's, per rate ("policy metric" columns)."""

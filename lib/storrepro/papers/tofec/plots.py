@@ -8,16 +8,14 @@ import numpy as np
 import pandas as pd
 
 from storrepro.papers.tofec.analysis import EULER_GAMMA
-from storrepro.papers.tofec.config import (
-    B1_BEST_PAPER,
-    B5_BAND,
-    B6_BAND,
-    B7_ENVELOPE_BAND,
-    B8_TOP2_BAND,
-)
+from storrepro.papers.tofec.claims import band_of
+from storrepro.papers.tofec.claims.phases import SURGE_OPTIMAL_K
+from storrepro.papers.tofec.claims.rates import TABLE as GRID_CLAIMS
+from storrepro.papers.tofec.config import B1_BEST_PAPER
 from storrepro.papers.tofec.delay import ModelParams, chunk_statistics
 from storrepro.papers.tofec.metrics import ccdf_points, static_names
 from storrepro.papers.tofec.model_checks import PAPER_TAIL_GAINS
+from storrepro.papers.tofec.workload import PHASE_S
 from storrepro.suite.plotting import paper_band, paper_line, paper_point
 
 CCDF_AXES = {"yscale": "log", "ylim": (1e-4, 1), "xlim": (0, 800), "ylabel": "CCDF"}
@@ -176,7 +174,7 @@ def fig8_delay_vs_rate(pivot: dict, env: dict, tofec: str, alpha: float):
     )
     for ax, metric, title in panels:
         ax.plot(env[metric].value, "k--", lw=2, label="best static")
-        band = B5_BAND if metric in ("mean", "median") else B6_BAND
+        band = band_of(GRID_CLAIMS, "B5-mean" if metric in ("mean", "median") else "B6-p90")
         best = env[metric].value
         paper_band(ax, best * band.low, best * band.high, x=best.index,
                    label="paper: ≈ best static (×/÷ 1.15)")
@@ -197,7 +195,8 @@ def fig9_std(pivot: dict, env: dict, tofec: str, alpha: float):
     fig, ax = plt.subplots()
     ax.plot(env["std"].value, "k--", lw=2, label="best static")
     best = env["std"].value
-    paper_band(ax, best * B7_ENVELOPE_BAND.low, best * B7_ENVELOPE_BAND.high, x=best.index,
+    envelope = band_of(GRID_CLAIMS, "B7-envelope")
+    paper_band(ax, best * envelope.low, best * envelope.high, x=best.index,
                label="paper: ≈ best static (×/÷ 1.15)")
     ax.plot(pivot["std"][tofec], "o-", label=f"TOFEC (α = {alpha:g})")
     ax.plot(pivot["std"]["Greedy"], "s-", label="Greedy")
@@ -234,7 +233,8 @@ def fig10_k_composition(shares: dict[str, pd.DataFrame], tofec: str, alpha: floa
                 label=f"k = {j + 1}" if offset < 0 else None,
             )
             bottom += shares[p][c].to_numpy()
-    paper_line(ax, y=B8_TOP2_BAND.low, label="paper: over 80 % in two neighbouring k")
+    paper_line(ax, y=band_of(GRID_CLAIMS, "B8-top2").low,
+               label="paper: over 80 % in two neighbouring k")
     ax.set_xticks(x, [f"{r:g}" for r in rates], rotation=45)
     ax.set(
         xlabel="arrival rate λ (req/s)   (left bar TOFEC, right hatched bar Greedy)",
@@ -286,6 +286,9 @@ def fig11_changing_workload(traces: dict[str, dict], surge: float):
         ylabel="delay (ms)",
         title=f"Fig. 11(a) analogue: delays, 10 → {surge:.0f} → 10 req/s (seed 0, sampled)",
     )
+    # the paper: TOFEC converges to the optimal code k = 1 in the surge (phase 2; claim B9a)
+    paper_line(axes[1], x=[PHASE_S, 2 * PHASE_S], y=[SURGE_OPTIMAL_K] * 2,
+               label=f"paper: optimal k = {SURGE_OPTIMAL_K} in the surge")
     axes[1].set(
         xlabel="arrival time (s)", ylabel="mean k (2-s bins)", title="Fig. 11(b): code dimension k"
     )

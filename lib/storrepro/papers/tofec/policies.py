@@ -106,10 +106,9 @@ class Tofec:
         self.r_max = _check_r_max(self.r_max)
         tables = {"n_thresholds": self.n_thresholds, "k_thresholds": self.k_thresholds}
         for label, table in tables.items():
-            if np.iscomplexobj(table):
-                raise ValueError(f"{label} must be real numbers, got {table!r}")
-            t = np.asarray(table, dtype=float)
-            if t.ndim != 1 or not np.all(np.isfinite(t)) or np.any(t < 0) or np.any(np.diff(t) > 0):
+            t = np.array([finite(f"{label}[{i}]", v, minimum=None)  # not text numpy converts
+                          for i, v in enumerate(np.ravel(np.asarray(table, dtype=object)))])
+            if np.ndim(table) != 1 or np.any(t < 0) or np.any(np.diff(t) > 0):
                 raise ValueError(
                     f"{label} must be non-increasing finite numbers >= 0, got {table!r}"
                 )

@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 from statsmodels.tsa.seasonal import seasonal_decompose
 
-from storrepro.suite.checks import MAX_COUNT, finite_array, whole
+from storrepro.suite.checks import MAX_COUNT, finite, finite_array, whole
 
 PERIOD = 144
 
@@ -39,6 +39,11 @@ def _check_series(name: str, values, min_length: int = 1) -> np.ndarray:
     if bad.size:
         raise ValueError(f"{name} must be finite IOPS >= 0, got {array[bad[0]]!r} at {bad[0]}")
     return array
+
+
+def _check_period(period) -> None:
+    """A forecaster's season length: a whole number of samples, at least one."""
+    whole("period", period, minimum=1, maximum=MAX_COUNT)
 
 
 def _check_steps(steps: int) -> int:
@@ -132,9 +137,9 @@ class ProposedEWMA:
     name: str = "proposed"
 
     def __post_init__(self):
-        if not 0 < self.alpha < 1:
+        if not 0 < finite("alpha", self.alpha, maximum=1.0) < 1:
             raise ValueError(f"alpha must be in (0, 1), got {self.alpha!r}")
-        whole("period", self.period, minimum=1, maximum=MAX_COUNT)
+        _check_period(self.period)
 
     def forecast(self, history, steps: int) -> np.ndarray:
         """History = same-cluster days only, so the trend EWMA runs across those days (our
@@ -195,6 +200,9 @@ class SeasonalNaive:
     period: int = PERIOD
     name: str = "seasonal-naive"
 
+    def __post_init__(self):
+        _check_period(self.period)
+
     def forecast(self, history, steps: int) -> np.ndarray:
         y = _check_series("history", history, self.period)
         return np.resize(y[-self.period :], _check_steps(steps))
@@ -207,6 +215,9 @@ class HoltWinters:
 
     period: int = PERIOD
     name: str = "holt-winters"
+
+    def __post_init__(self):
+        _check_period(self.period)
 
     def forecast(self, history, steps: int) -> np.ndarray:
         from statsmodels.tsa.holtwinters import ExponentialSmoothing

@@ -1,8 +1,11 @@
 """Measures of scheduler runs, from their summaries and tick logs: the summary table, the
-invariants (S1, S2), the M/M/c latency SLO, the S9 dynamics, and the agreement checks of S10.
+invariants (S1, S2), the M/M/c latency SLO, the S9 dynamics, the agreement checks of S10 and
+where the smart scheduler's violations come from (S5).
 Plain numpy and pandas, so the claim rules can use them without loading the simulator."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -119,3 +122,21 @@ def tick_shift_pp(sens: pd.DataFrame) -> float:
     t60 = sens[sens.variant == "tick 60 s"].groupby("policy").violation_pct.mean()
     base = sens[sens.variant == "baseline"].groupby("policy").violation_pct.mean()
     return float((t60 - base).abs().max())
+
+
+def violation_causes(result: Mapping, n_cores: int, fg_iops_per_core: float) -> dict[str, float]:
+    """Where one smart run's violation bins come from, in pp of all bins: ``capacity`` (demand
+    above N·CIOPS_FG: no policy avoids it), ``planner`` (the plan took FG cores, CFF > 0),
+    ``emergency`` (the 95 % burn gave FG no core) and ``other``."""
+    log = result["log"]
+    violation = log["violation"].to_numpy(dtype=bool)
+    demand = log["demand_iops"].to_numpy()
+    cff = np.asarray(result.get("cff", np.zeros(len(log))))
+    capacity = violation & (demand > n_cores * fg_iops_per_core)
+    planner = violation & ~capacity & (cff > 0)
+    emergency = violation & ~capacity & ~planner & (log["c_fg"].to_numpy() == 0)
+    other = violation & ~capacity & ~planner & ~emergency
+    n = len(log)
+    return {k: 100.0 * float(v.sum()) / n for k, v in (
+        ("capacity", capacity), ("planner", planner), ("emergency", emergency), ("other", other)
+    )}

@@ -6,7 +6,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from storrepro.suite.plotting import PALETTE
+from storrepro.papers.vdi.claims import PAPER_SMAPE, S4_TARGET, S5_TARGET
+from storrepro.papers.vdi.config import SystemParams
+from storrepro.papers.vdi.workload import BINS_PER_DAY
+from storrepro.suite.plotting import PALETTE, paper_line, paper_point
+
+#: The paper's watermarks (S3): the fixed bucket's band and the smart scheduler's cap.
+PAPER_SYSTEM = SystemParams()
+#: Our forecast models by the paper's name for them (its SMAPEs, F5/F6).
+PAPER_MODEL = {"proposed": "proposed", "holt-winters": "holt-winters", "arima-ridge": "arima"}
 
 #: Legends right of the axes, where they cover no data.
 OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0.0}
@@ -32,11 +40,13 @@ def timeline(result: dict, times: pd.DatetimeIndex, system, title: str, smart: b
     axes[1].legend(**OUTSIDE)
     debt = 100 * (log.debt + log.bg_served) / pool
     axes[2].plot(times, debt, lw=0.9, color=PALETTE[2], label="debt (before BG service)")
-    levels = (system.cap,) if smart else (system.low, system.high)
+    paper = PAPER_SYSTEM
+    levels = (paper.cap,) if smart else (paper.low, paper.high)
     marks = " / ".join(f"{100 * level:.0f}" for level in levels)
     for k, level in enumerate(levels):
-        axes[2].axhline(100 * level, color="grey", ls="--", lw=0.8,
-                        label=f"{'cap' if smart else 'watermarks'} {marks} %" if k == 0 else None)
+        paper_line(axes[2], y=100 * level,
+                   label=f"paper: {'cap' if smart else 'watermarks'} {marks} %" if k == 0
+                   else "_paper")
     if smart:
         axes[2].plot(times, result["w_dyn_pct"], lw=0.8, color=PALETTE[3], label="W_dyn (plan)")
     axes[2].set(ylabel="% of pool", ylim=(0, 105))
@@ -48,9 +58,11 @@ def timeline(result: dict, times: pd.DatetimeIndex, system, title: str, smart: b
     if smart:
         axes[4].step(times, result["cff"], where="post", color=PALETTE[4])
         axes[4].set(ylabel="CFF (cores\nstolen from FG)")
+    target = S5_TARGET if smart else S4_TARGET
     axes[0].set_title(
         f"{title}: {result['violation_pct']:.1f} % violations, "
-        f"{result['queued_pct']:.1f} % IO queued"
+        f"{result['queued_pct']:.1f} % IO queued (paper {target['violation'][0]:g} % and "
+        f"{target['queued'][0]:g} %)"
     )
     fig.autofmt_xdate()
     return fig
@@ -63,6 +75,8 @@ def arrival_intensity(lun: pd.DataFrame, title: str):
     for i, col in enumerate(lun.columns):
         ax.plot(lun.index, lun[col], lw=0.7, color=PALETTE[i], label=f"LUN {col}")
         zoom.plot(lun.index[:144], lun[col].iloc[:144], lw=1, color=PALETTE[i], label=f"LUN {col}")
+    paper_line(ax, x=lun.index[BINS_PER_DAY],
+               label=f"paper: period {BINS_PER_DAY} bins (24 h) from the start")
     ax.set(ylabel="arrival intensity (IOPS, trace units)", title=title)
     zoom.set(ylabel="IOPS (trace units)", xlabel="time", title="First 24 hours")
     ax.legend(ncol=3)
@@ -74,7 +88,7 @@ def acf_lag_spread(char: dict, y: np.ndarray):
     """The ACF up to lag 300 with the 24 h lag marked, and y(t) against y(t + 144)."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     axes[0].plot(np.arange(char["acf"].size), char["acf"], lw=1)
-    axes[0].axvline(144, color=PALETTE[1], ls="--", lw=1, label="lag 144 (24 h)")
+    paper_line(axes[0], x=BINS_PER_DAY, label=f"paper: ACF peak at lag {BINS_PER_DAY} (24 h)")
     axes[0].set(xlabel="lag (10-minute bins)", ylabel="autocorrelation",
                 title=f"Fig. 5: ACF (peak at lag {char['acf_argmax']})")
     axes[0].legend()
@@ -92,7 +106,10 @@ def acf_pacf(char: dict, n: int, source: str):
     for ax, name in zip(axes, ("acf", "pacf"), strict=True):
         values = char[name]
         ax.vlines(np.arange(values.size), 0, values, color=PALETTE[0], lw=1)
-        ax.axvline(144, color=PALETTE[1], ls="--", lw=1)
+        if name == "acf":
+            paper_line(ax, x=BINS_PER_DAY, label=f"paper: ACF peak at lag {BINS_PER_DAY}")
+        else:
+            ax.axvline(BINS_PER_DAY, color=PALETTE[1], ls="--", lw=1)
         ax.axhspan(-band, band, color="grey", alpha=0.2, label="95 % band of white noise")
         title = f"Fig. 8: {name.upper()} of the aggregate intensity ({source})"
         ax.set(ylabel=name.upper(), title=title)
@@ -119,8 +136,12 @@ def decomposition(y: np.ndarray, trend: np.ndarray, times: pd.DatetimeIndex, sou
 
 def forecast_day(series: dict, model: str, times: pd.DatetimeIndex, title: str, smape_of):
     """One model's forecast of a day against the actual arrival (top) and write (bottom)
-    intensity; ``series``: ``{(column, model or "actual"): values}``; ``smape_of(a, f)``."""
-    fig, axes = plt.subplots(2, 1, figsize=(10, 5.5), sharex=True)
+    intensity; ``series``: ``{(column, model or "actual"): values}``; ``smape_of(a, f)``. A
+    narrow panel sets the arrival SMAPE beside the paper's for the model (F5, F6)."""
+    fig = plt.figure(figsize=(11, 5.5))
+    grid = fig.add_gridspec(2, 2, width_ratios=(7, 1))
+    axes = [fig.add_subplot(grid[0, 0])]
+    axes.append(fig.add_subplot(grid[1, 0], sharex=axes[0]))
     for ax, column in zip(axes, ("total", "write"), strict=True):
         actual, forecast = series[(column, "actual")], series[(column, model)]
         ax.plot(times, actual, lw=1, color="black", label="actual")
@@ -128,6 +149,14 @@ def forecast_day(series: dict, model: str, times: pd.DatetimeIndex, title: str, 
         ax.set(ylabel=f"{'arrival' if column == 'total' else 'write'} intensity (IOPS)",
                title=f"{column}: SMAPE {smape_of(actual, forecast):.1f} %")
     axes[0].legend()
+    ours = smape_of(series[("total", "actual")], series[("total", model)])
+    paper = PAPER_SMAPE[PAPER_MODEL[model]]
+    bar = fig.add_subplot(grid[:, 1])
+    bar.bar(0, ours, 0.6, color=PALETTE[1], label="ours")
+    paper_point(bar, 0, paper, f"paper {paper:g} %")
+    bar.set(xticks=[], xlim=(-0.8, 0.8), ylim=(0, 1.5 * max(ours, paper)),
+            ylabel="arrival SMAPE (%)")
+    bar.legend(loc="upper center", fontsize=8)
     fig.suptitle(title)
     fig.autofmt_xdate()
     return fig
@@ -161,7 +190,7 @@ def real_gaps(table: pd.DataFrame, paper_gap: float):
         if len(gap):
             ax.hlines(gap.median(), k - 0.3, k + 0.3, color="black", lw=1.5)
     ax.axhline(0, color="grey", lw=0.8)
-    ax.axhline(paper_gap, color=PALETTE[0], ls=":", lw=1, label=f"paper {paper_gap:+.1f} pp")
+    paper_line(ax, y=paper_gap, label=f"paper {paper_gap:+.1f} pp")
     ax.set_xticks(range(len(pairs)), list(pairs))
     ax.set(ylabel="SMAPE gap (pp)", title="Forecast error gaps per real VM (median: black bar)")
     ax.legend(**OUTSIDE)

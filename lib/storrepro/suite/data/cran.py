@@ -32,7 +32,7 @@ import numpy as np
 import rdata
 from tqdm import tqdm
 
-from storrepro.suite.paths import repo_root, write_bytes_atomic
+from storrepro.suite.paths import made_once, repo_root, write_bytes_atomic
 
 CRAN_DIR_ENV = "STORREPRO_CRAN_DIR"
 MIRROR_ENV = "STORREPRO_CRAN_MIRROR"
@@ -453,7 +453,9 @@ def ensure_cran(mirror: str | None = None, progress: bool = True) -> Path:
     except CranDataMissing:
         mirror = mirror or _mirror()
     try:
-        download_cran(cache_dir(), mirror, progress=progress)
+        with made_once(cache_dir() / ".fetch"):  # a run beside this one may be fetching
+            if _missing_packages(cache_dir()):
+                download_cran(cache_dir(), mirror, progress=progress)
     except OSError as error:
         raise CranDataMissing(
             _missing_message(default_sources(), f"Fetching from {mirror} failed: {error}")

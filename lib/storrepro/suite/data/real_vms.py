@@ -51,8 +51,9 @@ class RealVMs:
 
 def portable(path: str | Path) -> str:
     """``path`` relative to the checkout (``../shared/...``) when it lies in the checkout's
-    parent folder, else as given: the same file reads the same wherever the checkout is."""
-    path, home = Path(path).resolve(), repo_root().resolve()
+    parent folder, else as given: the same file reads the same wherever the checkout is. Links
+    are not followed: a ``shared`` folder linked beside the checkout still reads ``../shared``."""
+    path, home = Path(os.path.abspath(path)), Path(os.path.abspath(repo_root()))
     return os.path.relpath(path, home) if path.is_relative_to(home.parent) else str(path)
 
 
@@ -103,7 +104,7 @@ def load_real_vms(path: str | Path, limit: int = 0) -> RealVMs:
     names = names[:limit] if limit else names
     series = {vm: _on_grid(path, vm, rows) for vm, rows in frame.groupby(frame.vm.astype(str))
               if vm in names}
-    return RealVMs(str(path.resolve()), hashlib.sha256(data).hexdigest(),
+    return RealVMs(os.path.abspath(path), hashlib.sha256(data).hexdigest(),
                    {vm: series[vm] for vm in names})
 
 

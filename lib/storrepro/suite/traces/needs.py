@@ -8,8 +8,9 @@ is allowed; a kernel the runner starts does not read the trace again for a check
 passed (:data:`CHECKED_ENV`). The parameters ``trace_start`` and ``trace_days`` (days from the
 trace's first record; ``trace_days`` 0 to its end) and ``volumes`` (names, comma-separated; ''
 all) select a part of the trace: :func:`selected` writes that part once into a cache file
-(``build/traces``), in the ``requests`` format (``iops`` for a rate series), which the
-conversions then read as the whole trace.
+(``build/traces``, or the user's cache folder where the checkout is read-only), in the
+``requests`` format (``iops`` for a rate series), which the conversions then read as the whole
+trace.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import hashlib
 import importlib
 import json
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from storrepro.suite.config import ParameterError
-from storrepro.suite.paths import atomic_path, repo_root
+from storrepro.suite.paths import atomic_path, made_once, repo_root
 from storrepro.suite.traces.formats import COLUMNS, RATE_COLUMNS
 from storrepro.suite.traces.reader import detect_format, read_chunks
 from storrepro.suite.traces.summary import FINEST_BIN_S, UNITS, TraceInfo, trace_info
@@ -109,14 +111,27 @@ def _file_digest(cfg, *more) -> str:
 def _cache_file(cfg, fmt: str) -> Path:
     digest = _file_digest(cfg, cfg.trace_format, sorted(selection(cfg).items()))
     suffix = "iops.csv" if fmt == "iops" else "requests.csv"
-    return repo_root() / "build" / "traces" / f"{Path(cfg.trace).resolve().stem}-{digest}.{suffix}"
+    return _cache_folder() / f"{Path(cfg.trace).resolve().stem}-{digest}.{suffix}"
+
+
+def _cache_folder() -> Path:
+    """The checkout's ``build/traces``; where the checkout cannot be written (read-only, or
+    another user's), this user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    folder = repo_root() / "build" / "traces"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        return folder
+    except OSError:
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(home) / "storrepro" / "traces"
 
 
 def _write_selection(cfg, info: TraceInfo, target: Path) -> None:
     start, end, names = _window(cfg, info)
     columns = list(RATE_COLUMNS if info.format == "iops" else COLUMNS)
     target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(target) as tmp, open(tmp, "w") as out:
+    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8") as out:
         out.write(",".join(columns) + "\n")
         for chunk in read_chunks(cfg.trace, info.format, progress=False):
             keep = (chunk.time_s >= start) & (chunk.time_s <= end) & chunk.volume.isin(names)
@@ -135,7 +150,9 @@ def selected(cfg) -> tuple[str, str]:
     fmt, _ = detect_format(cfg.trace, cfg.trace_format or None)
     target = _cache_file(cfg, fmt)
     if not target.exists():
-        _write_selection(cfg, trace_info(cfg.trace, fmt, progress=False), target)
+        with made_once(target):  # a run (or the lab) sharing build/traces may be making it
+            if not target.exists():
+                _write_selection(cfg, trace_info(cfg.trace, fmt, progress=False), target)
     return str(target), "iops" if fmt == "iops" else "requests"
 
 

@@ -65,7 +65,7 @@ def write_msr(path: Path, times, volumes, rng) -> Path:
     ops = np.where(rng.random(times.size) < 0.3, "Write", "Read")
     sizes = 4096 * rng.integers(1, 17, times.size)
     offsets = 4096 * rng.integers(0, 2**20, times.size)
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:
         for t, v, op, off, size in zip(ticks, volumes, ops, offsets, sizes, strict=True):
             f.write(f"{t},src,{v},{op},{off},{size},100\n")
     return path
@@ -90,7 +90,7 @@ def write_blkparse(path: Path, rng, processes: int = 6, requests: int = 4000) ->
                 f"  {pid}  {action}   {op} {sector} + 256 [java]"
             )
     lines += ["", "CPU0 (8,0):", f" Reads Queued: {requests}, 0KiB"]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
@@ -99,7 +99,7 @@ def write_alibaba(path: Path, times, volumes, rng) -> Path:
     order = np.argsort(times, kind="stable")
     stamps = np.round((T0 + times[order]) * 1e6).astype(np.int64)
     ops = np.where(rng.random(times.size) < 0.3, "W", "R")
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:
         for v, op, t in zip(volumes[order], ops, stamps, strict=True):
             f.write(f"{v},{op},{4096 * int(rng.integers(0, 2**20))},4096,{t}\n")
     return path

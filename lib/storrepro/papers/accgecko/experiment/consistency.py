@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.accgecko.acctail import AccTail
+from storrepro.papers.accgecko.acctail import AccTail, RateBursts
 from storrepro.papers.accgecko.experiment import (
     ABLATION,
     ACCTAIL,
@@ -25,6 +25,7 @@ from storrepro.papers.accgecko.experiment import (
     Choice,
     reading_choices,
 )
+from storrepro.papers.accgecko.experiment.sweeps import actual_percentiles
 from storrepro.papers.accgecko.features import DELTA, period_counts
 from storrepro.papers.accgecko.pacer import Replayer
 from storrepro.papers.accgecko.workload import MEAN_RATE, SEGMENT_S
@@ -49,10 +50,15 @@ def replica_errors(replicas: dict, choices: dict[str, Choice]) -> pd.DataFrame:
         counts = period_counts(arrivals, SEGMENT_S)
         high = 2.0 * counts.max() / DELTA
         part = []
+        shared = {}  # the replica's bursts per M, found once for every reading
         for label, choice in choices.items():
             for method in REPLICA_METHODS:
+                core = method.m * (MEAN_RATE * DELTA)
+                if core not in shared:
+                    shared[core] = RateBursts(counts, core)
                 model = AccTail(method.m, method.k, method.c_us, choice.line9, choice.trn,
-                                choice.epsilon).fit(counts, MEAN_RATE * DELTA)  # fmt: skip
+                                choice.epsilon)
+                model.fit(counts, MEAN_RATE * DELTA, shared[core])
                 for p in P:
                     for slo in REPLICA_SLOS:
                         rate = model.smallest_rate(p, slo, method.m * MEAN_RATE, high)
@@ -60,10 +66,7 @@ def replica_errors(replicas: dict, choices: dict[str, Choice]) -> pd.DataFrame:
                                      "p": p, "slo_us": slo, "rate": rate,
                                      "predicted_us": model.predict(p, rate)
                                      if rate < math.inf else math.inf})  # fmt: skip
-        actual = Replayer(arrivals, overhead, checked=True).percentiles_at(
-            [r["rate"] for r in part if r["rate"] < math.inf], P)
-        for r in part:
-            r["actual_us"] = actual.get((r["rate"], r["p"]), math.inf)
+        actual_percentiles(part, Replayer(arrivals, overhead, checked=True))
         rows += part
     out = pd.DataFrame(rows)
     out["negative_%"] = np.maximum(0.0, out.actual_us / out.predicted_us - 1) * 100

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -57,13 +58,13 @@ def at_intensity(params: G1 | G2, x: float) -> G1 | G2:
 
 @dataclass(frozen=True)
 class IntensityTask:
+    # what keys the task's random stream (parallel.stream_id), names included
+    STREAM: ClassVar[tuple[str, ...]] = ("tenant", "params", "intensity", "duration", "segment")
     tenant: int
     params: G1 | G2
     intensity: float
     duration: float  # seconds
-    # the segment's length, s: named ``segment`` because the task's repr seeds its random stream
-    # (parallel.sweep), so renaming the field would change every result
-    segment: float
+    segment: float  # the segment's length, s
 
 
 def evaluate_intensity(task: IntensityTask, rng: np.random.Generator) -> list[dict]:

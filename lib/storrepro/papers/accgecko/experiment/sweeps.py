@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.accgecko.acctail import AccTail, smallest_rate
+from storrepro.papers.accgecko.acctail import AccTail, RateBursts, smallest_rate
 from storrepro.papers.accgecko.baselines import PriorityMeister, SncMeister
 from storrepro.papers.accgecko.burst_queue import BurstQueue
 from storrepro.papers.accgecko.bursts import burst_sizes, continuous_bursts
@@ -57,12 +58,14 @@ from storrepro.suite.traces.needs import selected
 
 @dataclass(frozen=True)
 class TenantTask:
+    # what keys the task's random stream (parallel.stream_id), names included: a field added
+    # or renamed here changes no stream unless it is listed
+    STREAM: ClassVar[tuple[str, ...]] = ("tenant", "params", "duration", "segment", "accuracy",
+                                         "readings")  # fmt: skip
     tenant: int
     params: G1 | G2 | TraceTenant
     duration: float  # seconds
-    # the segment's length, s: named ``segment`` because the task's repr seeds its random stream
-    # (parallel.sweep), so renaming the field would change every result
-    segment: float
+    segment: float  # the segment's length, s
     accuracy: bool  # also run the ablation predictors (Fig. 8–10)
     readings: bool = True  # also allocate under every alternative reading
 
@@ -108,7 +111,7 @@ def fit_model(method: Method, k: int, seg: ModelledSegment, mean_count, choice: 
         return ExactReplay().fit(seg_arrivals, seg.overhead)
     if method.kind == "acctail":
         return AccTail(method.m, k, method.c_us, choice.line9, choice.trn, choice.epsilon).fit(
-            seg_counts, mean_count)
+            seg_counts, mean_count, seg.rate_bursts(method.m * mean_count))
     if method.kind == "queue":
         return BurstQueue(method.m, method.c_us).fit(seg_counts, mean_count)
     if method.kind == "sncm":
@@ -130,7 +133,8 @@ def chosen_segment(segments: list[dict], rule: str) -> int:
 
 
 class ModelledSegment:
-    """The modelled segment's arrivals, dispatch overheads and counts, cut once."""
+    """The modelled segment's arrivals, dispatch overheads and counts, cut once, and its
+    continuous bursts per core level, shared by the AccTail models fitted to it."""
 
     def __init__(self, arrivals, overhead, counts, index: int, segment_s: float):
         t0, t1 = index * segment_s, (index + 1) * segment_s
@@ -140,6 +144,13 @@ class ModelledSegment:
         self.overhead = overhead[lo:hi]
         per = int(round(segment_s / DELTA))
         self.counts = counts[index * per : (index + 1) * per]
+        self._bursts: dict[float, RateBursts] = {}
+
+    def rate_bursts(self, core: float) -> RateBursts:
+        """The segment's :class:`RateBursts` from the cores above ``core`` (M·N)."""
+        if core not in self._bursts:
+            self._bursts[core] = RateBursts(self.counts, core)
+        return self._bursts[core]
 
 
 def evaluate_tenant(task: TenantTask, rng: np.random.Generator) -> dict:
@@ -248,9 +259,13 @@ def allocate(method, seg, mean_count, choice, fitted, key) -> list[dict]:
 
 
 def actual_percentiles(rows: list[dict], full: Replayer) -> None:
-    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row."""
-    rates = [r["rate"] for r in rows if r["rate"] < math.inf]
-    actual = full.percentiles_at(rates, sorted({r["p"] for r in rows}))
+    """Add ``actual_us``, the full-trace percentile at each allocated rate, to every row (each
+    rate replayed for the percentiles its rows need)."""
+    needed: dict[float, set] = {}
+    for r in rows:
+        if r["rate"] < math.inf:
+            needed.setdefault(r["rate"], set()).add(r["p"])
+    actual = full.percentiles_of(needed)
     for row in rows:
         row["actual_us"] = actual.get((row["rate"], row["p"]), math.inf)
 

@@ -1,28 +1,76 @@
-"""Claim rules of notebook 05 (TOFEC): one function per claim id, each returning a
-:class:`storrepro.suite.claims.Claim` judged against a band from the paper's words
-(:mod:`storrepro.suite.bands`; every band is a constant of :mod:`storrepro.papers.tofec.config`,
-where the decision register dates it). :mod:`~storrepro.papers.tofec.claims.judging` judges them on
-the experiment's outputs under every reading.
+"""Notebook 05's claims (TOFEC) as tables (:mod:`storrepro.suite.table`): per section of the
+notebook a module with its ``TABLE`` of rows — the paper's words typed once, the band built
+from them — and one ``measure_<id>`` (and, where a miss has a cause to name, ``explain_<id>``)
+per claim; :meth:`storrepro.suite.run.Run.judge_table` judges them under every reading.
 
-Roles. The task-delay surrogate SUR was calibrated to the paper's light-load delays of (1,1),
-(2,1) and TOFEC (84 / 74 ms) and to its capacity ratios, so B1-*, B2-21, B2-66, B2-126 and the
-light-load ratios B4-* are ``calibration``; so are B3-21 and B2-fixedk, which follow from the
-calibrated capacity ratios, and the copula's correlation C1-copula (which calibrates nothing a
-claim uses). A1, A2, A2-gap, A5 (it solves Theorem 1's own equations), B3-sat, A6, KERNEL and
-MDS are properties of this implementation (``invariant``). C1, B5-strict, C2 and C3 are our
-own reports (``analysis``). Every other claim is a statement of the paper that could have come
-out false here (``test``), judged on its replicates: the seeds of the λ grid (5 per rate, 10 at
-0.90–0.98·C_full) or of the changing workload (10 per pattern; B9d draws more, up to 40,
-until its interval decides).
+The modules, by the paper's sections: ``model`` (1–3: the delay model, the formulas, Theorem 1
+and Corollary 1; and this implementation's own checks, 8–10), ``capacity`` (4, 6), ``rates``
+(5: delay against the arrival rate and the codes TOFEC picks), ``phases`` (7: the changing
+workload) and ``headline``.
 
-The bands used before, sized from the pilot of our stand-in (the plan's acceptance checks were
-"sized from the pilot so that a correct implementation passes"), are retired; the register says
-once what they gave (:data:`~storrepro.papers.tofec.config.PILOT_BANDS_RETIRED`).
-
-Rules take plain numbers, per-seed samples or small pandas objects, so a unit test can build an
-input on which each fails and one on which it passes (``tests/test_tofec_claims.py``).
-
-The rules, by the paper's sections: ``delay_model`` (1), ``formulas`` (3), ``capacity`` (4, 6),
-``delay_vs_rate`` and ``code_choice`` (5), ``changing_workload`` (7), ``ablations`` (8–9) and
-``simulator_checks`` (2, 10); what several share in ``shared``.
+Each row says its role: the light-load delays and capacity ratios SUR was calibrated to, and
+what follows from them, are ``calibration``; the copula's correlation is a ``stand-in`` check;
+this implementation's own checks are ``invariant``; our reports ``analysis``; every other claim
+is a statement of the paper that could have come out false here (``test``), judged on its
+replicates. A claim "at every λ" (or in every phase) is judged on the λ that decides it
+(:func:`deciding`). The bands used before, sized from the pilot of our stand-in, are retired;
+the register says once what they gave (``config.PILOT_BANDS_RETIRED``).
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from storrepro.suite.bands import Band
+from storrepro.suite.claims import interval, judged
+from storrepro.suite.table import Row
+
+#: The delay model's alternative reading: Eq. (1)'s shifted exponential alone.
+PURE = "delay_model=PURE"
+
+_RANK = {"reproduced": 0, "inconclusive": 1, "not reproduced": 2}
+
+
+def pct(x: float, digits: int = 0) -> str:
+    return f"{100 * x:.{digits}f} %"
+
+
+def by_reading(cfg, inputs: dict, **pure) -> dict[str, dict]:
+    """``inputs`` under each alternative memory factor (another TOFEC policy of the same runs)
+    and, given ``pure`` (the inputs that differ under it), under the delay model's reading."""
+    alts = {f"alpha={v}": {**inputs, "alpha": float(v)} for v in cfg.readings["alpha"].others()}
+    return alts | ({PURE: {**inputs, **pure}} if pure else {})
+
+
+def pick(table: Sequence[Row], *ids: str) -> tuple[Row, ...]:
+    """The rows of ``table`` with these ids, in that order (a notebook cell judges those whose
+    inputs it has)."""
+    rows = {row.id: row for row in table}
+    missing = [i for i in ids if i not in rows]
+    if missing:
+        raise ValueError(f"no claim rows {missing}; the table has {list(rows)}")
+    return tuple(rows[i] for i in ids)
+
+
+def band_of(table: Sequence[Row], claim_id: str) -> Band:
+    """The band of row ``claim_id``, built from its words."""
+    return pick(table, claim_id)[0].bands()[""]
+
+
+def deciding(band: Band, samples: Mapping, of: str) -> tuple[object, dict, dict]:
+    """The key that decides a claim judged at every key (``{λ or phase: replicates}``): the worst
+    verdict, then the mean furthest outside the band (or nearest its edge); its interval, and
+    every key's ``{"mean", "ci95", "verdict"}``."""
+    if not samples:
+        raise ValueError(f"deciding key of {of!r}: no replicates given")
+    per = {}
+    for key, xs in samples.items():
+        u = interval(xs, of=f"{of} at {key}")
+        per[key] = {"mean": u["mean"], "ci95": u["ci95"], "verdict": judged(band, u), "u": u}
+
+    def excess(k):
+        return max(band.low - per[k]["mean"], per[k]["mean"] - band.high)
+
+    key = max(per, key=lambda k: (_RANK[per[k]["verdict"]], excess(k)))
+    table = {k: {x: v for x, v in p.items() if x != "u"} for k, p in per.items()}
+    return key, per[key]["u"], table

@@ -3,7 +3,8 @@ distance from the paper's violations and queued share."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -32,11 +33,12 @@ def calibration_score(violation_pct: float, queued_pct: float) -> float:
 class RampTask:
     """Fixed-bucket runs of one seed for several ramps: one sweep task, as each run is short."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("base_seed", "seed_index", "ramps", "system")
     base_seed: int
     seed_index: int
     ramps: tuple[tuple[int, int], ...]
     system: SystemParams = SystemParams()
-    trace: wl.TraceInput | None = field(default=None, repr=False)
+    trace: wl.TraceInput | None = None
 
 
 def run_ramps(task: RampTask, rng: np.random.Generator) -> list[dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -77,12 +78,13 @@ def forecast_requests(
 class FitTask:
     """One costly forecast: ``model`` trained on ``days`` of one seed's ``column``."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("base_seed", "seed_index", "model", "column", "days")
     base_seed: int
     seed_index: int
     model: str
     column: str
     days: tuple[int, ...]
-    history: np.ndarray = field(repr=False, compare=False)
+    history: np.ndarray = field(compare=False)
 
 
 def fit_tasks(
@@ -113,15 +115,16 @@ def fit_forecast(task: FitTask, rng: np.random.Generator) -> dict:
 
 @dataclass(frozen=True)
 class SeedTask:
+    STREAM: ClassVar[tuple[str, ...]] = ("base_seed", "seed_index", "alpha", "books")
     base_seed: int
     seed_index: int
     alpha: float = 0.5
     books: bool = True
     #: forecasts already made, ``forecast_key -> (forecast, stable, seconds)``
-    fits: dict | None = field(default=None, repr=False, compare=False)
+    fits: dict | None = field(default=None, compare=False)
     #: also forecast the P-syn write intensity (the lower panels of Figs. 10–12)
-    write_series: bool = field(default=True, repr=False, compare=False)
-    trace: wl.TraceInput | None = field(default=None, repr=False)
+    write_series: bool = field(default=True, compare=False)
+    trace: wl.TraceInput | None = None
 
 
 def seed_forecasts(task: SeedTask, rng: np.random.Generator) -> dict:

@@ -4,6 +4,7 @@ seed 0's smart run rebuilt from scratch (S11)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -27,6 +28,7 @@ from storrepro.sim.core_pool import CorePoolConfig
 class FluidTask:
     """S10: one policy replayed by the simpy pool and by the numpy fluid reference."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("run",)
     run: RunTask
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -56,13 +57,13 @@ def load(path: str, limit: int) -> RealVMs | None:
 
 
 def claim_inputs(vms: RealVMs | None, scores: pd.DataFrame | None, alpha: float,
-                 label: str | None = None) -> tuple:
-    """The real-data claim rules' inputs under the forecasting reading ``label``: the per-VM
-    table, or None and the message naming the public source and the parameter; and the
-    file's path and digest."""
+                 label: str | None = None) -> dict:
+    """The real-data claims' inputs under the forecasting reading ``label``: the per-VM
+    ``table``, or None and ``why``, the message naming the public source and the parameter;
+    and ``on``, the file's path and digest."""
     if vms is None:
-        return None, missing_message("real_vms")
-    return real_table(scores, alpha, label), "", vms.describe()
+        return {"table": None, "why": missing_message("real_vms"), "on": ""}
+    return {"table": real_table(scores, alpha, label), "why": "", "on": vms.describe()}
 
 
 def days_of(series: np.ndarray) -> np.ndarray:
@@ -90,8 +91,9 @@ def lookback(model: str) -> int:
 
 @dataclass(frozen=True)
 class VmTask:
+    STREAM: ClassVar[tuple[str, ...]] = ("vm", "alphas")
     vm: str
-    series: np.ndarray = field(repr=False, compare=False)
+    series: np.ndarray = field(compare=False)
     #: the α values the proposed model is scored at (the notebook's and the reading's)
     alphas: tuple[float, ...] = ALPHAS
 

@@ -5,6 +5,7 @@ and one day of the fixed bucket, the notebook's live control (:func:`fixed_day`)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -33,6 +34,8 @@ SCALINGS = {"offset": (1500.0, 1700.0), "peak": (0.0, 3200.0)}
 class RunTask:
     """One replay of the 6-day window under one policy."""
 
+    STREAM: ClassVar[tuple[str, ...]] = ("base_seed", "seed_index", "policy", "forecast", "n_min",
+                                         "n_agg", "pool_factor", "tick_s", "scaling", "system")
     base_seed: int
     seed_index: int
     policy: str
@@ -43,10 +46,10 @@ class RunTask:
     tick_s: float = 600.0
     scaling: str = "offset"
     system: SystemParams = SystemParams()
-    book: Book | None = field(default=None, repr=False, compare=False)
-    trace: wl.TraceInput | None = field(default=None, repr=False)
+    book: Book | None = field(default=None, compare=False)
+    trace: wl.TraceInput | None = None
     #: the proposed model's book, which the ``a7-forecast`` pool rule sizes P by
-    pool_book: Book | None = field(default=None, repr=False, compare=False)
+    pool_book: Book | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.policy not in POLICIES:

@@ -1,0 +1,217 @@
+"""The claims table's parts, ceilings and statistics (:mod:`storrepro.suite.table`), each on a
+hand-made measure; and a measure that judges the row's bands on several groups itself (a count
+over groups), whose verdict, reason and deciding interval the core keeps with the row's band;
+a rule that adds to its band, a pool read under a reading, one value."""
+
+import sys
+from functools import partial
+
+import pytest
+
+from storrepro.suite import bands, claims
+from storrepro.suite.replicates import Pool
+from storrepro.suite.table import Measured, Part, Row, band_entries, combined, judge_row
+
+PARTS = (Part("a", partial(bands.at_least, 1.0), of="a per replicate"),
+         Part("b", partial(bands.at_least, 1.0), of="b per replicate", statistic="median"))
+
+
+def row(**kw):
+    return Row(id="X1", statement="both parts hold", words="'at least one'", paper_value=1,
+               parts=PARTS, **kw)
+
+
+def measure_x1(inputs):
+    return Measured(inputs["values"], "measured", verdict=inputs.get("verdict", ""),
+                    reason=inputs.get("reason", ""))
+
+
+def judged(values, **kw):
+    inputs = {"values": values, **kw.pop("inputs", {})}
+    return judge_row(row(**kw), sys.modules[__name__], inputs, {})
+
+
+def test_parts_combine_worst_or_partly():
+    held, failed = [2.0, 2.1, 1.9], [0.2, 0.1, 0.3]
+    assert judged({"a": held, "b": failed}).verdict == "not reproduced"
+    assert judged({"a": held, "b": failed}, combine="partly").verdict == "partly"
+    assert combined(["reproduced", "inconclusive", "not reproduced"], "partly") == "inconclusive"
+    assert combined(["not reproduced", "not reproduced"], "partly") == "not reproduced"
+    assert combined(["inconclusive", "not reproduced"], "sizes") == "partly"
+    assert combined(["reproduced", "inconclusive"], "sizes") == "inconclusive"
+    with pytest.raises(ValueError, match="combine 'some'"):
+        row(combine="some")
+
+
+def test_a_part_has_its_own_statistic():
+    claim = judged({"a": [2.0, 2.1, 1.9], "b": [2.0, 50.0, 1.5, 1.6, 1.7]})
+    assert claim.values["verdict_per_part"] == {"a": "reproduced", "b": "reproduced"}
+    with pytest.raises(ValueError, match="part statistic 'mode'"):
+        Row(id="X2", statement="s", words="w", paper_value=1,
+            parts=(Part("a", partial(bands.at_least, 1.0), of="a", statistic="mode"),))
+
+
+def test_a_measures_verdict_is_a_ceiling_and_not_checkable_needs_no_values():
+    held = {"a": [2.0, 2.1, 1.9], "b": [2.0, 2.1, 1.9]}
+    capped = judged(held, inputs={"verdict": "not reproduced", "reason": "Smart above fixed."})
+    assert capped.verdict == "not reproduced" and "Smart above fixed." in capped.reason
+    nothing = judged({}, inputs={"verdict": "not checkable", "reason": "No file."})
+    assert nothing.verdict == "not checkable" and nothing.uncertainty is None
+
+
+def test_the_geometric_mean_of_ratios():
+    from storrepro.suite.replicates import estimate
+
+    u = estimate([2.0, 8.0], "ratio", "geomean")
+    assert u["mean"] == pytest.approx(4.0) and u["ci95"][0] < 4.0 < u["ci95"][1]
+    assert estimate([2.0, 0.0], "ratio", "geomean")["undefined"] == 1
+
+
+def test_a_claim_without_a_band_states_its_rule_and_a_calibration_is_registered():
+    from storrepro.suite.table import band_entries
+
+    target = Row(id="X3", role="calibration", statement="s", words="'about 5'", paper_value=5,
+                 rule="within 1 of 5 on every seed")
+    claim = judge_row(target, sys.modules[__name__], {"verdict": "reproduced", "reason": "Ok."},
+                      {})
+    assert claim.tolerance == "within 1 of 5 on every seed" and claim.verdict == "reproduced"
+    entries = band_entries([target, row()], "m")
+    assert entries["X3 target"]["value"] == target.rule and entries["X3 target"]["kind"] == (
+        "calibration")
+    assert "X1 band" in entries and "X3 band" not in entries
+
+
+def measure_x3(inputs):
+    return Measured(None, "5", verdict=inputs["verdict"], reason=inputs["reason"])
+
+
+ROW = Row(id="G1", statement="Above 1 on at least 2 of 3 groups", words="'mostly above one'",
+          paper_value="2/3", band=partial(bands.at_least, 1.0), of="x per replicate")
+
+
+def measure_g1(groups) -> Measured:
+    band = ROW.bands()[""]
+    records = sorted((claims.interval(x, f"x, {g}") for g, x in groups.items()),
+                     key=lambda u: u["mean"], reverse=True)
+    second = records[1]  # 'on at least 2': the second best decides
+    return Measured(None, f"second best {second['mean']:g}", {}, claims.judged(band, second),
+                    f"The second best group is at {second['mean']:g}.", second)
+
+
+def test_the_measure_judges_the_groups_and_the_core_keeps_the_band():
+    module = sys.modules[__name__]
+    held = judge_row(ROW, module, {"a": [2, 2.1], "b": [1.5, 1.51], "c": [0, 0.1]}, {})
+    assert held.verdict == "reproduced" and held.uncertainty["of"] == "x, b"
+    assert held.band == "bound: 'mostly above one'" and held.band_range["low"] == 1.0
+    failed = judge_row(ROW, module, {"a": [2, 2.1], "b": [0.5, 0.51], "c": [0, 0.1]}, {})
+    assert failed.verdict == "not reproduced" and "at 0.505" in failed.reason
+
+
+def test_a_test_claim_judged_by_its_measure_must_give_the_deciding_interval(monkeypatch):
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "measure_g1", lambda groups: Measured(None, "x", {}, "reproduced",
+                                                                      "held"))
+    with pytest.raises(ValueError, match="must return the interval that decided"):
+        judge_row(ROW, module, {}, {})
+
+
+ME = sys.modules[__name__]
+WORDS = "'both are on a par'"
+BOTH = Row(id="P", statement="a and b on a par", words=WORDS, paper_value=1.0,
+           parts=(Part("a", partial(bands.approx_ratio), "a / paper"),
+                  Part("b", partial(bands.approx_ratio), "b / paper")), combine="partly")
+
+
+def measure_p(inputs) -> Measured:
+    return Measured(inputs, "a and b")
+
+
+def test_parts_that_must_all_hold_give_partly_when_one_holds_and_one_fails():
+    assert judge_row(BOTH, ME, {"a": [1.0, 1.01], "b": [1.0, 0.99]}, {}).verdict == "reproduced"
+    one = judge_row(BOTH, ME, {"a": [1.0, 1.01], "b": [2.0, 2.1]}, {})
+    assert one.verdict == "partly" and one.values["verdict_per_part"]["b"] == "not reproduced"
+    assert one.uncertainty["of"] == "b / paper"  # the worst part decides the record
+    straddles = judge_row(BOTH, ME, {"a": [1.0, 1.01], "b": [1.0, 1.5]}, {})
+    assert straddles.verdict == "inconclusive"
+    worst = judge_row(Row(**{**BOTH.__dict__, "combine": "worst"}), ME,
+                      {"a": [1.0, 1.01], "b": [2.0, 2.1]}, {})
+    assert worst.verdict == "not reproduced"
+    with pytest.raises(ValueError, match="combine 'most'"):
+        Row(**{**BOTH.__dict__, "combine": "most"})
+
+
+SHAPE = Row(id="S", statement="falls", words="'falls smoothly'", paper_value="falls",
+            band=partial(bands.Band, "direction"), of="rises", tolerance="never rises",
+            no_uncertainty="a shape")
+
+
+def measure_s(rises) -> Measured:
+    return Measured(rises, f"{rises} rises", verdict="not reproduced" if rises else "reproduced",
+                    reason="Counted.")
+
+
+def test_a_rule_that_adds_to_its_band_decides_and_keeps_the_band():
+    ok, bad = (judge_row(SHAPE, ME, n, {}) for n in (0, 2))
+    assert (ok.verdict, bad.verdict) == ("reproduced", "not reproduced")
+    assert bad.band == "direction: 'falls smoothly'" and bad.tolerance.startswith("never rises (")
+    assert bad.uncertainty is None  # one value: no interval, the row says why
+    assert band_entries([SHAPE], "m")["S band"]["value"] == bad.tolerance  # the rule, not "> 0"
+
+
+def test_a_rule_rows_verdict_decides_and_without_one_its_band_does():
+    """A row whose rule adds to its band (``tolerance``: 'or the delay trends up') takes the
+    measure's verdict, which may lift the band's; without a verdict the band decides; a row
+    without its own rule takes a verdict only as a ceiling."""
+    rule = Row(id="R", statement="x on a par, or trending", words=WORDS, paper_value=1.0,
+               band=partial(bands.approx_ratio), of="x / paper", tolerance="on a par, or trends")
+
+    def verdict_of(row, values, verdict):
+        module = type("M", (), {"measure_r": staticmethod(
+            lambda x: Measured(x, "x", verdict=verdict, reason="Trend." if verdict else ""))})
+        return judge_row(row, module, values, {}).verdict
+
+    assert verdict_of(rule, [1.0, 1.01], "") == "reproduced"
+    assert verdict_of(rule, [2.0, 2.1], "") == "not reproduced"
+    assert verdict_of(rule, [2.0, 2.1], "reproduced") == "reproduced"  # the rule's other way
+    plain = Row(**{**rule.__dict__, "tolerance": ""})
+    assert verdict_of(plain, [2.0, 2.1], "reproduced") == "not reproduced"  # a ceiling only
+    assert verdict_of(plain, [1.0, 1.01], "not reproduced") == "not reproduced"
+
+
+POOLED = Row(id="Q", statement="x on a par", words=WORDS, paper_value=1.0, pool="reps",
+             band=partial(bands.approx_ratio), of="x / paper")
+
+
+def measure_q(replicates, inputs) -> Measured:
+    values = [r[inputs] for r in replicates]
+    return Measured(values, f"{inputs}")
+
+
+def test_a_pool_measure_that_names_inputs_reads_the_replicates_under_the_reading():
+    reps = [{"a": 1.0, "b": 2.0}, {"a": 1.01, "b": 2.1}, {"a": 0.99, "b": 1.9}]
+    pool = Pool("reps", lambda idx: [reps[i] for i in idx], start=3, cap=3, cap_why="the list")
+    assert judge_row(POOLED, ME, "a", {"reps": pool}).verdict == "reproduced"
+    assert judge_row(POOLED, ME, "b", {"reps": pool}).verdict == "not reproduced"
+
+
+def test_a_claim_id_with_brackets_and_dots_names_its_functions():
+    row = Row(id="B1-(1,1)", statement="s", words=WORDS, paper_value=1.0,
+              band=partial(bands.approx_ratio), of="x")
+    module = type("M", (), {"measure_b1_1_1": staticmethod(lambda x: Measured(x, "x"))})
+    assert judge_row(row, module, [1.0, 1.01], {}).verdict == "reproduced"
+
+
+def test_a_row_names_its_fixed_cause_only_when_not_reproduced():
+    row = Row(**{**POOLED.__dict__, "pool": "", "miss": "The cause."})
+    module = type("M", (), {"measure_q": staticmethod(lambda x: Measured(x, "x"))})
+    assert "The cause." not in judge_row(row, module, [1.0, 1.01], {}).reason
+    assert judge_row(row, module, [2.0, 2.01], {}).reason.endswith("The cause.")
+
+
+def test_one_value_keeps_its_record_unless_the_row_says_why_it_has_no_interval():
+    row = Row(**{**POOLED.__dict__, "pool": ""})
+    module = type("M", (), {"measure_q": staticmethod(lambda x: Measured(x, "x"))})
+    assert judge_row(row, module, 1.0, {}).uncertainty["n"] == 1
+    said = Row(**{**row.__dict__, "no_uncertainty": "one run"})
+    assert judge_row(said, module, 1.0, {}).uncertainty is None
+
