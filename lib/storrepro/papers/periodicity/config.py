@@ -74,18 +74,17 @@ F2_SMALL = bands.Band("approx", "\"Although it can further reduce the 99.9% tail
 F2_EARLY = 0.25  # "a few scheduling times": the first quarter of the move range
 #: How F3 aggregates its replicates (storrepro.suite.replicates.STATISTICS).
 F3_STATISTIC = "median"
-#: The scheduling pool: replicates drawn first in the full profile, and at most (each costs
-#: about 10 s of one core; the notebook holds 120 s on two).
+#: The scheduling pool: replicates drawn first in the full profile, and at most (what one costs).
 SCHED_CAP_WHY = ("a scheduling replicate (every reading of PrecisePeriod, the smooth twin and "
-                 "the even-load regimes) costs about 10–20 s of one core; notebook 01 holds "
-                 "120 s on two cores")
+                 "the even-load regimes) costs about 45 s of one core, so 20 take about 7.5 "
+                 "minutes on two cores: the cap is the cost, not a sample size the paper gives")
 #: Choices of the scheduling reconstruction the paper's text leaves open (register entries
 #: "segment count", "unforecast load", "history forecast", "detection cadence"), as taken.
 SEGMENT_COUNT = ("4000 (sched_segments): 40 000 would hold 1.8 GB of 1-min traffic per "
                  "replicate (3 days and four 6-h intervals, read and write, float32) and ten "
-                 "times the detections (the top 20 % of segments under six readings), beyond the "
-                 "notebook's 120 s and two workers' memory; the mean traffic per SSD is the "
-                 "paper's at any count, and 1 % is 17 moves at any count")
+                 "times the detections (the top 20 % of segments under six readings): ten "
+                 "times the pool's 7.5 minutes, beyond two workers' memory; the mean traffic "
+                 "per SSD is the paper's at any count, and 1 % is 17 moves at any count")
 UNFORECAST_LOAD = ("yes, per SSD a constant: the historical mean 10-min traffic of its "
                    "unforecast segments (that load stays wherever the forecast segments go)")
 HISTORY_FORECAST = ("persistence: each segment's traffic of the previous 6 h, every segment a "

@@ -137,6 +137,7 @@ def precise_prediction(
     periods: dict | None = None,
     verification: str = "preprocessed",
     caches: dict | None = None,
+    detected: dict | None = None,
 ) -> Prediction:
     """PreciseScheduling's forecast of the interval starting at minute ``start``.
 
@@ -146,8 +147,12 @@ def precise_prediction(
     which also sets the series the forecast is built from, or a minimum horizon).
     ``caches`` (a dict, kept between calls for the same ``start``) shares each series' windows
     (see :meth:`PrecisePeriod.windows`) and its preprocessed history between the readings.
+    ``detected`` (a dict) keeps the periods detected, by reading, segment and ``start``, for the
+    runs of one generated workload at other scales: a period does not depend on its series'
+    scale (every step of PrecisePeriod is scale-free: Tukey fences, wavelet levels, ACF, PCC).
     """
     caches = {} if caches is None else caches
+    detected = {} if detected is None else detected
     if ("history", start) not in caches:  # the same for every reading
         caches[("history", start)] = _binned_history(w, start)
     read, write, top = caches[("history", start)]
@@ -156,10 +161,11 @@ def precise_prediction(
     ids, preds = [], []
     for g in top:
         if g not in periods:
-            periods[g] = (
-                det.detect(read[g], cache=caches.setdefault((g, 0), {})),
-                det.detect(write[g], cache=caches.setdefault((g, 1), {})),
-            )
+            key = (verification, int(g), start)
+            if key not in detected:
+                detected[key] = (det.detect(read[g], cache=caches.setdefault((g, 0), {})),
+                              det.detect(write[g], cache=caches.setdefault((g, 1), {})))
+            periods[g] = detected[key]
         tr, tw = periods[g]
         tr, tw = tr or tw, tw or tr
         if tr is None:

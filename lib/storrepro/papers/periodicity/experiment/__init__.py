@@ -529,15 +529,16 @@ class BothArrivals:
 def run_both_arrivals(pair: BothArrivals) -> list[dict]:
     """``[run_task(pair.twin.uneven), run_task(pair.twin)]`` from one generated workload: the
     same numbers as the two tasks run apart (both draw it from the stream the primary has under
-    the sweep's seed; each skews its own copy in place), with one generation instead of two."""
+    the sweep's seed; each skews its own copy in place), with one generation and one detection
+    of each segment's periods instead of two (the twin's skew only rescales each series)."""
     uneven = pair.twin.uneven
     if uneven.task.trace:
         raise ValueError("BothArrivals: expected a surrogate replicate, not a trace")
     rng = task_rng(pair.twin.seed, uneven)
     w = generate(rng, uneven.task.spec)
-    twin_rng, twin_w = copy.deepcopy(rng), copy.deepcopy(w)
-    return [run_replicate(uneven.task, rng, w),
-            run_replicate(pair.twin.smooth_task(), twin_rng, twin_w)]
+    twin_rng, twin_w, detected = copy.deepcopy(rng), copy.deepcopy(w), {}
+    return [run_replicate(uneven.task, rng, w, detected),
+            run_replicate(pair.twin.smooth_task(), twin_rng, twin_w, detected)]
 
 
 @dataclass(frozen=True)
@@ -565,17 +566,19 @@ class EvenLoads:
 def run_even_loads(pair: EvenLoads) -> list[dict]:
     """``[run_replicate(pair.task), run_replicate(pair.flat)]`` from one generated workload:
     the same numbers as the two tasks run apart (the unscaled run leaves the workload as it
-    is; the scaled one then scales it in place), in half the generation time."""
+    is; the scaled one then scales it in place), with one generation and one detection of each
+    segment's periods instead of two."""
     if pair.task.trace or pair.flat.task.target_tail_ms > 0 or pair.flat.task.skew_target_ms > 0:
         raise ValueError("EvenLoads: expected a surrogate replicate and its unscaled twin")
     rng = task_rng(pair.flat.seed, pair.task)
-    w = generate(rng, pair.task.spec)
-    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w)
-    return [run_replicate(pair.task, rng, w), flat]
+    w, detected = generate(rng, pair.task.spec), {}
+    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w, detected)
+    return [run_replicate(pair.task, rng, w, detected), flat]
 
 
 def detection_check(
-    w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None
+    w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None,
+    detected: dict | None = None,
 ) -> dict:
     """E1: PrecisePeriod on the sampled segments' history (10-min bins, read and write).
 
@@ -585,6 +588,7 @@ def detection_check(
     at all (3T of history plus max(T, min_horizon) future samples do not fit).
     """
     caches = {} if caches is None else caches  # as in scheduling.precise_prediction
+    detected = {} if detected is None else detected  # by reading, segment and side
     hist = slice(0, w.spec.history_minutes)
     det = PrecisePeriod(**reading_fields(verification))
     bins = w.spec.history_minutes // scheduling.BIN_MIN
@@ -599,8 +603,11 @@ def detection_check(
             if ("series", g, k) not in caches:  # the same for every reading
                 caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
                                                    scheduling.BIN_MIN)
-            periods.append(det.detect(caches[("series", g, k)],
-                                      cache=caches.setdefault((g, k), {})))
+            key = ("check", verification, int(g), k)
+            if key not in detected:
+                detected[key] = det.detect(caches[("series", g, k)],
+                                        cache=caches.setdefault((g, k), {}))
+            periods.append(detected[key])
         periods = [p * scheduling.BIN_MIN for p in periods if p is not None]
         if periods:
             found += 1
@@ -637,12 +644,15 @@ class _Evaluations:
 
 
 def run_replicate(task: SchedulingTask, rng: np.random.Generator,
-                  w: Workload | None = None) -> dict:
+                  w: Workload | None = None, detected: dict | None = None) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
     ``w``: the task's workload, already generated from ``rng`` (it is scaled in place when the
-    task calibrates the load).
+    task calibrates the load). ``detected``: the periods PrecisePeriod detected in another run of
+    the same generated workload, at another scale (the same periods: see
+    :func:`scheduling.precise_prediction`), kept in it for the next.
     """
+    detected = {} if detected is None else detected
     if w is None:
         w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
             rng, task.spec
@@ -681,7 +691,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         )
         precise, caches = {}, {}  # the readings share each series' windows
         for v in readings:
-            precise[v] = scheduling.precise_prediction(w, start, periods[v], v, caches)
+            precise[v] = scheduling.precise_prediction(w, start, periods[v], v, caches, detected)
             periods[v] = precise[v].periods
         history = scheduling.history_prediction(w, start)
         actual10 = bin_sum(actual, scheduling.BIN_MIN)
@@ -736,7 +746,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         w.spec.segments, size=min(task.detection_sample, w.spec.segments // 4), replace=False
     )
     caches = {}
-    detection = {v: detection_check(w, ids, v, caches) for v in readings}
+    detection = {v: detection_check(w, ids, v, caches, detected) for v in readings}
     return {
         "replicate": task.replicate,
         "segments": w.spec.segments,
