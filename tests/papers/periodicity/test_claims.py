@@ -248,7 +248,7 @@ def _lats(hash_tail: float, tails: dict, mean_after=0.127, replicates=1) -> pd.D
 TAILS = {
     ("PreciseScheduling", 0.01): 1.0, ("PreciseScheduling", 0.02): 0.9,
     ("PreciseScheduling", 0.05): 0.95, ("greedy-history", 0.05): 2.0,
-    ("greedy-history", 0.01): 2.5, (rules.CEILING, 0.01): 0.8,
+    ("greedy-history", 0.01): 2.5, (rules.ACTUAL_10MIN, 0.01): 0.8,
     ("random-history", 0.01): 3.0, ("random-history", 0.05): 2.0,
     ("random-history", 0.1): 1.1,
 }
@@ -388,7 +388,7 @@ def test_headline_states_both_data_sets_and_the_load_reading():
             "F1": claim("not reproduced", "smallest lead -4.3 points"),
             "F3": claim("reproduced", "-78.7 % at 1 %", values={
                 "reduction_1pct": 78.7, "greedy-history reduction_1pct": 78.4,
-                "ceiling (actual future) reduction_1pct": 79.4}, by_reading={
+                "greedy on actual 10-min traffic reduction_1pct": 79.4}, by_reading={
                 "load_regime=paper_mean_traffic": {"verdict": "not reproduced",
                                                    "reproduced_value": "-11.2 % at 1 %"},
                 "verification_target=denoised": {"verdict": "reproduced",
@@ -403,12 +403,12 @@ def test_headline_states_both_data_sets_and_the_load_reading():
     assert "on synthetic seasonLength leads (0.998 vs PrecisePeriod 0.505)" in cause
     assert "under load_regime=paper_mean_traffic it is not reproduced (-11.2 % at 1 %)" in cause
     assert "verification_target" not in cause and "beating" not in text["statement"]
-    assert "greedy-history cuts 78.4 %, ceiling (actual future) cuts 79.4 % against " \
+    assert "greedy-history cuts 78.4 %, greedy on actual 10-min traffic cuts 79.4 % against " \
         "PreciseScheduling's 78.7 %, so F3 measures where" in cause
     summary = text["summary"]
     assert summary == (
-        "Partly reproduced: the new detector finds periods best on 82 real series, not on our "
-        "synthetic sines; scheduling cuts the slowest disk's worst delays by the paper's 50–90 "
+        "Partly reproduced: the new detector finds periods best on 82 real series, not on the "
+        "paper's sines; scheduling cuts the slowest disk's worst delays by the paper's 50–90 "
         "% with disks as uneven as the paper's, not at every load.")
     assert len(summary.split()) <= 40
     # every load setting fails: the summary says so
@@ -446,23 +446,30 @@ def test_f0_checks_all_four_load_numbers():
             "200 µs, 60.0 MB/s; 9.90 ms, 1.900 ms, 200 µs, 60.0 MB/s.") in claim.reason
     assert [r["hash_max_tail_ms"] for r in claim.values["per_replicate"]] == [10.2, 9.9]
     # skewed volumes at the paper's traffic: all four within ×/÷ 1.15 (0.97, 0.93, 1.06, 0.99)
-    skewed = {"volume_sigma": 1.3, "arrival_seconds": 27, "mean_target_ms": 1.019,
+    skewed = {"volume_sigma": 1.3, "arrival_seconds": 27, "target_ms": 10.0,
               "hash_max_tail_ms": 9.7, "hash_mean_ssd_tail_ms": 0.95,
               "hash_mean_latency_ms": 0.135, "mean_ssd_mb_per_s": 25.8}
-    claim = rules.f0_load_regime([skewed])
+    fit = {"arrival_seconds": 27, "volume_sigma": 1.2, "tried": [(60, 1.1, 9.9, 0.8),
+                                                                 (27, 1.2, 9.8, 1.02)]}
+    claim = rules.f0_load_regime([skewed], fit)
     assert claim.verdict == "reproduced" and "All four" in claim.reason
     assert "Per replicate" not in claim.reason  # one replicate: its numbers are the means
-    assert "lognormal sigma 1.30–1.30" in claim.reason and "27 of 60" in claim.reason
-    assert claim.values["arrival_seconds"] == [27]
-    # every replicate is held to the four numbers: one replicate off, though the means meet
-    off = {**skewed, "arrival_seconds": 30, "hash_mean_ssd_tail_ms": 0.85}
-    claim = rules.f0_load_regime([skewed, off])
+    assert "lognormal sigma 1.30–1.30" in claim.reason and "first 27 s" in claim.reason
+    assert "fitted once for the surrogate on a workload of its own (its mean tail 1.020 ms " \
+        "there)" in claim.reason
+    # which numbers can fail, and which hold by construction or are the fit's target
+    assert claim.values["by_construction"] == ["traffic", "mean latency"]
+    assert claim.values["targets"] == ["worst SSD"]
+    assert "the mean tail is the number that can fail" in claim.reason
+    # the seconds fitted on another workload: on the replicates the mean tail misses, F0 fails
+    off = {**skewed, "hash_mean_ssd_tail_ms": 0.85}
+    claim = rules.f0_load_regime([skewed, off], fit)
     assert claim.values["hash_mean_ssd_tail_ms"] == pytest.approx(0.9)  # the mean: in the band
-    assert claim.verdict == "not reproduced" and "27–30 of 60" in claim.reason
+    assert claim.verdict == "not reproduced"
     assert "Missed in at least one replicate: mean tail." in claim.reason
-    # no mean target: the seconds are not fitted and not named
-    assert "of 60" not in rules.f0_load_regime([{**skewed, "mean_target_ms": 0.0,
-                                                   "arrival_seconds": 60}]).reason
+    # smooth arrivals, no fit: the seconds named as they are
+    smooth = rules.f0_load_regime([{**skewed, "arrival_seconds": 60}])
+    assert "over 60 s of it" in smooth.reason and "fitted once" not in smooth.reason
     # each number alone can fail it: the mean tail just outside 1.019 × 1.15 = 1.172 ms
     assert rules.f0_load_regime([{**skewed, "hash_mean_ssd_tail_ms": 1.18}]).verdict == \
         "not reproduced"
@@ -516,3 +523,63 @@ def test_a_quantity_undefined_on_a_replicate_is_not_checkable():
     # with one replicate there is no interval: the undefined value alone is not checkable
     one = rules.f7_overhead_flat(_lats(4.0, {**TAILS, ("PreciseScheduling", 0.01): 0.0}))
     assert one.verdict == "not checkable"
+
+
+def _overload_lats(cuts: list[float]) -> pd.DataFrame:
+    """Nine-odd replicates at hash 4 ms whose PreciseScheduling 1 % and 2 % tails give
+    ``cuts`` (%), each row with the worst SSD, its busiest minute and the arrival seconds."""
+    tails = {**TAILS, ("PreciseScheduling", 0.01): [4.0 * (1 - c / 100) for c in cuts],
+             ("PreciseScheduling", 0.02): [4.0 * (1 - c / 100) for c in cuts]}
+    lat = _lats(4.0, tails, replicates=len(cuts))
+    return lat.assign(worst_ssd=7, worst_peak_gb=13.74, arrival_seconds=30)
+
+
+def test_f3_takes_the_median_replicate_and_names_each_overloaded_one():
+    cuts = [70.0, 72.0, 68.0, 75.0, 71.0, 69.0, 73.0, 70.0, -300.0]
+    claim = rules.f3_worst_tail_cut(_overload_lats(cuts))
+    assert claim.values["statistic"] == "median" and claim.verdict == "reproduced"
+    assert claim.values["reduction_1pct"] == pytest.approx(70.0)
+    assert claim.values["mean_1pct"] == pytest.approx(np.mean(cuts))  # the mean beside it
+    assert claim.values["inside_band_1pct"] == 8
+    # the overloaded replicate is named with its cause: 13.74 GB in a minute against the
+    # 13.1 GB the SSD serves in 30 s
+    assert claim.values["overloaded"] == [
+        "replicate 8: 16.00 ms against hash's 4.00 ms (mean over its intervals); in interval 0 "
+        "SSD 7 reaches 16 ms: a moved segment gave its busiest minute 13.74 GB, more than the "
+        "13.11 GB it serves in the 30 s the minute's requests arrive in"]
+    assert "overloads an SSD in 1 of 9 replicates: replicate 8" in claim.reason
+    f4 = rules.f4_mean_latency(_overload_lats(cuts))
+    assert "Overloaded SSDs in 1 of 9 replicates: replicate 8" in f4.reason
+    # the same cuts judged on their mean would not be reproduced: the aggregation decides
+    assert not rules.F3_BAND.contains(float(np.mean(cuts)))
+    # most replicates below 50 %: the median is, too
+    low = rules.f3_worst_tail_cut(_overload_lats([30.0, 35.0, 40.0, 32.0, 38.0, 36.0, 70.0]))
+    assert low.verdict == "not reproduced" and low.values["overloaded"] == []
+
+
+def test_pooled_records_the_cap_and_what_would_decide_at_it():
+    unc = {"n": 20, "mean": 1.0, "ci95": [-1.0, 3.0], "of": "x"}
+    pool = {"cap": 20, "cap_why": "time"}
+    at_cap = rules._pooled(unc, pool, rules.F1_BAND)
+    assert at_cap["cap"] == 20 and at_cap["cap_why"] == "time"
+    assert at_cap["n_needed"] == 80  # the half-width 2 must shrink to 1: four times the n
+    below = rules._pooled({**unc, "n": 12}, pool, rules.F1_BAND)
+    assert "n_needed" not in below  # the pool could still grow
+    decided = rules._pooled({**unc, "ci95": [0.5, 1.5]}, pool, rules.F1_BAND)
+    assert "n_needed" not in decided
+    assert rules._pooled(unc, None, rules.F1_BAND) == unc
+
+
+def test_pool_measures_are_what_the_claims_judge():
+    lat = _overload_lats([70.0, 60.0, 80.0])
+    flows = _flows(20.0, 10.0)
+    values = {of: measure(flows if table == "flows" else lat)
+              for measure, table, _, of, _ in rules.pool_measures()}
+    assert values[rules.F1_OF] == rules.f1_tail_flow_best(flows).values["lead_per_replicate"]
+    f3 = rules.f3_worst_tail_cut(lat).values["cut_per_replicate"]
+    assert values[rules._f3_of(0.01)] == f3["0.01"] and values[rules._f3_of(0.02)] == f3["0.02"]
+    assert values[rules.F4_OF] == rules.f4_mean_latency(lat).values["per_replicate"]
+    assert values[rules.F5_OF] == rules.f5_greedy_5x(lat).values["excess_per_replicate"]
+    f6 = rules.f6_random_10pct(lat).values
+    assert values[rules.F6_OF_WORSE] == f6["worse_per_replicate"]
+    assert values[rules.F6_OF_SIMILAR] == f6["similar_per_replicate"]

@@ -92,13 +92,33 @@ def test_tiny_scheduling_replicate_runs_and_hash_is_the_reference():
     result = run_task(task, np.random.default_rng(0))  # dispatches to run_replicate
     flows = flows_table([result])
     assert set(flows.method) == {"PreciseScheduling", "greedy-history", "random-history",
-                                 "ceiling (actual future)"}
+                                 "greedy on actual 10-min traffic",
+                                 "greedy on actual 1-min traffic"}
     assert (flows[flows.kind == "moves"].moves <= flows[flows.kind == "moves"].value).all()
     lats = latency_table([result])
     assert {"hash", "PreciseScheduling"} <= set(lats.method)
     assert (lats.max_tail_ms >= lats.mean_latency_ms).all()
     assert result["detection"]["sampled"] == 10
     assert result["detection"]["planted_sampled"] >= result["detection"]["unverifiable"] >= 0
+
+
+def test_flows_table_is_each_rows_decline_against_hash_in_its_interval():
+    spec = SurrogateSpec(ssds=3, segments=60, history_days=1, intervals=2)
+    task = SchedulingTask(0, spec, (0.01, 0.05), (1, 2), detection_sample=10)
+    results = [run_task(task, np.random.default_rng(s)) | {"replicate": s} for s in (0, 1)]
+    want = []  # row by row, in order, with Python's arithmetic
+    for r in results:
+        hashed = {row["interval"]: row for row in r["rows"] if row["method"] == "hash"}
+        for row in r["rows"]:
+            if row["method"] != "hash":
+                h = hashed[row["interval"]]
+                want.append({"replicate": r["replicate"],
+                             **{k: row[k] for k in ("interval", "method", "kind", "value",
+                                                    "moves")},
+                             "decline_p99": 100 * (1 - row["p99_flow"] / h["p99_flow"]),
+                             "decline_p999": 100 * (1 - row["p999_flow"] / h["p999_flow"])})
+    pd.testing.assert_frame_equal(flows_table(results), pd.DataFrame(want), check_exact=True)
+    assert flows_table([]).empty
 
 
 def test_replicate_runs_precise_scheduling_under_each_reading_and_shares_the_rest():
@@ -168,18 +188,32 @@ def test_an_uneven_ssds_replicate_skews_its_volumes_and_keeps_its_traffic():
 
 
 def test_f0_reads_the_evaluations_own_numbers_which_the_fit_drew():
-    """The calibration fits on the evaluation's own draws: its chosen (seconds, sigma) drew
-    exactly the worst SSD and mean tail that the evaluation's hash-placement rows then show."""
-    from storrepro.papers.periodicity.experiment import UnevenSSDs, hash_numbers
+    """The sigma fit runs on the evaluation's own draws, at the arrival seconds fitted once
+    (:class:`ArrivalFit`): its worst SSD is the one the evaluation's hash-placement rows show;
+    the smooth twin draws the same workload with requests spread over every minute."""
+    from storrepro.papers.periodicity.experiment import (
+        ArrivalFit,
+        SmoothArrivals,
+        UnevenSSDs,
+        hash_numbers,
+    )
+    from storrepro.suite.parallel import task_rng
 
     spec = SurrogateSpec(ssds=32, segments=300, history_days=1, intervals=2)
+    fit = run_task(ArrivalFit(spec, 5.0, 1.1), np.random.default_rng(5))
+    drawn = {(s, sigma) for s, sigma, _, _ in fit["tried"]}
+    assert (fit["arrival_seconds"], fit["volume_sigma"]) in drawn
     task = SchedulingTask(0, spec, (0.01,), (1,), detection_sample=10, skew_target_ms=5.0,
-                          mean_tail_target_ms=1.1)
-    result = run_task(UnevenSSDs(task), np.random.default_rng(0))
+                          arrival_seconds=fit["arrival_seconds"])
+    uneven = UnevenSSDs(task)
+    result = run_task(uneven, task_rng(0, uneven))
     cal = result["calibration"]
-    drawn = {(s, sigma): (worst, mean) for s, sigma, worst, mean in cal["tried"]}
-    assert drawn[(cal["arrival_seconds"], cal["volume_sigma"])] == (
-        cal["hash_max_tail_ms"], cal["hash_mean_ssd_tail_ms"])
+    assert cal["arrival_seconds"] == result["arrival_seconds"] == fit["arrival_seconds"]
+    smooth = run_task(SmoothArrivals(uneven, 0), np.random.default_rng(99))
+    assert smooth["arrival_seconds"] == 60 and smooth["calibration"]["arrival_seconds"] == 60
+    assert smooth["detection"]["planted_share"] == result["detection"]["planted_share"]
+    assert {r["reading"] for r in smooth["rows"] if r["method"] == "PreciseScheduling"} == \
+        {"preprocessed"}
     hashed = [r for r in result["rows"] if r["method"] == "hash"]
     assert len(hashed) == 2 and cal["hash_max_tail_ms"] == 1e3 * max(
         np.max(r["tail_latency"]) for r in hashed)

@@ -88,28 +88,41 @@ def test_generator_table_pairs_variants_with_the_papers_generator(results):
     assert table.loc["square wave"].isna().all()  # a variant that did not run
 
 
-def test_split_sweep_separates_replicates_regimes_series_and_generator_rows(results):
+def test_split_sweep_separates_the_arrival_fit_series_and_generator_rows(results):
     from storrepro.papers.periodicity.config import PrecisePeriodConfig
 
     gen = results.head(1).assign(dataset=ex.GENERATOR_PREFIX + "sawtooth")
     series = [results.to_dict("records"), gen.to_dict("records")]
-    plain = {"replicate": 0, "calibration": None}
-    cfg = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
-    sched, regimes, rows, generator_rows = ex.split_sweep([plain, *series], cfg)
-    assert sched == [plain] and len(rows) == 4 and len(generator_rows) == 1
-    assert regimes == {"worst_ssd_10ms": [plain], "paper_mean_traffic": [plain]}  # none ran
-    # calibrated: the skewed replicate, then the even-load one scaled and unscaled (one task)
-    skewed, scaled, flat = ({"replicate": 0, "calibration": {"volume_sigma": 1.3}},
-                            {"replicate": 0, "calibration": {"scale": 2.0}}, {"replicate": 0})
+    fit = {"arrival_seconds": 30}
     cfg = PrecisePeriodConfig(profile="quick")
-    sched, regimes, rows, _ = ex.split_sweep([skewed, [scaled, flat], *series], cfg)
-    assert sched == [skewed] and len(rows) == 4
-    assert regimes == {"worst_ssd_10ms": [scaled], "paper_mean_traffic": [flat]}
+    got, rows, generator_rows = ex.split_sweep([fit, *series], cfg)
+    assert got == fit and len(rows) == 4 and len(generator_rows) == 1
+    unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
+    got, rows, _ = ex.split_sweep(series, unscaled)  # no fit ran
+    assert got is None and len(rows) == 4
+
+
+def test_replicate_bundles_name_each_regime_and_arrival_reading():
+    from storrepro.papers.periodicity.config import PrecisePeriodConfig
+
+    skewed, smooth, scaled, flat = ({"replicate": 0, "calibration": {"volume_sigma": 1.3}},
+                                    {"replicate": 0, "arrival_seconds": 60},
+                                    {"replicate": 0, "calibration": {"scale": 2.0}},
+                                    {"replicate": 0})
+    cfg = PrecisePeriodConfig(profile="quick")
+    assert ex.replicate_bundle([[skewed, smooth], [scaled, flat]], cfg) == {
+        "sched": skewed, "smooth": smooth,
+        "regimes": {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}}
+    unfitted = PrecisePeriodConfig(profile="quick", sched_target_mean_tail_ms=0.0)
+    bundle = ex.replicate_bundle([skewed, [scaled, flat]], unfitted)
+    assert bundle["sched"] == bundle["smooth"] == skewed
+    plain = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
+    assert ex.replicate_bundle([skewed], plain)["regimes"]["worst_ssd_10ms"] == skewed
     # a trace is scaled, not skewed (no volumes): only the unscaled alternative runs
-    trace = type("Cfg", (), {"sched_replicates": 1, "sched_target_tail_ms": 10.0,
+    trace = type("Cfg", (), {"sched_target_tail_ms": 10.0, "sched_target_mean_tail_ms": 1.0,
                              "trace": "some.csv"})()
-    sched, regimes, _, _ = ex.split_sweep([scaled, flat, *series], trace)
-    assert regimes == {"worst_ssd_10ms": [scaled], "paper_mean_traffic": [flat]}
+    bundle = ex.replicate_bundle([scaled, flat], trace)
+    assert bundle["smooth"] == scaled and bundle["regimes"]["paper_mean_traffic"] == flat
 
 
 def test_synthetic_blocks_deal_the_series_round_robin_beside_all_of_cran(results):
@@ -177,7 +190,7 @@ def test_every_plot_draws_a_figure(results, scored):
     trace = list(PrecisePeriod().windows(x, stop_at_first=False))
     walk = ex.verified_forecast(clean, trace, 0.7, x.size)
     example = [(np.ones(36), np.ones(36)), (np.zeros(36), np.ones(36))]
-    mean = pd.DataFrame({"method": [*ex.scheduling.METHODS, ex.scheduling.CEILING], "value": 1,
+    mean = pd.DataFrame({"method": [*ex.scheduling.METHODS, *ex.scheduling.ACTUALS], "value": 1,
                          "decline_p99": 1.0, "decline_p999": 2.0}).set_index(["method", "value"])
     figures = [
         plots.latency_knee(np.array([1e3, 5e3]), np.array([1e-4, 2e-4])),
@@ -200,16 +213,22 @@ def test_the_load_regimes_tasks_and_their_workloads():
     from storrepro.papers.periodicity.config import PrecisePeriodConfig
 
     cfg = PrecisePeriodConfig(profile="quick", sched_replicates=2)
-    tasks = ex.notebook_tasks(cfg)
-    skewed, pairs = tasks[:2], tasks[2:4]
-    assert all(isinstance(t, ex.UnevenSSDs) for t in skewed)
+    first = ex.notebook_tasks(cfg)
+    assert isinstance(first[0], ex.ArrivalFit) and first[0].mean_target_ms == 1.019
+    assert not any(isinstance(t, ex.UnevenSSDs | ex.EvenLoads) for t in first)
+    tasks = [t for i in range(2) for t in ex.replicate_tasks(cfg, i, 25)]
+    both, pairs = tasks[0::2], tasks[1::2]
+    assert all(isinstance(t, ex.BothArrivals) for t in both)
     assert all(isinstance(t, ex.EvenLoads) for t in pairs)
-    assert not isinstance(tasks[4], ex.SchedulingTask | ex.AtMeanTraffic | ex.EvenLoads)
+    smooth = [t.twin for t in both]
+    skewed = [t.uneven for t in smooth]
+    assert all(isinstance(t, ex.UnevenSSDs) for t in skewed)
     scaled, flat = [p.task for p in pairs], [p.flat for p in pairs]
-    for t in skewed:  # the primary: sched_ssds SSDs, volumes skewed, every reading
+    for t, sm in zip(skewed, smooth, strict=True):  # every reading, the fitted seconds
         assert t.task.spec.ssds == cfg.sched_ssds and t.task.skew_target_ms == 10.0
-        assert t.task.target_tail_ms == 0.0 and t.task.verifications == \
+        assert t.task.arrival_seconds == 25 and t.task.verifications == \
             ex.detector_readings(cfg)
+        assert sm.uneven == t and sm.seed == cfg.seed  # the same workload's stream
     assert all(isinstance(t, ex.AtMeanTraffic) for t in flat)
     for s, f in zip(scaled, flat, strict=True):
         assert s.spec.ssds == cfg.sched_even_ssds and s.target_tail_ms == 10.0
@@ -219,11 +238,28 @@ def test_the_load_regimes_tasks_and_their_workloads():
     assert len({repr(t) for t in tasks}) == len(tasks)  # the sweep needs distinct tasks
     # the same SSD counts still give distinct tasks: the skewed one is wrapped
     same = PrecisePeriodConfig(profile="quick", sched_ssds=4, sched_even_ssds=4)
-    tasks = ex.notebook_tasks(same)
+    tasks = ex.replicate_tasks(same, 0)
     assert len({repr(t) for t in tasks}) == len(tasks)
     unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
-    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs | ex.EvenLoads)
-                   for t in ex.notebook_tasks(unscaled))
+    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs | ex.EvenLoads | ex.ArrivalFit)
+                   for t in ex.notebook_tasks(unscaled) + ex.replicate_tasks(unscaled, 0))
+
+
+def test_both_arrivals_give_what_the_two_tasks_give_apart():
+    """One workload for the primary replicate and its smooth twin: the same results as the two
+    tasks run apart (both draw from the primary's stream under the sweep's seed)."""
+    from storrepro.papers.periodicity.config import PrecisePeriodConfig
+    from storrepro.suite.parallel import task_rng
+
+    cfg = PrecisePeriodConfig(profile="quick", seed=3, sched_ssds=8, sched_segments=80)
+    pair = ex.replicate_tasks(cfg, 1, 25)[0]
+    both = ex.run_task(pair, np.random.default_rng(99))  # the wrapper's own stream is unused
+    uneven = pair.twin.uneven
+    apart = [ex.run_task(uneven, task_rng(cfg.seed, uneven)),
+             ex.run_task(pair.twin, np.random.default_rng(99))]
+    assert pickle.dumps(both) == pickle.dumps(apart)
+    assert [r["arrival_seconds"] for r in both] == [25, 60]
+    assert both[0]["calibration"]["volume_sigma"] != both[1]["calibration"]["volume_sigma"]
 
 
 def test_even_loads_give_what_the_two_tasks_give_apart():
@@ -233,7 +269,7 @@ def test_even_loads_give_what_the_two_tasks_give_apart():
     from storrepro.suite.parallel import task_rng
 
     cfg = PrecisePeriodConfig(profile="quick", seed=3)
-    pair = next(t for t in ex.notebook_tasks(cfg) if isinstance(t, ex.EvenLoads))
+    pair = next(t for t in ex.replicate_tasks(cfg, 0) if isinstance(t, ex.EvenLoads))
     both = ex.run_task(pair, np.random.default_rng(99))  # the wrapper's own stream is unused
     apart = [ex.run_task(pair.task, task_rng(cfg.seed, pair.task)),
              ex.run_task(pair.flat, np.random.default_rng(99))]

@@ -329,3 +329,20 @@ def test_a_growth_that_is_no_whole_factor_is_named(growth):
     with pytest.raises(ValueError, match=f"growth must be a whole number >= 1, got {growth!r}"):
         precise_period(x, growth=growth)
     assert precise_period(x, growth=np.int64(2)) == precise_period(x)
+
+
+def test_readings_sharing_a_cache_give_the_windows_of_fresh_detectors(monkeypatch):
+    # noisy short and long periods, so that the minimum horizons ask for different PCCs
+    rng = np.random.default_rng(4)
+    readings = [*ppm.VERIFICATIONS, "min_horizon=none", "min_horizon=7"]
+    detectors = [PrecisePeriod(**ppm.reading_fields(r)) for r in readings]
+    calls, real = {"fresh": [], "shared": []}, ppm.pcc
+    for p, n in ((4, 120), (30, 120), (9, 400), (30, 400)):  # windows ending alike at 120
+        x = sine(p, n) + 0.8 * rng.normal(size=n)
+        monkeypatch.setattr(ppm, "pcc", lambda a, b: calls["fresh"].append(1) or real(a, b))
+        fresh = [repr(list(d.windows(x, stop_at_first=False))) for d in detectors]
+        monkeypatch.setattr(ppm, "pcc", lambda a, b: calls["shared"].append(1) or real(a, b))
+        cache = {}
+        shared = [repr(list(d.windows(x, stop_at_first=False, cache=cache))) for d in detectors]
+        assert shared == fresh  # every field, nan-aware
+    assert len(calls["shared"]) < len(calls["fresh"])  # the minimum horizons share PCCs

@@ -2,6 +2,8 @@
 model (Eq. (1), M/M/1 closed form, and the exact Lindley DES of the shared FIFO) and the
 surrogate workload."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -309,6 +311,7 @@ def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkey
                 want["mean_latency"], want["tail_latency"] = latency_stats(
                     scheduling.ssd_load(actual, place, 8), np.random.default_rng(1234),
                     arrival_seconds=20)
+                want["peak_minute_bytes"] = scheduling.ssd_load(actual, place, 8).max(axis=1)
             assert got.keys() == want.keys()
             assert all(np.array_equal(got[k], want[k]) for k in want)
             got["p99_flow"] = -1.0  # a caller's change does not reach the memo
@@ -320,7 +323,7 @@ def test_readings_sharing_caches_equal_fresh_forecasts_and_detection_checks():
     from storrepro.papers.periodicity.experiment import detection_check
 
     w = _small_surrogate(segments=160)
-    readings = ("preprocessed", "raw", "min_horizon=7")
+    readings = ("preprocessed", "denoised", "raw", "min_horizon=7")
     start = w.spec.history_minutes
     caches, det_caches = {}, {}
     ids = np.arange(0, 160, 3)
@@ -330,3 +333,35 @@ def test_readings_sharing_caches_equal_fresh_forecasts_and_detection_checks():
         assert np.array_equal(shared.ids, fresh.ids) and np.array_equal(shared.pred, fresh.pred)
         assert shared.periods == fresh.periods and np.array_equal(shared.base, fresh.base)
         assert detection_check(w, ids, v, det_caches) == detection_check(w, ids, v)
+
+
+def test_periods_detected_at_one_scale_serve_another():
+    """A replicate's runs at other scales (its smooth twin, skewed otherwise; the unscaled even
+    load) reuse the periods detected in the first: PrecisePeriod's periods do not depend on a
+    series' scale, and the memo is keyed by reading, segment and the end of the history."""
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment import detection_check
+
+    w = _small_surrogate(segments=160, intervals=2)
+    scaled = copy.deepcopy(w)
+    factor = np.random.default_rng(8).lognormal(0, 1.5, size=(160, 1)).astype(np.float32)
+    scaled.read *= factor
+    scaled.write *= factor
+    starts = scheduling.interval_starts(w)
+    ids = np.arange(0, 160, 3)
+    for v in ("preprocessed", "min_horizon=7"):
+        detected = {}
+        for s in starts:
+            first = scheduling.precise_prediction(w, s, None, v, detected=detected)
+            again = scheduling.precise_prediction(scaled, s, None, v, detected=detected)
+            fresh = scheduling.precise_prediction(scaled, s, None, v)
+            assert again.periods == fresh.periods  # the top segments of its own volumes
+            shared = set(first.periods) & set(fresh.periods)
+            assert shared and all(first.periods[g] == fresh.periods[g] for g in shared)
+            assert np.array_equal(again.pred, fresh.pred)  # forecasts at the scaled traffic
+        checks = {}
+        assert detection_check(w, ids, v, detected=checks) == detection_check(scaled, ids, v)
+        assert detection_check(scaled, ids, v, detected=checks) == detection_check(scaled, ids, v)
+    # the end of the history is in the key: the two intervals detect different periods
+    periods = [scheduling.precise_prediction(w, s).periods for s in starts]
+    assert any(periods[0][g] != periods[1][g] for g in set(periods[0]) & set(periods[1]))

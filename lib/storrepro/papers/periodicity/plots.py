@@ -229,10 +229,10 @@ def tail_flow_decline(mean: pd.DataFrame, title: str):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
     for ax, col, name in zip(axes, ["decline_p99", "decline_p999"], ["99 %", "99.9 %"],
                              strict=True):
-        for method in (*scheduling.METHODS, scheduling.CEILING):
+        for method in (*scheduling.METHODS, *scheduling.ACTUALS):
             part = mean.loc[method]
-            ax.plot(part.index, part[col], "o-" if method != scheduling.CEILING else "k--",
-                    label=method)
+            style = {scheduling.ACTUAL_10MIN: "k--", scheduling.ACTUAL_1MIN: "k:"}
+            ax.plot(part.index, part[col], style.get(method, "o-"), label=method)
         ax.set(xlabel="moves per 6-h interval", title=f"{name} tail flow")
     axes[0].set_ylabel("decline vs hash placement (%)")
     axes[0].legend()

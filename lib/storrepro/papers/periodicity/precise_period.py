@@ -409,9 +409,10 @@ class PrecisePeriod:
     def windows(self, x, stop_at_first: bool = True, cache: dict | None = None):
         """The growing-window loop; yields one :class:`Window` per step.
 
-        ``cache`` (a dict) keeps each window's cleaned series and candidates, and each cleaned
-        history-plus-future, for another run on the same ``x`` by a detector that differs only
-        in its verification (:func:`detect_readings`): the same numbers, computed once.
+        ``cache`` (a dict) keeps each window's cleaned series and candidates, each cleaned
+        history-plus-future and each verification PCC, for another run on the same ``x`` by a
+        detector that differs only in its verification or minimum horizon
+        (:func:`detect_readings`): the same numbers, computed once.
         """
         x = as_series(x)
         cache = {} if cache is None else cache
@@ -432,19 +433,14 @@ class PrecisePeriod:
                 end = ("full", length + horizon)
                 if end not in cache:
                     cache[end] = self.clean(x[: length + horizon])
-                full = cache[end]
-                raw = x[: length + horizon]
-                targets = {t: self.target_of(full, length, t, raw) for t in ok}
-                scores = [
-                    pcc(self.predict(w, t, max(t, hmin)), targets[t][: max(t, hmin)]) for t in ok
-                ]
+                scores = [self._score(x, cache, length, end, t, max(t, hmin)) for t in ok]
                 # np.argmax of the scores, nan as -inf (the first best), without an array
                 ranked = [s if math.isfinite(s) else -math.inf for s in scores]
                 i = max(range(len(ranked)), key=ranked.__getitem__)
                 best, acc = ok[i], scores[i]
                 if acc >= self.theta or not stop_at_first:
                     h = min(n - length, 3 * max(best, hmin))
-                    stab = pcc(self.predict(w, best, h), targets[best][:h])
+                    stab = self._score(x, cache, length, end, best, h)
             window = Window(length, tuple(per_level), tuple(cands), tuple(scores), best, acc, stab)
             yield window
             if stop_at_first and window.verified(self.theta):
@@ -453,6 +449,20 @@ class PrecisePeriod:
             length += step
             if fails % self.fail_patience == 0:
                 step *= self.growth
+
+    def _score(self, x: np.ndarray, cache: dict, length: int, end: tuple, t: int,
+               h: int) -> float:
+        """The PCC of period t's forecast from the window ``x[:length]`` over h samples, against
+        the target cut from ``cache[end]`` (the cleaned ``x`` to ``end[1]``): kept in ``cache``
+        for every detector sharing it that verifies as this one does (another minimum horizon
+        asks for many of the same PCCs)."""
+        key = ("pcc", self.verification, length, end, t, h)
+        if key not in cache:
+            target = ("target", self.verification, length, end, t)
+            if target not in cache:
+                cache[target] = self.target_of(cache[end], length, t, x[: end[1]])
+            cache[key] = pcc(self.predict(cache[length][0], t, h), cache[target][:h])
+        return cache[key]
 
     def detect(self, x, cache: dict | None = None) -> int | None:
         """The verified period of ``x``, or ``None`` (too short, constant, or none verified);

@@ -35,8 +35,13 @@ TOP_SHARE = 0.2
 #: Overheads PreciseScheduling also runs under the non-primary readings (those of F3–F7).
 ALT_OVERHEADS = (0.01, 0.02, 0.05)
 METHODS = ("PreciseScheduling", "greedy-history", "random-history")
-#: The ceiling: the same greedy loop fed the *actual* traffic of the interval (every segment).
-CEILING = "ceiling (actual future)"
+#: Beside the methods, the same greedy loop fed the interval's *actual* traffic of every
+#: segment: in the 10-min bins every method plans on (it lowers the highest 10-min load, not
+#: the latency tail, so it is no bound on the tail: a one-minute burst on an SSD that is not
+#: the 10-min peak is left alone), and in the 1-min bins the latency is read from.
+ACTUAL_10MIN = "greedy on actual 10-min traffic"
+ACTUAL_1MIN = "greedy on actual 1-min traffic"
+ACTUALS = (ACTUAL_10MIN, ACTUAL_1MIN)
 
 
 def move_budget(
@@ -132,6 +137,7 @@ def precise_prediction(
     periods: dict | None = None,
     verification: str = "preprocessed",
     caches: dict | None = None,
+    detected: dict | None = None,
 ) -> Prediction:
     """PreciseScheduling's forecast of the interval starting at minute ``start``.
 
@@ -140,9 +146,13 @@ def precise_prediction(
     (:func:`~storrepro.papers.periodicity.precise_period.reading_fields`: a verification target,
     which also sets the series the forecast is built from, or a minimum horizon).
     ``caches`` (a dict, kept between calls for the same ``start``) shares each series' windows
-    between the readings (see :meth:`PrecisePeriod.windows`).
+    (see :meth:`PrecisePeriod.windows`) and its preprocessed history between the readings.
+    ``detected`` (a dict) keeps the periods detected, by reading, segment and ``start``, for the
+    runs of one generated workload at other scales: a period does not depend on its series'
+    scale (every step of PrecisePeriod is scale-free: Tukey fences, wavelet levels, ACF, PCC).
     """
     caches = {} if caches is None else caches
+    detected = {} if detected is None else detected
     if ("history", start) not in caches:  # the same for every reading
         caches[("history", start)] = _binned_history(w, start)
     read, write, top = caches[("history", start)]
@@ -151,18 +161,21 @@ def precise_prediction(
     ids, preds = [], []
     for g in top:
         if g not in periods:
-            periods[g] = (
-                det.detect(read[g], cache=caches.setdefault((g, 0), {})),
-                det.detect(write[g], cache=caches.setdefault((g, 1), {})),
-            )
+            key = (verification, int(g), start)
+            if key not in detected:
+                detected[key] = (det.detect(read[g], cache=caches.setdefault((g, 0), {})),
+                              det.detect(write[g], cache=caches.setdefault((g, 1), {})))
+            periods[g] = detected[key]
         tr, tw = periods[g]
         tr, tw = tr or tw, tw or tr
         if tr is None:
             continue
         ids.append(g)
-        preds.append(
-            det.predict(det.clean(read[g]), tr, BINS) + det.predict(det.clean(write[g]), tw, BINS)
-        )
+        for k, side in enumerate((read, write)):  # step 1 does not depend on the reading
+            if ("clean", g, k) not in caches:
+                caches[("clean", g, k)] = det.clean(side[g])
+        preds.append(det.predict(caches[("clean", g, 0)], tr, BINS)
+                     + det.predict(caches[("clean", g, 1)], tw, BINS))
     pred = np.array(preds) if preds else np.zeros((0, BINS))
     ids = np.array(ids, dtype=int)
     # the optional constant of the reconstruction: each SSD's unpredictable load, as its

@@ -7,8 +7,9 @@ Requests are 32 KB (64 sectors of 512 B). A minute's requests arrive in its firs
 SSD receives a Poisson number of requests (by its normal approximation,
 :func:`sub_bin_arrivals`) at rate ``λ = traffic / 32 KB`` times ``60 / arrival_seconds``, and
 the rest of the minute is one quiet sub-bin. Block I/O comes in
-bursts shorter than the surrogate's 1-minute traffic bins; ``arrival_seconds`` says how short,
-and changes neither the traffic nor anything a scheduler sees. A fluid backlog carries over
+bursts shorter than the surrogate's 1-minute traffic bins; ``arrival_seconds`` says how short.
+It changes no traffic a scheduler sees, only how hard each minute's requests hit the SSD (the
+volume fit that goes with it does change the traffic). A fluid backlog carries over
 between sub-bins (``Q_k = max(0, Q_{k-1} + N_k - S·length_k)``, Eq. (1)'s overload regime) and a
 request arriving in sub-bin k waits ``Q_{k-1}/S`` for it, then an M/M/1 sojourn of rate
 ``S - λ_k`` (floored at 5 % of S when λ_k >= S), plus a constant base latency. The SSD's latency

@@ -7,9 +7,10 @@ worker loads its series itself (CRAN files from the task's source directory, syn
 from the generator's seed), so tasks stay small. :func:`run_series` returns, per series, every
 method's estimate; the theta sweep is read from PrecisePeriod's full growing-window trace (the
 window schedule does not depend on theta, see
-:func:`~storrepro.papers.periodicity.precise_period.decide`). :func:`run_task` runs a series task or
-a scheduling replicate, so that one :func:`storrepro.suite.parallel.sweep` keeps both cores busy
-with the notebook's long surrogate replicates and its many short series.
+:func:`~storrepro.papers.periodicity.precise_period.decide`). :func:`run_task` runs any task of
+the notebook's sweeps: the first one holds the series and, beside them, the fit of the
+surrogate's arrival seconds (:class:`ArrivalFit`); the scheduling replicates, which use that fit,
+are drawn after it by the notebook's replicate pool (:func:`draw_replicates`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from storrepro.papers.periodicity import examples, scheduling
 from storrepro.papers.periodicity.experiment.calibration import (
     calibrate_load,
     calibrate_ssds_differ,
+    fit_sigma,
     skew_factor,
 )
 from storrepro.papers.periodicity.findfrequency import (
@@ -252,11 +254,17 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
                                                              generator=g)]
 
 
-def run_task(task: SeriesTask | SchedulingTask | UnevenSSDs | AtMeanTraffic | EvenLoads,
-             rng: np.random.Generator) -> list[dict] | dict:
-    """:func:`run_series`, :func:`run_replicate` or :func:`run_even_loads`."""
+def run_task(task, rng: np.random.Generator) -> list[dict] | dict:
+    """:func:`run_series`, :func:`run_replicate`, :func:`run_even_loads`,
+    :func:`run_both_arrivals` or :func:`run_arrival_fit`, by the task's class."""
     if isinstance(task, EvenLoads):
         return run_even_loads(task)
+    if isinstance(task, ArrivalFit):
+        return run_arrival_fit(task, rng)
+    if isinstance(task, BothArrivals):
+        return run_both_arrivals(task)
+    if isinstance(task, SmoothArrivals):
+        return run_replicate(task.smooth_task(), task_rng(task.seed, task.uneven))
     if isinstance(task, UnevenSSDs):
         return run_replicate(task.task, rng)
     if isinstance(task, AtMeanTraffic):
@@ -316,55 +324,101 @@ def _regimes(cfg) -> tuple[bool, bool]:
     return calibrated, calibrated and not cfg.trace
 
 
+def scheduling_spec(cfg) -> SurrogateSpec:
+    """The surrogate of the primary load regime."""
+    return SurrogateSpec(ssds=cfg.sched_ssds, segments=cfg.sched_segments,
+                         history_days=cfg.sched_history_days, intervals=cfg.sched_intervals)
+
+
+def arrival_fitted(cfg) -> bool:
+    """Whether the run fits the arrival seconds (a skewed surrogate with a mean-tail target)."""
+    return _regimes(cfg)[1] and cfg.sched_target_mean_tail_ms > 0
+
+
 def notebook_tasks(cfg) -> list:
-    """Every independent task of notebook 01, for its one sweep (and ``make bench``'s): the long
-    surrogate replicates first, run under every reading of PrecisePeriod (the primary first):
-    ``sched_ssds`` SSDs whose volumes are skewed until hash placement's worst SSD reaches
-    ``sched_target_tail_ms`` (:class:`UnevenSSDs`, the primary ``load_regime``); then, under the
-    primary reading only, the alternative load regimes: the even-load surrogate of
-    ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``), and the same workloads
-    unscaled (``paper_mean_traffic``: the load target is out of the task's seed); then the
-    series in small batches. Without a target nothing is calibrated and no alternative runs;
-    with a trace the primary scales it and only the unscaled alternative runs. The two
-    alternatives of a replicate share their workload: they run as one :class:`EvenLoads` task,
-    which generates it once."""
-    readings = detector_readings(cfg)
-    calibrated, skewed = _regimes(cfg)
-    spec = SurrogateSpec(
-        ssds=cfg.sched_ssds,
-        segments=cfg.sched_segments,
-        history_days=cfg.sched_history_days,
-        intervals=cfg.sched_intervals,
-    )
-    target = cfg.sched_target_tail_ms
-    trace, trace_format = selected(cfg)  # the selected part of a user's trace
-
-    def task(r, spec, verifications, **load):
-        return SchedulingTask(r, spec, OVERHEADS, MOVE_COUNTS, verifications=verifications,
-                              trace=trace, trace_format=trace_format, **load)
-
-    replicates = range(cfg.sched_replicates)
-    if skewed:
-        sched = [UnevenSSDs(task(r, spec, readings, skew_target_ms=target,
-                                 mean_tail_target_ms=cfg.sched_target_mean_tail_ms))
-                 for r in replicates]
-        even = replace(spec, ssds=cfg.sched_even_ssds)
-        scaled = [task(r, even, readings[:1], target_tail_ms=target) for r in replicates]
-    else:
-        sched = [task(r, spec, readings, target_tail_ms=target) for r in replicates]
-        scaled = []
-    flat = [AtMeanTraffic(replace(t, verifications=readings[:1], target_tail_ms=0.0), cfg.seed)
-            for t in (scaled or sched)] if calibrated else []
-    if scaled and flat:  # one task per replicate for both alternatives: one workload
-        scaled, flat = [EvenLoads(s, f) for s, f in zip(scaled, flat, strict=True)], []
+    """The tasks of notebook 01's first sweep (and ``make bench``'s): the arrival fit, when the
+    run fits one (:class:`ArrivalFit`, once for the surrogate: every replicate then uses its
+    seconds), then the series in small batches. The scheduling replicates come after, from
+    the pool (:func:`replicate_tasks`)."""
+    fit = [ArrivalFit(scheduling_spec(cfg), cfg.sched_target_tail_ms,
+                      cfg.sched_target_mean_tail_ms)] if arrival_fitted(cfg) else []
     return (
-        sched
-        + scaled
-        + flat
+        fit
         + tasks_for("cran", cfg.cran_series, cfg.cran_dir, variants=cfg.sensitivity)
         + tasks_for("synthetic", cfg.synthetic_series, str(cfg.seed))
         + generator_tasks(cfg.generator_series, cfg.seed)
     )
+
+
+def replicate_tasks(cfg, index: int, arrival_seconds: int = SMOOTH) -> list:
+    """The tasks of scheduling replicate ``index`` (one workload seed), the primary first:
+    ``sched_ssds`` SSDs whose volumes are skewed until hash placement's worst SSD reaches
+    ``sched_target_tail_ms`` (:class:`UnevenSSDs`, the primary ``load_regime``), each minute's
+    requests arriving in its first ``arrival_seconds`` seconds, under every reading of
+    PrecisePeriod; then, under the primary reading only, the same workload with requests
+    spread over every minute (:class:`SmoothArrivals`, the reading ``arrival_seconds=smooth``,
+    when the seconds are fitted: one :class:`BothArrivals` task with the primary, which
+    generates the workload once), and the alternative load regimes: the even-load surrogate of
+    ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``) and the same workload
+    unscaled (``paper_mean_traffic``), one :class:`EvenLoads` task that generates it once.
+    Without a target nothing is calibrated and no alternative runs; with a trace the primary
+    scales it and only the unscaled alternative runs."""
+    readings = detector_readings(cfg)
+    calibrated, skewed = _regimes(cfg)
+    spec = scheduling_spec(cfg)
+    trace, trace_format = selected(cfg)  # the selected part of a user's trace
+
+    def task(spec, verifications, **load):
+        return SchedulingTask(index, spec, OVERHEADS, MOVE_COUNTS, verifications=verifications,
+                              trace=trace, trace_format=trace_format, **load)
+
+    if not calibrated:
+        return [task(spec, readings)]
+    if not skewed:
+        sched = task(spec, readings, target_tail_ms=cfg.sched_target_tail_ms)
+        return [sched, AtMeanTraffic(replace(sched, verifications=readings[:1],
+                                             target_tail_ms=0.0), cfg.seed)]
+    uneven = UnevenSSDs(task(spec, readings, skew_target_ms=cfg.sched_target_tail_ms,
+                             arrival_seconds=arrival_seconds))
+    primary = BothArrivals(SmoothArrivals(uneven, cfg.seed)) if arrival_fitted(cfg) else uneven
+    scaled = task(replace(spec, ssds=cfg.sched_even_ssds), readings[:1],
+                  target_tail_ms=cfg.sched_target_tail_ms)
+    flat = AtMeanTraffic(replace(scaled, target_tail_ms=0.0), cfg.seed)
+    return [primary, EvenLoads(scaled, flat)]
+
+
+def replicate_bundle(done: list, cfg) -> dict:
+    """One replicate's results (of its :func:`replicate_tasks`, in order) by load regime and
+    arrival reading: ``{"sched", "smooth", "regimes": {regime: result}}``, the primary's own
+    result where an alternative did not run."""
+    calibrated, skewed = _regimes(cfg)
+    sched = done[0]
+    if not calibrated:
+        return {"sched": sched, "smooth": sched,
+                "regimes": {"worst_ssd_10ms": sched, "paper_mean_traffic": sched}}
+    if not skewed:
+        return {"sched": sched, "smooth": sched,
+                "regimes": {"worst_ssd_10ms": sched, "paper_mean_traffic": done[1]}}
+    sched, smooth = done[0] if arrival_fitted(cfg) else (sched, sched)
+    scaled, flat = done[-1]
+    return {"sched": sched, "smooth": smooth,
+            "regimes": {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}}
+
+
+def draw_replicates(cfg, arrival_seconds: int, run=None):
+    """The scheduling pool's ``draw(indices)``: each replicate's :func:`replicate_tasks` run
+    on one sweep (``run(tasks)``; default serial, each task on its stream from the run's
+    seed), then bundled (:func:`replicate_bundle`)."""
+    def draw(indices) -> list[dict]:
+        parts = [replicate_tasks(cfg, i, arrival_seconds) for i in indices]
+        tasks = [t for part in parts for t in part]
+        done = run(tasks) if run else [run_task(t, task_rng(cfg.seed, t)) for t in tasks]
+        out, k = [], 0
+        for part in parts:
+            out.append(replicate_bundle(done[k:k + len(part)], cfg))
+            k += len(part)
+        return out
+    return draw
 
 
 # ---------------------------------------------------------------- the scheduling study
@@ -382,6 +436,7 @@ def evaluate(
     }
     if latencies is not None:
         out["mean_latency"], out["tail_latency"] = latencies(load)
+        out["peak_minute_bytes"] = load.max(axis=1)  # what an overloaded SSD's tail meets
     return out
 
 
@@ -404,11 +459,13 @@ class SchedulingTask:
     #: of the repr too, so the calibrated workload is the same workload, scaled.
     target_tail_ms: float = field(default=0.0, repr=False)
     #: > 0: instead, skew the segment volumes (the total traffic kept) until hash placement's
-    #: worst SSD reaches this 99.99 % latency, and (when ``mean_tail_target_ms`` > 0) fit the
-    #: seconds of each minute in which requests arrive so that its mean per-SSD tail is
-    #: ``mean_tail_target_ms`` (:func:`.calibration.calibrate_ssds_differ`); out of the repr too.
+    #: worst SSD reaches this 99.99 % latency (:func:`.calibration.fit_sigma`); out of the repr
+    #: too.
     skew_target_ms: float = field(default=0.0, repr=False)
-    mean_tail_target_ms: float = field(default=0.0, repr=False)
+    #: The seconds of each minute in which an SSD's requests arrive (60: spread over the
+    #: minute), fitted once for the surrogate (:class:`ArrivalFit`); out of the repr too, so
+    #: the smooth twin (:class:`SmoothArrivals`) draws the same workload.
+    arrival_seconds: int = field(default=SMOOTH, repr=False)
     #: A block trace replacing the surrogate (``''``: the surrogate) and its format (``''``:
     #: detected); out of the repr as well, so the surrogate's tasks keep their random streams.
     trace: str = field(default="", repr=False)
@@ -422,6 +479,66 @@ class UnevenSSDs:
     surrogate settings."""
 
     task: SchedulingTask
+
+
+@dataclass(frozen=True)
+class ArrivalFit:
+    """The fit of the seconds of each minute in which requests arrive, made once for the
+    surrogate on a workload of its own (not one of the replicates judged): volumes skewed until
+    hash placement's worst SSD is at ``target_ms`` and the seconds until its mean per-SSD tail
+    is at ``mean_target_ms`` (:func:`.calibration.calibrate_ssds_differ`)."""
+
+    spec: SurrogateSpec
+    target_ms: float
+    mean_target_ms: float
+
+
+def run_arrival_fit(fit: ArrivalFit, rng: np.random.Generator) -> dict:
+    """The fit's record (``arrival_seconds``, ``volume_sigma``, every (seconds, sigma) tried),
+    drawn as a replicate draws its workload and its intervals' latency seeds."""
+    w = generate(rng, fit.spec)
+    seeds = [int(rng.integers(1 << 31)) for _ in range(fit.spec.intervals)]
+    return calibrate_ssds_differ(w, fit.target_ms, fit.mean_target_ms, seeds)[2]
+
+
+@dataclass(frozen=True)
+class SmoothArrivals:
+    """The primary replicate ``uneven`` with each minute's requests spread over the whole
+    minute (the reading ``arrival_seconds=smooth``), under the primary reading of
+    PrecisePeriod: the same workload, as it draws from the stream ``uneven`` has under the
+    sweep's ``seed``; its volumes' sigma fitted again, at 60 seconds."""
+
+    uneven: UnevenSSDs
+    seed: int
+
+    def smooth_task(self) -> SchedulingTask:
+        """The replicate's task with smooth arrivals, under the primary reading only."""
+        task = self.uneven.task
+        return replace(task, arrival_seconds=SMOOTH, verifications=task.verifications[:1])
+
+
+@dataclass(frozen=True)
+class BothArrivals:
+    """The primary replicate (``twin.uneven``, at the fitted arrival seconds) and its smooth
+    twin ``twin``, run on one generated workload by :func:`run_both_arrivals`. The sweep's own
+    stream for this wrapper is not used."""
+
+    twin: SmoothArrivals
+
+
+def run_both_arrivals(pair: BothArrivals) -> list[dict]:
+    """``[run_task(pair.twin.uneven), run_task(pair.twin)]`` from one generated workload: the
+    same numbers as the two tasks run apart (both draw it from the stream the primary has under
+    the sweep's seed; each skews its own copy in place), with one generation and one detection
+    of each segment's periods instead of two (the twin's skew only rescales each series)."""
+    uneven = pair.twin.uneven
+    if uneven.task.trace:
+        raise ValueError("BothArrivals: expected a surrogate replicate, not a trace")
+    rng = task_rng(pair.twin.seed, uneven)
+    w = generate(rng, uneven.task.spec)
+    twin_rng, twin_w, detected = copy.deepcopy(rng), copy.deepcopy(w), {}
+    return [run_replicate(uneven.task, rng, w, detected),
+            run_replicate(pair.twin.smooth_task(), twin_rng, twin_w, detected)]
 
 
 @dataclass(frozen=True)
@@ -449,17 +566,19 @@ class EvenLoads:
 def run_even_loads(pair: EvenLoads) -> list[dict]:
     """``[run_replicate(pair.task), run_replicate(pair.flat)]`` from one generated workload:
     the same numbers as the two tasks run apart (the unscaled run leaves the workload as it
-    is; the scaled one then scales it in place), in half the generation time."""
+    is; the scaled one then scales it in place), with one generation and one detection of each
+    segment's periods instead of two."""
     if pair.task.trace or pair.flat.task.target_tail_ms > 0 or pair.flat.task.skew_target_ms > 0:
         raise ValueError("EvenLoads: expected a surrogate replicate and its unscaled twin")
     rng = task_rng(pair.flat.seed, pair.task)
-    w = generate(rng, pair.task.spec)
-    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w)
-    return [run_replicate(pair.task, rng, w), flat]
+    w, detected = generate(rng, pair.task.spec), {}
+    flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w, detected)
+    return [run_replicate(pair.task, rng, w, detected), flat]
 
 
 def detection_check(
-    w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None
+    w: Workload, ids: np.ndarray, verification: str = "preprocessed", caches: dict | None = None,
+    detected: dict | None = None,
 ) -> dict:
     """E1: PrecisePeriod on the sampled segments' history (10-min bins, read and write).
 
@@ -469,6 +588,7 @@ def detection_check(
     at all (3T of history plus max(T, min_horizon) future samples do not fit).
     """
     caches = {} if caches is None else caches  # as in scheduling.precise_prediction
+    detected = {} if detected is None else detected  # by reading, segment and side
     hist = slice(0, w.spec.history_minutes)
     det = PrecisePeriod(**reading_fields(verification))
     bins = w.spec.history_minutes // scheduling.BIN_MIN
@@ -483,8 +603,11 @@ def detection_check(
             if ("series", g, k) not in caches:  # the same for every reading
                 caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
                                                    scheduling.BIN_MIN)
-            periods.append(det.detect(caches[("series", g, k)],
-                                      cache=caches.setdefault((g, k), {})))
+            key = ("check", verification, int(g), k)
+            if key not in detected:
+                detected[key] = det.detect(caches[("series", g, k)],
+                                        cache=caches.setdefault((g, k), {}))
+            periods.append(detected[key])
         periods = [p * scheduling.BIN_MIN for p in periods if p is not None]
         if periods:
             found += 1
@@ -521,12 +644,15 @@ class _Evaluations:
 
 
 def run_replicate(task: SchedulingTask, rng: np.random.Generator,
-                  w: Workload | None = None) -> dict:
+                  w: Workload | None = None, detected: dict | None = None) -> dict:
     """All methods on one surrogate: per interval, per method and per budget (overhead or
     number of moves), the evaluation of :func:`evaluate`; plus detection and forecast checks.
     ``w``: the task's workload, already generated from ``rng`` (it is scaled in place when the
-    task calibrates the load).
+    task calibrates the load). ``detected``: the periods PrecisePeriod detected in another run of
+    the same generated workload, at another scale (the same periods: see
+    :func:`scheduling.precise_prediction`), kept in it for the next.
     """
+    detected = {} if detected is None else detected
     if w is None:
         w = from_trace(task.trace, task.spec, task.trace_format) if task.trace else generate(
             rng, task.spec
@@ -535,10 +661,11 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
     # the evaluation then makes
     seeds = [int(rng.integers(1 << 31)) for _ in range(task.spec.intervals)]
     draws = IntervalDraws(seeds, task.spec.ssds, MINUTES_PER_INTERVAL)
-    calibration, arrival_seconds = None, SMOOTH
+    calibration, arrival_seconds = None, task.arrival_seconds
     if task.skew_target_ms > 0:
-        sigma, arrival_seconds, calibration = calibrate_ssds_differ(
-            w, task.skew_target_ms, task.mean_tail_target_ms, draws)
+        sigma = fit_sigma(w, task.skew_target_ms, draws, arrival_seconds)[0][0]
+        calibration = {"volume_sigma": sigma, "arrival_seconds": arrival_seconds,
+                       "target_ms": task.skew_target_ms}
         factor = skew_factor(w, sigma)
         w.read *= factor
         w.write *= factor
@@ -564,7 +691,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         )
         precise, caches = {}, {}  # the readings share each series' windows
         for v in readings:
-            precise[v] = scheduling.precise_prediction(w, start, periods[v], v, caches)
+            precise[v] = scheduling.precise_prediction(w, start, periods[v], v, caches, detected)
             periods[v] = precise[v].periods
         history = scheduling.history_prediction(w, start)
         actual10 = bin_sum(actual, scheduling.BIN_MIN)
@@ -580,10 +707,12 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         budgets = [("overhead", o, scheduling.move_budget(o, mean_bps)) for o in task.overheads] + [
             ("moves", m, m) for m in task.move_counts
         ]
-        ceiling = scheduling.Prediction(np.arange(w.spec.segments), actual10, {})
+        every = np.arange(w.spec.segments)
+        actuals = [(scheduling.ACTUAL_10MIN, scheduling.Prediction(every, actual10, {}), None),
+                   (scheduling.ACTUAL_1MIN, scheduling.Prediction(every, actual, {}), None)]
         runs = [("PreciseScheduling", precise[v], v) for v in readings] + [
             (m, history, None) for m in scheduling.METHODS if m != "PreciseScheduling"
-        ] + [(scheduling.CEILING, ceiling, None)]
+        ] + actuals
         for method, pred, reading in runs:
             for kind, value, budget in budgets:
                 if reading not in (None, readings[0]) and kind == "overhead" and (
@@ -617,10 +746,11 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
         w.spec.segments, size=min(task.detection_sample, w.spec.segments // 4), replace=False
     )
     caches = {}
-    detection = {v: detection_check(w, ids, v, caches) for v in readings}
+    detection = {v: detection_check(w, ids, v, caches, detected) for v in readings}
     return {
         "replicate": task.replicate,
         "segments": w.spec.segments,
+        "arrival_seconds": arrival_seconds,
         "rows": rows,
         "mean_bytes_per_s": mean_bps,
         "aggregate_pcc": agg_corr[readings[0]],
@@ -663,33 +793,30 @@ def reading_results(results: list[dict], verification: str) -> list[dict]:
 
 def flows_table(results: list[dict]) -> pd.DataFrame:
     """Tail-flow decline (%) vs hash placement per replicate, interval, method and budget."""
-    rows = []
+    parts = []
     for r in results:
         frame = pd.DataFrame(r["rows"])
         hash_ = frame[frame.method == "hash"].set_index("interval")
-        for _, row in frame[frame.method != "hash"].iterrows():
-            h = hash_.loc[row.interval]
-            rows.append(
-                {
-                    "replicate": r["replicate"],
-                    "interval": row.interval,
-                    "method": row.method,
-                    "kind": row.kind,
-                    "value": row.value,
-                    "moves": row.moves,
-                    "decline_p99": 100 * (1 - row.p99_flow / h.p99_flow),
-                    "decline_p999": 100 * (1 - row.p999_flow / h.p999_flow),
-                }
-            )
-    return pd.DataFrame(rows)
+        rest = frame[frame.method != "hash"]
+        h = hash_.loc[rest.interval]  # each row's interval under hash placement
+        part = rest[["interval", "method", "kind", "value", "moves"]].reset_index(drop=True)
+        for q in ("p99", "p999"):
+            flow = f"{q}_flow"
+            part[f"decline_{q}"] = 100 * (1 - rest[flow].to_numpy() / h[flow].to_numpy())
+        parts.append(part.assign(replicate=r["replicate"]))
+    columns = ["replicate", "interval", "method", "kind", "value", "moves", "decline_p99",
+               "decline_p999"]
+    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame()
 
 
 def latency_table(results: list[dict]) -> pd.DataFrame:
-    """Max-SSD 99.99 % latency and mean-over-SSDs average latency (ms) per run and budget."""
+    """Max-SSD 99.99 % latency and mean-over-SSDs average latency (ms) per run and budget;
+    the worst SSD, its busiest minute (GB) and the seconds each minute's requests arrive in."""
     rows = []
     for r in results:
         for row in r["rows"]:
             if "tail_latency" in row:
+                worst = int(np.argmax(row["tail_latency"]))
                 rows.append(
                     {
                         "replicate": r["replicate"],
@@ -698,6 +825,9 @@ def latency_table(results: list[dict]) -> pd.DataFrame:
                         "overhead": row["value"],
                         "max_tail_ms": 1e3 * float(np.max(row["tail_latency"])),
                         "mean_latency_ms": 1e3 * float(np.mean(row["mean_latency"])),
+                        "worst_ssd": worst,
+                        "worst_peak_gb": float(row["peak_minute_bytes"][worst]) / 1e9,
+                        "arrival_seconds": r.get("arrival_seconds", SMOOTH),
                     }
                 )
     return pd.DataFrame(rows)
@@ -793,24 +923,13 @@ def theta_demo(series: list, traces: list, theta: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def split_sweep(done: list, cfg) -> tuple[list, dict, pd.DataFrame, pd.DataFrame]:
-    """The notebook sweep's output (:func:`notebook_tasks`) as (scheduling replicates, their
-    results under each alternative ``load_regime`` — the primary replicates themselves where
-    that regime did not run —, benchmark rows, generator rows)."""
-    n = cfg.sched_replicates
-    calibrated, skewed = _regimes(cfg)
-    sched, k = done[:n], n
-    if skewed:  # EvenLoads: [scaled, flat] per replicate
-        scaled, flat = [p[0] for p in done[k:k + n]], [p[1] for p in done[k:k + n]]
-        k += n
-    else:
-        scaled = sched
-        flat = done[k:k + n] if calibrated else sched
-        k += n if calibrated else 0
-    rows = pd.DataFrame([row for part in done[k:] for row in part])
+def split_sweep(done: list, cfg) -> tuple[dict | None, pd.DataFrame, pd.DataFrame]:
+    """The first sweep's output (:func:`notebook_tasks`) as (the arrival fit, or None when
+    none ran; benchmark rows; generator rows)."""
+    fit, done = (done[0], done[1:]) if arrival_fitted(cfg) else (None, done)
+    rows = pd.DataFrame([row for part in done for row in part])
     is_generator = rows.dataset.str.startswith(GENERATOR_PREFIX)
-    regimes = {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}
-    return sched, regimes, rows[~is_generator], rows[is_generator]
+    return fit, rows[~is_generator], rows[is_generator]
 
 
 def synthetic_blocks(results: pd.DataFrame, blocks: int) -> list[pd.DataFrame]:
