@@ -209,6 +209,27 @@ def test_every_plot_draws_a_figure(results, scored):
         plt.close(fig)
 
 
+def test_the_latency_figures_paper_marks():
+    import matplotlib.pyplot as plt
+
+    from storrepro.papers.periodicity import plots
+    from storrepro.suite.plotting import paper_marks
+
+    def panels():
+        return plots.latency_panels({"a": (np.array([2.0, 12.0]), np.array([0.1, 0.2]))}, "t", "s")
+
+    fig = plots.mark_hash_numbers(panels(), 10.0, 1.019, 0.127)
+    assert paper_marks(fig) == 3 and fig.axes[0].get_yscale() == "log"  # tails span decades
+    fig = plots.mark_worst_cut(panels(), 12.0, 50.0, 90.0)  # 12 ms cut by 50-90 %: 1.2-6 ms
+    (band,) = [p for p in fig.axes[0].patches if p.get_gid()]
+    assert paper_marks(fig) == 1
+    assert np.allclose((band.get_y(), band.get_y() + band.get_height()), (1.2, 6.0))
+    fig = plots.mark_similar(panels(), 2.0, 0.5, 1.5, "words")
+    assert paper_marks(fig) == 1
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["paper: words"]
+    plt.close("all")
+
+
 def test_the_load_regimes_tasks_and_their_workloads():
     from storrepro.papers.periodicity.config import PrecisePeriodConfig
 

@@ -18,6 +18,7 @@ from storrepro.papers.periodicity.precise_period import (
     level_set,
 )
 from storrepro.papers.periodicity.ssd_latency import S_OPS, eq1_delay
+from storrepro.suite.plotting import paper_band, paper_line
 
 
 def latency_knee(rates: np.ndarray, p9999: np.ndarray):
@@ -129,9 +130,11 @@ def synthetic_parameters(table: pd.DataFrame):
     return fig
 
 
-def grouped_bars(scored: pd.DataFrame, methods, datasets, title: str):
-    """Precision, recall and F1 of ``methods`` per data set and tolerance (Figs 8 and 9)."""
-    fig, axes = plt.subplots(1, 4, figsize=(15, 3.8), sharey=True)
+def grouped_bars(scored: pd.DataFrame, methods, datasets, title: str, cran_precision=None):
+    """Precision, recall and F1 of ``methods`` per data set and tolerance (Figs 8 and 9);
+    ``cran_precision``: a band (low, high) the paper gives PrecisePeriod's CRAN precision,
+    marked on the CRAN panels."""
+    fig, axes = plt.subplots(1, 4, figsize=(15, 4.4), sharey=True, layout="constrained")
     panels = [(d, t) for d in datasets for t in TOLERANCES]
     for ax, (dataset, tol) in zip(axes, panels, strict=True):
         part = scored[(scored.dataset == dataset) & (scored.tolerance == tol)].set_index("method")
@@ -141,8 +144,11 @@ def grouped_bars(scored: pd.DataFrame, methods, datasets, title: str):
         ax.set_xticks(xs, methods, rotation=35, ha="right")
         ax.set_title(f"{dataset}, ±{tol:.0%}")
         ax.set_ylim(0, 1.05)
+        if cran_precision and dataset == "cran":
+            paper_band(ax, *cran_precision, label="paper: PrecisePeriod's CRAN precision "
+                       "nearly 1.0")
     axes[0].set_ylabel("score (definition A)")
-    axes[0].legend()
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=4)
     fig.suptitle(title)
     return fig
 
@@ -256,11 +262,49 @@ def latency_panels(series: dict, title: str, source: str):
         ax.set_xticks(range(0, n, max(1, n // 16)))  # 96 SSDs: every sixth labelled
         ax.set_xlim(-0.5, n - 0.5)
         ax.grid(axis="x", visible=False)
-    axes[0].set(xlabel="SSD id", ylabel="99.99 % latency (ms)", title="tail latency per SSD")
+    axes[0].set(xlabel="SSD id", ylabel="99.99 % latency (ms, log)", title="tail latency per SSD",
+                yscale="log")  # 1 ms and 10 ms apart, and an overloaded SSD far above
     axes[1].set(xlabel="SSD id", ylabel="mean latency (ms)", title="average latency per SSD")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center",
                ncol=min(len(series), 4), fontsize=9)
     fig.suptitle(f"{title} ({source}, replicate 0, interval 0)")
+    return fig
+
+
+def mark_hash_numbers(fig, worst_ms: float, mean_tail_ms: float, mean_ms: float):
+    """Mark §5.2.1's numbers of the SSDs before scheduling on :func:`latency_panels`: the worst
+    SSD's and the mean 99.99 % latency (left), the mean latency (right)."""
+    tail, mean = fig.axes[:2]
+    paper_line(tail, y=worst_ms, label=f"paper: worst SSD before scheduling ≈ {worst_ms:g} ms")
+    paper_line(tail, y=mean_tail_ms, label=f"paper: mean 99.99 % before, {mean_tail_ms:g} ms")
+    paper_line(mean, y=mean_ms, label=f"paper: mean latency before, {1e3 * mean_ms:g} µs")
+    return _paper_legends(fig)
+
+
+def mark_worst_cut(fig, before_ms: float, low_pct: float, high_pct: float):
+    """Mark on :func:`latency_panels`' tail panel where the worst SSD lands if it is cut by
+    ``low_pct``–``high_pct`` % from ``before_ms`` (the paper's range, applied to ours)."""
+    paper_band(fig.axes[0], before_ms * (1 - high_pct / 100), before_ms * (1 - low_pct / 100),
+               label=f"paper: worst SSD cut {low_pct:g}–{high_pct:g} % from "
+               f"{before_ms:.2f} ms")
+    return _paper_legends(fig)
+
+
+def mark_similar(fig, reference_ms: float, low: float, high: float, words: str):
+    """Mark on :func:`latency_panels`' tail panel the band ``[low, high]`` × ``reference_ms``
+    that the paper's ``words`` give a method's worst SSD."""
+    paper_band(fig.axes[0], reference_ms * low, reference_ms * high, label=f"paper: {words}")
+    return _paper_legends(fig)
+
+
+def _paper_legends(fig):
+    """A legend of the paper's marks in each panel that has some (the methods' legend is the
+    figure's, below the panels)."""
+    for ax in fig.axes:
+        marks = [(h, lab) for h, lab in zip(*ax.get_legend_handles_labels(), strict=True)
+                 if lab.startswith("paper")]
+        if marks:
+            ax.legend(*zip(*marks, strict=True), fontsize=8, framealpha=0.9)
     return fig
 
 
