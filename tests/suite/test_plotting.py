@@ -120,8 +120,10 @@ def test_a_paper_figure_with_a_numeric_claim_needs_paper_marks():
     assert numeric_paper_value({"paper_value": "words", "band_range": {"low": 1.0,
                                                                       "high": float("inf")}})
     assert numeric_paper_value({"paper_value": "F1 of 0.8"})  # a metric's name is not one
+    assert numeric_paper_value({"paper_value": "p99 0 %, p99.9 4 %"})  # nor a percentile's
     for words in ("best overall (Table 1, Fig. 8)", "smooth transition to k = 1",
-                  "X–Y× lower (stripped)", "lower Acc and F1 (Table 2)", None, True):
+                  "X–Y× lower (stripped)", "lower Acc and F1 (Table 2)",
+                  "largest at p99.9 and p99.99", None, True):
         assert not numeric_paper_value({"paper_value": words}), words
     result = {
         "claims": [{"id": "A", "paper_value": 0.5}, {"id": "B", "paper_value": "better"}],
