@@ -198,6 +198,16 @@ def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tiny_suit
         pass
 
 
+def test_a_lock_without_its_record_is_still_refused_and_says_so(tmp_path):
+    import fcntl
+
+    with open(tmp_path / ".storrepro.lock", "w") as older:  # a run from before the record
+        fcntl.flock(older, fcntl.LOCK_EX)
+        refused = pytest.raises(ParameterError, match="a run that recorded no pid or start; its")
+        with refused, runner.output_lock(tmp_path):
+            pass
+
+
 def test_only_the_canonical_run_writes_into_the_repository(monkeypatch):
     # tested in test_data_cran
     monkeypatch.setattr("storrepro.suite.data.cran.ensure_cran", lambda: None)

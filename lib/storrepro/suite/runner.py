@@ -309,7 +309,7 @@ def output_lock(out: Path):
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ParameterError(
-                f"another run is writing into {out}: {_holder(handle.read())}; its lock: "
+                f"another run is writing into {out}: {_holder(handle)}; its lock: "
                 f"{path}. Wait for it to end, or give this run another --out"
             ) from None
         handle.truncate()
@@ -328,10 +328,11 @@ def _lock_record() -> dict:
     return {"pid": os.getpid(), "host": platform.node(), "started": started, "command": command}
 
 
-def _holder(record: str) -> str:
-    """Who holds an output lock, from its record (a run older than the record says so)."""
+def _holder(handle) -> str:
+    """Who holds an output lock, from the record in its file (a run older than the record, or
+    one that has not written it yet, says so)."""
     try:
-        held = json.loads(record)
+        held = json.loads(handle.read())
         return (f"pid {held['pid']} on {held['host']}, started {held['started']} "
                 f"({held['command']})")  # fmt: skip
     except (ValueError, TypeError, KeyError):
