@@ -1,6 +1,7 @@
 import errno
 import json
 import os
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -159,15 +160,52 @@ def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monke
     assert (tiny_suite / "results" / "good.json").read_text() == before
 
 
-def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
-    with (
-        runner.output_lock(tmp_path),
-        pytest.raises(ParameterError, match="another run"),
-        runner.output_lock(tmp_path),
-    ):
+HOLDER = """import sys, time
+from pathlib import Path
+from storrepro.suite import runner
+out = Path(sys.argv[1])
+with runner.output_lock(out):
+    (out / "staging").mkdir()
+    (out / "staging" / "first.ipynb").write_text("the first run's")
+    print("held", flush=True)
+    time.sleep(60)"""
+
+
+def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tiny_suite, monkeypatch,
+                                                                       capsys):  # fmt: skip
+    import subprocess
+    import sys
+
+    first = subprocess.Popen([sys.executable, "-c", HOLDER, str(tiny_suite)], text=True,
+                             stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": _TESTED_PATH})
+    try:
+        assert first.stdout.readline() == "held\n"
+        monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+        monkeypatch.setattr(runner, "check_free_space", lambda out, names: pytest.fail("late"))
+        lock = tiny_suite / ".storrepro.lock"
+        named = rf"pid {first.pid} on .*, started 20\d\d-.*; its lock: {lock}\. Wait for it"
+        with pytest.raises(ParameterError, match=named), runner.output_lock(tiny_suite):
+            pass  # refused; the holder's record is kept for the next one
+        args = ["reproduce", "--profile", "quick", "--only", "good", "--out", str(tiny_suite)]
+        assert main(args) == 2
+        assert re.search(f"error: another run is writing into {tiny_suite}: {named}",
+                         capsys.readouterr().err)  # fmt: skip
+        assert (tiny_suite / "staging" / "first.ipynb").read_text() == "the first run's"
+    finally:
+        first.kill()
+        first.wait()
+    with runner.output_lock(tiny_suite):  # released when the first run ends
         pass
-    with runner.output_lock(tmp_path):  # released when the first run ends
-        pass
+
+
+def test_a_lock_without_its_record_is_still_refused_and_says_so(tmp_path):
+    import fcntl
+
+    with open(tmp_path / ".storrepro.lock", "w") as older:  # a run from before the record
+        fcntl.flock(older, fcntl.LOCK_EX)
+        refused = pytest.raises(ParameterError, match="a run that recorded no pid or start; its")
+        with refused, runner.output_lock(tmp_path):
+            pass
 
 
 def test_only_the_canonical_run_writes_into_the_repository(monkeypatch):

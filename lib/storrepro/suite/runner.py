@@ -292,18 +292,51 @@ def check_free_space(out: Path, names: list[str]) -> None:
 
 @contextmanager
 def output_lock(out: Path):
-    """Hold the output folder for this run; a second run into it fails at once."""
-    path = build_dir(out, ".storrepro.lock")
+    """Hold the output folder for this run: its staging folder and what publishing replaces.
+
+    A second run into the same folder (``make reproduce`` twice, whatever its ``--only``: the
+    canonical run's folder is the repository) is refused at once, before its slower checks and
+    any kernel, with a message naming the run holding the lock: its pid, host, start and
+    command, and the lock file. Refused rather than made to wait, because a waiting run would
+    publish over the outputs the first just published, from checks (free space, CRAN data, the
+    scheduler) made before the wait; the user decides whether to run again. The record is
+    written only once the lock is held, and the file is opened without truncating it, so a
+    refused run never erases the holder's record."""
+    path = build_dir(out, LOCK_NAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as handle:
+    with os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o666), "r+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ParameterError(
-                f"another run is writing into {out} (lock {path}); wait for it to end or "
-                "give this run another --out"
+                f"another run is writing into {out}: {_holder(handle)}; its lock: "
+                f"{path}. Wait for it to end, or give this run another --out"
             ) from None
+        handle.truncate()
+        handle.write(json.dumps(_lock_record()) + "\n")
+        handle.flush()
         yield
+
+
+#: The lock file of an output folder (under its build folder, see :func:`build_dir`).
+LOCK_NAME = ".storrepro.lock"
+
+
+def _lock_record() -> dict:
+    started = time.strftime("%Y-%m-%d %H:%M:%S %z")
+    command = " ".join(["python -m storrepro", *sys.argv[1:]])
+    return {"pid": os.getpid(), "host": platform.node(), "started": started, "command": command}
+
+
+def _holder(handle) -> str:
+    """Who holds an output lock, from the record in its file (a run older than the record, or
+    one that has not written it yet, says so)."""
+    try:
+        held = json.loads(handle.read())
+        return (f"pid {held['pid']} on {held['host']}, started {held['started']} "
+                f"({held['command']})")  # fmt: skip
+    except (ValueError, TypeError, KeyError):
+        return "a run that recorded no pid or start"
 
 
 class PublishError(OSError):
@@ -556,10 +589,10 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_writable(out)
-    check_free_space(out, [j.name for j in jobs])
-    check_inputs_outside(out, jobs)
-    started = time.perf_counter()
-    with output_lock(out):
+    with output_lock(out):  # before the checks left: a second run is refused at once
+        check_free_space(out, [j.name for j in jobs])
+        check_inputs_outside(out, jobs)
+        started = time.perf_counter()
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
         try:
