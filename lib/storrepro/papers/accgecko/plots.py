@@ -13,6 +13,7 @@ from matplotlib.ticker import NullFormatter, StrMethodFormatter
 from matplotlib.transforms import blended_transform_factory
 
 from storrepro.papers.accgecko.experiment import LITERAL
+from storrepro.suite.plotting import paper_point
 
 ERROR_SERIES = [
     ("avg_positive_%", "avg positive"),
@@ -208,9 +209,12 @@ def method_errors(f11: pd.DataFrame, names: list[str], percentiles):
     return fig
 
 
-def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidates: int):
-    """Fig. 12 analog: tenants admitted per method, normalised to SNCM, mean ± 95 % CI."""
-    fig, ax = plt.subplots()
+def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidates: int,
+             paper_gain: dict | None = None):
+    """Fig. 12 analog: tenants admitted per method, normalised to SNCM, mean ± 95 % CI;
+    ``paper_gain`` (SLO percentile -> AccGecko's gain over SNCM the paper reports) is marked on
+    AccTail's bars."""
+    fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
     ref = summary[summary.method == "SNCM"].admitted.to_numpy()
     width = 0.8 / len(shown)
     for i, name in enumerate(shown):
@@ -218,13 +222,17 @@ def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidate
         x = np.arange(2) + (i - (len(shown) - 1) / 2) * width
         ax.bar(x, part["vs SNCM"], width, yerr=part.ci95 / ref, capsize=3,
                label=METHOD_LABELS.get(name, name))  # fmt: skip
+        if name == "AccTail" and paper_gain:
+            gains = [paper_gain[p] for p in (99.0, 99.9)]
+            paper_point(ax, x, [1 + g for g in gains], label="paper: AccGecko "
+                        + " / ".join(f"{100 * g:+.0f} %" for g in gains) + " vs SNC-Meister")
     ax.set_xticks(range(2), ["p99 SLOs", "p99.9 SLOs"])
     ax.set(
         ylabel="tenants admitted / SNCM",
         title=f"Fig. 12 analog: tenants admitted (C = {capacity:,.0f} IOPS, {candidates} "
         "candidates)",
     )
-    ax.legend(fontsize=8)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=8)
     return fig
 
 
