@@ -640,3 +640,19 @@ def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch
     assert runner.reproduce("quick", ["good"], out) == 0
     assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
     assert f"outputs of this run: {out}" in capsys.readouterr().out
+
+
+def test_a_path_the_notebooks_cannot_record_as_text_is_refused_before_any_kernel(
+        tiny_suite, monkeypatch):  # fmt: skip
+    # a folder name that is not UTF-8 (a Latin-1 name, or a non-ASCII checkout under a C locale
+    # without UTF-8) reaches Python as surrogates, which papermill cannot write into the notebook
+    monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+    out = tiny_suite.parent / "r\udce9sults"
+    named = r"^--out /.*/r\\xe9sults: its name is not UTF-8 .*locale \(LC_ALL=C\.UTF-8"
+    with pytest.raises(ParameterError, match=named):
+        runner.reproduce("quick", ["good"], out)
+    assert not out.exists()
+    checkout = tiny_suite.parent / "d\udce9p\u00f4t"
+    monkeypatch.setattr(runner, "notebook_path", lambda name: checkout / f"{name}.ipynb")
+    with pytest.raises(ParameterError, match=r"^good's notebook folder /.*/d\\xe9p\u00f4t: its"):
+        runner.reproduce("quick", ["good"], tiny_suite)
