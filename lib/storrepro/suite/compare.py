@@ -72,16 +72,15 @@ def committed_results(ref: str = "HEAD", root: Path | None = None) -> dict[str, 
     return out
 
 
-def _parse(text: str, where) -> dict:
+def _parse(text: str, where, remedy: str = "a truncated or damaged file? run its notebook again"
+           ) -> dict:  # fmt: skip
     """JSON as written (no value restored, so both sides compare alike); a file that is not
-    JSON, a truncated one, is an error naming it and the line."""
+    JSON, a truncated one, is an error naming it, the line and ``remedy``."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(
-            f"{where}, line {err.lineno}: not valid JSON ({err.msg}); a truncated or damaged "
-            "file? run its notebook again"
-        ) from None
+        raise ValueError(f"{where}, line {err.lineno}: not valid JSON ({err.msg}); {remedy}"
+                         ) from None  # fmt: skip
 
 
 def record_run(root: Path, notebooks: list[str]) -> None:
@@ -116,11 +115,11 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
     record = root / LAST_RUN
-    last_run = _parse(record.read_text(encoding="utf-8"), record) if record.exists() else None
+    redo = "delete it and run make reproduce again"
+    last_run = _parse(record.read_text(encoding="utf-8"), record, redo) if record.exists() else None
     if last_run is not None and not (isinstance(last_run, dict) and isinstance(
             last_run.get("commit"), str) and isinstance(last_run.get("notebooks"), list)):
-        raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); "
-                         "delete it and run make reproduce again")  # fmt: skip
+        raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); {redo}")
     problems = []
     for name, old in sorted(committed.items()):
         path = results_dir / name
