@@ -189,8 +189,8 @@ def baseline_for(fresh: dict, root: Path | None = None,
         return committed, "the committed results"
     cached = baseline_dir(*same, root) / "results" / name
     if cached.exists():
-        return read_result(cached), (f"the baseline of profile {same[0]}, seed {same[1]} at the "
-                                   f"default parameters ({cached.parent.parent})")
+        return _cached_baseline(cached), (f"the baseline of profile {same[0]}, seed {same[1]} "
+                                          f"at the default parameters ({cached.parent.parent})")
     if committed is None:
         return None, f"no committed result of {fresh['notebook']} to compare with"
     differ = [f"{k} {committed[k]} (this run: {fresh[k]})" for k in ("profile", "seed")
@@ -199,6 +199,16 @@ def baseline_for(fresh: dict, root: Path | None = None,
         f"the committed results, which ran at {' and '.join(differ)}, so what moved mixes your "
         f"change with that difference's effect (`python -m storrepro compare --out <this run's "
         f"folder>` computes the baseline of profile {same[0]}, seed {same[1]} once)")
+
+
+def _cached_baseline(path: Path) -> dict:
+    """A cached baseline's result; a damaged one is to be deleted, not run again by hand."""
+    try:
+        return read_result(path)
+    except ValueError as err:
+        said = str(err).removesuffix("run its notebook again")
+        raise ValueError(f"{said}delete it: a cached baseline, which compare computes again"
+                         ) from None  # fmt: skip
 
 
 def needs_baseline(fresh: dict, root: Path | None = None) -> bool:
