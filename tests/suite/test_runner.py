@@ -656,3 +656,18 @@ def test_a_path_the_notebooks_cannot_record_as_text_is_refused_before_any_kernel
     monkeypatch.setattr(runner, "notebook_path", lambda name: checkout / f"{name}.ipynb")
     with pytest.raises(ParameterError, match=r"^good's notebook folder /.*/d\\xe9p\u00f4t: its"):
         runner.reproduce("quick", ["good"], tiny_suite)
+
+
+def test_a_damaged_result_in_out_is_found_before_any_kernel_or_replaced(tiny_suite, monkeypatch):
+    """Publishing reads the results it keeps for the scorecard: a damaged one of another notebook
+    is refused before the first kernel, not after the whole run; a damaged one of a notebook
+    this run makes again is replaced, not read."""
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    results = tiny_suite / "results"
+    (results / "good.json").write_text('{"notebook": "go')  # truncated, say by a full disk
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    assert json.loads((results / "good.json").read_text())["notebook"] == "good"
+    (results / "reads.json").write_text('{"notebook": "re')
+    monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+    with pytest.raises(ValueError, match=rf"^{results / 'reads.json'}, line 1: not a valid"):
+        runner.reproduce("quick", ["good"], tiny_suite)

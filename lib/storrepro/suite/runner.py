@@ -417,7 +417,7 @@ def _prepare(staging: Path, out: Path, names: list[str], incoming: Path) -> list
         ) + "\n"
         for name in names
     }
-    results = {r["notebook"]: r for r in load_results(out) if r["notebook"] not in names}
+    results = {r["notebook"]: r for r in load_results(out, but=names)}
     results.update({r["notebook"]: r for r in load_results(staging)})
     scorecard = scorecard_files([results[k] for k in sorted(results)])
     needed = sum(len(t.encode()) for t in [*executed.values(), *scorecard.values()])
@@ -615,6 +615,7 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
     check_writable(out)
     with output_lock(out):  # before the checks left: a second run is refused at once
         check_free_space(out, [j.name for j in jobs])
+        load_results(out, but=[j.name for j in jobs])  # publishing keeps them: read now
         check_inputs_outside(out, jobs)
         started = time.perf_counter()
         staging = build_dir(out, "staging")
