@@ -4,9 +4,9 @@
 checked is checked before the first kernel starts: every ``-p`` value against each selected
 notebook's config, the output folder (writable, not in use by another run, its kept results
 readable), the paths the notebooks record (text the executed notebook can hold), the dask
-scheduler (reachable) and the data a notebook reads. A notebook that fails stops nothing else: the runner
-reports the failing cell and the error, runs the rest, and exits non-zero. A claim that does not
-reproduce is a result, not a failure.
+scheduler (reachable) and the data a notebook reads. A notebook that fails stops nothing else:
+the runner reports the failing cell and the error, runs the rest, and exits non-zero. A claim
+that does not reproduce is a result, not a failure.
 
 Only the canonical run — the full profile with default parameters — writes the committed
 ``figures/`` and ``results/``; any other run writes to its own folder under ``build/runs/``
