@@ -640,3 +640,34 @@ def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch
     assert runner.reproduce("quick", ["good"], out) == 0
     assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
     assert f"outputs of this run: {out}" in capsys.readouterr().out
+
+
+def test_a_path_the_notebooks_cannot_record_as_text_is_refused_before_any_kernel(
+        tiny_suite, monkeypatch):  # fmt: skip
+    # a folder name that is not UTF-8 (a Latin-1 name, or a non-ASCII checkout under a C locale
+    # without UTF-8) reaches Python as surrogates, which papermill cannot write into the notebook
+    monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+    out = tiny_suite.parent / "r\udce9sults"
+    named = r"^--out /.*/r\\xe9sults: its name is not UTF-8 .*locale \(LC_ALL=C\.UTF-8"
+    with pytest.raises(ParameterError, match=named):
+        runner.reproduce("quick", ["good"], out)
+    assert not out.exists()
+    checkout = tiny_suite.parent / "d\udce9p\u00f4t"
+    monkeypatch.setattr(runner, "notebook_path", lambda name: checkout / f"{name}.ipynb")
+    with pytest.raises(ParameterError, match=r"^good's notebook folder /.*/d\\xe9p\u00f4t: its"):
+        runner.reproduce("quick", ["good"], tiny_suite)
+
+
+def test_a_damaged_result_in_out_is_found_before_any_kernel_or_replaced(tiny_suite, monkeypatch):
+    """Publishing reads the results it keeps for the scorecard: a damaged one of another notebook
+    is refused before the first kernel, not after the whole run; a damaged one of a notebook
+    this run makes again is replaced, not read."""
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    results = tiny_suite / "results"
+    (results / "good.json").write_text('{"notebook": "go')  # truncated, say by a full disk
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    assert json.loads((results / "good.json").read_text())["notebook"] == "good"
+    (results / "reads.json").write_text('{"notebook": "re')
+    monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+    with pytest.raises(ValueError, match=rf"^{results / 'reads.json'}, line 1: not a valid"):
+        runner.reproduce("quick", ["good"], tiny_suite)
