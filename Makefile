@@ -20,11 +20,24 @@ FRESH ?=
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
+# Two makes started at once (`make lab` beside `make reproduce` in a fresh checkout) would both
+# install: the install holds $(VENV)/.install.lock (flock, of util-linux), so the second waits,
+# then finds the stamp made and installs nothing. Without flock (macOS) it says so and installs
+# unlocked.
 $(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	@mkdir -p $(VENV)
+	@set -e; exec 9> $(VENV)/.install.lock; \
+	if ! command -v flock > /dev/null; then \
+	  echo "flock not found: installing $(VENV) unlocked; run one make at a time until it is done"; \
+	elif ! flock -n 9; then \
+	  echo "waiting for another make installing $(VENV) (lock $(VENV)/.install.lock)"; flock 9; \
+	fi; \
+	if [ $(STAMP) -nt pyproject.toml ]; then echo "$(VENV): installed by the other make"; exit 0; fi; \
+	test -x $(PY) || $(PYTHON) -m venv $(VENV); \
+	echo "installing storrepro and its dependencies into $(VENV)"; \
+	$(PY) -m pip install --quiet --upgrade pip; \
+	$(PY) -m pip install --quiet -e '.[dev]'; \
+	touch $(STAMP)
 
 ## reproduce: execute the notebooks (PROFILE=full|quick, NOTEBOOKS="00_simulator_validation ...",
 ##            ARGS="-p seed=1 --workers 2"); the full profile with default parameters writes

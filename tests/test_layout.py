@@ -354,8 +354,8 @@ def test_no_pointer_to_a_document_the_project_does_not_ship(area):
 #: Test files named for what spans a folder's modules rather than for one module: the roles'
 #: contracts, a real trace in place of the stand-in, what the notebook calls end to end.
 SPANNING = ("contract", "trace", "notebook")
-#: The test files at the top of tests/: what spans the packages.
-TOP_TESTS = ("test_layout.py", "test_library_edges.py", "test_notebooks.py",
+#: The test files at the top of tests/: what spans the packages (the Makefile's, the checkout).
+TOP_TESTS = ("test_layout.py", "test_library_edges.py", "test_makefile.py", "test_notebooks.py",
              "test_public_trace.py")
 
 

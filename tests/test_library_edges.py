@@ -12,7 +12,8 @@ from storrepro.papers.accgecko.acctail import AccTail
 from storrepro.papers.bid.bid_hdd import BIDHDD
 from storrepro.papers.bid.request import BlockRequest
 from storrepro.papers.periodicity.findfrequency import findfrequency
-from storrepro.papers.periodicity.precise_period import precise_period
+from storrepro.papers.periodicity.precise_period import precise_period, track_period
+from storrepro.papers.tofec.codes import round_trip
 from storrepro.papers.tofec.policies import Ideal, Tofec
 from storrepro.papers.validation.workload import service_times
 from storrepro.papers.vdi import forecast
@@ -72,6 +73,16 @@ ENTRIES = {
                             "count", "nan inf complex huge negative"),  # fmt: skip
     "precise_period growth": (lambda v: precise_period(SERIES, growth=v), "growth",
                               "nan inf complex zero negative fraction"),  # fmt: skip
+    "track_period start": (lambda v: track_period(SERIES, start=v), "start",
+                           "nan inf complex huge zero negative fraction"),  # fmt: skip
+    "track_period patience": (lambda v: track_period(SERIES, 200, patience=v), "patience",
+                              "nan inf complex zero negative fraction"),  # fmt: skip
+    "track_period recent": (lambda v: track_period(SERIES, 200, patience=1, recent=v), "recent",
+                            "nan inf complex zero negative fraction"),  # fmt: skip
+    "round_trip size_bytes": (lambda v: round_trip(np.random.default_rng(0), 4, 2, v, 2),
+                              "size_bytes", "nan inf complex zero negative fraction"),  # fmt: skip
+    "round_trip trials": (lambda v: round_trip(np.random.default_rng(0), 4, 2, 64, v), "trials",
+                          "nan inf complex zero negative fraction"),  # fmt: skip
     "precise_period theta": (lambda v: precise_period(SERIES, theta=v), "theta",
                              "nan inf complex huge zero negative"),  # fmt: skip
     "ProposedEWMA period": (lambda v: forecast.ProposedEWMA(period=v), "period",
@@ -103,7 +114,8 @@ ENTRIES = {
                    "seed", "nan inf complex negative fraction"),  # fmt: skip
 }
 WHOLE = {"precise_period growth", "ProposedEWMA period", "SeasonalNaive period",
-         "HoltWinters period", "kth_of_n k", "sweep seed", "AccTail k", "BlockRequest lba",
+         "HoltWinters period", "kth_of_n k", "track_period start", "track_period patience",
+         "track_period recent", "sweep seed", "AccTail k", "BlockRequest lba",
          "forecast steps", "decompose period", "synthetic seed", "synthetic count",
          "poisson count", "service_times count"}  # fmt: skip
 
@@ -115,6 +127,8 @@ def test_every_entry_point_refuses_bad_values_naming_the_argument(entry, kind):
     value = HUGE_INT if kind == "huge" and entry in WHOLE else BAD[kind]
     if kind == "text" and entry in ("precise_period", "findfrequency"):
         return  # a series times text is numpy's error before the function is called
+    if kind == "huge" and entry.startswith("round_trip"):
+        return  # 2**70 bytes or trials is a run too long, not a wrong value
     refused = refused.split()
     try:
         call(value)
@@ -150,6 +164,8 @@ def test_a_series_at_any_reasonable_scale_has_the_same_period():
 
 def test_numpy_scalars_give_the_numbers_python_numbers_give():
     assert precise_period(SERIES, growth=np.int64(3)) == precise_period(SERIES, growth=3)
+    assert track_period(SERIES, np.int64(200), np.int8(1), np.uint16(5)) == track_period(
+        SERIES, 200, 1, 5)
     assert theory.mm1_wait_quantile(np.float64(0.9), np.float32(0.5), np.int32(1)) == (
         theory.mm1_wait_quantile(0.9, 0.5, 1))
     assert theory.kth_of_n_mean(np.int64(3), np.uint8(2), 0.0, np.float64(1.0)) == (

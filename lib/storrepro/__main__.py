@@ -210,6 +210,11 @@ def _trace(args) -> int:
         raise ParameterError(f"--out {args.out}: a directory; name the file to write")
     if args.out.resolve() == args.path.resolve():
         raise ParameterError(f"--out {args.out}: the input trace itself; name another file")
+    conversion = trace_conversions()[args.to]
+    if args.out.suffix in (".csv", ".npz") and args.out.suffix != conversion.suffix:
+        raise ParameterError(  # a .csv named .npz (or the reverse) fails only when read
+            f"--out {args.out}: --to {args.to} writes a {conversion.suffix} file "
+            f"({conversion.writes.rsplit(' (', 1)[0]}); name a {conversion.suffix} file")
     try:  # before converting: a conversion can take minutes
         args.out.parent.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=args.out.parent).close()
@@ -219,7 +224,6 @@ def _trace(args) -> int:
     except OSError as err:
         raise ParameterError(f"--out {args.out}: cannot write there ({err.strerror or err})"
                              ) from None  # fmt: skip
-    conversion = trace_conversions()[args.to]
     result = conversion.convert(args.path, format=args.format)
     with atomic_path(args.out) as tmp:
         wrote = conversion.save(result, tmp)

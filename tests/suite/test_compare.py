@@ -151,3 +151,16 @@ def test_a_run_is_compared_with_one_of_its_own_profile_and_seed(tmp_path):
     _write(other, _result("not reproduced", "9×", profile="quick"))
     before, what = compare.baseline_for(quick, tmp_path, against=other)
     assert before["claims"][0]["verdict"] == "not reproduced" and what == f"the run in {other}"
+
+
+def test_a_damaged_cached_baseline_is_named_with_what_to_do(tmp_path):
+    quick = _result("inconclusive", "1.1×", profile="quick")
+    cached = compare.baseline_dir("quick", 0, tmp_path) / "results" / "x.json"
+    cached.parent.mkdir(parents=True)
+    for damaged in (json.dumps(quick)[:40], "{}"):  # truncated; not a result
+        cached.write_text(damaged)
+        with pytest.raises(ValueError, match=rf"^{cached}(, line 1)?: .*[:?] delete it: a cached "
+                                             "baseline, which compare computes again$"):
+            compare.baseline_for(quick, tmp_path)
+    cached.unlink()
+    assert compare.needs_baseline(quick, tmp_path)  # what compare does once it is deleted

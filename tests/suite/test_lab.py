@@ -1,6 +1,8 @@
 """`make lab` works on copies: JupyterLab's save path never writes into notebooks/."""
 
+import errno
 import json
+import os
 import subprocess
 
 import nbformat
@@ -67,3 +69,31 @@ def test_lab_passes_browser_and_port_through_and_encrypts_its_kernels(lab_home):
     assert "--no-browser" not in plain and not any(a.startswith("--port") for a in plain)
     with pytest.raises(ValueError, match="--port 70000: expected a TCP port from 1 to 65535"):
         lab.lab_args(port=70000)
+
+
+def test_a_checkout_the_lab_cannot_write_is_said_before_anything_starts(lab_home, monkeypatch,
+                                                                        capsys):  # fmt: skip
+    from storrepro.__main__ import main
+
+    monkeypatch.setattr(lab.os, "execv", lambda exe, args: pytest.fail("JupyterLab started"))
+    (lab_home.parents[1]).write_text("")  # a file where build/ would be: unwritable, even by root
+    assert main(["lab"]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and said.startswith(f"error: lab: cannot write {lab_home} (")
+    assert "clone the checkout into a folder you can write (git clone" in said
+    (lab_home.parents[1]).unlink()
+    refused = lambda folder: OSError(errno.EROFS, os.strerror(errno.EROFS))  # noqa: E731
+    monkeypatch.setattr(lab, "write_error", refused)  # a read-only mount, which root meets too
+    with pytest.raises(OSError, match=rf"cannot write {lab_home} \(Read-only file system\)"):
+        lab.start_lab()
+    assert not lab_home.exists()  # nothing copied
+
+
+def test_a_jupyter_runtime_folder_it_cannot_write_names_the_variable(lab_home, monkeypatch,
+                                                                     tmp_path):  # fmt: skip
+    monkeypatch.setattr(lab.os, "execv", lambda exe, args: pytest.fail("JupyterLab started"))
+    (tmp_path / "home").write_text("")
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "home" / "runtime"))
+    with pytest.raises(OSError, match=r"Jupyter's runtime folder .*/home/runtime \(Not a "
+                       "directory\\): set JUPYTER_RUNTIME_DIR to a folder you can write"):
+        lab.start_lab()

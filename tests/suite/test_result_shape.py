@@ -92,6 +92,11 @@ def test_every_command_names_the_damaged_result_in_one_line(tmp_path, damaged, m
     record.write_text('["abc"]')
     assert main(["check-results"]) == 2
     assert capsys.readouterr().err.startswith(f"error: {record}: not the record of a run")
+    record.write_text('{"commit": "ab')  # truncated: the record, not a notebook, is redone
+    assert main(["check-results"]) == 2
+    assert capsys.readouterr().err == (f"error: {record}, line 1: not valid JSON (Unterminated "
+                                       "string starting at); delete it and run make reproduce "
+                                       "again\n")  # fmt: skip
     record.unlink()  # check-results compares any JSON: the field is a difference it names
     assert main(["check-results"]) == 1
     assert "04_bid.json headline.verdict: missing from the fresh run" in capsys.readouterr().out

@@ -1,6 +1,7 @@
 import errno
 import json
 import os
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -159,15 +160,52 @@ def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monke
     assert (tiny_suite / "results" / "good.json").read_text() == before
 
 
-def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
-    with (
-        runner.output_lock(tmp_path),
-        pytest.raises(ParameterError, match="another run"),
-        runner.output_lock(tmp_path),
-    ):
+HOLDER = """import sys, time
+from pathlib import Path
+from storrepro.suite import runner
+out = Path(sys.argv[1])
+with runner.output_lock(out):
+    (out / "staging").mkdir()
+    (out / "staging" / "first.ipynb").write_text("the first run's")
+    print("held", flush=True)
+    time.sleep(60)"""
+
+
+def test_a_second_run_into_the_same_folder_is_refused_naming_the_first(tiny_suite, monkeypatch,
+                                                                       capsys):  # fmt: skip
+    import subprocess
+    import sys
+
+    first = subprocess.Popen([sys.executable, "-c", HOLDER, str(tiny_suite)], text=True,
+                             stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": _TESTED_PATH})
+    try:
+        assert first.stdout.readline() == "held\n"
+        monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+        monkeypatch.setattr(runner, "check_free_space", lambda out, names: pytest.fail("late"))
+        lock = tiny_suite / ".storrepro.lock"
+        named = rf"pid {first.pid} on .*, started 20\d\d-.*; its lock: {lock}\. Wait for it"
+        with pytest.raises(ParameterError, match=named), runner.output_lock(tiny_suite):
+            pass  # refused; the holder's record is kept for the next one
+        args = ["reproduce", "--profile", "quick", "--only", "good", "--out", str(tiny_suite)]
+        assert main(args) == 2
+        assert re.search(f"error: another run is writing into {tiny_suite}: {named}",
+                         capsys.readouterr().err)  # fmt: skip
+        assert (tiny_suite / "staging" / "first.ipynb").read_text() == "the first run's"
+    finally:
+        first.kill()
+        first.wait()
+    with runner.output_lock(tiny_suite):  # released when the first run ends
         pass
-    with runner.output_lock(tmp_path):  # released when the first run ends
-        pass
+
+
+def test_a_lock_without_its_record_is_still_refused_and_says_so(tmp_path):
+    import fcntl
+
+    with open(tmp_path / ".storrepro.lock", "w") as older:  # a run from before the record
+        fcntl.flock(older, fcntl.LOCK_EX)
+        refused = pytest.raises(ParameterError, match="a run that recorded no pid or start; its")
+        with refused, runner.output_lock(tmp_path):
+            pass
 
 
 def test_only_the_canonical_run_writes_into_the_repository(monkeypatch):
@@ -602,3 +640,34 @@ def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch
     assert runner.reproduce("quick", ["good"], out) == 0
     assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
     assert f"outputs of this run: {out}" in capsys.readouterr().out
+
+
+def test_a_path_the_notebooks_cannot_record_as_text_is_refused_before_any_kernel(
+        tiny_suite, monkeypatch):  # fmt: skip
+    # a folder name that is not UTF-8 (a Latin-1 name, or a non-ASCII checkout under a C locale
+    # without UTF-8) reaches Python as surrogates, which papermill cannot write into the notebook
+    monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+    out = tiny_suite.parent / "r\udce9sults"
+    named = r"^--out /.*/r\\xe9sults: its name is not UTF-8 .*locale \(LC_ALL=C\.UTF-8"
+    with pytest.raises(ParameterError, match=named):
+        runner.reproduce("quick", ["good"], out)
+    assert not out.exists()
+    checkout = tiny_suite.parent / "d\udce9p\u00f4t"
+    monkeypatch.setattr(runner, "notebook_path", lambda name: checkout / f"{name}.ipynb")
+    with pytest.raises(ParameterError, match=r"^good's notebook folder /.*/d\\xe9p\u00f4t: its"):
+        runner.reproduce("quick", ["good"], tiny_suite)
+
+
+def test_a_damaged_result_in_out_is_found_before_any_kernel_or_replaced(tiny_suite, monkeypatch):
+    """Publishing reads the results it keeps for the scorecard: a damaged one of another notebook
+    is refused before the first kernel, not after the whole run; a damaged one of a notebook
+    this run makes again is replaced, not read."""
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    results = tiny_suite / "results"
+    (results / "good.json").write_text('{"notebook": "go')  # truncated, say by a full disk
+    assert runner.reproduce("quick", ["good"], tiny_suite) == 0
+    assert json.loads((results / "good.json").read_text())["notebook"] == "good"
+    (results / "reads.json").write_text('{"notebook": "re')
+    monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
+    with pytest.raises(ValueError, match=rf"^{results / 'reads.json'}, line 1: not a valid"):
+        runner.reproduce("quick", ["good"], tiny_suite)

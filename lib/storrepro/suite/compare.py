@@ -72,16 +72,15 @@ def committed_results(ref: str = "HEAD", root: Path | None = None) -> dict[str, 
     return out
 
 
-def _parse(text: str, where) -> dict:
+def _parse(text: str, where, remedy: str = "a truncated or damaged file? run its notebook again"
+           ) -> dict:  # fmt: skip
     """JSON as written (no value restored, so both sides compare alike); a file that is not
-    JSON, a truncated one, is an error naming it and the line."""
+    JSON, a truncated one, is an error naming it, the line and ``remedy``."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(
-            f"{where}, line {err.lineno}: not valid JSON ({err.msg}); a truncated or damaged "
-            "file? run its notebook again"
-        ) from None
+        raise ValueError(f"{where}, line {err.lineno}: not valid JSON ({err.msg}); {remedy}"
+                         ) from None  # fmt: skip
 
 
 def record_run(root: Path, notebooks: list[str]) -> None:
@@ -116,11 +115,11 @@ def check_results(ref: str = "HEAD", results_dir: Path | None = None) -> list[st
     if not committed:
         raise ValueError(f"no results/*.json committed at {ref!r}")
     record = root / LAST_RUN
-    last_run = _parse(record.read_text(encoding="utf-8"), record) if record.exists() else None
+    redo = "delete it and run make reproduce again"
+    last_run = _parse(record.read_text(encoding="utf-8"), record, redo) if record.exists() else None
     if last_run is not None and not (isinstance(last_run, dict) and isinstance(
             last_run.get("commit"), str) and isinstance(last_run.get("notebooks"), list)):
-        raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); "
-                         "delete it and run make reproduce again")  # fmt: skip
+        raise ValueError(f"{record}: not the record of a run (a commit and its notebooks); {redo}")
     problems = []
     for name, old in sorted(committed.items()):
         path = results_dir / name
@@ -190,8 +189,8 @@ def baseline_for(fresh: dict, root: Path | None = None,
         return committed, "the committed results"
     cached = baseline_dir(*same, root) / "results" / name
     if cached.exists():
-        return read_result(cached), (f"the baseline of profile {same[0]}, seed {same[1]} at the "
-                                   f"default parameters ({cached.parent.parent})")
+        return _cached_baseline(cached), (f"the baseline of profile {same[0]}, seed {same[1]} "
+                                          f"at the default parameters ({cached.parent.parent})")
     if committed is None:
         return None, f"no committed result of {fresh['notebook']} to compare with"
     differ = [f"{k} {committed[k]} (this run: {fresh[k]})" for k in ("profile", "seed")
@@ -200,6 +199,16 @@ def baseline_for(fresh: dict, root: Path | None = None,
         f"the committed results, which ran at {' and '.join(differ)}, so what moved mixes your "
         f"change with that difference's effect (`python -m storrepro compare --out <this run's "
         f"folder>` computes the baseline of profile {same[0]}, seed {same[1]} once)")
+
+
+def _cached_baseline(path: Path) -> dict:
+    """A cached baseline's result; a damaged one is to be deleted, not run again by hand."""
+    try:
+        return read_result(path)
+    except ValueError as err:
+        said = str(err).removesuffix("run its notebook again")
+        raise ValueError(f"{said}delete it: a cached baseline, which compare computes again"
+                         ) from None  # fmt: skip
 
 
 def needs_baseline(fresh: dict, root: Path | None = None) -> bool:

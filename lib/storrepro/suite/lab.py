@@ -4,7 +4,8 @@
 not there yet — a copy already there is the student's own and is kept — and starts JupyterLab
 in that folder. Lab's autosave therefore writes only into the copies; their outputs (figures,
 results, scorecard) go to ``build/lab/`` as every JupyterLab run's do. ``--fresh NAME`` replaces
-one copy by the committed notebook again.
+one copy by the committed notebook again. A checkout (or Jupyter runtime folder) it cannot write
+is said in one line, with what to do, before anything is copied or started.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from storrepro.suite.notebooks import NOTEBOOKS, notebook_path
@@ -61,9 +63,42 @@ def lab_args(no_browser: bool = False, port: int | None = None) -> list[str]:
     return args
 
 
+def write_error(folder: Path) -> OSError | None:
+    """Why this process cannot write into ``folder`` (made when missing), or None: a probe file
+    in its nearest existing ancestor, as a permission check cannot tell (root passes every
+    mode check, yet a read-only mount refuses it)."""
+    existing = next(p for p in (folder, *folder.parents) if p.exists())
+    try:
+        tempfile.TemporaryFile(dir=existing).close()
+    except OSError as err:
+        return err
+    return None
+
+
+def check_writable() -> None:
+    """Refuse, in one line saying what to do, a lab that could not save: the working copies and
+    the outputs of runs in the lab go to the checkout's ``build/lab/``, and Jupyter writes its
+    server's connection files into its runtime folder."""
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    folder = lab_folder()
+    if err := write_error(folder):  # a clone, not a copy: a copied .venv imports this checkout
+        root = repo_root()
+        raise OSError(f"lab: cannot write {folder} ({err.strerror or err}): the working copies "
+                      f"of the notebooks and their outputs go there; clone the checkout into a "
+                      f"folder you can write (git clone {root} ~/storrepro) and run `make lab` "
+                      "there")  # fmt: skip
+    runtime = Path(jupyter_runtime_dir())
+    if err := write_error(runtime):
+        raise OSError(f"lab: cannot write Jupyter's runtime folder {runtime} "
+                      f"({err.strerror or err}): set JUPYTER_RUNTIME_DIR to a folder you can "
+                      "write")  # fmt: skip
+
+
 def start_lab(fresh: list[str] = (), no_browser: bool = False, port: int | None = None) -> None:
     """Make the copies, say where they are, and replace this process by JupyterLab there."""
     args = lab_args(no_browser, port)  # a wrong port is refused before anything is copied
+    check_writable()
     copies = working_copies(fresh)
     kept = [name for name, _, was in copies if was]
     print(f"JupyterLab on working copies in {lab_folder()} (never committed; notebooks/ is "

@@ -2,10 +2,11 @@
 
 ``python -m storrepro reproduce`` (or ``make reproduce``) lands here. Everything that can be
 checked is checked before the first kernel starts: every ``-p`` value against each selected
-notebook's config, the output folder (writable, not in use by another run), the dask scheduler
-(reachable) and the data a notebook reads. A notebook that fails stops nothing else: the runner
-reports the failing cell and the error, runs the rest, and exits non-zero. A claim that does not
-reproduce is a result, not a failure.
+notebook's config, the output folder (writable, not in use by another run, its kept results
+readable), the paths the notebooks record (text the executed notebook can hold), the dask
+scheduler (reachable) and the data a notebook reads. A notebook that fails stops nothing else:
+the runner reports the failing cell and the error, runs the rest, and exits non-zero. A claim
+that does not reproduce is a result, not a failure.
 
 Only the canonical run — the full profile with default parameters — writes the committed
 ``figures/`` and ``results/``; any other run writes to its own folder under ``build/runs/``
@@ -243,6 +244,29 @@ def check_scheduler(address: str | None, timeout_s: float = 5.0, source: str = "
         time.sleep(0.5)
 
 
+def check_paths_as_text(out: Path, jobs: list[Job]) -> None:
+    """Refuse a path the executed notebooks record (``--out``, a notebook's folder, an input
+    file) whose name is not UTF-8 text here: a non-UTF-8 folder name, or a non-ASCII one under a
+    C locale without UTF-8, reaches Python as surrogates, and writing the notebook would fail."""
+    paths = {"--out": out}
+    for job in jobs:
+        paths[f"{job.name}'s notebook folder"] = notebook_path(job.name).parent
+        spec = config_class(job.name).all_params()
+        paths.update({f"parameter {name!r}": value for name, value in job.parameters.items()
+                      if spec[name].is_file and value})  # fmt: skip
+    for what, path in paths.items():
+        try:
+            str(path).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+            raise ParameterError(
+                f"{what} {shown}: its name is not UTF-8 text in this process (file-system "
+                f"encoding {sys.getfilesystemencoding()}), and the executed notebooks record it "
+                "as UTF-8; run under a UTF-8 locale (LC_ALL=C.UTF-8, or PYTHONUTF8=1), or rename "
+                "a folder whose name is not UTF-8"
+            ) from None
+
+
 def check_writable(out: Path) -> None:
     """Refuse an output folder this process cannot create or write into; in a checkout it may
     not write (read-only, or another user's), say to give the run an ``--out`` elsewhere."""
@@ -292,18 +316,51 @@ def check_free_space(out: Path, names: list[str]) -> None:
 
 @contextmanager
 def output_lock(out: Path):
-    """Hold the output folder for this run; a second run into it fails at once."""
-    path = build_dir(out, ".storrepro.lock")
+    """Hold the output folder for this run: its staging folder and what publishing replaces.
+
+    A second run into the same folder (``make reproduce`` twice, whatever its ``--only``: the
+    canonical run's folder is the repository) is refused at once, before its slower checks and
+    any kernel, with a message naming the run holding the lock: its pid, host, start and
+    command, and the lock file. Refused rather than made to wait, because a waiting run would
+    publish over the outputs the first just published, from checks (free space, CRAN data, the
+    scheduler) made before the wait; the user decides whether to run again. The record is
+    written only once the lock is held, and the file is opened without truncating it, so a
+    refused run never erases the holder's record."""
+    path = build_dir(out, LOCK_NAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as handle:
+    with os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o666), "r+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ParameterError(
-                f"another run is writing into {out} (lock {path}); wait for it to end or "
-                "give this run another --out"
+                f"another run is writing into {out}: {_holder(handle)}; its lock: "
+                f"{path}. Wait for it to end, or give this run another --out"
             ) from None
+        handle.truncate()
+        handle.write(json.dumps(_lock_record()) + "\n")
+        handle.flush()
         yield
+
+
+#: The lock file of an output folder (under its build folder, see :func:`build_dir`).
+LOCK_NAME = ".storrepro.lock"
+
+
+def _lock_record() -> dict:
+    started = time.strftime("%Y-%m-%d %H:%M:%S %z")
+    command = " ".join(["python -m storrepro", *sys.argv[1:]])
+    return {"pid": os.getpid(), "host": platform.node(), "started": started, "command": command}
+
+
+def _holder(handle) -> str:
+    """Who holds an output lock, from the record in its file (a run older than the record, or
+    one that has not written it yet, says so)."""
+    try:
+        held = json.loads(handle.read())
+        return (f"pid {held['pid']} on {held['host']}, started {held['started']} "
+                f"({held['command']})")  # fmt: skip
+    except (ValueError, TypeError, KeyError):
+        return "a run that recorded no pid or start"
 
 
 class PublishError(OSError):
@@ -361,7 +418,7 @@ def _prepare(staging: Path, out: Path, names: list[str], incoming: Path) -> list
         ) + "\n"
         for name in names
     }
-    results = {r["notebook"]: r for r in load_results(out) if r["notebook"] not in names}
+    results = {r["notebook"]: r for r in load_results(out, but=names)}
     results.update({r["notebook"]: r for r in load_results(staging)})
     scorecard = scorecard_files([results[k] for k in sorted(results)])
     needed = sum(len(t.encode()) for t in [*executed.values(), *scorecard.values()])
@@ -555,11 +612,13 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
         workers = 1
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
+    check_paths_as_text(out, jobs)
     check_writable(out)
-    check_free_space(out, [j.name for j in jobs])
-    check_inputs_outside(out, jobs)
-    started = time.perf_counter()
-    with output_lock(out):
+    with output_lock(out):  # before the checks left: a second run is refused at once
+        check_free_space(out, [j.name for j in jobs])
+        load_results(out, but=[j.name for j in jobs])  # publishing keeps them: read now
+        check_inputs_outside(out, jobs)
+        started = time.perf_counter()
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
         try:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +74,13 @@ def reading_table(result: dict) -> pd.DataFrame:
     )
 
 
-def load_results(out: Path | None = None) -> list[dict]:
+def load_results(out: Path | None = None, but: Collection[str] = ()) -> list[dict]:
     """Every notebook's ``results/<notebook>.json`` under ``out``, sorted by notebook name
     (other JSON there, such as ``make bench``'s ``bench.json``, is skipped), each checked by
-    :func:`~storrepro.suite.result_shape.check_result`."""
-    loaded = {p: read_json(p) for p in sorted(results_dir(out).glob("*.json"))}
+    :func:`~storrepro.suite.result_shape.check_result`; the files of the notebooks in ``but``
+    (those a run replaces) are not read."""
+    files = [p for p in sorted(results_dir(out).glob("*.json")) if p.stem not in but]
+    loaded = {p: read_json(p) for p in files}
     return [check_result(data, p) for p, data in loaded.items() if is_result(data)]
 
 

@@ -31,6 +31,17 @@ def test_run_metrics_on_a_hand_built_run():
     assert m["trend"]  # last fifth (100 ms) > 2 x first fifth (20 ms): an upward trend
 
 
+def test_run_metrics_tail_percentiles_are_numpys_one_at_a_time():
+    # p90 and p99 come from one np.percentile call: exactly the values of two separate calls.
+    rng = np.random.default_rng(3)
+    t = np.cumsum(rng.exponential(20.0, 4001))
+    res = {"t_arrive": t, "t_end": t + rng.exponential(150.0, t.size), "k": np.ones(t.size, int),
+           "n": np.ones(t.size, int), "queue_length": np.zeros(t.size, int)}
+    m = mx.run_metrics(res)
+    delay = (res["t_end"] - t)[400:]
+    assert (m["p90"], m["p99"]) == (np.percentile(delay, 90), np.percentile(delay, 99))
+
+
 def test_top2_and_modal_k():
     row = {"k1": 0.1, "k2": 0.05, "k3": 0.4, "k4": 0.35, "k5": 0.1, "k6": 0.0}
     assert mx.top2_fraction(row) == pytest.approx(0.75)

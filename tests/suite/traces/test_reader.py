@@ -371,6 +371,11 @@ def test_convert_refuses_to_write_over_its_input_or_into_a_directory(msr, tmp_pa
     under_a_file = msr / "sub" / "vdi.csv"
     assert main(["trace", "convert", str(msr), "--to", "vdi", "--out", str(under_a_file)]) == 2
     assert f"--out {under_a_file}: a file stands where its folder" in capsys.readouterr().err
+    assert {c.suffix for c in trace_conversions().values()} == {".csv", ".npz"}
+    for to, wrong, right in (("vdi", "vdi.npz", ".csv"), ("accgecko", "tenants.csv", ".npz")):
+        _replace_conversion(monkeypatch, to, no_work)
+        assert main(["trace", "convert", str(msr), "--to", to, "--out", wrong]) == 2
+        assert f"--out {wrong}: --to {to} writes a {right} file (" in capsys.readouterr().err
     if os.geteuid() != 0:  # root writes anywhere
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)

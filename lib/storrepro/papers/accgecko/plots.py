@@ -337,7 +337,7 @@ def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidate
              paper: dict | None = None):
     """Fig. 12 analog: tenants admitted per method, normalised to SNCM, mean ± 95 % CI;
     ``paper``: the paper's values {method: ([p99, p99.9], label)} (:func:`fig12_paper`)."""
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
     ref = summary[summary.method == "SNCM"].admitted.to_numpy()
     width = 0.8 / len(shown)
     for i, name in enumerate(shown):
@@ -353,7 +353,7 @@ def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidate
         title=f"Fig. 12 analog: tenants admitted (C = {capacity:,.0f} IOPS, {candidates} "
         "candidates)",
     )
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=8)
     return fig
 
 

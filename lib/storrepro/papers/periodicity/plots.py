@@ -6,6 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import LogFormatter
 
 from storrepro.papers.periodicity import scheduling
 from storrepro.papers.periodicity.ceiling import noise_limit, pcc_ceiling
@@ -264,6 +265,9 @@ def latency_panels(series: dict, title: str, source: str):
         ax.grid(axis="x", visible=False)
     axes[0].set(xlabel="SSD id", ylabel="99.99 % latency (ms, log)", title="tail latency per SSD",
                 yscale="log")  # 1 ms and 10 ms apart, and an overloaded SSD far above
+    for which in ("major", "minor"):  # 1, 2, 10, 100 rather than 10^0, 2×10^0
+        getattr(axes[0].yaxis, f"set_{which}_formatter")(
+            LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
     axes[1].set(xlabel="SSD id", ylabel="mean latency (ms)", title="average latency per SSD")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center",
                ncol=min(len(series), 4), fontsize=9)

@@ -555,6 +555,8 @@ def track_period(x, start: int, patience: int = 2, recent: int = 5, **config) ->
     verifies again.
     """
     x = as_series(x)
+    start = whole("start", start, minimum=2, maximum=x.size)  # detection needs 2 samples
+    patience, recent = whole("patience", patience, minimum=1), whole("recent", recent, minimum=1)
     det = PrecisePeriod(**config)
     origin, now = 0, start
     period = det.detect(x[origin:now])

@@ -16,6 +16,8 @@ from itertools import combinations
 import numpy as np
 import zfec
 
+from storrepro.suite.checks import whole
+
 FILE_MB = 3.0  # one class: read, 3 MB
 K_MAX = 6
 R_MAX = 2.0
@@ -69,6 +71,8 @@ def decode(chunks: dict[int, bytes], n: int, k: int, length: int) -> bytes:
 
 def round_trip(rng: np.random.Generator, n: int, k: int, size_bytes: int, trials: int = 20):
     """Encode random bytes, decode from ``trials`` random k-subsets; True if all are exact."""
+    size_bytes = whole("size_bytes", size_bytes, minimum=1)
+    trials = whole("trials", trials, minimum=1)
     data = rng.integers(0, 256, size_bytes, dtype=np.uint8).tobytes()
     coded = encode(data, n, k)
     for _ in range(trials):

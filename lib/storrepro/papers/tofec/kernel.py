@@ -9,6 +9,9 @@ test (``tests/test_tofec_kernel.py``) finds every request's code, times and cost
 Why it is exact and fast: the task queue only ever holds tasks of the most recently admitted
 request (a request is admitted only when the task queue is empty), so it is a single pointer;
 the request queue is FIFO by arrival, so it is a range of indices; the L threads are arrays.
+The next completion (earliest end, lowest thread among equals, as a scan finds it) is updated
+as tasks start and found by scanning the threads only after some were freed, and a finished
+request's running tasks are found in one pass over the threads.
 """
 
 from __future__ import annotations
@@ -26,13 +29,13 @@ COLUMNS = ("t_arrive", "t_admit", "t_first_start", "t_end", "n", "k", "cost", "q
 
 
 @numba.njit(cache=True)
-def _task_delay(block, n_max, j, chunk, mp):
+def _task_delay(blocks, r, n_max, j, chunk, mp):
     # Same operations, in the same order, as TaskDelayModel.delays (bit-identical results).
     shift = mp[0] + mp[1] * chunk
     tail = mp[2] + mp[3] * chunk
-    d = shift + tail * block[j]
-    if block[2 * n_max + j] > mp[4]:
-        d = d + mp[5] * chunk * block[n_max + j]
+    d = shift + tail * blocks[r, j]
+    if blocks[r, 2 * n_max + j] > mp[4]:
+        d = d + mp[5] * chunk * blocks[r, n_max + j]
     return d
 
 
@@ -81,6 +84,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
     th_start = np.zeros(n_threads)
     th_end = np.full(n_threads, np.inf)
     th_delay = np.zeros(n_threads)
+    running = np.empty(n_max, np.int64)
     idle = n_threads
     now = 0.0
     q_bar = 0.0
@@ -90,13 +94,18 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
     tq_req = -1  # the one request whose tasks may be queued
     tq_next = 0  # its next task index; queued tasks = n - tq_next
     finished = 0
+    t_c = np.inf  # the next completion: the earliest end, on the lowest thread among equals
+    th_c = -1
+    rescan = False  # set when threads are freed; a started task updates (t_c, th_c) itself
     while finished < count:
-        t_c = np.inf
-        th_c = -1
-        for th in range(n_threads):
-            if th_req[th] >= 0 and th_end[th] < t_c:
-                t_c = th_end[th]
-                th_c = th
+        if rescan:
+            t_c = np.inf
+            th_c = -1
+            for th in range(n_threads):  # an idle thread's end is inf: never the next event
+                if th_end[th] < t_c:
+                    t_c = th_end[th]
+                    th_c = th
+            rescan = False
         if arrived < count and arrivals[arrived] - now + now < t_c:
             # ---- arrival (simpy replay: timeout(a - now)) ----
             now = now + (arrivals[arrived] - now)
@@ -118,16 +127,20 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
             th_req[th_c] = -1
             th_end[th_c] = np.inf
             idle += 1
+            rescan = True
             if done[r] == out_k[r]:
                 if tq_req == r:
                     tq_next = out_n[r]  # cancel its queued tasks: they never start
-                for j in range(out_n[r]):  # interrupt running tasks, in start order
-                    for th in range(n_threads):
-                        if th_req[th] == r and th_task[th] == j:
-                            cost[r] += now - th_start[th]
-                            th_req[th] = -1
-                            th_end[th] = np.inf
-                            idle += 1
+                running[:] = -1  # its running tasks' threads, by task index
+                for th in range(n_threads):
+                    if th_req[th] == r:
+                        running[th_task[th]] = th
+                for th in running:  # interrupt them, in start order (task index)
+                    if th >= 0:
+                        cost[r] += now - th_start[th]
+                        th_req[th] = -1
+                        th_end[th] = np.inf
+                        idle += 1
                 t_end[r] = now
                 in_service -= 1
                 finished += 1
@@ -138,12 +151,15 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 for th in range(n_threads):
                     if th_req[th] < 0:
                         break
-                d = _task_delay(blocks[r], n_max, tq_next, file_mb / out_k[r], mp)
+                d = _task_delay(blocks, r, n_max, tq_next, file_mb / out_k[r], mp)
                 th_req[th] = r
                 th_task[th] = tq_next
                 th_start[th] = now
                 th_delay[th] = d
                 th_end[th] = now + d
+                if th_end[th] < t_c or (th_end[th] == t_c and th < th_c):
+                    t_c = th_end[th]
+                    th_c = th
                 if math.isnan(t_first[r]):
                     t_first[r] = now
                 tq_next += 1

@@ -41,6 +41,11 @@ class Conversion:
     convert: Callable[..., Any]
     save: Callable[[Any, Path], str]
 
+    @property
+    def suffix(self) -> str:
+        """The kind of file it writes, ``writes``' last parenthesis: ``".csv"`` or ``".npz"``."""
+        return self.writes.rsplit("(", 1)[-1].rstrip(")")
+
 
 def save_table(table: pd.DataFrame | pd.Series, path: Path) -> str:
     """A table as CSV with its index (a series' time or interval) as the first column."""
