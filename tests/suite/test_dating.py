@@ -81,3 +81,29 @@ def test_a_table_row_is_dated_by_its_words_and_band_or_rule():
     source = 'TABLE = (Row(id="X1", words="\'w\'", rule="within 1"), Row(id="X2", words="v"))'
     assert table_band("X1")(source) == "\"'w'\"; 'within 1'"
     assert table_band("X2")(source) == "'v'" and table_band("X3")(source) is None
+
+
+def test_a_number_named_and_quoted_keeps_the_date_of_the_literal_it_replaced(tmp_path,
+                                                                              monkeypatch):
+    repo = tmp_path
+    _git(repo, "init", "-q")
+    cfg = repo / "claims.py"
+    cfg.write_text('BAND = at_most(2.0, "Fig. 8: 0 % / 4 % (acceptance: ≤ 2 %)")\n')
+    _git(repo, "add", ".")
+    first = _git(repo, "commit", "-qm", "literal")
+    named = ('ZERO = {}\nNEG = {{"DB": {{99.0: ZERO, 99.9: {}}}}}\n_N, _Z = NEG, ZERO\n'
+             'BAND = at_most(2.0, f"Fig. 8: {{_N[\'DB\'][99.0]:g}} % / {{_N[\'DB\'][99.9]:g}} % "\n'
+             '               "(acceptance: ≤ 2 %)")\n')
+    cfg.write_text(named.format(0.0, 4.0))
+    _git(repo, "add", "."), _git(repo, "commit", "-qm", "named")
+    dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()
+    monkeypatch.setattr(dating, "repo_root", lambda: repo)
+    assert dating.set_in("claims.py", dating.constant("BAND")) == first
+    cfg.write_text(named.format(0.0, 5.0))  # the quoted number changes: the value is new
+    _git(repo, "add", ".")
+    third = _git(repo, "commit", "-qm", "five")
+    dating._history.cache_clear(), dating._show.cache_clear()
+    assert dating.set_in("claims.py", dating.constant("BAND")) == third
+    # an f-string of what is not a literal stays as written (and differs from the literal)
+    assert "join" in dating.constant("W")("""P = f()\nW = f"{', '.join(P)} %"\n""")
+    dating._history.cache_clear(), dating._show.cache_clear(), dating._claim_ids.cache_clear()

@@ -4,9 +4,11 @@ For a reading, the value dated is its ``primary``; for a forced choice, band or 
 target with a ``symbol`` (``"module:NAME"``), the source of that module-level constant. Walking
 back the history of the file that holds it (following renames, along the first-parent line: a
 branch's commits count from the merge that brought them), ``set_in`` is the oldest commit of the
-unbroken run of commits in which the value was what it is now; ``set_after_results``
-says whether the commit before it already held a committed ``results/<notebook>.json`` with one
-of the claims the choice decides — a choice made with those results in view.
+unbroken run of commits in which the value was what it is now (a constant's source is compared
+with the literal constants of its own file put in: a number named and quoted by an f-string keeps
+the date of the literal it replaced); ``set_after_results`` says whether the commit before it
+already held a committed ``results/<notebook>.json`` with one of the claims the choice decides —
+a choice made with those results in view.
 
 ``python -m storrepro dates`` prints every notebook's register with its dates.
 """
@@ -14,6 +16,7 @@ of the claims the choice decides — a choice made with those results in view.
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import json
 import subprocess
@@ -90,20 +93,80 @@ def reading_primary(name: str) -> Callable[[str], str | None]:
 
 
 def constant(name: str) -> Callable[[str], str | None]:
-    """An extractor: the source of the module-level assignment to ``name``."""
+    """An extractor: the source of the module-level assignment to ``name``, with the literal
+    constants assigned before it in the same file put in (:class:`_Literals`)."""
 
     def extract(source: str) -> str | None:
         tree = _tree(source)
         if tree is None:
             return None
-        for node in tree.body:
-            targets = node.targets if isinstance(node, ast.Assign) else (
-                [node.target] if isinstance(node, ast.AnnAssign) and node.value else [])
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                return ast.unparse(node.value)
+        known: dict[str, object] = {}
+        for target, value in _assignments(tree):
+            value = _Literals(known).visit(copy.deepcopy(value))
+            if target == name:
+                return ast.unparse(value)
+            try:
+                known[target] = ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                known.pop(target, None)
         return None
 
     return extract
+
+
+def _assignments(tree: ast.Module):
+    """``(name, value)`` of each module-level assignment in order (``a, b = x, y`` pairwise)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                yield target.id, value
+            elif (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                  and len(target.elts) == len(value.elts)):
+                yield from ((t.id, v) for t, v in zip(target.elts, value.elts, strict=True)
+                            if isinstance(t, ast.Name))
+
+
+class _Literals(ast.NodeTransformer):
+    """Puts into an expression the literal constants ``known`` (name -> value) of its file: a
+    name, a subscript of a literal, and an f-string whose every part is then a literal become
+    the literal they stand for."""
+
+    def __init__(self, known: dict[str, object]):
+        self.known = known
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.known:
+            return ast.parse(repr(self.known[node.id]), mode="eval").body
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        node = self.generic_visit(node)
+        try:
+            return ast.Constant(ast.literal_eval(node.value)[ast.literal_eval(node.slice)])
+        except (ValueError, TypeError, KeyError, IndexError, SyntaxError):
+            return node
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        parts, literal = [], True
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value))
+                continue
+            part.value = self.visit(part.value)
+            spec = part.format_spec
+            spec_parts = spec.values if isinstance(spec, ast.JoinedStr) else []
+            if (part.conversion != -1 or not isinstance(part.value, ast.Constant)
+                    or not all(isinstance(v, ast.Constant) for v in spec_parts)):
+                literal = False
+                continue
+            parts.append(format(part.value.value, "".join(str(v.value) for v in spec_parts)))
+        return ast.Constant("".join(parts)) if literal else node
 
 
 def table_band(claim_id: str) -> Callable[[str], str | None]:

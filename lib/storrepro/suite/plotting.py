@@ -103,7 +103,8 @@ def paper_marks(fig: plt.Figure) -> int:
 
 def numeric_paper_value(claim: dict) -> bool:
     """Whether a claim has a paper value in numbers (a number, numbers, a band with an edge, or
-    words with a number that is not a figure's, table's or section's, nor the metric F1's)."""
+    words with a number that is not a figure's, table's or section's, nor the metric F1's, nor a
+    percentile's name such as p99.9)."""
     band = claim.get("band_range") or {}
     if any(isinstance(band.get(k), int | float) and abs(band[k]) != float("inf")
            for k in ("low", "high")):
@@ -115,7 +116,8 @@ def numeric_paper_value(claim: dict) -> bool:
         return True
     if isinstance(value, list):
         return any(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    words = re.sub(r"(Figs?\.|Table|Eq\.|§|k\s*=|n\s*=)\s*[\d(,–\- ]+|\bF1\b", "", str(value))
+    words = re.sub(r"(Figs?\.|Table|Eq\.|§|k\s*=|n\s*=)\s*[\d(,–\- ]+|\bF1\b|\bp\d+(\.\d+)?\b", "",
+                   str(value))
     return bool(re.search(r"\d", words))
 
 

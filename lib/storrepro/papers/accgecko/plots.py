@@ -12,8 +12,9 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import NullFormatter, StrMethodFormatter
 from matplotlib.transforms import blended_transform_factory
 
+from storrepro.papers.accgecko import claims
 from storrepro.papers.accgecko.experiment import LITERAL
-from storrepro.suite.plotting import paper_point
+from storrepro.suite.plotting import paper_band, paper_line, paper_point
 
 ERROR_SERIES = [
     ("avg_positive_%", "avg positive"),
@@ -27,6 +28,25 @@ FEATURE_LABELS = {
     "mean_duration_ms": "mean continuous-burst duration",
     "max_duration_ms": "max continuous-burst duration",
 }
+
+
+def _no_negative(names) -> dict:
+    return {(p, m, "max_negative_%"): claims.A0_PAPER for m in names for p in claims.P}
+
+
+#: The paper's values on the error figures, {(p, method, column): %}: Fig. 8's negative errors
+#: and DB+25µs's positive ones (A1-A4), Fig. 9's avg positive error of M = 2 and 1.5 (A5),
+#: Fig. 10's best k (A6); c = 25 µs leaves AccTail's variants no negative error (A0).
+FIG8_PAPER = {
+    **{(p, m, "max_negative_%"): v for m, by_p in claims.FIG8_NEGATIVE.items()
+       for p, v in by_p.items()},
+    **{(p, "DB+25µs", f"{stat}_positive_%"): v for stat, by_p in claims.A4_PAPER.items()
+       for p, v in by_p.items()},
+}  # fmt: skip
+FIG9_PAPER = {**{(p, m, "avg_positive_%"): v for m, by_p in claims.A5_PAPER.items()
+                 for p, v in by_p.items()}, **_no_negative(claims.A5_PAPER)}  # fmt: skip
+FIG10_PAPER = {**{(p, f"k={k}", "avg_positive_%"): v for p, (k, v) in claims.A6_PAPER.items()},
+               **_no_negative(claims.A0_METHODS[1:])}  # fmt: skip
 #: how the admission figure labels a method
 METHOD_LABELS = {"AccTail": "AccGecko (AccTail)", "BurstQueue": "BurstQueue (ours)",
                  "Exact": "exact replay (reference)"}
@@ -65,9 +85,10 @@ def burst_time_vs_p999(segs: pd.DataFrame):
     return fig
 
 
-def spearman_bars(rho: pd.DataFrame, segments: int):
+def spearman_bars(rho: pd.DataFrame, segments: int, strong: float | None = None):
     """Fig. 3 analog: ρ of each feature against each percentile, with its bootstrap CI (a
-    percentile CI that does not hold ρ, as on a few segments, is drawn from ρ to its far end)."""
+    percentile CI that does not hold ρ, as on a few segments, is drawn from ρ to its far end);
+    ``strong``: the ρ below which the paper finds every feature (marked)."""
     fig, ax = plt.subplots(figsize=(8, 4))
     features, percentiles = rho.feature.unique(), rho.p.unique()
     width = 0.8 / len(features)
@@ -76,6 +97,8 @@ def spearman_bars(rho: pd.DataFrame, segments: int):
         x = np.arange(len(percentiles)) + (i - (len(features) - 1) / 2) * width
         err = np.clip([part.rho - part.lo, part.hi - part.rho], 0, None)
         ax.bar(x, part.rho, width, yerr=err, capsize=2, label=FEATURE_LABELS.get(feat, feat))
+    if strong is not None:
+        paper_line(ax, y=strong, label=f"paper: no feature strongly correlated, |ρ| < {strong:g}")
     ax.set_xticks(np.arange(len(percentiles)), [f"p{p:g}" for p in percentiles])
     ax.set(
         ylabel="Spearman ρ with the latency percentile",
@@ -87,15 +110,21 @@ def spearman_bars(rho: pd.DataFrame, segments: int):
     return fig
 
 
-def ccdf_vs_snc(curves: dict):
-    """Fig. 4 analog: the replicas' latency CCDF against the MMPP + SNC bound."""
-    fig, ax = plt.subplots()
+def ccdf_vs_snc(curves: dict, spread: dict | None = None, looseness: dict | None = None):
+    """Fig. 4 analog: the replicas' latency CCDF against the MMPP + SNC bound; the paper's
+    ``spread`` (M5: the replicas' actual p99.9 ``ratio`` apart, the bound's ``spread %``) and
+    ``looseness`` (M6: the bound ``mean`` and ``max`` × the actual) marked on ours."""
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
     for (name, c), colour in zip(curves.items(), ["C0", "C1", "C2"], strict=False):
         lat = c["latency"]
         frac = 1 - np.arange(lat.size) / lat.size
         keep = frac <= 0.2
         ax.plot(frac[keep][::20], lat[keep][::20] / 1e3, color=colour, label=f"{name} actual")
         ax.plot(c["eps"], c["bound"] / 1e3, "o", color=colour, ms=4, label=f"{name} MMPP+SNC")
+    if spread:
+        _mark_spread(ax, curves, spread)
+    if looseness:
+        _mark_looseness(ax, curves, looseness)
     ax.set(
         xscale="log",
         yscale="log",
@@ -104,16 +133,45 @@ def ccdf_vs_snc(curves: dict):
         title="Fig. 4 analog: CCDF at 3000 IOPS, T1–T3 replicas",
     )
     ax.invert_xaxis()
-    ax.legend(ncol=2, fontsize=8)
+    ax.legend(ncol=2, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     return fig
 
 
-def count_distribution(study: dict):
-    """Fig. 5 analog: the per-ms count distribution, actual against the MMPP's."""
+P999 = 1e-3  # the CCDF's fraction at p99.9
+
+
+def _mark_spread(ax, curves: dict, paper: dict) -> None:
+    """M5 at p99.9: the highest replica's actual at the paper's ratio over our lowest, the
+    bound's at the paper's spread over our lowest bound."""
+    actual = min(np.quantile(c["latency"], 1 - P999) for c in curves.values())
+    bound = min(np.exp(np.interp(np.log(P999), np.log(c["eps"][::-1]), np.log(c["bound"][::-1])))
+                for c in curves.values())  # fmt: skip
+    paper_point(ax, [P999] * 2, [actual * paper["ratio"] / 1e3,
+                                 bound * (1 + paper["spread %"] / 100) / 1e3],
+                f"paper: p99.9 actual {paper['ratio']:g}× apart, bound {paper['spread %']:g} % "
+                "(over our lowest)")  # fmt: skip
+
+
+def _mark_looseness(ax, curves: dict, paper: dict) -> None:
+    """M6: where the bound would lie at the paper's mean to max fold over the replicas' actual
+    (their geometric mean at each point)."""
+    eps = next(iter(curves.values()))["eps"]
+    actual = np.exp(np.mean([np.log(c["actual"]) for c in curves.values()], axis=0)) / 1e3
+    paper_band(ax, paper["mean"] * actual, paper["max"] * actual, x=eps,
+               label=f"paper: bound {paper['mean']:g}× (mean) to {paper['max']:g}× (max) the "
+               "actual")  # fmt: skip
+
+
+def count_distribution(study: dict, off: dict | None = None):
+    """Fig. 5 analog: the per-ms count distribution, actual against the MMPP's; ``off``: the
+    paper's ``mean`` and ``max`` fold error of the MMPP's probabilities (M7), marked around the
+    actual (the max at our worst count, on the MMPP's side)."""
     values = study["values"]
     fig, ax = plt.subplots()
     ax.bar(values - 0.2, 100 * study["actual_pmf"], 0.4, label="actual")
     ax.bar(values + 0.2, 100 * study["model_pmf"], 0.4, label="MMPP (LAMBDA states, Poisson)")
+    if off:
+        _mark_fold(ax, values, 100 * study["actual_pmf"], 100 * study["model_pmf"], off)
     rates = np.round(study["lambda_rates"], 2).tolist()
     ax.set(
         yscale="log",
@@ -121,8 +179,19 @@ def count_distribution(study: dict):
         ylabel="probability (%)",
         title=f"Fig. 5 analog: per-ms counts (LAMBDA rates {rates})",
     )
-    ax.legend()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8)
     return fig
+
+
+def _mark_fold(ax, values, actual, model, off: dict) -> None:
+    ok = (actual > 0) & (model > 0)
+    paper_band(ax, actual[ok] / off["mean"], actual[ok] * off["mean"], x=values[ok],
+               label=f"paper: MMPP {off['mean']:g}× off on average (actual ÷ or × it)")
+    fold = np.maximum(model[ok] / actual[ok], actual[ok] / model[ok])
+    worst = np.argmax(fold)
+    up = model[ok][worst] >= actual[ok][worst]
+    paper_point(ax, values[ok][worst], actual[ok][worst] * off["max"] ** (1 if up else -1),
+                f"paper: at most {off['max']:g}× off (at our worst count)")
 
 
 def _mark(ax, xi, value, colour, lo, width, seen) -> None:
@@ -181,26 +250,69 @@ def log_bars(axes, parts, series, width, floor=0.01) -> list:
     return _legend(series, seen, lo)
 
 
-def error_bars(err: pd.DataFrame, names: list[str], title: str):
-    """Avg and max positive and negative errors of ``names`` (Fig. 8–10 analogs)."""
+def paper_bars(axes, percentiles, names, columns, width: float, values: dict, label: str):
+    """Mark the paper's ``values`` {(p, name, column): %} at their bars of :func:`log_bars`'
+    panels (one per p), raising the axis top to hold them; a value at or below the axis floor,
+    such as 0 %, at the foot where ours are. Returns the legend handle."""
+    lo, hi = axes[0].get_ylim()
+    top = max(values.values())
+    if top >= hi:
+        for ax in axes:
+            ax.set_ylim(lo, 10 ** np.ceil(np.log10(top * 2)))
+    marks = []
+    for ax, p in zip(axes, percentiles, strict=True):
+        foot = blended_transform_factory(ax.transData, ax.transAxes)
+        for (i, name), (j, col) in ((a, b) for a in enumerate(names) for b in enumerate(columns)):
+            if (value := values.get((p, name, col))) is None:
+                continue
+            x = i + (j - (len(columns) - 1) / 2) * width
+            mark = paper_point(ax, x, value if value > lo else 0.015,
+                               label if not marks else "_paper")
+            if value <= lo:
+                mark.set(transform=foot, clip_on=False)
+            marks.append(mark)
+    return marks[0]
+
+
+def error_bars(err: pd.DataFrame, names: list[str], title: str, paper: dict | None = None,
+               paper_label: str = "paper"):
+    """Avg and max positive and negative errors of ``names`` (Fig. 8–10 analogs); ``paper``:
+    the paper's values {(p, name, column): %}, marked (:func:`paper_bars`)."""
     percentiles = err.index.unique("p")
     fig, axes = plt.subplots(1, len(percentiles), figsize=(11, 3.8), sharey=True)
     parts = [err.xs(p, level="p").loc[names] for p in percentiles]
     handles = log_bars(axes, parts, ERROR_SERIES, 0.2)
+    if paper:
+        paper = {k: v for k, v in paper.items() if k[1] in names}
+        handles.append(paper_bars(axes, percentiles, names, [c for c, _ in ERROR_SERIES], 0.2,
+                                  paper, paper_label))
     for ax, p in zip(axes, percentiles, strict=True):
         ax.set_xticks(np.arange(len(names)), names)
         ax.set(title=f"p{p:g} SLOs", xlabel="method", ylabel="prediction error (%, log scale)")
-    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0), ncol=len(handles),
-               fontsize=8)  # fmt: skip
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0),
+               ncol=min(len(handles), 4), fontsize=8)  # fmt: skip
     fig.suptitle(title)
     return fig
 
 
-def method_errors(f11: pd.DataFrame, names: list[str], percentiles):
-    """Fig. 11 analog: average and maximum total error of each method, one panel per p."""
+def fig11_paper(f11: pd.DataFrame, ratios: dict) -> dict:
+    """Where the paper puts each baseline's average error: its ``ratios`` {method: {p: ×}} to
+    AccTail's (A8), applied to our AccTail's average."""
+    return {(p, m, "mean"): f11.loc[(p, "AccTail"), "mean"] * r for m, by_p in ratios.items()
+            for p, r in by_p.items()}  # fmt: skip
+
+
+def method_errors(f11: pd.DataFrame, names: list[str], percentiles, paper: dict | None = None,
+                  paper_label: str = "paper"):
+    """Fig. 11 analog: average and maximum total error of each method, one panel per p;
+    ``paper``: values {(p, name, column): %} marked (:func:`paper_bars`)."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     parts = [f11.loc[p].loc[names] for p in percentiles]
-    handles = log_bars(axes, parts, [("mean", "average"), ("max", "maximum")], 0.4)
+    series = [("mean", "average"), ("max", "maximum")]
+    handles = log_bars(axes, parts, series, 0.4)
+    if paper:
+        handles.append(paper_bars(axes, percentiles, names, [c for c, _ in series], 0.4, paper,
+                                  paper_label))
     for ax, p in zip(axes, percentiles, strict=True):
         ax.set_xticks(np.arange(len(names)), names)
         ax.set(title=f"p{p:g} SLOs", ylabel="prediction error (%, log scale)", xlabel="method")
@@ -209,11 +321,22 @@ def method_errors(f11: pd.DataFrame, names: list[str], percentiles):
     return fig
 
 
+def fig12_paper(over_sncm: dict, over_pm: dict) -> dict:
+    """The paper's Fig. 12 in tenants admitted / SNCM, {method: ([p99, p99.9], label)}: AccGecko
+    at its gain over SNC-Meister (T2, +%), PriorityMeister where AccGecko's gain over it (T3)
+    puts it."""
+    accgecko = [1 + over_sncm[p] / 100 for p in claims.P]
+    pm = [a / (1 + over_pm[p] / 100) for a, p in zip(accgecko, claims.P, strict=True)]
+    gains = " / ".join(f"+{over_sncm[p]:g} %" for p in claims.P)
+    below = " / ".join(f"+{over_pm[p]:g} %" for p in claims.P)
+    return {"AccTail": (accgecko, f"paper: AccGecko {gains} over SNC-Meister"),
+            "PM": (pm, f"paper: PriorityMeister, AccGecko {below} over it")}
+
+
 def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidates: int,
-             paper_gain: dict | None = None):
+             paper: dict | None = None):
     """Fig. 12 analog: tenants admitted per method, normalised to SNCM, mean ± 95 % CI;
-    ``paper_gain`` (SLO percentile -> AccGecko's gain over SNCM the paper reports) is marked on
-    AccTail's bars."""
+    ``paper``: the paper's values {method: ([p99, p99.9], label)} (:func:`fig12_paper`)."""
     fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
     ref = summary[summary.method == "SNCM"].admitted.to_numpy()
     width = 0.8 / len(shown)
@@ -222,10 +345,8 @@ def admitted(summary: pd.DataFrame, shown: list[str], capacity: float, candidate
         x = np.arange(2) + (i - (len(shown) - 1) / 2) * width
         ax.bar(x, part["vs SNCM"], width, yerr=part.ci95 / ref, capsize=3,
                label=METHOD_LABELS.get(name, name))  # fmt: skip
-        if name == "AccTail" and paper_gain:
-            gains = [paper_gain[p] for p in (99.0, 99.9)]
-            paper_point(ax, x, [1 + g for g in gains], label="paper: AccGecko "
-                        + " / ".join(f"{100 * g:+.0f} %" for g in gains) + " vs SNC-Meister")
+        if name in (paper or {}):
+            paper_point(ax, x, *paper[name])
     ax.set_xticks(range(2), ["p99 SLOs", "p99.9 SLOs"])
     ax.set(
         ylabel="tenants admitted / SNCM",
