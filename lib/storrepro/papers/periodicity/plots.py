@@ -19,7 +19,7 @@ from storrepro.papers.periodicity.precise_period import (
     level_set,
 )
 from storrepro.papers.periodicity.ssd_latency import S_OPS, eq1_delay
-from storrepro.suite.plotting import paper_band, paper_line
+from storrepro.suite.plotting import PAPER_GID, paper_band, paper_line
 
 
 def latency_knee(rates: np.ndarray, p9999: np.ndarray):
@@ -234,11 +234,11 @@ def switch_and_aggregates(demo_x, events, switch_at: int, example: list, source:
 def tail_flow_decline(mean: pd.DataFrame, title: str):
     """Fig. 12 analogue: decline of the 99 % and 99.9 % tail flow versus the moves allowed."""
     fig, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
+    style = {scheduling.ACTUAL_10MIN: "k--", scheduling.ACTUAL_1MIN: "k:"}  # the methods: "o-"
     for ax, col, name in zip(axes, ["decline_p99", "decline_p999"], ["99 %", "99.9 %"],
                              strict=True):
         for method in (*scheduling.METHODS, *scheduling.ACTUALS):
             part = mean.loc[method]
-            style = {scheduling.ACTUAL_10MIN: "k--", scheduling.ACTUAL_1MIN: "k:"}
             ax.plot(part.index, part[col], style.get(method, "o-"), label=method)
         ax.set(xlabel="moves per 6-h interval", title=f"{name} tail flow")
     axes[0].set_ylabel("decline vs hash placement (%)")
@@ -306,7 +306,7 @@ def _paper_legends(fig):
     figure's, below the panels)."""
     for ax in fig.axes:
         marks = [(h, lab) for h, lab in zip(*ax.get_legend_handles_labels(), strict=True)
-                 if lab.startswith("paper")]
+                 if h.get_gid() == PAPER_GID]
         if marks:
             ax.legend(*zip(*marks, strict=True), fontsize=8, framealpha=0.9)
     return fig
