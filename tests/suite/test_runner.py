@@ -640,3 +640,20 @@ def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch
     assert runner.reproduce("quick", ["good"], out) == 0
     assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
     assert f"outputs of this run: {out}" in capsys.readouterr().out
+
+
+def test_the_runner_starts_without_building_jsonschemas_iri_parser():
+    """storrepro marks rfc3987-syntax absent (its parser costs ~3 s in every process importing
+    nbformat); notebooks are still validated."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, storrepro.suite.runner, nbformat\n"
+             "print(sys.modules.get('rfc3987_syntax'))\n"
+             "nb = nbformat.v4.new_notebook(); nb.cells = [{'cell_type': 'code'}]\n"
+             "try:\n    nbformat.validate(nb)\nexcept nbformat.ValidationError:\n"
+             "    print('invalid')")
+    env = {**os.environ, "PYTHONPATH": _TESTED_PATH}
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", probe], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["None", "invalid"]
