@@ -8,6 +8,10 @@ unbroken run of commits in which the value was what it is now; ``set_after_resul
 says whether the commit before it already held a committed ``results/<notebook>.json`` with one
 of the claims the choice decides — a choice made with those results in view.
 
+Git is asked once per file (its history, with each version's blob id) and once for the versions
+it needs; what an extractor finds in a version is kept in ``build/dating/`` by blob id, so a
+later run parses only the versions it has not seen.
+
 ``python -m storrepro dates`` prints every notebook's register with its dates.
 """
 
