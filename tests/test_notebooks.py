@@ -200,12 +200,12 @@ def test_simulator_validation_reproduces_every_claim_in_quick(quick_runs):
 
 
 @pytest.mark.notebook
-def test_same_seed_gives_identical_numbers_serial_and_on_dask(tmp_path, request):
+def test_same_seed_gives_identical_numbers_serial_and_on_dask(tmp_path, quick_runs):
     # the shared quick run sweeps in-process (two notebooks side by side); this one on a local
-    # dask cluster, before it asks for the shared run, so that it runs while that one is made
+    # dask cluster
     name = "00_simulator_validation"
+    _, serial = quick_runs(name)
     cluster = _run(tmp_path, name, "--workers", "2")
-    _, serial = request.getfixturevalue("quick_runs")(name)
     numbers = lambda r: [(c["id"], c["values"], c["uncertainty"]) for c in r["claims"]]  # noqa: E731
     assert serial["parameters"] == cluster["parameters"]
     assert numbers(serial) == numbers(cluster)  # every value to the last bit
