@@ -671,3 +671,20 @@ def test_a_damaged_result_in_out_is_found_before_any_kernel_or_replaced(tiny_sui
     monkeypatch.setattr(runner, "execute", lambda job, folder: pytest.fail("a kernel ran"))
     with pytest.raises(ValueError, match=rf"^{results / 'reads.json'}, line 1: not a valid"):
         runner.reproduce("quick", ["good"], tiny_suite)
+
+
+def test_the_runner_starts_without_building_jsonschemas_iri_parser():
+    """storrepro marks rfc3987-syntax absent (its parser costs ~3 s in every process importing
+    nbformat); notebooks are still validated."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, storrepro.suite.runner, nbformat\n"
+             "print(sys.modules.get('rfc3987_syntax'))\n"
+             "nb = nbformat.v4.new_notebook(); nb.cells = [{'cell_type': 'code'}]\n"
+             "try:\n    nbformat.validate(nb)\nexcept nbformat.ValidationError:\n"
+             "    print('invalid')")
+    env = {**os.environ, "PYTHONPATH": _TESTED_PATH}
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", probe], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["None", "invalid"]

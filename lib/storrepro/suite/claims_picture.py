@@ -6,7 +6,8 @@ claims), on its own axis and in its own units, since a paper's claims measure di
 - the paper's band as a shaded span (an arrow where it is open-ended), when the claim keeps the
   band's edges (``band_range``); a band known only in words says so on the row;
 - our estimate (the dot, filled with the verdict's colour) and its 95 % interval (the bar);
-- the per-replicate values behind the interval (``uncertainty["samples"]``), as a seaborn strip;
+- the per-replicate values behind the interval (``uncertainty["samples"]``), as a strip of
+  grey points, spread up and down by a jitter of fixed seed (the same picture on every run);
 - on the right, the verdict, the input it was judged on (stand-in, real data for an id ending in
   ``-real``, or the user's trace) and ↺ with each reading that changes the verdict
   (``decided_by``) and the verdict it gives.
@@ -45,6 +46,8 @@ _ROW_INCHES = 0.46
 _WIDTH_INCHES = 7.2
 _LABEL_CHARS = 46
 _MARK_CHARS = 40
+#: How far the replicate points spread up and down their row (of the row's -0.5..0.5).
+_JITTER = 0.22
 
 
 def rows(result: dict) -> list[dict]:
@@ -124,15 +127,19 @@ def _label(claim: dict, core: bool) -> str:
     return f"{'★ ' if core else ''}{claim['id']}\n{statement}"
 
 
-def _draw_row(ax, claim: dict, result: dict, core: bool) -> None:
-    import seaborn as sns
+def strip(samples: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Where the replicate points go: at their values, spread up and down by a jitter drawn
+    from a fixed seed (the same picture on every run), none for a single point."""
+    jitter = np.random.default_rng(0).uniform(-_JITTER, _JITTER, len(samples))
+    return np.asarray(samples, dtype=float), jitter if len(samples) > 1 else np.zeros(1)
 
+
+def _draw_row(ax, claim: dict, result: dict, core: bool) -> None:
     colour = VERDICT_COLOURS.get(claim["verdict"], "#ffffff")
     mean, ci, samples = estimate(claim)
-    if samples:  # first: the strip plot counts the categories from the axis' ticks
-        sns.stripplot(x=np.asarray(samples), y=[""] * len(samples), ax=ax, orient="h",
-                      color="#757575", size=2.2, jitter=0.22, alpha=0.6, zorder=2)
-        ax.set_ylabel("")
+    if samples:
+        ax.scatter(*strip(samples), s=2.2**2, color="#757575", alpha=0.6, linewidths=0,
+                   zorder=2)
     ax.set_facecolor("white")
     ax.text(-0.03, 0.5, _label(claim, core), transform=ax.transAxes, ha="right", va="center",
             fontsize=7.5, linespacing=1.3)
