@@ -640,3 +640,10 @@ def test_folders_with_spaces_and_accents_run_and_publish(tiny_suite, monkeypatch
     assert runner.reproduce("quick", ["good"], out) == 0
     assert json.loads((out / "results" / "good.json").read_text(encoding="utf-8"))["claims"]
     assert f"outputs of this run: {out}" in capsys.readouterr().out
+
+
+def test_kernels_know_no_frontend_will_move_a_live_control(monkeypatch, tmp_path):
+    monkeypatch.delenv(runner.BATCH_ENV, raising=False)
+    with runner.kernel_environment(tmp_path, None, None):
+        assert runner.os.environ[runner.BATCH_ENV] == "1"
+    assert runner.BATCH_ENV not in runner.os.environ
