@@ -87,8 +87,8 @@ def precomputed(show: Callable[..., None], controls: dict[str, widgets.ValueWidg
     inputs = "".join(_input(name, controls[name], stops[name], p) for name, p in picked.items())
     uid = "live-" + hashlib.sha256("".join(panels).encode()).hexdigest()[:12]
     return (f'<div class="storrepro-live" id="{uid}"><p><i>Drawn at {len(panels)} setting(s) '
-            "when this notebook ran; for any other value run <code>make lab</code> and move the "
-            f"control below.</i></p>{inputs}{''.join(panels)}<script>{_SCRIPT % uid}</script>"
+            "when this notebook ran; for any other value, run <code>make lab</code> and move its "
+            f"live control there.</i></p>{inputs}{''.join(panels)}<script>{_SCRIPT % uid}</script>"
             "</div>")  # fmt: skip
 
 
