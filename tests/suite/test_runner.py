@@ -688,3 +688,10 @@ def test_the_runner_starts_without_building_jsonschemas_iri_parser():
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", probe], env=env,
                          capture_output=True, text=True, check=True).stdout
     assert out.split() == ["None", "invalid"]
+
+
+def test_kernels_know_no_frontend_will_move_a_live_control(monkeypatch, tmp_path):
+    monkeypatch.delenv(runner.BATCH_ENV, raising=False)
+    with runner.kernel_environment(tmp_path, None, None):
+        assert runner.os.environ[runner.BATCH_ENV] == "1"
+    assert runner.BATCH_ENV not in runner.os.environ

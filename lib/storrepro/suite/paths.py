@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 OUT_ENV = "STORREPRO_OUT"
+#: Set by the runner for the kernels it starts: their output is only read, no frontend is live.
+BATCH_ENV = "STORREPRO_BATCH"
 
 
 def repo_root() -> Path:

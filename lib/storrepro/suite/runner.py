@@ -44,6 +44,7 @@ from storrepro.suite.config import NotebookConfig, ParameterError
 from storrepro.suite.notebooks import NOTEBOOKS, config_class, notebook_path
 from storrepro.suite.parallel import SCHEDULER_ENV, WORKERS_CHECKED_ENV, WORKERS_ENV
 from storrepro.suite.paths import (
+    BATCH_ENV,
     OUT_ENV,
     build_dir,
     executed_dir,
@@ -493,9 +494,11 @@ def without_progress_bars(nb):
 @contextmanager
 def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
     """Environment the kernels inherit: where to write, where sweeps run and, on x86-64, which
-    floating-point code paths the numerical libraries take (:func:`numeric_pins`)."""
+    floating-point code paths the numerical libraries take (:func:`numeric_pins`), and that no
+    frontend will move a live control (:func:`storrepro.suite.widgets.live` precomputes it)."""
     settings = {
         OUT_ENV: str(out),
+        BATCH_ENV: "1",
         WORKERS_ENV: str(workers) if workers else None,
         SCHEDULER_ENV: scheduler,
         WORKERS_CHECKED_ENV: "1" if scheduler else None,

@@ -57,6 +57,10 @@ WIDGET_NOTE = (
 )
 
 
+#: The class of a live control's precomputed slider (storrepro.suite.widgets.precomputed).
+LIVE_CLASS = 'class="storrepro-live"'
+
+
 def _e(value) -> str:
     return html.escape(human(value)).replace("\n", " ")
 
@@ -594,7 +598,8 @@ VERDICT_WORDS = {
 
 def _site_notebook(source: Path) -> nbformat.NotebookNode:
     """An executed notebook as the static site shows it: code folded (a click shows it), each
-    live control's output replaced by a note saying it needs a kernel."""
+    live control's output dropped where the run precomputed a slider for it, else replaced by a
+    note saying it needs a kernel."""
     try:
         nb = nbformat.read(source, as_version=4)
         nbformat.validate(nb)
@@ -611,7 +616,11 @@ def _site_notebook(source: Path) -> nbformat.NotebookNode:
         if "hide-input" not in tags:
             tags.append("hide-input")
         outputs = []
+        slider = any(LIVE_CLASS in str(o.get("data", {}).get("text/html", ""))
+                     for o in cell.get("outputs", []))  # fmt: skip
         for output in cell.get("outputs", []):
+            if widget in output.get("data", {}) and slider:
+                continue  # the precomputed slider above stands in for it
             if widget in output.get("data", {}):
                 output = nbformat.v4.new_output(
                     "display_data", data={"text/markdown": WIDGET_NOTE, "text/plain": ""}
