@@ -229,6 +229,12 @@ def test_site_in_a_real_browser(site, width):
             page.goto(url + f"{result['notebook']}.html", wait_until="load")
             screens = _screens(page, HEIGHTS[width])
             assert screens <= PAPER_SCREENS[width], (result["notebook"], width, screens)
+            if width == "phone":  # 10-pt figure text 10 CSS px high: the declared size or more
+                small = page.eval_on_selector_all(
+                    "figure.result img, figure.claims-picture img",
+                    "is => is.filter(i => i.getBoundingClientRect().width < i.naturalWidth - 1)"
+                    ".map(i => i.src)")
+                assert not small, (result["notebook"], small)
             page.goto(url + f"{claims_page_name(result['notebook'])}.html", wait_until="load")
             text = page.inner_text("main")
             assert human(result["headline"]["cause"])[:40] in text

@@ -25,6 +25,7 @@ import nbformat
 from storrepro.suite import claims_picture
 from storrepro.suite.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.suite.notebooks import config_class, notebook_path
+from storrepro.suite.plotting import STYLE
 from storrepro.suite.paths import (
     build_dir,
     executed_dir,
@@ -302,6 +303,19 @@ def figure_caption(result: dict, path: str) -> str:
     return " ".join(parts)
 
 
+#: The pixel density the site declares for a figure (``srcset``): a PNG saved at the suite's
+#: ``savefig.dpi`` shows its 10-pt text 10 CSS px high at its declared size, which a phone
+#: shows in a strip the reader pans sideways (a figure fit to a 390-px screen would show
+#: that text about 5 px high). On a wide screen the grid sets the width as before.
+LEGIBLE_DENSITY = STYLE["savefig.dpi"] / 72 * 10 / 10  # image px per pt × 10 pt / 10 CSS px
+
+
+def _img(path: str, alt: str) -> str:
+    """A figure's image, linked full size, at :data:`LEGIBLE_DENSITY`."""
+    return (f'<a class="pan" href="{_e(path)}"><img src="{_e(path)}" '
+            f'srcset="{_e(path)} {LEGIBLE_DENSITY:.3g}x" alt="{_e(alt)}"></a>')
+
+
 def _figures(result: dict) -> str:
     """Every figure in a grid (three a row on a wide screen, one on a phone), its caption under
     it with the verdicts of the claims it bears on, linked to their rows on the claims page."""
@@ -321,8 +335,7 @@ def _figures(result: dict) -> str:
             text = re.sub(rf"(?<=[:;] ){re.escape(_e(claim))}(?= )", _claim_link(claim, page),
                           text)
         blocks.append(
-            f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
-            f'alt="{_e(caption)}"></a>'
+            f'<figure class="result">{_img(path, caption)}'
             f"<figcaption>{text} ({links})</figcaption></figure>"
         )
     return '<div class="figure-grid">' + "\n".join(blocks) + "</div>\n"
@@ -332,9 +345,9 @@ def claims_picture_html(result: dict) -> str:
     """The paper's claims picture, linked full size, with the caption that says how to read it."""
     path = claims_picture.relative_path(result["notebook"])
     return (
-        f'<figure class="claims-picture"><a href="{_e(path)}"><img src="{_e(path)}" '
-        f'alt="{_e(result["paper"])}: every test claim, the paper\'s band and our estimate">'
-        f"</a><figcaption>{_e(claims_picture.CAPTION)}</figcaption></figure>"
+        f'<figure class="claims-picture">'
+        f'{_img(path, result["paper"] + ": every test claim, the paper’s band and our estimate")}'
+        f"<figcaption>{_e(claims_picture.CAPTION)}</figcaption></figure>"
     )
 
 
