@@ -25,7 +25,6 @@ import nbformat
 from storrepro.suite import claims_picture
 from storrepro.suite.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.suite.notebooks import config_class, notebook_path
-from storrepro.suite.plotting import STYLE
 from storrepro.suite.paths import (
     build_dir,
     executed_dir,
@@ -33,6 +32,7 @@ from storrepro.suite.paths import (
     results_dir,
     write_text_atomic,
 )
+from storrepro.suite.plotting import STYLE
 from storrepro.suite.readable import human
 from storrepro.suite.scorecard import (
     ROBUST_RULE,
