@@ -506,7 +506,8 @@ def test_ctrl_c_stops_every_running_notebook_within_seconds(tmp_path, jobs, inhe
         nb = nbformat.v4.new_notebook()
         params = nbformat.v4.new_code_cell('profile = "full"\nseed = 0')
         params.metadata["tags"] = ["parameters"]
-        nb.cells = [params, nbformat.v4.new_code_cell(SLOW_CELL.format(name=name, folder=str(tmp_path)))]
+        slow = SLOW_CELL.format(name=name, folder=str(tmp_path))
+        nb.cells = [params, nbformat.v4.new_code_cell(slow)]
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                      "language": "python"}  # fmt: skip
         nbformat.write(nb, tmp_path / f"{name}.ipynb")
