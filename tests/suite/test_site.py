@@ -301,11 +301,13 @@ def test_the_static_site_says_a_live_control_needs_a_kernel(tmp_path):
 def test_a_precomputed_slider_stands_in_for_its_live_control(tmp_path):
     import nbformat
 
-    from storrepro.suite.site import LIVE_CLASS, _site_notebook
+    from storrepro.suite.paths import LIVE_CLASS
+    from storrepro.suite.site import _site_notebook
 
     cell = nbformat.v4.new_code_cell("live(...)")
     cell.outputs = [
-        nbformat.v4.new_output("display_data", data={"text/html": f"<div {LIVE_CLASS}></div>"}),
+        nbformat.v4.new_output("display_data",
+                               data={"text/html": f'<div class="{LIVE_CLASS}"></div>'}),
         nbformat.v4.new_output("display_data", data={
             "application/vnd.jupyter.widget-view+json": {"model_id": "x"}, "text/plain": "Box"}),
     ]

@@ -26,6 +26,7 @@ from storrepro.suite import claims_picture
 from storrepro.suite.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.suite.notebooks import config_class, notebook_path
 from storrepro.suite.paths import (
+    LIVE_CLASS,
     build_dir,
     executed_dir,
     repo_root,
@@ -56,10 +57,6 @@ WIDGET_NOTE = (
     "*A live control: it needs a running kernel, so this static page shows its default output "
     "only. To move it, run `make lab` and open this notebook there.*"
 )
-
-
-#: The class of a live control's precomputed slider (storrepro.suite.widgets.precomputed).
-LIVE_CLASS = 'class="storrepro-live"'
 
 
 def _e(value) -> str:
@@ -307,7 +304,8 @@ def figure_caption(result: dict, path: str) -> str:
 #: ``savefig.dpi`` shows its 10-pt text 10 CSS px high at its declared size, which a phone
 #: shows in a strip the reader pans sideways (a figure fit to a 390-px screen would show
 #: that text about 5 px high). On a wide screen the grid sets the width as before.
-LEGIBLE_DENSITY = STYLE["savefig.dpi"] / 72 * 10 / 10  # image px per pt × 10 pt / 10 CSS px
+_TEXT_PT, _TEXT_CSS_PX = 10, 10  # matplotlib's default text size; its height on the phone
+LEGIBLE_DENSITY = STYLE["savefig.dpi"] / 72 * _TEXT_PT / _TEXT_CSS_PX  # image px per CSS px
 
 
 def _img(path: str, alt: str) -> str:
@@ -629,12 +627,12 @@ def _site_notebook(source: Path) -> nbformat.NotebookNode:
         if "hide-input" not in tags:
             tags.append("hide-input")
         outputs = []
-        slider = any(LIVE_CLASS in str(o.get("data", {}).get("text/html", ""))
+        slider = any(f'class="{LIVE_CLASS}"' in str(o.get("data", {}).get("text/html", ""))
                      for o in cell.get("outputs", []))  # fmt: skip
         for output in cell.get("outputs", []):
-            if widget in output.get("data", {}) and slider:
-                continue  # the precomputed slider above stands in for it
             if widget in output.get("data", {}):
+                if slider:
+                    continue  # the precomputed slider above stands in for it
                 output = nbformat.v4.new_output(
                     "display_data", data={"text/markdown": WIDGET_NOTE, "text/plain": ""}
                 )
