@@ -129,8 +129,12 @@ def preprocess(
     extreme become a uniform rise (``np.linspace``) and from the extreme to its end a uniform
     fall. The loops run in :func:`storrepro.papers.periodicity._fast_steps.preprocess`.
     """
-    x = np.ascontiguousarray(x, dtype=float)
-    y, dips, bursts = fast.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
+    x = np.ascontiguousarray(as_series(x), dtype=float)
+    k = finite("k", k, minimum=0.0, strict=True)
+    # no dip or neighbourhood is longer than the series: the cap keeps the kernel's ints in range
+    dip_max = min(whole("dip_max", dip_max, minimum=1), x.size)
+    dip_neighbours = min(whole("dip_neighbours", dip_neighbours, minimum=1), x.size)
+    y, dips, bursts = fast.preprocess(x, k, dip_max, dip_neighbours)
     return y, Outliers(_ranges(dips), _ranges(bursts))
 
 
