@@ -72,6 +72,16 @@ ENTRIES = {
                          "nan inf complex huge zero negative"),  # fmt: skip
     "fg_cores": (lambda v: fg_cores(100.0, 64, v), "fg_iops_per_core",
                  "nan inf complex zero negative"),  # fmt: skip
+    "fg_cores demand": (lambda v: fg_cores(v, 64, 50.0), "demand_iops",
+                        "nan inf complex negative"),  # fmt: skip
+    "fg_cores n_cores": (lambda v: fg_cores(100.0, v, 50.0), "n_cores",
+                         "nan inf complex zero negative fraction"),  # fmt: skip
+    "Tofec n_min": (lambda v: Tofec(n_thresholds=(), k_thresholds=(), n_min=v), "n_min",
+                    "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod L0_min": (lambda v: PrecisePeriod(L0_min=v), "L0_min",
+                             "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod dL_min": (lambda v: PrecisePeriod(dL_min=v), "dL_min",
+                             "nan inf complex zero negative fraction"),  # fmt: skip
     "synthetic seed": (lambda v: synthetic.generate(count=1, seed=v), "seed",
                        "nan inf complex negative"),  # fmt: skip
     "synthetic count": (lambda v: synthetic.generate(count=v), "count",
@@ -137,7 +147,8 @@ WHOLE = {"precise_period growth", "ProposedEWMA period", "SeasonalNaive period",
          "track_period recent", "sweep seed", "AccTail k", "BlockRequest lba",
          "forecast steps", "decompose period", "synthetic seed", "synthetic count",
          "poisson count", "service_times count", "task_rng seed",
-         "make_scheduler quantum", "preprocess dip_max"}  # fmt: skip
+         "make_scheduler quantum", "preprocess dip_max", "fg_cores n_cores",
+         "Tofec n_min", "PrecisePeriod L0_min", "PrecisePeriod dL_min"}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", BAD)

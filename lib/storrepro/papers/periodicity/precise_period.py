@@ -343,7 +343,8 @@ class PrecisePeriod:
 
     def __post_init__(self):
         finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
-        object.__setattr__(self, "growth", whole("growth", self.growth, minimum=1))  # slices
+        for name in ("growth", "L0_min", "dL_min"):  # lengths and slices: whole numbers
+            object.__setattr__(self, name, whole(name, getattr(self, name), minimum=1))
         finite("theta", self.theta, minimum=0.0, strict=True, maximum=1.0)
         for name in ("kmax_fraction", "L0_fraction", "dL_fraction"):  # numbers before ranges
             finite(name, getattr(self, name), minimum=0.0, strict=True)

@@ -28,7 +28,7 @@ from storrepro.papers.tofec import analysis
 from storrepro.papers.tofec.codes import K_MAX, R_MAX, check_code
 from storrepro.papers.tofec.delay import N_MAX
 from storrepro.sim.cloud_inputs import StoreState
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 STATIC, THRESHOLD, GREEDY, SCHEDULE = 0, 1, 2, 3
 
@@ -112,6 +112,8 @@ class Tofec:
                 raise ValueError(
                     f"{label} must be non-increasing finite numbers >= 0, got {table!r}"
                 )
+        self.n_min, self.k_min = (whole(name, getattr(self, name), minimum=1, maximum=N_MAX)
+                                  for name in ("n_min", "k_min"))
         self.n_thresholds = tuple(float(t) for t in self.n_thresholds)
         self.k_thresholds = tuple(float(t) for t in self.k_thresholds)
         n_top = self.n_min + len(self.n_thresholds)
