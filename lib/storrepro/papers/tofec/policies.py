@@ -54,15 +54,11 @@ class KernelSpec:
 
 
 def _check_r_max(r_max) -> float:
-    if not (isinstance(r_max, numbers.Real) and 1 <= r_max <= N_MAX):
-        raise ValueError(f"r_max must be a number in [1, {N_MAX}], got {r_max!r}")
-    return float(r_max)
+    return finite("r_max", r_max, minimum=1, maximum=N_MAX)
 
 
 def _check_k_max(k_max) -> int:
-    if isinstance(k_max, bool) or not isinstance(k_max, numbers.Integral) or k_max < 1:
-        raise ValueError(f"k_max must be an integer >= 1, got {k_max!r}")
-    return int(k_max)
+    return whole("k_max", k_max, minimum=1)
 
 
 @dataclass(frozen=True)
