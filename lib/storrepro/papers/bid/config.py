@@ -228,8 +228,9 @@ FORCED = {
         value=", ".join(f"{w} {100 * s:g} %" for w, s in INTERRUPTER_SHARES.items())
         + " (within the acceptance check's ranges; typed into the workload's profiles before "
         "BID's first results and moved into this table unchanged, which is the commit the "
-        "register's date names: git log -S follows them). BID-Hybrid's gain follows from it: the SSD takes the interrupters' requests "
-        "off the disk, so a larger share saves more (a 10 % share instead of 3.5 % takes "
+        "register's date names: git log -S follows them). BID-Hybrid's gain follows from it: "
+        "the SSD takes the interrupters' requests off the disk, so a larger share saves more "
+        "(a 10 % share instead of 3.5 % takes "
         "Grep's gain over BID-HDD from 11.4 to 27.8 %, seed 0, 200,000 events, measured for this "
         "entry)",
         kind="calibration",
