@@ -158,11 +158,15 @@ def real_data_text(headline: dict) -> str:
             + "; ".join(f"{k} {v}" for k, v in real["claims"].items()) + ").")
 
 
-def inputs_text(result: dict) -> str:
-    """The run's input, and the real-data file beside it with its digest when it read one."""
+def inputs_text(result: dict, digits: int = 64) -> str:
+    """The run's input, and the real-data file beside it with the first ``digits`` of its
+    SHA-256 when it read one."""
     words = result.get("input", "synthetic stand-in")
     real = result.get("real_data")
-    return f"{words}; real data: {real['file']} (sha256 {real['sha256']})" if real else words
+    if not real:
+        return words
+    digest = real["sha256"] if digits >= len(real["sha256"]) else real["sha256"][:digits] + "…"
+    return f"{words}; real data: {real['file']} (sha256 {digest})"
 
 
 def judged_on(claim: dict, result: dict) -> str:

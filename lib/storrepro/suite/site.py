@@ -54,6 +54,9 @@ SITE_PROJECT = "site"  # the Sphinx project (conf.py, _static/) in the repositor
 #: Page metadata that gives a result page the whole width (the theme's "on this page" column
 #: squeezed the claims table to 688 px at 1280).
 NO_RIGHT_SIDEBAR = "---\nhtml_theme.sidebar_secondary.remove: true\n---\n"
+#: Hex digits of a real-data file's SHA-256 on a page (the whole is one unbreakable word wider
+#: than a phone; the results and the claims files keep all 64)
+SHORT_DIGEST = 16
 #: Replaces a live control's output on the static site, where no kernel runs it.
 WIDGET_NOTE = (
     "*A live control: it needs a running kernel, so this static page shows its default output "
@@ -429,7 +432,7 @@ def claims_page(result: dict) -> str:
         "",
         f"[Back to the results]({name}.md). Run: profile {result['profile']}, seed "
         f"{result['seed']}, commit `{result['git_commit']}`, {result['wall_seconds']:.0f} s; "
-        f"input: {inputs_text(result)}. Robust test claims "
+        f"input: {inputs_text(result, SHORT_DIGEST)}. Robust test claims "
         f"{robust_summary(result)}; calibration met {role_summary(result, 'calibration')}; "
         f"invariants held {role_summary(result, 'invariant')}; stand-in met "
         f"{role_summary(result, 'stand-in')}.",
