@@ -82,6 +82,8 @@ ENTRIES = {
                              "nan inf complex zero negative fraction"),  # fmt: skip
     "PrecisePeriod dL_min": (lambda v: PrecisePeriod(dL_min=v), "dL_min",
                              "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod dip_max": (lambda v: PrecisePeriod(dip_max=v).detect(SERIES), "dip_max",
+                              "nan inf complex zero negative fraction"),  # fmt: skip
     "synthetic seed": (lambda v: synthetic.generate(count=1, seed=v), "seed",
                        "nan inf complex negative"),  # fmt: skip
     "synthetic count": (lambda v: synthetic.generate(count=v), "count",
@@ -148,7 +150,8 @@ WHOLE = {"precise_period growth", "ProposedEWMA period", "SeasonalNaive period",
          "forecast steps", "decompose period", "synthetic seed", "synthetic count",
          "poisson count", "service_times count", "task_rng seed",
          "make_scheduler quantum", "preprocess dip_max", "fg_cores n_cores",
-         "Tofec n_min", "PrecisePeriod L0_min", "PrecisePeriod dL_min"}  # fmt: skip
+         "Tofec n_min", "PrecisePeriod L0_min", "PrecisePeriod dL_min",
+         "PrecisePeriod dip_max"}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", BAD)

@@ -131,11 +131,16 @@ def preprocess(
     """
     x = np.ascontiguousarray(as_series(x), dtype=float)
     k = finite("k", k, minimum=0.0, strict=True)
-    # no dip or neighbourhood is longer than the series: the cap keeps the kernel's ints in range
-    dip_max = min(whole("dip_max", dip_max, minimum=1), x.size)
-    dip_neighbours = min(whole("dip_neighbours", dip_neighbours, minimum=1), x.size)
-    y, dips, bursts = fast.preprocess(x, k, dip_max, dip_neighbours)
+    dip_max = whole("dip_max", dip_max, minimum=1)
+    y, dips, bursts = _steps(x, k, dip_max, whole("dip_neighbours", dip_neighbours, minimum=1))
     return y, Outliers(_ranges(dips), _ranges(bursts))
+
+
+def _steps(x: np.ndarray, k: float, dip_max: int, dip_neighbours: int):
+    """The step-1 kernel with ``dip_max`` and ``dip_neighbours`` capped at the series' length:
+    no dip or neighbourhood is longer, so the result is the same, and the kernel's ints stay in
+    range whatever was asked."""
+    return fast.preprocess(x, k, min(dip_max, x.size), min(dip_neighbours, x.size))
 
 
 def remove_spikes(y: np.ndarray, k: float = TUKEY_K) -> np.ndarray:
@@ -374,7 +379,7 @@ class PrecisePeriod:
         if not self.preprocess:
             return x
         k, dip_max, neighbours = float(self.tukey_k), int(self.dip_max), int(self.dip_neighbours)
-        y = fast.preprocess(x, k, dip_max, neighbours)[0]
+        y = _steps(x, k, dip_max, neighbours)[0]
         return remove_spikes(y, k) if self.spikes == "remove" else y
 
     def level_of(self, period: int, n: int) -> int:
