@@ -346,3 +346,42 @@ def test_readings_sharing_a_cache_give_the_windows_of_fresh_detectors(monkeypatc
         shared = [repr(list(d.windows(x, stop_at_first=False, cache=cache))) for d in detectors]
         assert shared == fresh  # every field, nan-aware
     assert len(calls["shared"]) < len(calls["fresh"])  # the minimum horizons share PCCs
+
+
+def test_window_lengths_hand_worked():
+    # n = 100: L0 = 25, step 5, doubled after every 3 failures; the last fits n - 2 = 98
+    assert list(PrecisePeriod().window_lengths(100)) == [25, 30, 35, 40, 50, 60, 70, 90]
+    assert list(PrecisePeriod().window_lengths(17)) == []  # L0_min 16 > 17 - 2
+
+
+@pytest.mark.parametrize("config", [
+    {}, {"spikes": "remove"}, {"preprocess": False}, {"acf": "eq5"}, {"on_fail": "best"},
+    {"aggregation": "all", "theta": 0.9},
+])
+def test_detect_many_is_detect_of_each_series(config):
+    # series of many lengths (several at each), some periodic, some noise, one constant, one
+    # too short: the batched loop gives each series the period detect() gives it alone
+    rng = np.random.default_rng(7)
+    xs = [sine(p, n) + rng.normal(0, s, n) for n, p, s in
+          zip(rng.choice([60, 200, 431], 40), rng.integers(3, 40, 40), rng.uniform(0.05, 2, 40),
+              strict=True)]
+    xs += [np.ones(50), np.arange(10.0)]
+    detector = PrecisePeriod(**config)
+    expected = [detector.detect(x) for x in xs]
+    assert detector.detect_many(xs) == expected
+    assert any(p is not None for p in expected) and any(p is None for p in expected)
+
+
+def test_detect_many_fills_each_cache_as_detect_does():
+    rng = np.random.default_rng(8)
+    xs = [sine(p, 300) + rng.normal(0, 0.7, 300) for p in (12, 24, 40)]
+    alone, batched = [{} for _ in xs], [{} for _ in xs]
+    for reading in ("preprocessed", "denoised"):
+        detector = PrecisePeriod(**ppm.reading_fields(reading))
+        [detector.detect(x, cache=c) for x, c in zip(xs, alone, strict=True)]
+        detector.detect_many(xs, batched)
+    for a, b in zip(alone, batched, strict=True):
+        assert a.keys() == b.keys()
+        for key in a:  # the windows' cleaned series and candidates, the targets and PCCs
+            assert repr(a[key]) == repr(b[key]) and (
+                not isinstance(key, int) or np.array_equal(a[key][0], b[key][0]))

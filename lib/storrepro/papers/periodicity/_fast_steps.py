@@ -301,6 +301,24 @@ def lowpass_levels(x, levels, dec_lo, rec_lo):  # pragma: no cover (numba)
     return out
 
 
+@numba.njit(cache=True)
+def preprocess_rows(x, k, dip_max, dip_neighbours):  # pragma: no cover (numba)
+    """:func:`preprocess`'s cleaned copy of each row of ``x`` (series of one length)."""
+    out = np.empty_like(x)
+    for row in range(x.shape[0]):
+        out[row] = preprocess(x[row], k, dip_max, dip_neighbours)[0]
+    return out
+
+
+@numba.njit(cache=True)
+def lowpass_levels_rows(x, levels, dec_lo, rec_lo):  # pragma: no cover (numba)
+    """:func:`lowpass_levels` of each row of ``x``: shape (rows, levels, samples)."""
+    out = np.empty((x.shape[0], levels.size, x.shape[1]))
+    for row in range(x.shape[0]):
+        out[row] = lowpass_levels(x[row], levels, dec_lo, rec_lo)
+    return out
+
+
 @numba.njit(cache=True, error_model="numpy")
 def lagged_pearson(x, cross):  # pragma: no cover (numba)
     """Per row of ``x``: the Pearson correlation of ``x[:-k]`` with ``x[k:]`` at lags

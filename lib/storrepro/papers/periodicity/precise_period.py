@@ -427,10 +427,7 @@ class PrecisePeriod:
         x = as_series(x)
         cache = {} if cache is None else cache
         n = x.size
-        length = max(self.L0_min, math.ceil(self.L0_fraction * n))
-        step = max(self.dL_min, math.ceil(self.dL_fraction * n))
-        fails = 0
-        while length <= n - 2:
+        for length in self.window_lengths(n):
             if length not in cache:
                 w = self.clean(x[:length])
                 cache[length] = (w, *self.candidates(w))
@@ -455,10 +452,41 @@ class PrecisePeriod:
             yield window
             if stop_at_first and window.verified(self.theta):
                 return
+
+    def window_lengths(self, n: int):
+        """The window lengths of the growing-window loop on a series of ``n`` samples, in
+        order (the loop stops at the first window that verifies)."""
+        length = max(self.L0_min, math.ceil(self.L0_fraction * n))
+        step = max(self.dL_min, math.ceil(self.dL_fraction * n))
+        fails = 0
+        while length <= n - 2:
+            yield length
             fails += 1
             length += step
             if fails % self.fail_patience == 0:
                 step *= self.growth
+
+    def _fill_windows(self, xs: list, caches: list, length: int) -> None:
+        """``caches[i][length]``, as :meth:`windows` keeps it, for the window ``xs[i][:length]``
+        of every series at once: one preprocessing, one DWT and one ACF batch for all rows
+        (the same kernels row by row, so the same numbers as one window at a time)."""
+        x = np.stack([s[:length] for s in xs])
+        if self.preprocess:
+            k = float(self.tukey_k)
+            w = fast.preprocess_rows(x, k, min(int(self.dip_max), length),
+                                     min(int(self.dip_neighbours), length))
+            if self.spikes == "remove":
+                w = np.array([remove_spikes(row, k) for row in w])
+        else:
+            w = x
+        levels = level_set(length, self.jmax, self.level0, self.wavelet)
+        low = fast.lowpass_levels_rows(w, np.asarray(levels, dtype=np.int64),
+                                       *_filters(self.wavelet))
+        peaks = acf_peaks(low.reshape(-1, length), int(self.kmax_fraction * length), self.acf)
+        for i, windows in enumerate(caches):
+            per_level = peaks[i * len(levels):(i + 1) * len(levels)]
+            windows[length] = (w[i], per_level,
+                             aggregate([p for p in per_level if p is not None], self.aggregation))
 
     def _score(self, x: np.ndarray, cache: dict, length: int, end: tuple, t: int,
                h: int) -> float:
@@ -486,6 +514,37 @@ class PrecisePeriod:
                 return window.best
             last = window.best if window.best is not None else last
         return last if self.on_fail == "best" else None
+
+    def detect_many(self, xs, caches: list | None = None) -> list[int | None]:
+        """``[self.detect(x, cache) for x, cache in zip(xs, caches)]``, the same periods: the
+        loops run in step, and each step's windows of one length are preprocessed and searched
+        for candidates in one batch (:meth:`_fill_windows`), not one series at a time."""
+        xs = [as_series(x) for x in xs]
+        caches = [{} for _ in xs] if caches is None else caches
+        out: list[int | None] = [None] * len(xs)
+        live = {i: [self.windows(x, cache=caches[i]), None] for i, x in enumerate(xs)
+                if x.size >= self.L0_min and not is_constant(x)}
+        lengths = {n: list(self.window_lengths(n)) for n in {xs[i].size for i in live}}
+        step = 0
+        while live:
+            batches: dict[int, list[int]] = {}
+            for i in live:
+                schedule = lengths[xs[i].size]
+                if step < len(schedule) and schedule[step] not in caches[i]:
+                    batches.setdefault(schedule[step], []).append(i)
+            for length, rows in batches.items():
+                self._fill_windows([xs[i] for i in rows], [caches[i] for i in rows], length)
+            for i in list(live):
+                loop = live[i]
+                window = next(loop[0], None)
+                if window is None or window.verified(self.theta):
+                    fallback = loop[1] if self.on_fail == "best" else None
+                    out[i] = fallback if window is None else window.best
+                    del live[i]
+                elif window.best is not None:
+                    loop[1] = window.best
+            step += 1
+        return out
 
 
 def detect_readings(x, verifications, **config) -> dict:

@@ -158,14 +158,16 @@ def precise_prediction(
     read, write, top = caches[("history", start)]
     det = PrecisePeriod(**reading_fields(verification))
     periods = dict(periods or {})
+    new = [int(g) for g in top
+           if g not in periods and (verification, int(g), start) not in detected]
+    found = det.detect_many([side[g] for g in new for side in (read, write)],
+                            [caches.setdefault((g, k), {}) for g in new for k in (0, 1)])
+    for j, g in enumerate(new):
+        detected[(verification, g, start)] = (found[2 * j], found[2 * j + 1])
     ids, preds = [], []
     for g in top:
         if g not in periods:
-            key = (verification, int(g), start)
-            if key not in detected:
-                detected[key] = (det.detect(read[g], cache=caches.setdefault((g, 0), {})),
-                              det.detect(write[g], cache=caches.setdefault((g, 1), {})))
-            periods[g] = detected[key]
+            periods[g] = detected[(verification, int(g), start)]
         tr, tw = periods[g]
         tr, tw = tr or tw, tw or tr
         if tr is None:

@@ -592,22 +592,25 @@ def detection_check(
     hist = slice(0, w.spec.history_minutes)
     det = PrecisePeriod(**reading_fields(verification))
     bins = w.spec.history_minutes // scheduling.BIN_MIN
+    new = []
+    for g in ids:
+        for k, side in enumerate((w.read, w.write)):
+            if ("series", g, k) not in caches:  # the same for every reading
+                caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
+                                                   scheduling.BIN_MIN)
+            if ("check", verification, int(g), k) not in detected:
+                new.append((g, k))
+    periods = det.detect_many([caches[("series", g, k)] for g, k in new],
+                              [caches.setdefault((g, k), {}) for g, k in new])
+    detected.update({("check", verification, int(g), k): p
+                     for (g, k), p in zip(new, periods, strict=True)})
     found = correct = planted_n = unverifiable = found_aperiodic = 0
     for g in ids:
         if w.period_min[g] > 0:
             planted_n += 1
             t = w.period_min[g] / scheduling.BIN_MIN
             unverifiable += 3 * t + max(t, det.min_horizon) > bins
-        periods = []
-        for k, side in enumerate((w.read, w.write)):
-            if ("series", g, k) not in caches:  # the same for every reading
-                caches[("series", g, k)] = bin_sum(side[g, hist].astype(float),
-                                                   scheduling.BIN_MIN)
-            key = ("check", verification, int(g), k)
-            if key not in detected:
-                detected[key] = det.detect(caches[("series", g, k)],
-                                        cache=caches.setdefault((g, k), {}))
-            periods.append(detected[key])
+        periods = [detected[("check", verification, int(g), k)] for k in (0, 1)]
         periods = [p * scheduling.BIN_MIN for p in periods if p is not None]
         if periods:
             found += 1
