@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 from storrepro.papers.periodicity import claims as rules
+from storrepro.papers.periodicity.experiment import A2_EXPECTED
+from storrepro.suite.table import judge_row
 
 METHODS = (*rules.BASELINES, rules.PP)
 DATASETS = ["cran", "synthetic"]
@@ -323,30 +325,37 @@ def test_f3_reason_names_the_hash_regime_and_the_other_schedulers():
     assert "knee" not in good.reason  # greedy-history is 37.5 points behind: not the same cut
 
 
+def _a(claim_id: str, **inputs):
+    """Claim ``claim_id`` of the claims table judged on ``inputs``."""
+    return judge_row(rules.rows(claim_id)[0], rules, inputs, {})
+
+
 def test_a_rules():
-    assert rules.a1_clean_sines(1.0, 0, 0.5).verdict == "reproduced"
-    assert rules.a1_clean_sines(0.9, 0, 0.5).verdict == "not reproduced"
-    assert rules.a1_clean_sines(1.0, 2, 0.5).role == "invariant"
-    expected = {"SAZED_maj(sin 26)": 26, "seasonLength(sin 50)": 50}
-    assert rules.a2_documented_examples({"SAZED_maj(sin 26)": 26, "seasonLength(sin 50)": 51},
-                                        expected).verdict == "reproduced"
-    assert rules.a2_documented_examples({"SAZED_maj(sin 26)": 25, "seasonLength(sin 50)": 50},
-                                        expected).verdict == "not reproduced"
-    a5 = rules.a5_segment_moves(16.88, 15.72)
+    assert _a("A1", sines=(1.0, 0, 0.5)).verdict == "reproduced"
+    assert _a("A1", sines=(0.9, 0, 0.5)).verdict == "not reproduced"
+    assert _a("A1", sines=(1.0, 2, 0.5)).verdict == "not reproduced"
+    assert _a("A1", sines=(1.0, 2, 0.5)).role == "invariant"
+    assert _a("A2", examples={**A2_EXPECTED, "seasonLength(sin 50)": 51}).verdict == "reproduced"
+    missed = _a("A2", examples={**A2_EXPECTED, "SAZED_maj(sin 26)": 25})
+    assert missed.verdict == "not reproduced" and missed.values["missed"] == ["SAZED_maj(sin 26)"]
+    assert _a("A2", examples={**A2_EXPECTED, "seasonLength(sin 50)": None}).verdict \
+        == "not reproduced"
+    a5 = _a("A5", moves=16.88, moves_gib=15.72)
     assert a5.verdict == "reproduced" and a5.role == "analysis"
     # binary units would give 16
-    assert rules.a5_segment_moves(15.72, 15.72).verdict == "not reproduced"
+    assert _a("A5", moves=15.72, moves_gib=15.72).verdict == "not reproduced"
     keys = [f"pkg::s{i}" for i in range(20)]
-    a3 = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 20, "R 4.2.2 forecast 8.20")
+    a3 = _a("A3", against_r=(keys, [12] * 20, [12] * 20, "R 4.2.2 forecast 8.20"))
     assert a3.verdict == "reproduced" and a3.reproduced_value == "20/20 identical (100%)"
     assert a3.reason.startswith("R 4.2.2 forecast 8.20 ran findfrequency on the same 20 series")
+    assert a3.kind == "should"
     # 95 %: still within
-    one_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 19 + [1], "R")
+    one_off = _a("A3", against_r=(keys, [12] * 20, [12] * 19 + [1], "R"))
     assert one_off.verdict == "reproduced" and "pkg::s19 (port 12, R 1)" in one_off.reason
-    two_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [4, 4] + [12] * 18, "R")
+    two_off = _a("A3", against_r=(keys, [12] * 20, [4, 4] + [12] * 18, "R"))
     assert two_off.verdict == "not reproduced" and two_off.values["differ"] == {
         "pkg::s0": {"port": 12, "R": 4}, "pkg::s1": {"port": 12, "R": 4}}
-    no_r = rules.a3_findfrequency_vs_r(keys, [12] * 20, None, "R is not installed here; install R")
+    no_r = _a("A3", against_r=(keys, [12] * 20, None, "R is not installed here; install R"))
     assert no_r.verdict == "not checkable" and no_r.reason.startswith("R is not installed here")
 
 
@@ -356,14 +365,17 @@ def test_a4_data_sets():
                           "outlier_ratio": rng.uniform(0, 0.05, 1000),
                           "noise_var": rng.uniform(0, 0.5, 1000),
                           "slope": np.where(np.arange(1000) % 2, 1e-3, -1e-3)})
-    cran_lengths = [16, 3024] + [100] * 80
-    cran_freqs = [2, 52.18] + [12] * 80
-    assert rules.a4_data_sets(table, [1000] * 1000, cran_lengths, cran_freqs, 82).verdict \
+    cran = {"cran_lengths": [16, 3024] + [100] * 80, "cran_freqs": [2, 52.18] + [12] * 80}
+    assert _a("A4", table=table, syn_lengths=[1000] * 1000, used=82, **cran).verdict \
         == "reproduced"
-    assert rules.a4_data_sets(table[:40], [1000] * 40, cran_lengths, cran_freqs, 20).verdict \
+    assert _a("A4", table=table[:40], syn_lengths=[1000] * 40, used=20, **cran).verdict \
         == "partly"
-    assert rules.a4_data_sets(table, [1000] * 1000, cran_lengths[:50], cran_freqs[:50],
-                              50).verdict == "not reproduced"
+    assert _a("A4", table=table, syn_lengths=[1000] * 1000, used=50,
+              cran_lengths=cran["cran_lengths"][:50], cran_freqs=cran["cran_freqs"][:50]).verdict \
+        == "not reproduced"
+    flat = table.assign(slope=1e-3)  # every trend increasing: outside 40-60 %
+    assert _a("A4", table=flat, syn_lengths=[1000] * 1000, used=82, **cran).verdict \
+        == "not reproduced"
 
 
 def test_headline_states_both_data_sets_and_the_load_reading():

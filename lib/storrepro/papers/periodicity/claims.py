@@ -1,8 +1,10 @@
-"""Claim rules of notebook 01 (PrecisePeriod / PreciseScheduling): one function per claim id,
-named ``<id>_<slug>``.
+"""Claim rules of notebook 01 (PrecisePeriod / PreciseScheduling).
 
-Each rule takes an experiment's outputs and returns a :class:`storrepro.suite.claims.Claim`; the
-notebook records it with :meth:`storrepro.suite.run.Run.judge`. Every band is a module constant of
+The A claims are rows of :data:`TABLE` (:mod:`storrepro.suite.table`), each with its
+``measure_<id>``, judged by :meth:`storrepro.suite.run.Run.judge_table`. The others are still one
+function per claim id, named ``<id>_<slug>``: each takes an experiment's outputs and returns a
+:class:`storrepro.suite.claims.Claim`, which the notebook records with
+:meth:`storrepro.suite.run.Run.judge`. Every band is a module constant of
 :mod:`storrepro.papers.periodicity.config` (the paper's decision register, which dates it), built
 from the paper's words with :mod:`storrepro.suite.bands`, and every tolerance text is the band's
 own. Replicates:
@@ -80,11 +82,13 @@ from storrepro.papers.periodicity.config import (  # the bands, with the rest of
     F6_WORSE,
     F7_BAND,
 )
+from storrepro.papers.periodicity.experiment import A2_EXPECTED
 from storrepro.papers.periodicity.metrics import error_direction, scores
 from storrepro.papers.periodicity.precise_period import HORIZON_READING, HORIZONS
 from storrepro.papers.periodicity.ssd_latency import REQUEST_BYTES, S_OPS
 from storrepro.suite import bands, replicates
 from storrepro.suite.claims import Claim, ci_text, headline_verdict, interval, judged, verdict_of
+from storrepro.suite.table import Measured, Row
 
 PP = "PrecisePeriod"
 BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
@@ -233,151 +237,137 @@ def _pm(x: float) -> str:
 
 
 # ------------------------------------------------------------------ A: sanity and arithmetic
-def a1_clean_sines(exact: float, wrong: int, exact_eq5: float) -> Claim:
-    ok = exact >= A1_EXACT and wrong <= A1_WRONG
-    reason = (
-        f"On noiseless sines of period 50, 55, …, 200 (N = 1000) PrecisePeriod returns the "
-        f"period exactly for {exact:.0%} and a wrong one for {wrong}."
-    )
-    if not ok:
-        reason += " The detector itself misreads clean periodic input: an implementation defect."
-    return Claim(
-        id="A1",
+# Invariants of the ports and data, and one line of arithmetic, as rows of the claims table
+# (storrepro.suite.table): each measure judges its own rule (no band), on the inputs named in
+# its docstring.
+TABLE = (
+    Row(id="A1", role="invariant",
         statement="PrecisePeriod recovers the period of noiseless sines exactly",
+        words="(this suite's own check: the detector on clean periodic input)",
         paper_value=f"≥ {A1_EXACT:.0%} exact, ≤ {A1_WRONG} wrong",
-        reproduced_value=f"{exact:.0%} exact, {wrong} wrong (literal Eq. (5) ACF: "
-        f"{exact_eq5:.0%} exact)",
-        tolerance=f"≥ {A1_EXACT:.0%} exact and ≤ {A1_WRONG} wrong",
-        verdict=verdict_of(ok),
-        reason=reason,
-        role="invariant",
-        values={"exact": exact, "wrong": wrong, "exact_eq5": exact_eq5},
-    )
-
-
-def a2_documented_examples(outputs: dict, expected: dict) -> Claim:
-    def ok_one(k):
-        slack = A2_SEASON_SLACK if "season" in k else 0
-        return outputs[k] is not None and abs(outputs[k] - expected[k]) <= slack
-
-    bad = [k for k in expected if not ok_one(k)]
-    return Claim(
-        id="A2",
+        rule=f"≥ {A1_EXACT:.0%} exact and ≤ {A1_WRONG} wrong"),
+    Row(id="A2", role="invariant",
         statement="Baseline ports reproduce their documented examples",
-        paper_value=expected,
-        reproduced_value=", ".join(f"{k} = {v}" for k, v in outputs.items()),
-        tolerance=f"exact; seasonLength ±{A2_SEASON_SLACK}",
-        verdict=verdict_of(not bad),
-        reason=(
-            f"All {len(expected)} documented examples reproduced."
-            if not bad
-            else f"The ports miss {', '.join(bad)}: a porting defect."
-        ),
-        role="invariant",
-        values={"outputs": outputs, "expected": expected, "missed": bad},
-    )
-
-
-def a3_findfrequency_vs_r(keys: list[str], port: list[int], r: list[int] | None,
-                          oracle: str) -> Claim:
-    """The findFrequency port (its R-valued output, 1 = no period) against R's own
-    ``forecast::findfrequency`` on the same series; ``r`` None: R could not run, and ``oracle``
-    says why, else it names R's and forecast's versions."""
-    base = dict(
-        id="A3",
+        words="(this suite's own check: the ports on their documentation's examples)",
+        paper_value=A2_EXPECTED, rule=f"exact; seasonLength ±{A2_SEASON_SLACK}"),
+    Row(id="A3", role="invariant", kind="should",
         statement="findFrequency port agrees with R on ≥ 95 % of the CRAN series",
-        paper_value=f"≥ {A3_AGREE:.0%}",
-        tolerance=f"≥ {A3_AGREE:.0%} identical",
-        role="invariant",
-        kind="should",
-    )
-    if r is None:
-        return Claim(
-            **base,
-            reproduced_value="R not available",
-            verdict="not checkable",
-            reason=f"{oracle}. The port is unit-tested against R's documented ar(lh) output "
-            "instead.",
-        )
-    differ = {k: {"port": a, "R": b} for k, a, b in zip(keys, port, r, strict=True) if a != b}
-    share = 1 - len(differ) / len(keys)
-    shown = ", ".join(f"{k} (port {d['port']}, R {d['R']})" for k, d in list(differ.items())[:5])
-    return Claim(
-        **base,
-        reproduced_value=f"{len(keys) - len(differ)}/{len(keys)} identical ({share:.0%})",
-        verdict=verdict_of(share >= A3_AGREE),
-        reason=f"{oracle} ran findfrequency on the same {len(keys)} series: "
-        + ("every period identical." if not differ else f"the port differs on {shown}"
-           + (f" and {len(differ) - 5} more" if len(differ) > 5 else "") + "."),
-        values={"series": len(keys), "identical": len(keys) - len(differ), "differ": differ,
-                "oracle": oracle},
-    )
-
-
-def a4_data_sets(table: pd.DataFrame, syn_lengths, cran_lengths, cran_freqs, used: int) -> Claim:
-    up = float((table.slope > 0).mean())
-    ok_syn = (
-        all(n == 1000 for n in syn_lengths)
-        and table.period.between(50, 200).all()
-        and table.outlier_ratio.between(0, 0.05).all()
-        and table.noise_var.between(0, 0.5).all()
-        and 0.4 <= up <= 0.6
-    )
-    ok_cran = (
-        len(cran_lengths) == 82
-        and min(cran_lengths) == 16
-        and max(cran_lengths) == 3024
-        and min(cran_freqs) == 2
-        and round(max(cran_freqs)) == 52
-    )
-    full = len(syn_lengths) == 1000
-    verdict = "reproduced" if ok_syn and ok_cran and full else (
-        "partly" if ok_syn and ok_cran else "not reproduced"
-    )
-    if verdict == "reproduced":
-        reason = "Both data sets have the sizes and ranges the paper gives."
-    elif verdict == "partly":
-        reason = f"The ranges hold, but this run uses {len(syn_lengths)} of the 1000 synthetic " \
-            "series (a smaller profile)."
-    else:
-        reason = "A data set departs from the paper's description: " + (
-            "synthetic ranges" if not ok_syn else "CRAN sizes or periods"
-        ) + "."
-    return Claim(
-        id="A4",
+        words="(this suite's own check: the port against R's forecast::findfrequency)",
+        paper_value=f"≥ {A3_AGREE:.0%}", rule=f"≥ {A3_AGREE:.0%} identical"),
+    Row(id="A4", role="invariant",
         statement="Data sets as described: synthetic 1000 × length 1000, T ∈ [50, 200], "
         "r ≤ 0.05, σ² ≤ 0.5, both trend signs 40–60 %; CRAN 82 series, length 16–3024, period "
         "2–52",
+        words="(the paper's description of its two data sets, section 4)",
         paper_value="1000 × 1000; CRAN 82, length 16–3024, period 2–52",
-        reproduced_value=f"synthetic {len(syn_lengths)} × 1000, increasing trend {up:.0%}; CRAN "
-        f"{len(cran_lengths)} series, length {min(cran_lengths)}–{max(cran_lengths)}, period "
-        f"{min(cran_freqs):g}–{max(cran_freqs):.2f} (using {used})",
-        tolerance="exact ranges; trend share 40–60 %",
-        verdict=verdict,
-        reason=reason,
-        role="invariant",
-        values={"synthetic": len(syn_lengths), "increasing_share": up, "cran": len(cran_lengths),
-                "cran_used": used},
-    )
-
-
-def a5_segment_moves(moves: float, moves_gib: float) -> Claim:
-    ok = round(moves) == 17
-    return Claim(
-        id="A5",
+        rule="exact ranges; trend share 40–60 %"),
+    Row(id="A5", role="analysis",
         statement="1 % traffic overhead = 17 segment moves per 6 h (decimal GB)",
-        paper_value=17,
-        reproduced_value=f"{moves:.2f} → {round(moves)} moves (binary GiB: {moves_gib:.2f} → "
-        f"{round(moves_gib)})",
-        tolerance="round() equal to 17",
+        words="(the paper's 17 moves from its own constants)", paper_value=17,
+        rule="round() equal to 17"),
+)
+
+
+def rows(*ids: str) -> tuple[Row, ...]:
+    """The rows of ``ids``, in the table's order."""
+    return tuple(r for r in TABLE if r.id in ids)
+
+
+def measure_a1(inputs) -> Measured:
+    """``inputs["sines"]``: PrecisePeriod's exact share, wrong count and the literal Eq. (5)
+    ACF's exact share on noiseless sines."""
+    exact, wrong, exact_eq5 = inputs["sines"]
+    ok = exact >= A1_EXACT and wrong <= A1_WRONG
+    reason = (f"On noiseless sines of period 50, 55, …, 200 (N = 1000) PrecisePeriod returns "
+              f"the period exactly for {exact:.0%} and a wrong one for {wrong}.")
+    if not ok:
+        reason += " The detector itself misreads clean periodic input: an implementation defect."
+    return Measured(None, f"{exact:.0%} exact, {wrong} wrong (literal Eq. (5) ACF: "
+                    f"{exact_eq5:.0%} exact)",
+                    {"exact": exact, "wrong": wrong, "exact_eq5": exact_eq5},
+                    verdict=verdict_of(ok), reason=reason)
+
+
+def measure_a2(inputs) -> Measured:
+    """``inputs["examples"]``: each port's output on its documented example."""
+    outputs = inputs["examples"]
+
+    def ok_one(k):
+        slack = A2_SEASON_SLACK if "season" in k else 0
+        return outputs[k] is not None and abs(outputs[k] - A2_EXPECTED[k]) <= slack
+
+    bad = [k for k in A2_EXPECTED if not ok_one(k)]
+    return Measured(None, ", ".join(f"{k} = {v}" for k, v in outputs.items()),
+                    {"outputs": outputs, "expected": A2_EXPECTED, "missed": bad},
+                    verdict=verdict_of(not bad),
+                    reason=f"All {len(A2_EXPECTED)} documented examples reproduced." if not bad
+                    else f"The ports miss {', '.join(bad)}: a porting defect.")
+
+
+def measure_a3(inputs) -> Measured:
+    """``inputs["against_r"]``: the series' keys, the findFrequency port's periods (its R-valued
+    output, 1 = no period), R's own ``forecast::findfrequency`` periods (None: R could not run)
+    and the oracle (R's and forecast's versions, or why R could not run)."""
+    keys, port, r, oracle = inputs["against_r"]
+    if r is None:
+        return Measured(None, "R not available", verdict="not checkable",
+                        reason=f"{oracle}. The port is unit-tested against R's documented ar(lh) "
+                        "output instead.")
+    differ = {k: {"port": a, "R": b} for k, a, b in zip(keys, port, r, strict=True) if a != b}
+    share = 1 - len(differ) / len(keys)
+    shown = ", ".join(f"{k} (port {d['port']}, R {d['R']})" for k, d in list(differ.items())[:5])
+    return Measured(
+        None, f"{len(keys) - len(differ)}/{len(keys)} identical ({share:.0%})",
+        {"series": len(keys), "identical": len(keys) - len(differ), "differ": differ,
+         "oracle": oracle},
+        verdict=verdict_of(share >= A3_AGREE),
+        reason=f"{oracle} ran findfrequency on the same {len(keys)} series: "
+        + ("every period identical." if not differ else f"the port differs on {shown}"
+           + (f" and {len(differ) - 5} more" if len(differ) > 5 else "") + "."))
+
+
+def measure_a4(inputs) -> Measured:
+    """``inputs``: the synthetic parameter ``table`` and lengths, CRAN's lengths and
+    frequencies, and how many CRAN series this run ``used``."""
+    table, syn, lengths, freqs = (inputs[k] for k in ("table", "syn_lengths", "cran_lengths",
+                                                      "cran_freqs"))
+    up = float((table.slope > 0).mean())
+    ok_syn = (all(n == 1000 for n in syn) and table.period.between(50, 200).all()
+              and table.outlier_ratio.between(0, 0.05).all()
+              and table.noise_var.between(0, 0.5).all() and 0.4 <= up <= 0.6)
+    ok_cran = (len(lengths) == 82 and min(lengths) == 16 and max(lengths) == 3024
+               and min(freqs) == 2 and round(max(freqs)) == 52)
+    if ok_syn and ok_cran and len(syn) == 1000:
+        verdict, reason = "reproduced", "Both data sets have the sizes and ranges the paper gives."
+    elif ok_syn and ok_cran:
+        verdict = "partly"
+        reason = (f"The ranges hold, but this run uses {len(syn)} of the 1000 synthetic series "
+                  "(a smaller profile).")
+    else:
+        verdict = "not reproduced"
+        reason = ("A data set departs from the paper's description: "
+                  + ("synthetic ranges" if not ok_syn else "CRAN sizes or periods") + ".")
+    return Measured(
+        None, f"synthetic {len(syn)} × 1000, increasing trend {up:.0%}; CRAN {len(lengths)} "
+        f"series, length {min(lengths)}–{max(lengths)}, period {min(freqs):g}–{max(freqs):.2f} "
+        f"(using {inputs['used']})",
+        {"synthetic": len(syn), "increasing_share": up, "cran": len(lengths),
+         "cran_used": inputs["used"]},
+        verdict=verdict, reason=reason)
+
+
+def measure_a5(inputs) -> Measured:
+    """``inputs``: the ``moves`` per 6 h in decimal GB and ``moves_gib`` in binary GiB."""
+    moves, moves_gib = inputs["moves"], inputs["moves_gib"]
+    ok = round(moves) == 17
+    return Measured(
+        None, f"{moves:.2f} → {round(moves)} moves (binary GiB: {moves_gib:.2f} → "
+        f"{round(moves_gib)})", {"moves": moves, "moves_gib": moves_gib},
         verdict=verdict_of(ok),
         reason=f"0.01 × 2.5 GB/s × 6 h / 32 GB = {moves:.2f} moves"
         + (", so the paper's 17 uses decimal units." if ok else ", not the paper's 17.")
         + " Arithmetic on the paper's own constants: it tests neither the paper's experiments "
-        "nor this implementation (role analysis).",
-        role="analysis",
-        values={"moves": moves, "moves_gib": moves_gib},
-    )
+        "nor this implementation (role analysis).")
 
 
 # ------------------------------------------------------------------ B: Table 1 / Fig. 8
