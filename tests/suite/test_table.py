@@ -214,6 +214,9 @@ def test_one_value_keeps_its_record_unless_the_row_says_why_it_has_no_interval()
     assert judge_row(row, module, 1.0, {}).uncertainty["n"] == 1
     said = Row(**{**row.__dict__, "no_uncertainty": "one run"})
     assert judge_row(said, module, 1.0, {}).uncertainty is None
+    assert judge_row(said, module, 1.0, {}).no_uncertainty == "one run"
+    several = judge_row(said, module, [1.0, 1.01], {})  # an interval: nothing to say why not
+    assert several.uncertainty["n"] == 2 and several.no_uncertainty == ""
 
 
 

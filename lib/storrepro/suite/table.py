@@ -261,6 +261,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         if cause:
             reason += " " + cause
     band = bands.get("") if len(bands) == 1 and "" in bands else None
+    recorded = _recorded(row, uncertainty, measured)
     return Claim(
         id=row.id,
         statement=row.statement,
@@ -274,8 +275,9 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if _recorded(row, uncertainty, measured) else None,
-        no_uncertainty=row.no_uncertainty or (
+        uncertainty=uncertainty if recorded else None,
+        # why there is no interval, said only when there is none
+        no_uncertainty="" if recorded else row.no_uncertainty or (
             reason if uncertainty is None and verdict == "not checkable" else ""),
     )
 
