@@ -214,4 +214,36 @@ def test_one_value_keeps_its_record_unless_the_row_says_why_it_has_no_interval()
     assert judge_row(row, module, 1.0, {}).uncertainty["n"] == 1
     said = Row(**{**row.__dict__, "no_uncertainty": "one run"})
     assert judge_row(said, module, 1.0, {}).uncertainty is None
+    assert judge_row(said, module, 1.0, {}).no_uncertainty == "one run"
+    several = judge_row(said, module, [1.0, 1.01], {})  # an interval: nothing to say why not
+    assert several.uncertainty["n"] == 2 and several.no_uncertainty == ""
 
+
+
+REGISTERED = bands.direction("'it is better'")  # a band the paper's register names already
+
+
+def test_a_row_with_a_registered_band_uses_it_and_writes_no_register_entry():
+    named = Row(id="R1", statement="s", words=REGISTERED.words, paper_value="better",
+                band=REGISTERED, of="margin")
+    parts = Row(id="R2", statement="s", words=REGISTERED.words, paper_value="better",
+                parts=(Part("a", REGISTERED, of="a"), Part("b", REGISTERED, of="b")))
+    built = Row(id="R3", statement="s", words=REGISTERED.words, paper_value="better",
+                band=partial(bands.direction), of="margin")
+    assert named.bands() == {"": REGISTERED} and named.registered() and parts.registered()
+    assert not built.registered()
+    assert set(band_entries([named, parts, built], "m")) == {"R3 band"}
+    module = type("M", (), {"measure_r1": staticmethod(lambda x: Measured(x, "x"))})
+    assert judge_row(named, module, [-0.2, -0.3, -0.25, -0.2], {}).verdict == "not reproduced"
+
+
+def test_a_measure_describes_its_interval_and_a_row_writes_its_tolerance():
+    row = Row(id="R1", statement="s", words=REGISTERED.words, paper_value="better",
+              band=REGISTERED, of="margin", tolerance_text="> 0, on the smaller margin")
+    module = type("M", (), {"measure_r1": staticmethod(
+        lambda x: Measured(x, "x", of=f"margin, over {len(x)} blocks"))})
+    claim = judge_row(row, module, [0.2, 0.3, 0.25], {})
+    assert claim.uncertainty["of"] == "margin, over 3 blocks" and "over 3 blocks" in claim.reason
+    assert claim.tolerance == "> 0, on the smaller margin" and claim.verdict == "reproduced"
+    plain = judge_row(Row(**{**row.__dict__, "tolerance_text": ""}), module, [0.2, 0.3], {})
+    assert plain.tolerance == REGISTERED.text()

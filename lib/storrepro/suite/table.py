@@ -16,6 +16,13 @@ function in the same module:
   to give (the core writes the measured interval itself); a cause that is one fixed sentence
   for any verdict but reproduced is the row's ``miss`` instead.
 
+A band the paper's register already names (a module constant of its ``config``, registered and
+dated there) is given as the :class:`~storrepro.suite.bands.Band` itself: the row writes no
+register entry of its own, so the band keeps its register date. A row's ``tolerance_text``
+states its tolerance as the paper's claim reads it (the band's edges in the row's format, what
+it is judged on), in place of the bands' own text; a measure whose interval description depends
+on the run (the blocks a profile cuts its data into) gives it in ``Measured.of``.
+
 A claim whose band must hold on several groups at once — "on >= 4 of the 6 workloads", each
 workload by its own interval, a rank among them — is judged by its measure: it builds the row's
 bands (:meth:`Row.bands`), judges each group's interval with them and returns the verdict, the
@@ -54,10 +61,10 @@ COMBINE = ("worst", "partly", "sizes")
 class Part:
     """One measured part of a claim: its ``name``, the band built from the row's words (a
     ``functools.partial`` of a :mod:`storrepro.suite.bands` constructor missing only
-    ``words``) and what one value is (``of``)."""
+    ``words``; or a registered :class:`Band`, as is) and what one value is (``of``)."""
 
     name: str
-    band: Callable[..., Band]
+    band: Callable[..., Band] | Band
     of: str
     statistic: str = ""  # '' : the row's
 
@@ -68,10 +75,11 @@ class Row:
 
     ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
     (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
-    paper's words are typed once. A claim of several parts lists them in ``parts`` instead
-    (each with its own band and, where it differs from the row's, statistic), combined as
-    ``combine`` says (:data:`COMBINE`). ``pool`` names the replicate pool its
-    measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
+    paper's words are typed once; a band the register already names is the :class:`Band`
+    itself (then no register entry of the row's own). A claim of several parts lists them in
+    ``parts`` instead (each with its own band and, where it differs from the row's,
+    statistic), combined as ``combine`` says (:data:`COMBINE`). ``pool`` names the replicate
+    pool its measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
     median or share; a claim about typical runs registers its choice). ``of`` says what one
     measured value is; ``fmt`` and ``unit`` print it. A claim without a band (an invariant, a
     calibration judged by its own rule, stated in ``rule``) returns its verdict in
@@ -87,7 +95,7 @@ class Row:
     statement: str
     words: str
     paper_value: Any
-    band: Callable[..., Band] | None = None
+    band: Callable[..., Band] | Band | None = None
     parts: tuple[Part, ...] = ()
     of: str = ""
     role: str = "test"
@@ -99,6 +107,7 @@ class Row:
     statistic: str = "mean"
     combine: str = "worst"
     tolerance: str = ""
+    tolerance_text: str = ""  # the claim's tolerance as written, in place of the bands' text
     miss: str = ""
     fmt: str = "{:.3g}"
     unit: str = ""
@@ -136,8 +145,13 @@ class Row:
     def bands(self) -> dict[str, Band]:
         """The row's band(s) built from its words: ``{"": band}`` or one per part."""
         if self.band is not None:
-            return {"": self.band(words=self.words)}
-        return {p.name: p.band(words=self.words) for p in self.parts}
+            return {"": _built(self.band, self.words)}
+        return {p.name: _built(p.band, self.words) for p in self.parts}
+
+    def registered(self) -> bool:
+        """Whether every band of the row is one the register already names (given as is)."""
+        given = [self.band] if self.band is not None else [p.band for p in self.parts]
+        return bool(given) and all(isinstance(b, Band) for b in given)
 
     def of_part(self, name: str) -> str:
         return self.of if name == "" else next(p.of for p in self.parts if p.name == name)
@@ -147,13 +161,19 @@ class Row:
         return part.statistic if part is not None and part.statistic else self.statistic
 
 
+def _built(band: Callable[..., Band] | Band, words: str) -> Band:
+    return band if isinstance(band, Band) else band(words=words)
+
+
 @dataclass(frozen=True)
 class Measured:
     """What ``measure_<id>`` returns: ``values`` (per replicate, or one number; a dict of them
     per part for a claim of parts), the short human ``text`` with units, the structured numbers
     behind it (``extra``), and — for a claim without a band, or one whose measure judged its
     bands on several groups — its ``verdict`` and ``reason`` (and then the ``uncertainty``: the
-    interval record that decided)."""
+    interval record that decided). ``of``, when given, describes the interval of the row's own
+    band in place of the row's ``of`` (a description that depends on the run: how many blocks
+    the values come from)."""
 
     values: Any
     text: str
@@ -161,6 +181,7 @@ class Measured:
     verdict: str = ""
     reason: str = ""
     uncertainty: dict | None = None
+    of: str = ""
 
 
 def _worst(verdicts: Sequence[str]) -> str:
@@ -210,7 +231,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         final = measured.verdict and (measured.values is None
                                       or measured.verdict == "not checkable")
         records = {} if final else {
-            name: _record(row, name, _values(measured, name)) for name in bands}
+            name: _record(row, name, _values(measured, name), measured.of) for name in bands}
     if not records:
         if measured.verdict not in _ORDER or not measured.reason.strip():
             raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} must return its "
@@ -240,6 +261,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         if cause:
             reason += " " + cause
     band = bands.get("") if len(bands) == 1 and "" in bands else None
+    recorded = _recorded(row, uncertainty, measured)
     return Claim(
         id=row.id,
         statement=row.statement,
@@ -253,15 +275,18 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         requires=row.requires,
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
-        uncertainty=uncertainty if _recorded(row, uncertainty, measured) else None,
-        no_uncertainty=row.no_uncertainty or (
+        uncertainty=uncertainty if recorded else None,
+        # why there is no interval, said only when there is none
+        no_uncertainty="" if recorded else row.no_uncertainty or (
             reason if uncertainty is None and verdict == "not checkable" else ""),
     )
 
 
 def _tolerance(row: Row, bands: Mapping[str, Band]) -> str:
     """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
-    source."""
+    source; or the row's ``tolerance_text`` as written."""
+    if row.tolerance_text:
+        return row.tolerance_text
     if row.tolerance:
         return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
     return "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()) or \
@@ -277,11 +302,12 @@ def _recorded(row: Row, u: dict | None, measured: Measured) -> bool:
     return not (row.no_uncertainty and u.get("ci95") is None and not u.get("undefined"))
 
 
-def _record(row: Row, part: str, values: Any) -> dict | None:
+def _record(row: Row, part: str, values: Any, of: str = "") -> dict | None:
     samples = _as_list(values)
+    of = of if of and part == "" else row.of_part(part)
     if len(samples) == 1 and row.no_uncertainty:
-        return {"n": 1, "mean": samples[0], "ci95": None, "of": row.of_part(part)}
-    return estimate(samples, row.of_part(part), row.statistic_of(part))
+        return {"n": 1, "mean": samples[0], "ci95": None, "of": of}
+    return estimate(samples, of, row.statistic_of(part))
 
 
 def _values(measured: Measured, part: str) -> Any:
@@ -331,10 +357,13 @@ def _function(module: Any, kind: str, claim_id: str) -> Callable:
 def band_entries(rows: Sequence[Row], module: str) -> dict[str, dict]:
     """The register's band entries, written from the rows (never typed twice): per row with a
     band, the paper's words and the band they give (with the row's own rule, when it has one);
-    per calibration without one, the words and the target its ``rule`` states."""
+    per calibration without one, the words and the target its ``rule`` states; none for a row
+    whose bands the register already names."""
     entries = {}
     for row in rows:
         bands = row.bands()
+        if row.registered():
+            continue
         if not bands and row.role == "calibration" and row.rule:
             entries[f"{row.id} target"] = {
                 "question": f"What is the stand-in calibrated to ({row.id})?", "quote": row.words,

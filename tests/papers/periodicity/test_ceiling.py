@@ -70,12 +70,14 @@ def test_bad_input_names_the_parameter(call, name):
 
 def test_a_lost_synthetic_claim_names_the_ceiling():
     from storrepro.papers.periodicity import claims as rules
+    from storrepro.suite.table import judge_row
 
     rows = [{"dataset": "synthetic", "tolerance": 0.02, "method": m, "accuracy": a, "f1": a,
              "precision": p, "n": 100, "answered": round(100 * a / p), "hits": round(100 * a)}
             for m, a, p in [("findFrequency", 0.4, 0.4), ("seasonLength", 0.8, 0.8),
                             ("SAZED_maj", 0.5, 0.5), ("SAZED_opt", 0.5, 0.5),
                             ("PrecisePeriod", 0.3, 0.9)]]
-    claim = rules.b2_best_accuracy(pd.DataFrame(rows))
+    claim = judge_row(rules.rows("B2")[0], rules, {"scored": pd.DataFrame(rows), "blocks": ()},
+                      {})
     assert claim.verdict == "not reproduced"
     assert f"beyond noise variance {ceiling.noise_limit():.3f}" in claim.reason

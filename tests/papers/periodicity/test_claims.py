@@ -7,9 +7,10 @@ import pandas as pd
 import pytest
 
 from storrepro.papers.periodicity import claims as rules
+from storrepro.papers.periodicity.experiment import A2_EXPECTED
+from storrepro.suite.table import judge_row
 
-METHODS = (*rules.BASELINES, rules.PP)
-DATASETS = ["cran", "synthetic"]
+DATASETS = rules.DATASETS
 GOOD = {  # method -> (accuracy, f1, precision): PrecisePeriod leads, baselines answer always
     "findFrequency": (0.5, 0.5, 0.5),
     "seasonLength": (0.2, 0.2, 0.2),
@@ -37,22 +38,22 @@ def _scored(values=GOOD, override=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _verdict(claim):
-    return claim.verdict
+def _judge(claim_id: str, inputs):
+    """Claim ``claim_id`` of the claims table judged on ``inputs``."""
+    return judge_row(rules.rows(claim_id)[0], rules, inputs, {})
+
+
+def _b(claim_id: str, scored: pd.DataFrame, blocks=(), **more):
+    """A detection claim judged on a scored table (and one per synthetic block)."""
+    return _judge(claim_id, {"scored": scored, "blocks": blocks, **more})
 
 
 def test_b_claims_pass_on_a_table_where_precise_period_leads():
     s = _scored(override={("cran", "findFrequency"): (0.7, 0.7, 0.7),
                           ("synthetic", "findFrequency"): (0.3, 0.3, 0.3)})
     # findFrequency leads the baselines on CRAN here, but stays below PrecisePeriod's F1
-    got = {
-        "B1": rules.b1_best_f1(s, DATASETS, 0.02), "B1b": rules.b1_best_f1(s, DATASETS, 0.0),
-        "B2": rules.b2_best_accuracy(s), "B2b": rules.b2b_best_accuracy_everywhere(_scored()),
-        "B3": rules.b3_cran_precision(_scored()), "B3b": rules.b3b_synthetic_precision(s),
-        "B4": rules.b4_findfrequency_drop(s), "B5": rules.b5_seasonlength_low(s, METHODS),
-        "B6": rules.b6_accuracy_near_f1(s, DATASETS), "B7": rules.b7_sazed_between(s),
-        "B8": rules.b8_sazed_ranking(_scored()),
-    }
+    got = {cid: _b(cid, _scored() if cid in ("B2b", "B3", "B8") else s)
+           for cid in ("B1", "B1b", "B2", "B2b", "B3", "B3b", "B4", "B5", "B6", "B7", "B8")}
     assert {k: c.verdict for k, c in got.items()} == dict.fromkeys(got, "reproduced")
     assert got["B1b"].id == "B1b" and got["B1b"].kind == "should"
     assert got["B8"].role == "invariant" and got["B1"].role == "test"
@@ -62,39 +63,36 @@ def test_b_claims_pass_on_a_table_where_precise_period_leads():
 
 
 @pytest.mark.parametrize(
-    ("rule", "override"),
+    ("claim_id", "override"),
     [
-        (lambda s: rules.b1_best_f1(s, DATASETS, 0.02),
-         {("synthetic", "seasonLength"): (0.9, 0.9, 0.9)}),
-        (lambda s: rules.b1_best_f1(s, DATASETS, 0.0), {("cran", "SAZED_opt"): (0.8, 0.8, 0.8)}),
-        (rules.b2_best_accuracy, {("synthetic", "SAZED_maj"): (0.61, 0.61, 0.61)}),
+        ("B1", {("synthetic", "seasonLength"): (0.9, 0.9, 0.9)}),
+        ("B1b", {("cran", "SAZED_opt"): (0.8, 0.8, 0.8)}),
+        ("B2", {("synthetic", "SAZED_maj"): (0.61, 0.61, 0.61)}),
         # a tie is not "best": the direction band excludes zero (the former 0.03 slack is gone)
-        (rules.b2b_best_accuracy_everywhere, {("cran", "SAZED_opt"): (0.6, 0.6, 0.6)}),
-        (rules.b3_cran_precision, {("cran", "PrecisePeriod"): (0.6, 0.7, 0.85)}),
-        (rules.b3_cran_precision, {("cran", "SAZED_opt"): (0.96, 0.96, 0.96)}),  # not above
-        (rules.b3b_synthetic_precision, {("synthetic", "PrecisePeriod"): (0.6, 0.7, 0.8)}),
-        (rules.b4_findfrequency_drop, {}),  # findFrequency 0.5 on both: no drop
-        (lambda s: rules.b5_seasonlength_low(s, METHODS),
-         {("cran", "seasonLength"): (0.555, 0.555, 0.555)}),  # second from the bottom
-        (lambda s: rules.b6_accuracy_near_f1(s, DATASETS),
-         {("cran", "SAZED_maj"): (0.3, 0.45, 1.0)}),
-        (rules.b7_sazed_between, {("synthetic", "SAZED_maj"): (0.65, 0.65, 0.65)}),
-        (rules.b8_sazed_ranking, {("cran", "SAZED_opt"): (0.4, 0.4, 0.4)}),
+        ("B2b", {("cran", "SAZED_opt"): (0.6, 0.6, 0.6)}),
+        ("B3", {("cran", "PrecisePeriod"): (0.6, 0.7, 0.85)}),
+        ("B3", {("cran", "SAZED_opt"): (0.96, 0.96, 0.96)}),  # not above
+        ("B3b", {("synthetic", "PrecisePeriod"): (0.6, 0.7, 0.8)}),
+        ("B4", {}),  # findFrequency 0.5 on both: no drop
+        ("B5", {("cran", "seasonLength"): (0.555, 0.555, 0.555)}),  # second from the bottom
+        ("B6", {("cran", "SAZED_maj"): (0.3, 0.45, 1.0)}),
+        ("B7", {("synthetic", "SAZED_maj"): (0.65, 0.65, 0.65)}),
+        ("B8", {("cran", "SAZED_opt"): (0.4, 0.4, 0.4)}),
     ],
 )
-def test_each_b_rule_fails_on_a_table_that_breaks_it(rule, override):
-    claim = rule(_scored(override=override))
+def test_each_b_rule_fails_on_a_table_that_breaks_it(claim_id, override):
+    claim = _b(claim_id, _scored(override=override))
     assert claim.verdict == "not reproduced" and claim.reason
 
 
 def test_b3_under_each_band_of_nearly_one():
     s = _scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.9)})  # precision 0.90
-    assert rules.b3_cran_precision(s).verdict == "reproduced"  # ≥ 1/1.15 = 0.870
-    points = rules.b3_cran_precision(s, rules.B3_NEARLY_ONE_POINTS)  # ≥ 98.5 %
-    assert points.verdict == "not reproduced" and points.band.startswith("approx:")
-    low = rules.b3_cran_precision(_scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.86)}))
+    assert _b("B3", s).verdict == "reproduced"  # ≥ 1/1.15 = 0.870
+    points = _b("B3", s, nearly_one=rules.B3_NEARLY_ONE_POINTS)  # ≥ 98.5 %
+    assert points.verdict == "not reproduced" and "\"nearly 1.0\" not reproduced" in points.reason
+    low = _b("B3", _scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.86)}))
     assert low.verdict == "not reproduced" and "former band" not in low.reason  # both fail
-    old = rules.b3_cran_precision(_scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.88)}))
+    old = _b("B3", _scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.88)}))
     assert "Under the former band (≥ 0.90 and ≥ 0.10 above) it would be not reproduced" \
         in old.reason
 
@@ -108,15 +106,15 @@ def _blocks(margins):
 
 def test_a_synthetic_claim_is_judged_on_the_interval_over_blocks():
     s = _scored()
-    sure = rules.b2_best_accuracy(s, _blocks([0.03, 0.05, 0.04, 0.06]))
+    sure = _b("B2", s, _blocks([0.03, 0.05, 0.04, 0.06]))
     assert sure.verdict == "reproduced" and sure.uncertainty["n"] == 4
     lo, hi = sure.uncertainty["ci95"]
     assert lo > 0 and sure.uncertainty["mean"] == pytest.approx(0.045)
     # mean +0.01, sd √(0.0054 / 3) = 0.04243, t(3) = 3.1824: −0.0575 … +0.0775 straddles 0
-    straddles = rules.b2_best_accuracy(s, _blocks([0.05, -0.04, 0.04, -0.01]))
+    straddles = _b("B2", s, _blocks([0.05, -0.04, 0.04, -0.01]))
     assert straddles.verdict == "inconclusive"
     assert straddles.uncertainty["ci95"] == pytest.approx([-0.05751, 0.07751], abs=1e-5)
-    worse = rules.b2_best_accuracy(s, _blocks([-0.05, -0.04, -0.06, -0.05]))
+    worse = _b("B2", s, _blocks([-0.05, -0.04, -0.06, -0.05]))
     assert worse.verdict == "not reproduced"
     assert rules.block_count(1000) == 10 and rules.block_count(40) == 2
 
@@ -124,7 +122,7 @@ def test_a_synthetic_claim_is_judged_on_the_interval_over_blocks():
 def test_b1_reason_names_the_abstentions_when_precise_period_loses():
     s = _scored(override={("synthetic", "seasonLength"): (0.99, 0.99, 0.99),
                           ("synthetic", "PrecisePeriod"): (0.3, 0.45, 0.95)})
-    claim = rules.b1_best_f1(s, DATASETS, 0.02)
+    claim = _b("B1", s)
     assert claim.verdict == "not reproduced"
     assert "answers 32% of 100 series" in claim.reason and "seasonLength" in claim.reason
     assert "best F1 on cran" in claim.reason  # it still leads on CRAN
@@ -132,35 +130,38 @@ def test_b1_reason_names_the_abstentions_when_precise_period_loses():
 
 
 def test_b6_says_where_it_cannot_fail():
-    claim = rules.b6_accuracy_near_f1(_scored(), DATASETS)
+    claim = _b("B6", _scored())
     assert "F1 equals accuracy by definition" in claim.reason
     assert "findFrequency cran" in claim.reason
 
 
 def test_ablation_rules_c1_c2():
     good = _scored()
-    assert rules.c1_ablation_synthetic(good).verdict == "reproduced"
-    assert rules.c2_ablation_cran(good).id == "C2"
+    assert _b("C1", good).verdict == "reproduced"
+    assert _b("C2", good).id == "C2"
     behind = _scored(override={("synthetic", "No Preprocessing"): (0.65, 0.75, 0.9)})
-    assert rules.c1_ablation_synthetic(behind).verdict == "not reproduced"
+    assert _b("C1", behind).verdict == "not reproduced"
     # an ablation equal to the full method does not "lower" it
     tie = _scored(override={("cran", "No Preprocessing"): (0.6, 0.74, 0.95)})
-    c2 = rules.c2_ablation_cran(tie)
+    c2 = _b("C2", tie)
     assert c2.verdict == "not reproduced" and "No Preprocessing" in c2.reason
     assert c2.no_uncertainty == rules.CRAN_FIXED
 
 
 def _syn_results(single, truth, pp, nopre, ratio):
-    return pd.DataFrame({"dataset": "synthetic", "truth": truth, "Single Verification": single,
-                         "PrecisePeriod": pp, "No Preprocessing": nopre, "outlier_ratio": ratio})
+    """C3's and C4's inputs: per-series results (no blocks)."""
+    return {"results": pd.DataFrame({
+        "dataset": "synthetic", "truth": truth, "Single Verification": single,
+        "PrecisePeriod": pp, "No Preprocessing": nopre, "outlier_ratio": ratio}),
+        "result_blocks": ()}
 
 
 def test_c3_longer_errors():
     truth = [100.0] * 5
     longer = _syn_results([200, 200, 300, 50, 100], truth, truth, truth, [0.01] * 5)
-    assert rules.c3_single_longer(longer).verdict == "reproduced"  # 3 of 4 wrong are longer
+    assert _judge("C3", longer).verdict == "reproduced"  # 3 of 4 wrong are longer
     shorter = _syn_results([50, 50, 33, 200, 100], truth, truth, truth, [0.01] * 5)
-    claim = rules.c3_single_longer(shorter)
+    claim = _judge("C3", shorter)
     assert claim.verdict == "not reproduced" and "shorter" in claim.reason
     assert "Under the former band (≥ 60 % longer)" not in claim.reason  # it failed both
 
@@ -170,9 +171,13 @@ def test_c4_gain_grows_with_outliers():
     ratio = [0.01] * 4 + [0.04] * 4
     pp = [100] * 8
     grows = _syn_results(truth, truth, pp, [100, 100, 100, None, None, None, None, 100], ratio)
-    assert rules.c4_gain_with_outliers(grows).verdict == "reproduced"  # 0.25 low r, 0.75 high
+    assert _judge("C4", grows).verdict == "reproduced"  # 0.25 low r, 0.75 high
     flat = _syn_results(truth, truth, pp, [None, 100, 100, 100, None, 100, 100, 100], ratio)
-    assert rules.c4_gain_with_outliers(flat).verdict == "not reproduced"
+    assert _judge("C4", flat).verdict == "not reproduced"
+
+
+def _d1(rows):
+    return _judge("D1", {"theta": pd.DataFrame(rows), "theta_blocks": ()})
 
 
 def test_d1_theta():
@@ -180,13 +185,13 @@ def test_d1_theta():
         {"dataset": "d", "theta": t, "precision": 0.5 + t / 2, "recall": 1.2 - t, "f1": f}
         for t, f in zip((0.5, 0.6, 0.7, 0.8, 0.9), (0.6, 0.65, 0.7, 0.66, 0.5), strict=True)
     ]
-    assert rules.d1_theta(pd.DataFrame(rows)).verdict == "reproduced"
+    assert _d1(rows).verdict == "reproduced"
     rows[2]["f1"] = 0.6
-    claim = rules.d1_theta(pd.DataFrame(rows))
+    claim = _d1(rows)
     assert claim.verdict == "not reproduced" and "lower θ" in claim.reason
     rows[2]["f1"] = 0.7
     rows[4]["precision"] = 0.7  # precision at 0.9 below its value at 0.5
-    assert rules.d1_theta(pd.DataFrame(rows)).verdict == "not reproduced"
+    assert _d1(rows).verdict == "not reproduced"
 
 
 def _cloud(found, correct, aperiodic=0):
@@ -196,26 +201,30 @@ def _cloud(found, correct, aperiodic=0):
              "aggregate_pcc": [0.9, 0.95, float("nan")]}]
 
 
+def _e3(events):
+    return _judge("E3", {"events": events, "switch_at": 1200, "new_period": 120})
+
+
 def test_e_rules():
-    e1 = rules.e1_periodic_share(_cloud(30, 28))
+    e1 = _judge("E1", _cloud(30, 28))
     assert e1.verdict == "reproduced" and e1.role == "stand-in"
-    bad = rules.e1_periodic_share(_cloud(30, 15, aperiodic=12))
+    bad = _judge("E1", _cloud(30, 15, aperiodic=12))
     assert bad.verdict == "not reproduced" and "12 of the 15 wrong" in bad.reason
     assert bad.values["unverifiable_share"] == pytest.approx(5 / 30)
-    assert rules.e1_periodic_share(_cloud(32, 31)).verdict == "not reproduced"  # 32 % > 31.5
+    assert _judge("E1", _cloud(32, 31)).verdict == "not reproduced"  # 32 % > 31.5
     three = _cloud(29, 28) + _cloud(30, 29) + _cloud(31, 30)  # shares 29/30/31 %: CI 27.5–32.5
-    assert rules.e1_periodic_share(three).verdict == "inconclusive"
-    assert rules.e2_aggregate_forecast(_cloud(30, 28)).verdict == "reproduced"  # 0.925 ≥ 0.870
+    assert _judge("E1", three).verdict == "inconclusive"
+    assert _judge("E2", _cloud(30, 28)).verdict == "reproduced"  # 0.925 ≥ 0.870
     low = [{"aggregate_pcc": [0.8, 0.85]}]
-    assert rules.e2_aggregate_forecast(low).verdict == "not reproduced"
-    none = rules.e2_aggregate_forecast([{"aggregate_pcc": [float("nan")] * 3}])  # no periodic
+    assert _judge("E2", low).verdict == "not reproduced"
+    none = _judge("E2", [{"aggregate_pcc": [float("nan")] * 3}])  # no periodic
     assert none.verdict == "not checkable" and "nothing was forecast" in none.reason
     assert "nan" not in none.reason + none.reproduced_value and not none.test_gaps()
-    e3 = rules.e3_switch([(500, 60), (1300, None), (1500, 120)], 1200, 120)
+    e3 = _e3([(500, 60), (1300, None), (1500, 120)])
     assert e3.verdict == "reproduced" and not e3.test_gaps()
-    late = rules.e3_switch([(500, 60), (2000, 120)], 1200, 120)  # 6.7 periods: late, but locks
+    late = _e3([(500, 60), (2000, 120)])  # 6.7 periods: late, but locks
     assert late.verdict == "reproduced" and "former band" in late.reason
-    never = rules.e3_switch([(500, 60)], 1200, 120)
+    never = _e3([(500, 60)])
     assert never.verdict == "not reproduced" and never.reproduced_value == "never locked"
 
 
@@ -323,30 +332,36 @@ def test_f3_reason_names_the_hash_regime_and_the_other_schedulers():
     assert "knee" not in good.reason  # greedy-history is 37.5 points behind: not the same cut
 
 
+def _a(claim_id: str, **inputs):
+    return _judge(claim_id, inputs)
+
+
 def test_a_rules():
-    assert rules.a1_clean_sines(1.0, 0, 0.5).verdict == "reproduced"
-    assert rules.a1_clean_sines(0.9, 0, 0.5).verdict == "not reproduced"
-    assert rules.a1_clean_sines(1.0, 2, 0.5).role == "invariant"
-    expected = {"SAZED_maj(sin 26)": 26, "seasonLength(sin 50)": 50}
-    assert rules.a2_documented_examples({"SAZED_maj(sin 26)": 26, "seasonLength(sin 50)": 51},
-                                        expected).verdict == "reproduced"
-    assert rules.a2_documented_examples({"SAZED_maj(sin 26)": 25, "seasonLength(sin 50)": 50},
-                                        expected).verdict == "not reproduced"
-    a5 = rules.a5_segment_moves(16.88, 15.72)
+    assert _a("A1", sines=(1.0, 0, 0.5)).verdict == "reproduced"
+    assert _a("A1", sines=(0.9, 0, 0.5)).verdict == "not reproduced"
+    assert _a("A1", sines=(1.0, 2, 0.5)).verdict == "not reproduced"
+    assert _a("A1", sines=(1.0, 2, 0.5)).role == "invariant"
+    assert _a("A2", examples={**A2_EXPECTED, "seasonLength(sin 50)": 51}).verdict == "reproduced"
+    missed = _a("A2", examples={**A2_EXPECTED, "SAZED_maj(sin 26)": 25})
+    assert missed.verdict == "not reproduced" and missed.values["missed"] == ["SAZED_maj(sin 26)"]
+    assert _a("A2", examples={**A2_EXPECTED, "seasonLength(sin 50)": None}).verdict \
+        == "not reproduced"
+    a5 = _a("A5", moves=16.88, moves_gib=15.72)
     assert a5.verdict == "reproduced" and a5.role == "analysis"
     # binary units would give 16
-    assert rules.a5_segment_moves(15.72, 15.72).verdict == "not reproduced"
+    assert _a("A5", moves=15.72, moves_gib=15.72).verdict == "not reproduced"
     keys = [f"pkg::s{i}" for i in range(20)]
-    a3 = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 20, "R 4.2.2 forecast 8.20")
+    a3 = _a("A3", against_r=(keys, [12] * 20, [12] * 20, "R 4.2.2 forecast 8.20"))
     assert a3.verdict == "reproduced" and a3.reproduced_value == "20/20 identical (100%)"
     assert a3.reason.startswith("R 4.2.2 forecast 8.20 ran findfrequency on the same 20 series")
+    assert a3.kind == "should"
     # 95 %: still within
-    one_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [12] * 19 + [1], "R")
+    one_off = _a("A3", against_r=(keys, [12] * 20, [12] * 19 + [1], "R"))
     assert one_off.verdict == "reproduced" and "pkg::s19 (port 12, R 1)" in one_off.reason
-    two_off = rules.a3_findfrequency_vs_r(keys, [12] * 20, [4, 4] + [12] * 18, "R")
+    two_off = _a("A3", against_r=(keys, [12] * 20, [4, 4] + [12] * 18, "R"))
     assert two_off.verdict == "not reproduced" and two_off.values["differ"] == {
         "pkg::s0": {"port": 12, "R": 4}, "pkg::s1": {"port": 12, "R": 4}}
-    no_r = rules.a3_findfrequency_vs_r(keys, [12] * 20, None, "R is not installed here; install R")
+    no_r = _a("A3", against_r=(keys, [12] * 20, None, "R is not installed here; install R"))
     assert no_r.verdict == "not checkable" and no_r.reason.startswith("R is not installed here")
 
 
@@ -356,14 +371,17 @@ def test_a4_data_sets():
                           "outlier_ratio": rng.uniform(0, 0.05, 1000),
                           "noise_var": rng.uniform(0, 0.5, 1000),
                           "slope": np.where(np.arange(1000) % 2, 1e-3, -1e-3)})
-    cran_lengths = [16, 3024] + [100] * 80
-    cran_freqs = [2, 52.18] + [12] * 80
-    assert rules.a4_data_sets(table, [1000] * 1000, cran_lengths, cran_freqs, 82).verdict \
+    cran = {"cran_lengths": [16, 3024] + [100] * 80, "cran_freqs": [2, 52.18] + [12] * 80}
+    assert _a("A4", table=table, syn_lengths=[1000] * 1000, used=82, **cran).verdict \
         == "reproduced"
-    assert rules.a4_data_sets(table[:40], [1000] * 40, cran_lengths, cran_freqs, 20).verdict \
+    assert _a("A4", table=table[:40], syn_lengths=[1000] * 40, used=20, **cran).verdict \
         == "partly"
-    assert rules.a4_data_sets(table, [1000] * 1000, cran_lengths[:50], cran_freqs[:50],
-                              50).verdict == "not reproduced"
+    assert _a("A4", table=table, syn_lengths=[1000] * 1000, used=50,
+              cran_lengths=cran["cran_lengths"][:50], cran_freqs=cran["cran_freqs"][:50]).verdict \
+        == "not reproduced"
+    flat = table.assign(slope=1e-3)  # every trend increasing: outside 40-60 %
+    assert _a("A4", table=flat, syn_lengths=[1000] * 1000, used=82, **cran).verdict \
+        == "not reproduced"
 
 
 def test_headline_states_both_data_sets_and_the_load_reading():

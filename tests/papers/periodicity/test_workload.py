@@ -12,6 +12,7 @@ from storrepro.papers.periodicity.experiment import (
     run_replicate,
 )
 from storrepro.papers.periodicity.workload import REQUEST_BYTES, SurrogateSpec, from_trace
+from storrepro.suite.table import judge_row
 from storrepro.suite.traces.formats import FILETIME_UNIX_EPOCH
 
 T0 = 1_700_000_000  # Unix seconds of the trace's first request
@@ -80,6 +81,6 @@ def test_the_scheduling_study_runs_on_the_trace(trace):
     assert result["segments"] == 3 and result["calibration"] is None
     methods = {row["method"] for row in result["rows"]}
     assert {"hash", "PreciseScheduling", "greedy-history", "random-history"} <= methods
-    e1 = rules.e1_periodic_share([result])
+    e1 = judge_row(rules.rows("E1")[0], rules, [result], {})
     assert e1.verdict == "not checkable" and "no known (planted) periods" in e1.reason
     assert repr(task) == repr(SchedulingTask(0, SPEC, OVERHEADS, MOVE_COUNTS))  # same stream
