@@ -215,3 +215,17 @@ def test_one_value_keeps_its_record_unless_the_row_says_why_it_has_no_interval()
     said = Row(**{**row.__dict__, "no_uncertainty": "one run"})
     assert judge_row(said, module, 1.0, {}).uncertainty is None
 
+
+
+def test_a_measure_says_why_its_interval_is_partial_and_keeps_its_record(monkeypatch):
+    one = {"n": 1, "mean": 2.0, "ci95": None, "of": "x, one draw"}
+    monkeypatch.setattr(ME, "measure_g1", lambda groups: Measured(
+        None, "2", {}, "reproduced", "held", one, no_uncertainty="one draw of the data"))
+    claim = judge_row(ROW, ME, {}, {})
+    assert claim.uncertainty == one and claim.no_uncertainty == "one draw of the data"
+    monkeypatch.setattr(ME, "measure_g1", lambda groups: Measured(
+        None, "none", {}, "not checkable", "nothing in reach", None, no_uncertainty="no part"))
+    assert judge_row(ROW, ME, {}, {}).no_uncertainty == "no part"
+    monkeypatch.setattr(ME, "measure_g1", lambda groups: Measured(
+        None, "none", {}, "not checkable", "nothing in reach"))
+    assert judge_row(ROW, ME, {}, {}).no_uncertainty == "nothing in reach"

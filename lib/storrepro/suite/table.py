@@ -153,7 +153,9 @@ class Measured:
     per part for a claim of parts), the short human ``text`` with units, the structured numbers
     behind it (``extra``), and — for a claim without a band, or one whose measure judged its
     bands on several groups — its ``verdict`` and ``reason`` (and then the ``uncertainty``: the
-    interval record that decided)."""
+    interval record that decided). ``no_uncertainty`` says why the measure's interval is missing
+    or partial when only this run can tell (a part judged on its one value, every part out of
+    reach); unlike the row's, it does not drop the record the measure returns."""
 
     values: Any
     text: str
@@ -161,6 +163,7 @@ class Measured:
     verdict: str = ""
     reason: str = ""
     uncertainty: dict | None = None
+    no_uncertainty: str = ""
 
 
 def _worst(verdicts: Sequence[str]) -> str:
@@ -254,7 +257,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         values=measured.extra,
         band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
         uncertainty=uncertainty if _recorded(row, uncertainty, measured) else None,
-        no_uncertainty=row.no_uncertainty or (
+        no_uncertainty=row.no_uncertainty or measured.no_uncertainty or (
             reason if uncertainty is None and verdict == "not checkable" else ""),
     )
 
