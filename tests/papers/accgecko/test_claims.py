@@ -10,6 +10,7 @@ from storrepro.papers.accgecko import claims as c
 from storrepro.papers.accgecko.config import AccGeckoConfig
 from storrepro.papers.accgecko.replicates import Replicates
 from storrepro.suite.run import Run
+from storrepro.suite.table import judge_row
 
 P = c.P
 PCTS = (95.0, 99.0, 99.9, 99.99)
@@ -370,12 +371,24 @@ def test_analyses():
     assert c.x2_tail_in_bursts(explain_frame()).verdict == "reproduced"
     assert c.x2_tail_in_bursts(explain_frame(inside=(10, 10))).verdict == "not reproduced"
     assert c.x1_queue_model(explain_frame()).role == "analysis"
-    assert c.s1_simpy_vs_pacer({"requests": 10, "max_abs_diff_us": 0.0, "p999_diff_us": 0.0}) \
-        .verdict == "reproduced"
-    assert c.s1_simpy_vs_pacer({"requests": 10, "max_abs_diff_us": 5.0, "p999_diff_us": 5.0}) \
-        .verdict == "not reproduced"
-    assert c.u2_dbscan_cases(dict(c.U2_CASES)).verdict == "reproduced"
-    assert c.u2_dbscan_cases({k: [[0, 0]] for k in c.U2_CASES}).verdict == "not reproduced"
+
+
+def _invariants(s1_gap=0.0, s2_error=0.0, top=c.U1_TOP, found=None):
+    procedures = {"rates": [top], "edges": [c.U1_EDGE], "covers": [list(range(3, 15)), [1, 2]],
+                  "found": dict(c.U2_CASES) if found is None else found}
+    checks = {"s1": {"requests": 10, "max_abs_diff_us": s1_gap, "p999_diff_us": s1_gap},
+              "s2": {"max_rel_error": s2_error, "last_wait_us": 100.0},
+              "procedures": procedures}
+    return {row.id: judge_row(row, c, checks, {}).verdict
+            for row in c.rows("S1", "S2", "U1", "U2")}
+
+
+def test_invariants_from_the_table():
+    assert set(_invariants().values()) == {"reproduced"}
+    assert _invariants(s1_gap=5.0)["S1"] == "not reproduced"
+    assert _invariants(s2_error=0.05)["S2"] == "not reproduced"
+    assert _invariants(top=9.0)["U1"] == "not reproduced"
+    assert _invariants(found={k: [[0, 0]] for k in c.U2_CASES})["U2"] == "not reproduced"
 
 
 def test_conditions_void_gains_and_rankings_not_the_baselines_order(tmp_path):

@@ -39,6 +39,7 @@ from storrepro.suite import bands
 from storrepro.suite.bands import Band
 from storrepro.suite.claims import Claim, headline_verdict, interval, judged, verdict_of
 from storrepro.suite.consistency import Reported
+from storrepro.suite.table import Measured, Row
 
 P = (99.0, 99.9)
 
@@ -230,62 +231,75 @@ def _in(x: float, band: tuple[float, float]) -> bool:
 # --- invariants: simulator and procedures -------------------------------------------------------
 
 
-def s1_simpy_vs_pacer(check: dict, tol_us: float = S1_TOL_US) -> Claim:
+#: The invariants' rows; the rest of the claims move to the table as issue 42 goes on.
+TABLE = (
+    Row(id="S1", role="invariant", paper_value=f"<= {S1_TOL_US:g} µs",
+        statement="simpy node and vectorized pacer agree at p99.9 (two co-located tenants)",
+        words="(this suite's own check: the sweeps replay on the vectorized pacer)",
+        rule=f"|Δp99.9| <= {S1_TOL_US:g} µs"),
+    Row(id="S2", role="invariant", paper_value=f"within {S2_TOL * 100:g} %",
+        statement="constant-rate burst: simulated wait of request j = j(1/sr − 1/λ)",
+        words="Algorithm 1 line 9: a burst's j-th request waits j(1/sr − 1/λ)",
+        rule=f"max relative error <= {S2_TOL * 100:g} %"),
+    Row(id="U1", role="invariant", paper_value="8.25; 3–14 and 1–2",
+        statement="LAMBDA with high = 14, a = 2: top state 8.254, lower edge 2.508, states "
+        "{3..14} and {1, 2}", words="Fig. 5's example of LAMBDA's states",
+        rule=f"± {U1_TOL:g} and the same states"),
+    Row(id="U2", role="invariant", paper_value=str(list(U2_CASES.values())),
+        statement="one-directional truncated DBSCAN on four hand-made sequences (N = 2, M = 2)",
+        words="§3.2: one-directional DBSCAN, MinPts = 2, ε = 1/(M·N)", rule="exact"),
+)
+
+
+def rows(*ids: str) -> list[Row]:
+    """The rows of ``ids``, in that order (the notebook judges the table section by section)."""
+    by_id = {row.id: row for row in TABLE}
+    return [by_id[i] for i in ids]
+
+
+def _ruled(ok: bool, text: str, reason: str, values: dict) -> Measured:
+    return Measured(None, text, values, verdict_of(ok), reason)
+
+
+def measure_s1(checks: dict) -> Measured:
+    check = checks["s1"]
     gap = float(check["p999_diff_us"])
-    ok = gap <= tol_us
-    return Claim(
-        "S1", "simpy node and vectorized pacer agree at p99.9 (two co-located tenants)",
-        paper_value=f"<= {tol_us:g} µs", reproduced_value=f"|Δp99.9| {gap:.3g} µs",
-        tolerance=f"|Δp99.9| <= {tol_us:g} µs", verdict=verdict_of(ok), role="invariant",
-        reason=f"Over {check['requests']:,} requests the largest per-request difference is "
-        f"{check['max_abs_diff_us']:.3g} µs and the p99.9 differs by {gap:.3g} µs"
-        + ("." if ok else f", above {tol_us:g} µs: the fast path models another node."),
-        values=check,
-    )  # fmt: skip
+    ok = gap <= S1_TOL_US
+    return _ruled(ok, f"|Δp99.9| {gap:.3g} µs",
+                  f"Over {check['requests']:,} requests the largest per-request difference is "
+                  f"{check['max_abs_diff_us']:.3g} µs and the p99.9 differs by {gap:.3g} µs"
+                  + ("." if ok else f", above {S1_TOL_US:g} µs: the fast path models another "
+                     "node."), check)
 
 
-def s2_constant_burst(check: dict, tol: float = S2_TOL) -> Claim:
+def measure_s2(checks: dict) -> Measured:
+    check = checks["s2"]
     err = float(check["max_rel_error"])
-    ok = err <= tol
-    return Claim(
-        "S2", "constant-rate burst: simulated wait of request j = j(1/sr − 1/λ)",
-        paper_value=f"within {tol * 100:g} %", reproduced_value=f"max error {err * 100:.3g} %",
-        tolerance=f"max relative error <= {tol * 100:g} %",
-        verdict=verdict_of(ok), role="invariant",
-        reason=f"A constant-spacing burst's waits match j(1/sr − 1/λ) to {err * 100:.3g} % "
-        f"(last wait {check['last_wait_us']:.0f} µs)"
-        + ("." if ok else "; the pacer does not follow its own rule."),
-        values=check,
-    )  # fmt: skip
+    ok = err <= S2_TOL
+    return _ruled(ok, f"max error {err * 100:.3g} %",
+                  f"A constant-spacing burst's waits match j(1/sr − 1/λ) to {err * 100:.3g} % "
+                  f"(last wait {check['last_wait_us']:.0f} µs)"
+                  + ("." if ok else "; the pacer does not follow its own rule."), check)
 
 
-def u1_lambda_states(rates, edges, covers: list[list[int]]) -> Claim:
-    top, edge = float(rates[0]), float(edges[0])
+def measure_u1(checks: dict) -> Measured:
+    proc = checks["procedures"]
+    top, edge, covers = float(proc["rates"][0]), float(proc["edges"][0]), proc["covers"]
     want = [list(range(3, 15)), [1, 2]]
     ok = abs(top - U1_TOP) <= U1_TOL and abs(edge - U1_EDGE) <= U1_TOL and covers == want
-    return Claim(
-        "U1", "LAMBDA with high = 14, a = 2: top state 8.254, lower edge 2.508, states "
-        "{3..14} and {1, 2}",
-        paper_value="8.25; 3–14 and 1–2",
-        reproduced_value=f"top {top:.4f}, edge {edge:.4f}; {covers[0][0]}–{covers[0][-1]} "
-        f"and {covers[1]}",
-        tolerance=f"± {U1_TOL:g} and the same states", verdict=verdict_of(ok), role="invariant",
-        reason="LAMBDA on the paper's Fig. 5 example gives "
-        f"{'the paper' if ok else 'not the paper'}'s states (top rate {top:.4f}).",
-        values={"top": top, "edge": edge, "covers": covers},
-    )  # fmt: skip
+    return _ruled(ok, f"top {top:.4f}, edge {edge:.4f}; {covers[0][0]}–{covers[0][-1]} and "
+                  f"{covers[1]}", "LAMBDA on the paper's Fig. 5 example gives "
+                  f"{'the paper' if ok else 'not the paper'}'s states (top rate {top:.4f}).",
+                  {"top": top, "edge": edge, "covers": covers})
 
 
-def u2_dbscan_cases(found: dict) -> Claim:
+def measure_u2(checks: dict) -> Measured:
+    found = checks["procedures"]["found"]
     ok = {tuple(k): v for k, v in found.items()} == U2_CASES
-    return Claim(
-        "U2", "one-directional truncated DBSCAN on four hand-made sequences (N = 2, M = 2)",
-        paper_value=str(list(U2_CASES.values())), reproduced_value=str(list(found.values())),
-        tolerance="exact", verdict=verdict_of(ok), role="invariant",
-        reason="The continuous bursts found are "
-        + ("exactly the expected ones." if ok else "not the expected ones: the scan is wrong."),
-        values={"found": [list(v) for v in found.values()]},
-    )  # fmt: skip
+    return _ruled(ok, str(list(found.values())), "The continuous bursts found are "
+                  + ("exactly the expected ones." if ok else
+                     "not the expected ones: the scan is wrong."),
+                  {"found": [list(v) for v in found.values()]})
 
 
 # --- calibration: Table 1 replicas and the pool --------------------------------------------------
