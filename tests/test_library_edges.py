@@ -11,18 +11,20 @@ import pytest
 from storrepro.papers.accgecko.acctail import AccTail
 from storrepro.papers.bid.bid_hdd import BIDHDD
 from storrepro.papers.bid.request import BlockRequest
+from storrepro.papers.bid.schedulers import make_scheduler
 from storrepro.papers.periodicity.findfrequency import findfrequency
-from storrepro.papers.periodicity.precise_period import precise_period, track_period
+from storrepro.papers.periodicity.precise_period import PrecisePeriod, precise_period, track_period
 from storrepro.papers.tofec.codes import round_trip
 from storrepro.papers.tofec.policies import Ideal, Tofec
 from storrepro.papers.validation.workload import service_times
 from storrepro.papers.vdi import forecast
+from storrepro.papers.vdi.forecast import smape
 from storrepro.papers.vdi.scheduler import fg_cores
 from storrepro.sim import theory
 from storrepro.sim.fifo import poisson_arrivals
 from storrepro.suite.checks import finite, whole
 from storrepro.suite.data import synthetic
-from storrepro.suite.parallel import sweep
+from storrepro.suite.parallel import sweep, task_rng
 
 T = np.arange(480)
 SERIES = np.sin(2 * np.pi * T / 24) + 0.3 * np.random.default_rng(0).normal(size=T.size) + 5
@@ -110,6 +112,14 @@ ENTRIES = {
                    "nan inf complex huge zero negative fraction"),  # fmt: skip
     "kth_of_n mean_exp": (lambda v: theory.kth_of_n_mean(3, 1, 0.0, v), "mean_exp",
                           "nan inf complex zero negative"),  # fmt: skip
+    "task_rng seed": (lambda v: task_rng(v, "task"), "seed",
+                      "nan inf complex negative fraction"),  # fmt: skip
+    "make_scheduler quantum": (lambda v: make_scheduler("cfq-q8", quantum=v), "quantum",
+                               "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod theta": (lambda v: PrecisePeriod(theta=v), "theta",
+                            "nan inf complex huge zero negative fraction"),  # fmt: skip
+    "smape actual": (lambda v: smape(np.full(3, v), np.ones(3)), "actual",
+                     "nan inf complex"),  # fmt: skip
     "sweep seed": (lambda v: sweep(lambda t, rng: t, [1], seed=v, workers=1, progress=False),
                    "seed", "nan inf complex negative fraction"),  # fmt: skip
 }
@@ -117,7 +127,8 @@ WHOLE = {"precise_period growth", "ProposedEWMA period", "SeasonalNaive period",
          "HoltWinters period", "kth_of_n k", "track_period start", "track_period patience",
          "track_period recent", "sweep seed", "AccTail k", "BlockRequest lba",
          "forecast steps", "decompose period", "synthetic seed", "synthetic count",
-         "poisson count", "service_times count"}  # fmt: skip
+         "poisson count", "service_times count", "task_rng seed",
+         "make_scheduler quantum"}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", BAD)

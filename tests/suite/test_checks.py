@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, finite_array
 
 
 def test_accepts_and_converts():
@@ -25,3 +25,9 @@ def test_strict_minimum_excludes_the_bound():
     with pytest.raises(ValueError, match="rate must be a finite number > 0 req/s, got 0"):
         finite("rate", 0, strict=True, unit="req/s")
     assert finite("rate", 1e-9, strict=True) == 1e-9
+
+
+@pytest.mark.parametrize("values", [[1 + 2j, 1.0], ["2", "3"], [True, False]])
+def test_an_array_of_what_is_not_a_real_number_is_refused_by_name(values):
+    with pytest.raises(ValueError, match="^counts must hold real numbers, got an array of"):
+        finite_array("counts", values)

@@ -229,6 +229,12 @@ def test_site_in_a_real_browser(site, width):
             page.goto(url + f"{result['notebook']}.html", wait_until="load")
             screens = _screens(page, HEIGHTS[width])
             assert screens <= PAPER_SCREENS[width], (result["notebook"], width, screens)
+            if width == "phone":  # 10-pt figure text 10 CSS px high: the declared size or more
+                small = page.eval_on_selector_all(
+                    "figure.result img, figure.claims-picture img",
+                    "is => is.filter(i => i.getBoundingClientRect().width < i.naturalWidth - 1)"
+                    ".map(i => i.src)")
+                assert not small, (result["notebook"], small)
             page.goto(url + f"{claims_page_name(result['notebook'])}.html", wait_until="load")
             text = page.inner_text("main")
             assert human(result["headline"]["cause"])[:40] in text
@@ -295,11 +301,13 @@ def test_the_static_site_says_a_live_control_needs_a_kernel(tmp_path):
 def test_a_precomputed_slider_stands_in_for_its_live_control(tmp_path):
     import nbformat
 
-    from storrepro.suite.site import LIVE_CLASS, _site_notebook
+    from storrepro.suite.paths import LIVE_CLASS
+    from storrepro.suite.site import _site_notebook
 
     cell = nbformat.v4.new_code_cell("live(...)")
     cell.outputs = [
-        nbformat.v4.new_output("display_data", data={"text/html": f"<div {LIVE_CLASS}></div>"}),
+        nbformat.v4.new_output("display_data",
+                               data={"text/html": f'<div class="{LIVE_CLASS}"></div>'}),
         nbformat.v4.new_output("display_data", data={
             "application/vnd.jupyter.widget-view+json": {"model_id": "x"}, "text/plain": "Box"}),
     ]

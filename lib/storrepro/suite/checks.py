@@ -62,8 +62,13 @@ def whole(name: str, value, *, minimum: int | None = 0, maximum: int | None = No
 
 def finite_array(name: str, values, *, minimum: float | None = 0.0) -> np.ndarray:
     """``values`` as a float array, or a ``ValueError`` naming it, the first bad entry and its
-    index: every entry must be finite (and ``>= minimum`` unless that is ``None``)."""
-    array = np.asarray(values, dtype=float)
+    index: every entry must be a real number (not complex, text or bool: numpy would drop the
+    imaginary part or read "2" as 2 without a word), finite, and ``>= minimum`` unless that is
+    ``None``."""
+    raw = np.asarray(values)
+    if raw.size and raw.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold real numbers, got an array of {raw.dtype}")
+    array = raw.astype(float, copy=False)
     bad = ~np.isfinite(array)
     if minimum is not None:
         bad |= array < minimum

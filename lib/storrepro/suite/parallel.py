@@ -61,12 +61,15 @@ def stream_id(task: Any) -> str:
 def task_seed(seed: int, task: Any) -> np.random.SeedSequence:
     """The seed sequence of one task: the base seed and a stable digest of its
     :func:`stream_id`."""
+    seed = whole("seed", seed)
     digest = hashlib.sha256(stream_id(task).encode()).digest()
     words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
     return np.random.SeedSequence([seed, *words])
 
 
 def task_rng(seed: int, task: Any) -> np.random.Generator:
+    """The random generator of one task (:func:`task_seed`): the same for the same seed and
+    task, in any process, in any order."""
     return np.random.default_rng(task_seed(seed, task))
 
 

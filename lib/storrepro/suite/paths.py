@@ -21,6 +21,9 @@ from pathlib import Path
 OUT_ENV = "STORREPRO_OUT"
 #: Set by the runner for the kernels it starts: their output is only read, no frontend is live.
 BATCH_ENV = "STORREPRO_BATCH"
+#: The HTML class of a live control's precomputed slider (``widgets.precomputed``), by which
+#: the site finds it.
+LIVE_CLASS = "storrepro-live"
 
 
 def repo_root() -> Path:

@@ -26,12 +26,14 @@ from storrepro.suite import claims_picture
 from storrepro.suite.claims import ABBREVIATIONS, HEADLINE_RULE, ROLES, VERDICTS
 from storrepro.suite.notebooks import config_class, notebook_path
 from storrepro.suite.paths import (
+    LIVE_CLASS,
     build_dir,
     executed_dir,
     repo_root,
     results_dir,
     write_text_atomic,
 )
+from storrepro.suite.plotting import STYLE
 from storrepro.suite.readable import human
 from storrepro.suite.scorecard import (
     ROBUST_RULE,
@@ -55,10 +57,6 @@ WIDGET_NOTE = (
     "*A live control: it needs a running kernel, so this static page shows its default output "
     "only. To move it, run `make lab` and open this notebook there.*"
 )
-
-
-#: The class of a live control's precomputed slider (storrepro.suite.widgets.precomputed).
-LIVE_CLASS = 'class="storrepro-live"'
 
 
 def _e(value) -> str:
@@ -302,6 +300,20 @@ def figure_caption(result: dict, path: str) -> str:
     return " ".join(parts)
 
 
+#: The pixel density the site declares for a figure (``srcset``): a PNG saved at the suite's
+#: ``savefig.dpi`` shows its 10-pt text 10 CSS px high at its declared size, which a phone
+#: shows in a strip the reader pans sideways (a figure fit to a 390-px screen would show
+#: that text about 5 px high). On a wide screen the grid sets the width as before.
+_TEXT_PT, _TEXT_CSS_PX = 10, 10  # matplotlib's default text size; its height on the phone
+LEGIBLE_DENSITY = STYLE["savefig.dpi"] / 72 * _TEXT_PT / _TEXT_CSS_PX  # image px per CSS px
+
+
+def _img(path: str, alt: str) -> str:
+    """A figure's image, linked full size, at :data:`LEGIBLE_DENSITY`."""
+    return (f'<a class="pan" href="{_e(path)}"><img src="{_e(path)}" '
+            f'srcset="{_e(path)} {LEGIBLE_DENSITY:.3g}x" alt="{_e(alt)}"></a>')
+
+
 def _figures(result: dict) -> str:
     """Every figure in a grid (three a row on a wide screen, one on a phone), its caption under
     it with the verdicts of the claims it bears on, linked to their rows on the claims page."""
@@ -321,8 +333,7 @@ def _figures(result: dict) -> str:
             text = re.sub(rf"(?<=[:;] ){re.escape(_e(claim))}(?= )", _claim_link(claim, page),
                           text)
         blocks.append(
-            f'<figure class="result"><a href="{_e(path)}"><img src="{_e(path)}" '
-            f'alt="{_e(caption)}"></a>'
+            f'<figure class="result">{_img(path, caption)}'
             f"<figcaption>{text} ({links})</figcaption></figure>"
         )
     return '<div class="figure-grid">' + "\n".join(blocks) + "</div>\n"
@@ -332,9 +343,9 @@ def claims_picture_html(result: dict) -> str:
     """The paper's claims picture, linked full size, with the caption that says how to read it."""
     path = claims_picture.relative_path(result["notebook"])
     return (
-        f'<figure class="claims-picture"><a href="{_e(path)}"><img src="{_e(path)}" '
-        f'alt="{_e(result["paper"])}: every test claim, the paper\'s band and our estimate">'
-        f"</a><figcaption>{_e(claims_picture.CAPTION)}</figcaption></figure>"
+        f'<figure class="claims-picture">'
+        f'{_img(path, result["paper"] + ": every test claim, the paper’s band and our estimate")}'
+        f"<figcaption>{_e(claims_picture.CAPTION)}</figcaption></figure>"
     )
 
 
@@ -616,12 +627,12 @@ def _site_notebook(source: Path) -> nbformat.NotebookNode:
         if "hide-input" not in tags:
             tags.append("hide-input")
         outputs = []
-        slider = any(LIVE_CLASS in str(o.get("data", {}).get("text/html", ""))
+        slider = any(f'class="{LIVE_CLASS}"' in str(o.get("data", {}).get("text/html", ""))
                      for o in cell.get("outputs", []))  # fmt: skip
         for output in cell.get("outputs", []):
-            if widget in output.get("data", {}) and slider:
-                continue  # the precomputed slider above stands in for it
             if widget in output.get("data", {}):
+                if slider:
+                    continue  # the precomputed slider above stands in for it
                 output = nbformat.v4.new_output(
                     "display_data", data={"text/markdown": WIDGET_NOTE, "text/plain": ""}
                 )

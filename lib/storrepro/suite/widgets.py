@@ -19,6 +19,7 @@ import base64
 import hashlib
 import html
 import io
+import itertools
 import json
 import math
 import os
@@ -30,7 +31,7 @@ import matplotlib.pyplot as plt
 from IPython.display import HTML, display
 from IPython.utils.capture import capture_output
 
-from storrepro.suite.paths import BATCH_ENV
+from storrepro.suite.paths import BATCH_ENV, LIVE_CLASS
 
 ONE_CONTROL = 5  # positions of a lone control, its start among them
 GRID = 6  # figures for several controls (each costs one more run of ``show``)
@@ -67,12 +68,13 @@ def live(show: Callable[..., None], **controls: widgets.ValueWidget) -> None:
 def precomputed(show: Callable[..., None], controls: dict[str, widgets.ValueWidget]) -> str:
     """The HTML of a slider per control that swaps figures drawn at a few of their positions."""
     stops = {name: _stops(control) for name, control in controls.items()}
+    starts = {name: _start(control, stops[name]) for name, control in controls.items()}
     counts = _counts([len(s) for s in stops.values()],
                      [isinstance(c, CHOICES) for c in controls.values()])  # fmt: skip
-    picked = {name: _pick(len(stops[name]), n, _start(control))
-              for (name, control), n in zip(controls.items(), counts, strict=True)}  # fmt: skip
+    picked = {name: _pick(len(stops[name]), n, starts[name])
+              for name, n in zip(controls, counts, strict=True)}  # fmt: skip
     panels = []
-    for key in _grid([range(len(p)) for p in picked.values()]):
+    for key in itertools.product(*(range(len(p)) for p in picked.values())):
         values = {name: stops[name][p[i]][0]
                   for (name, p), i in zip(picked.items(), key, strict=True)}  # fmt: skip
         images = "".join(
@@ -80,13 +82,13 @@ def precomputed(show: Callable[..., None], controls: dict[str, widgets.ValueWidg
             f'{html.escape(_describe(values))}" style="max-width:100%">'
             for png in _pictures(show, values)
         )
-        start = all(picked[n][i] == _start(c)
-                    for (n, c), i in zip(controls.items(), key, strict=True))  # fmt: skip
+        start = all(picked[n][i] == starts[n] for n, i in zip(controls, key, strict=True))
         panels.append(f'<div data-key="{",".join(map(str, key))}"{"" if start else " hidden"}>'
                       f"{images}</div>")  # fmt: skip
-    inputs = "".join(_input(name, controls[name], stops[name], p) for name, p in picked.items())
+    inputs = "".join(_input(name, controls[name], stops[name], p, starts[name])
+                     for name, p in picked.items())  # fmt: skip
     uid = "live-" + hashlib.sha256("".join(panels).encode()).hexdigest()[:12]
-    return (f'<div class="storrepro-live" id="{uid}"><p><i>Drawn at {len(panels)} setting(s) '
+    return (f'<div class="{LIVE_CLASS}" id="{uid}"><p><i>Drawn at {len(panels)} setting(s) '
             "when this notebook ran; for any other value, run <code>make lab</code> and move its "
             f"live control there.</i></p>{inputs}{''.join(panels)}<script>{_SCRIPT % uid}</script>"
             "</div>")  # fmt: skip
@@ -128,10 +130,11 @@ def _stops(control) -> list[tuple[object, str]]:
     return [(v, format(v, control.readout_format)) for v in values]
 
 
-def _start(control) -> int:
+def _start(control, stops: list[tuple[object, str]]) -> int:
+    """The index of the control's starting value among its ``stops``."""
     if isinstance(control, CHOICES):
         return control.index
-    return [value for value, _ in _stops(control)].index(control.value)
+    return [value for value, _ in stops].index(control.value)
 
 
 def _counts(sizes: list[int], choices: list[bool]) -> list[int]:
@@ -164,13 +167,6 @@ def _pick(size: int, count: int, start: int) -> list[int]:
     return sorted(spaced | {start})
 
 
-def _grid(axes: list[range]) -> list[tuple[int, ...]]:
-    keys = [()]
-    for axis in axes:
-        keys = [key + (i,) for key in keys for i in axis]
-    return keys
-
-
 def _pictures(show: Callable[..., None], values: dict) -> list[bytes]:
     """The PNG of every figure ``show(**values)`` draws, its other output dropped."""
     before = set(plt.get_fignums())
@@ -194,9 +190,9 @@ def _pictures(show: Callable[..., None], values: dict) -> list[bytes]:
     return pictures
 
 
-def _input(name: str, control, stops: list, picked: list[int]) -> str:
+def _input(name: str, control, stops: list, picked: list[int], start: int) -> str:
     labels = [stops[i][1] for i in picked]
-    at = picked.index(_start(control))
+    at = picked.index(start)
     return (f'<label style="display:block">{html.escape(control.description or name)} '
             f'<input type="range" name="{html.escape(name)}" min="0" max="{len(picked) - 1}" '
             f'step="1" value="{at}" data-labels="{html.escape(json.dumps(labels))}"'
