@@ -25,6 +25,8 @@ RESULT_KEYS = {
     "figure_claims",
     "claims",
 }
+#: Written besides when the run read a real-VM file (notebooks 01 and 03).
+REAL_DATA_KEY = "real_data"
 
 
 def cran_missing() -> str | None:

@@ -13,7 +13,12 @@ from storrepro.papers.bid.bid_hdd import BIDHDD
 from storrepro.papers.bid.request import BlockRequest
 from storrepro.papers.bid.schedulers import make_scheduler
 from storrepro.papers.periodicity.findfrequency import findfrequency
-from storrepro.papers.periodicity.precise_period import PrecisePeriod, precise_period, track_period
+from storrepro.papers.periodicity.precise_period import (
+    PrecisePeriod,
+    precise_period,
+    preprocess,
+    track_period,
+)
 from storrepro.papers.tofec.codes import round_trip
 from storrepro.papers.tofec.policies import Ideal, Tofec
 from storrepro.papers.validation.workload import service_times
@@ -42,6 +47,10 @@ HUGE_INT = 2**70
 ENTRIES = {
     "precise_period": (lambda v: precise_period(SERIES * v), "x", "nan inf complex huge"),
     "findfrequency": (lambda v: findfrequency(SERIES * v), "x", "nan inf complex huge"),
+    "preprocess": (lambda v: preprocess(SERIES * v), "x", "nan inf complex huge"),
+    "preprocess k": (lambda v: preprocess(SERIES, k=v), "k", "nan inf complex zero negative"),
+    "preprocess dip_max": (lambda v: preprocess(SERIES, dip_max=v), "dip_max",
+                           "nan inf complex zero negative fraction"),  # fmt: skip
     "AccTail m": (lambda v: AccTail(m=v), "m", "nan inf complex zero negative"),
     "AccTail k": (lambda v: AccTail(k=v), "k", "nan inf complex zero negative"),
     "AccTail c_us": (lambda v: AccTail(c_us=v), "c_us", "nan inf complex negative"),
@@ -63,6 +72,18 @@ ENTRIES = {
                          "nan inf complex huge zero negative"),  # fmt: skip
     "fg_cores": (lambda v: fg_cores(100.0, 64, v), "fg_iops_per_core",
                  "nan inf complex zero negative"),  # fmt: skip
+    "fg_cores demand": (lambda v: fg_cores(v, 64, 50.0), "demand_iops",
+                        "nan inf complex negative"),  # fmt: skip
+    "fg_cores n_cores": (lambda v: fg_cores(100.0, v, 50.0), "n_cores",
+                         "nan inf complex zero negative fraction"),  # fmt: skip
+    "Tofec n_min": (lambda v: Tofec(n_thresholds=(), k_thresholds=(), n_min=v), "n_min",
+                    "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod L0_min": (lambda v: PrecisePeriod(L0_min=v), "L0_min",
+                             "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod dL_min": (lambda v: PrecisePeriod(dL_min=v), "dL_min",
+                             "nan inf complex zero negative fraction"),  # fmt: skip
+    "PrecisePeriod dip_max": (lambda v: PrecisePeriod(dip_max=v).detect(SERIES), "dip_max",
+                              "nan inf complex zero negative fraction"),  # fmt: skip
     "synthetic seed": (lambda v: synthetic.generate(count=1, seed=v), "seed",
                        "nan inf complex negative"),  # fmt: skip
     "synthetic count": (lambda v: synthetic.generate(count=v), "count",
@@ -128,7 +149,9 @@ WHOLE = {"precise_period growth", "ProposedEWMA period", "SeasonalNaive period",
          "track_period recent", "sweep seed", "AccTail k", "BlockRequest lba",
          "forecast steps", "decompose period", "synthetic seed", "synthetic count",
          "poisson count", "service_times count", "task_rng seed",
-         "make_scheduler quantum"}  # fmt: skip
+         "make_scheduler quantum", "preprocess dip_max", "fg_cores n_cores",
+         "Tofec n_min", "PrecisePeriod L0_min", "PrecisePeriod dL_min",
+         "PrecisePeriod dip_max"}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", BAD)
@@ -136,7 +159,7 @@ WHOLE = {"precise_period growth", "ProposedEWMA period", "SeasonalNaive period",
 def test_every_entry_point_refuses_bad_values_naming_the_argument(entry, kind):
     call, name, refused = ENTRIES[entry]
     value = HUGE_INT if kind == "huge" and entry in WHOLE else BAD[kind]
-    if kind == "text" and entry in ("precise_period", "findfrequency"):
+    if kind == "text" and entry in ("precise_period", "findfrequency", "preprocess"):
         return  # a series times text is numpy's error before the function is called
     if kind == "huge" and entry.startswith("round_trip"):
         return  # 2**70 bytes or trials is a run too long, not a wrong value
@@ -191,6 +214,7 @@ def test_numpy_scalars_give_the_numbers_python_numbers_give():
 EMPTY = {
     "precise_period": (lambda v: precise_period(v), "x"),
     "findfrequency": (lambda v: findfrequency(v), "x"),
+    "preprocess": (lambda v: preprocess(v), "x"),
     "AccTail.fit": (lambda v: AccTail().fit(v), "counts"),
     "ProposedEWMA history": (lambda v: forecast.ProposedEWMA().forecast(v, 3), "history"),
     "SeasonalNaive history": (lambda v: forecast.SeasonalNaive().forecast(v, 3), "history"),

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from helpers import (
+    REAL_DATA_KEY,
     RESULT_KEYS,  # the keys other tools read
 )
 from helpers import needs_cran as cran_mark  # skipped, with the reason, without it
@@ -179,7 +180,9 @@ def _run(out, name, *extra):
 )
 def test_notebook_runs_in_the_quick_profile(quick_runs, name):
     out, result = quick_runs(name)
-    assert set(result) == RESULT_KEYS and result["profile"] == "quick"
+    assert set(result) - {REAL_DATA_KEY} == RESULT_KEYS and result["profile"] == "quick"
+    real = result.get(REAL_DATA_KEY)  # the file read, as its parameter records it
+    assert real is None or real["file"] == result["parameters"]["real_vms"]
     on_trace = trace_sample(name) is not None
     assert result["input"].startswith("trace ") == on_trace, result["input"]
     assert on_trace == ("trace" in config_class(name).all_params()), "every trace is run here"

@@ -2,6 +2,7 @@
 scorecard."""
 
 import dataclasses
+import hashlib
 import math
 import re
 
@@ -9,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from storrepro.suite import bands
+from storrepro.suite import bands, site
 from storrepro.suite.claims import (
     HEADLINE_RULE,
     Claim,
@@ -21,7 +22,8 @@ from storrepro.suite.claims import (
     judged,
     plain_words_problems,
 )
-from storrepro.suite.config import Forced, NotebookConfig, Param, Reading
+from storrepro.suite.config import Forced, NotebookConfig, Param, Reading, real_vm_params
+from storrepro.suite.data import real_vms
 from storrepro.suite.run import Run
 from storrepro.suite.scorecard import (
     build_claims,
@@ -305,6 +307,8 @@ def test_real_data_claims_get_their_own_verdict_and_every_claim_says_its_input()
     assert h["verdict"] == "reproduced"  # the real-data claims are not folded in
     assert h["real_data"]["verdict"] == "not reproduced"  # T2-real, not checkable, left out
     assert set(h["real_data"]["claims"]) == {"T1-real", "T2-real"}
+    why = h["real_data"]["claims"]["T2-real"]  # what it lacks, not an empty value
+    assert why.startswith("not checkable: ") and "—" not in why and len(why) > 30
     card = build_scorecard([run.result()])
     assert "On real data, judged apart from the stand-in: **not reproduced**" in card
     claims = build_claims(run.result())
@@ -313,6 +317,35 @@ def test_real_data_claims_get_their_own_verdict_and_every_claim_says_its_input()
     bare = Run(JudgeConfig(profile="quick"))
     bare.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
     assert bare.headline("It holds.", core=["T1"], cause="because")["real_data"] is None
+
+
+def test_a_run_records_its_real_vm_file_and_digest_and_each_claim_what_it_was_judged_on(
+        tmp_path, monkeypatch):
+    vms = tmp_path / "vms.csv"
+    vms.write_text("vm,interval,requests,ts\nw1,0,4,100\n")
+    digest = hashlib.sha256(vms.read_bytes()).hexdigest()
+
+    class RealConfig(JudgeConfig):
+        params = {**JudgeConfig.params, **real_vm_params()}
+
+    monkeypatch.setenv(real_vms.ENV, str(vms))  # no file named: the default, recorded
+    run = Run(RealConfig(profile="quick"))
+    run.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
+    run.headline("It holds.", core=["T1"], cause="because")
+    result = run.result()
+    assert result["real_data"] == {"file": str(vms), "sha256": digest}
+    assert f"Input: synthetic stand-in; real data: {vms} (sha256 {digest})." in build_claims(
+        result)
+    monkeypatch.setattr(site, "notebook_title", str)  # a test config has no notebook
+    page = site.claims_page(result)
+    assert f"real data: {vms} (sha256 {digest[:16]}…)" in page
+    assert "judged on: synthetic stand-in" in page
+    monkeypatch.delenv(real_vms.ENV)
+    monkeypatch.setattr(real_vms, "default_path", lambda: None)
+    bare = Run(RealConfig(profile="quick"))
+    bare.judge(ratio_rule, [1.0, 1.01, 0.99], not_affected_by=["model"])
+    bare.headline("It holds.", core=["T1"], cause="because")
+    assert "real_data" not in bare.result()
 
 
 def test_a_quantity_undefined_on_a_replicate_is_not_checkable_and_says_why():

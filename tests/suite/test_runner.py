@@ -147,6 +147,17 @@ def test_a_relative_trace_path_is_the_callers_and_recorded_absolute(tiny_suite, 
         runner.plan("quick", ["reads"], ["trace=empty.csv"])  # before any kernel starts
 
 
+def test_a_real_vm_file_is_read_through_its_checks_before_any_kernel(tmp_path):
+    good, bad = tmp_path / "good.csv", tmp_path / "bad.csv"
+    good.write_text("vm,interval,requests,ts\nw1,0,4,100\nw1,1,5,200\n")
+    bad.write_text("vm,interval,requests,ts\nw1,0,4,100\nw1,1,many,200\n")
+    (job,) = runner.plan("quick", ["03_vdi_background"], [f"real_vms={good}"])
+    assert job.parameters["real_vms"] == str(good)
+    with pytest.raises(ParameterError, match=r"^parameter 'real_vms' = '/.*bad.csv': /.*bad.csv, "
+                       r"line 3: requests must be numbers >= 0, got 'many'$"):
+        runner.plan("quick", ["03_vdi_background"], [f"real_vms={bad}"])
+
+
 def test_an_interrupted_run_keeps_the_previous_outputs(tiny_suite, capsys, monkeypatch):
     assert runner.reproduce("quick", ["good"], tiny_suite) == 0
     before = (tiny_suite / "results" / "good.json").read_text()

@@ -406,3 +406,10 @@ def _feed(h, v: Any) -> None:
         _feed_once(h, v)
     else:
         h.update(pickle.dumps(v, protocol=4))
+
+
+def verdict_words(claim: dict) -> str:
+    """``verdict (value)``, or for a claim that could not be checked, why (it has no value)."""
+    if claim["verdict"] == "not checkable":
+        return f"not checkable: {claim['reason'].removeprefix('Not checkable: ').rstrip('.')}"
+    return f"{claim['verdict']} ({claim['reproduced_value']})"

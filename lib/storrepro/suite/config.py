@@ -12,6 +12,7 @@ bad value fails in a second with a message naming the parameter, the value and w
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
 import os
@@ -332,6 +333,12 @@ class NotebookConfig:
             value = values.get(name)
             resolved = getattr(param, self.profile) if value is None else value
             setattr(self, name, param.check(name, resolved))
+        if "real_vms" in self.params and not self.real_vms:
+            # the shared file when present, so that the run records its path and digest
+            from storrepro.suite.data import real_vms
+
+            found = real_vms.default_path()
+            self.real_vms = real_vms.portable(found) if found else ""
         self.validate()
 
     @classmethod
@@ -354,6 +361,16 @@ class NotebookConfig:
         if not trace:
             return "synthetic stand-in"
         return f"trace {Path(trace).name} ({getattr(self, 'trace_format', '') or 'detected'})"
+
+    def real_data(self) -> dict | None:
+        """The real-VM file the run reads beside its input (as recorded, and its SHA-256), or
+        None without one."""
+        if not getattr(self, "real_vms", ""):
+            return None
+        from storrepro.suite.data import real_vms
+
+        path = real_vms.resolve(self.real_vms)
+        return {"file": self.real_vms, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
     def validate(self) -> None:
         """Checks that involve several parameters; subclasses override."""

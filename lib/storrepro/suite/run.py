@@ -27,6 +27,7 @@ from storrepro.suite.claims import (
     input_digest,
     plain,
     plain_words_problems,
+    verdict_words,
 )
 from storrepro.suite.config import NotebookConfig, reading_label
 from storrepro.suite.consistency import Register, Reported
@@ -395,6 +396,7 @@ class Run:
             "seed": self.config.seed,
             "parameters": plain(self.config.as_dict()),
             "input": self.config.input_description(),
+            **({"real_data": real} if (real := self.config.real_data()) else {}),
             "git_commit": self.commit,
             "started": self.started,
             "wall_seconds": round(time.perf_counter() - self._t0, 2),
@@ -458,7 +460,7 @@ def real_data_verdict(claims: Iterable[dict]) -> dict | None:
         return None
     checked = [c["verdict"] for c in real if c["verdict"] != "not checkable"]
     return {"verdict": headline_verdict(checked) if checked else "not checkable",
-            "claims": {c["id"]: f"{c['verdict']} ({c['reproduced_value']})" for c in real}}
+            "claims": {c["id"]: verdict_words(c) for c in real}}
 
 
 def show_saved(fig, png: Path) -> None:

@@ -136,7 +136,7 @@ def plan(
         raise ParameterError(
             f"--only {unknown[0]!r} is not a notebook; available: {', '.join(NOTEBOOKS)}"
         )
-    jobs, cran_jobs = [], []
+    jobs, cran_jobs, checked = [], [], set()
     for name in dict.fromkeys(names):
         cls = config_class(name)
         values = cls.parse_overrides(overrides_for(name, overrides, names))
@@ -144,6 +144,7 @@ def plan(
         check_cost(cfg, force)
         check_trace(values)
         needs.check(cfg)  # what the notebook needs from a user's trace, before any kernel
+        check_real_vms(cfg, checked)
         jobs.append(Job(name, {"profile": profile, **values}))
         if cls.needs_cran:
             cran_jobs.append(jobs[-1])
@@ -157,6 +158,20 @@ def plan(
         for folder in [cran_source(d) for d in sorted(dirs)] or [ensure_cran()]:
             check_cran(folder)  # every file parsed once here, not in a kernel seconds later
     return jobs
+
+
+def check_real_vms(cfg, checked: set) -> None:
+    """Read a notebook's real-VM file through all its checks before any kernel starts (once
+    per file and run: ``checked`` holds the files read), naming the parameter and the line."""
+    if not getattr(cfg, "real_vms", "") or cfg.real_vms in checked:
+        return
+    from storrepro.suite.data.real_vms import load_real_vms, resolve
+
+    try:
+        load_real_vms(resolve(cfg.real_vms))
+    except (OSError, ValueError) as err:
+        raise ParameterError(f"parameter 'real_vms' = {cfg.real_vms!r}: {err}") from None
+    checked.add(cfg.real_vms)
 
 
 def check_trace(values: dict) -> None:

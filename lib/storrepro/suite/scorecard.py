@@ -158,6 +158,17 @@ def real_data_text(headline: dict) -> str:
             + "; ".join(f"{k} {v}" for k, v in real["claims"].items()) + ").")
 
 
+def inputs_text(result: dict, digits: int = 64) -> str:
+    """The run's input, and the real-data file beside it with the first ``digits`` of its
+    SHA-256 when it read one."""
+    words = result.get("input", "synthetic stand-in")
+    real = result.get("real_data")
+    if not real:
+        return words
+    digest = real["sha256"] if digits >= len(real["sha256"]) else real["sha256"][:digits] + "…"
+    return f"{words}; real data: {real['file']} (sha256 {digest})"
+
+
 def judged_on(claim: dict, result: dict) -> str:
     """The input a claim was judged on: the real-data file its values name (``input``; none:
     not checkable without it), else the notebook's input (stand-in or a user's trace)."""
@@ -292,7 +303,7 @@ def build_claims(r: dict) -> str:
     hangs = f" Hangs on: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
     plain = f"{h['summary']} In detail: " if h.get("summary") else ""
     lines = [f"# {r['notebook']}: every claim", "", "[The scorecard](../SCORECARD.md)", "",
-             r["paper"], "", f"Input: {r.get('input', 'synthetic stand-in')}.", "",
+             r["paper"], "", f"Input: {inputs_text(r)}.", "",
              human(f"{plain}{h['statement']} {headline_text(r)}. {h['cause']}{hangs}"), ""]
     if claims_picture.rows(r):
         lines += [claims_picture.CAPTION, "",

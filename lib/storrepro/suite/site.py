@@ -41,6 +41,8 @@ from storrepro.suite.scorecard import (
     core_claim_parts,
     core_reproduced,
     dated_text,
+    inputs_text,
+    judged_on,
     load_results,
     robust_summary,
     role_summary,
@@ -52,6 +54,9 @@ SITE_PROJECT = "site"  # the Sphinx project (conf.py, _static/) in the repositor
 #: Page metadata that gives a result page the whole width (the theme's "on this page" column
 #: squeezed the claims table to 688 px at 1280).
 NO_RIGHT_SIDEBAR = "---\nhtml_theme.sidebar_secondary.remove: true\n---\n"
+#: Hex digits of a real-data file's SHA-256 on a page (the whole is one unbreakable word wider
+#: than a phone; the results and the claims files keep all 64)
+SHORT_DIGEST = 16
 #: Replaces a live control's output on the static site, where no kernel runs it.
 WIDGET_NOTE = (
     "*A live control: it needs a running kernel, so this static page shows its default output "
@@ -255,7 +260,7 @@ def _claims(result: dict) -> str:
         '<input name="text" type="search" placeholder="filter text" aria-label="filter"></form>'
     )
     core = set(result["headline"]["core"])
-    rows = [_claim_row(c, c["id"] in core) for c in core_first(result)]
+    rows = [_claim_row(c, c["id"] in core, result) for c in core_first(result)]
     return (
         form
         + _table(
@@ -267,7 +272,7 @@ def _claims(result: dict) -> str:
     )
 
 
-def _claim_row(c: dict, core: bool) -> str:
+def _claim_row(c: dict, core: bool, result: dict) -> str:
     star = "<strong>★ core</strong> " if core else ""
     return (
         f'<tr id="claim-{_e(c["id"])}" data-role="{_e(c["role"])}" '
@@ -278,7 +283,7 @@ def _claim_row(c: dict, core: bool) -> str:
         f"<td>{_e(c['paper_value'])}</td><td>{_e(c['reproduced_value'])}</td>"
         f"<td>{_e(c['reason'])}<br><small>tolerance: {_e(c['tolerance'])}"
         + (f"; uncertainty: {_e(uncertainty_text(c))}" if c["role"] == "test" else "")
-        + "</small>"
+        + f"; judged on: {_e(judged_on(c, result))}</small>"
         f'<details class="values"><summary>values</summary><code>'
         f"{_e(c['values'])}</code></details></td></tr>"
     )
@@ -427,7 +432,7 @@ def claims_page(result: dict) -> str:
         "",
         f"[Back to the results]({name}.md). Run: profile {result['profile']}, seed "
         f"{result['seed']}, commit `{result['git_commit']}`, {result['wall_seconds']:.0f} s; "
-        f"input: {result.get('input', 'synthetic stand-in')}. Robust test claims "
+        f"input: {inputs_text(result, SHORT_DIGEST)}. Robust test claims "
         f"{robust_summary(result)}; calibration met {role_summary(result, 'calibration')}; "
         f"invariants held {role_summary(result, 'invariant')}; stand-in met "
         f"{role_summary(result, 'stand-in')}.",

@@ -355,7 +355,7 @@ def test_device_queue_depth_is_checked():
     from storrepro.papers.bid.request import DeviceQueue
 
     for bad in (0, -1, 2.5, True):
-        with pytest.raises(ValueError, match="dq_depth must be an integer >= 1"):
+        with pytest.raises(ValueError, match="dq_depth must be a whole number >= 1"):
             DeviceQueue(bad)
 
 

@@ -34,16 +34,28 @@ def test_an_empty_snapshot_keeps_its_ts_and_counts_as_idle(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("vm,interval,requests\nw1,0,1\n", "columns \\['ts'\\] missing"),
-    ("vm,interval,requests,ts\nw1,0,-1,1\n", "requests must be numbers >= 0"),
-    ("vm,interval,requests,ts\nw1,0,1,1\nw1,2,1,2\n", "without a hole"),
-    ("vm,interval,requests,ts\nw1,0,1,5\nw1,1,1,2\n", "must not decrease"),
+    ("vm,interval,requests\nw1,0,1\n", "bad.csv: columns \\['ts'\\] missing"),
+    ("vm,interval,requests,ts\nw1,0,1,1\nw1,1,-1,1\n",
+     "bad.csv, line 3: requests must be numbers >= 0, got '-1'"),
+    ("vm,interval,requests,ts\nw1,0,1,1\nw1,1,x,1\n", "bad.csv, line 3: requests .* got 'x'"),
+    ("vm,interval,requests,ts\nw1,0,1,1\nw1,2,1,2\n", "line 3: .*without a hole; interval 1"),
+    ("vm,interval,requests,ts\nw1,0,1,5\nw1,1,1,2\n", "line 3: .*must not decrease"),
+    ("vm,interval,requests,ts\nw1,0,1,5\nw1,1,1,x\n", "line 3: VM w1's ts must be numbers"),
     ("vm,interval,requests,ts\n", "no snapshots"),
+    ("vm,interval,requests,ts\nw1,0,1,5\nw1,1,1,6,7,8\n", "bad.csv: not a CSV file"),
+    ("", "bad.csv: not a CSV file"),
 ])
 def test_a_bad_file_is_refused_naming_it_and_the_fault(tmp_path, text, message):
     path = tmp_path / "bad.csv"
     path.write_text(text)
     with pytest.raises(ValueError, match=message):
+        rv.load_real_vms(path)
+
+
+def test_a_binary_file_is_refused_naming_it(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"vm,interval,requests,ts\n\xff\xfe,0,1,1\n")
+    with pytest.raises(ValueError, match="bad.csv: not a text"):
         rv.load_real_vms(path)
 
 

@@ -34,7 +34,7 @@ from collections import deque
 
 from storrepro.papers.bid.config import default_option
 from storrepro.papers.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 #: Which inter-batch gaps enter a process's wait history (module docstring).
 WAIT_HISTORY = ("every_gap", "open_queue", "reset")
@@ -117,9 +117,7 @@ class BIDHDD:
         self.wait_default = _check_ms("wait_default", wait_default)
         self.read_deadline = _check_ms("read_deadline", read_deadline)
         self.write_deadline = _check_ms("write_deadline", write_deadline)
-        if isinstance(history, bool) or not isinstance(history, numbers.Integral) or history < 1:
-            raise ValueError(f"history must be an integer >= 1, got {history!r}")
-        self.history_length = int(history)
+        self.history_length = whole("history", history, minimum=1)
         if dq_depth is None:
             dq_depth = default_option("dq_depth")
         self._device = DeviceQueue(dq_depth)

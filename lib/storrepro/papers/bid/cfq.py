@@ -11,11 +11,11 @@ reading ``device_queue`` in force gives the baselines, 1 under the primary).
 
 from __future__ import annotations
 
-import numbers
 from collections import deque
 
 from storrepro.papers.bid.config import default_option
 from storrepro.papers.bid.request import MAX_SECTORS, BlockRequest, DeviceQueue, MergeIndex
+from storrepro.suite.checks import whole
 
 
 def _lba(request: BlockRequest) -> int:
@@ -34,11 +34,7 @@ class CFQ:
         max_sectors: int = MAX_SECTORS,
         dq_depth: int | None = None,
     ):
-        if isinstance(quantum, bool) or not isinstance(quantum, numbers.Integral) or quantum < 1:
-            raise ValueError(
-                f"quantum must be an integer >= 1 (requests per round), got {quantum!r}"
-            )
-        self.quantum = int(quantum)
+        self.quantum = whole("quantum", quantum, minimum=1)
         self._queues: dict[int, list[BlockRequest]] = {}
         self._round: deque[BlockRequest] = deque()
         self.merge = bool(merge)

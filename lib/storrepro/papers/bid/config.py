@@ -226,9 +226,11 @@ FORCED = {
         "Grep 2–5 %, RandomTextWriter 5–10 %, Sort ~10 %, TeraSort 20–30 %, WordCount 15–25 %, "
         "WordStdev 2–5 % ('calibrate')",
         value=", ".join(f"{w} {100 * s:g} %" for w, s in INTERRUPTER_SHARES.items())
-        + " (within the acceptance check's ranges; set in 025a71e, before any result, and never "
-        "changed). BID-Hybrid's gain follows from it: the SSD takes the interrupters' requests "
-        "off the disk, so a larger share saves more (a 10 % share instead of 3.5 % takes "
+        + " (within the acceptance check's ranges; typed into the workload's profiles before "
+        "BID's first results and moved into this table unchanged, which is the commit the "
+        "register's date names: git log -S follows them). BID-Hybrid's gain follows from it: "
+        "the SSD takes the interrupters' requests off the disk, so a larger share saves more "
+        "(a 10 % share instead of 3.5 % takes "
         "Grep's gain over BID-HDD from 11.4 to 27.8 %, seed 0, 200,000 events, measured for this "
         "entry)",
         kind="calibration",

@@ -12,6 +12,7 @@ import math
 import numbers
 
 from storrepro.sim.disk_model import OPS
+from storrepro.suite.checks import whole
 
 #: The largest request the block layer builds (``max_sectors_kb`` = 512 KB), in sectors.
 MAX_SECTORS = 1024
@@ -24,10 +25,7 @@ INT64_END = 2**63
 def _check_int(name: str, value, minimum: int) -> int:
     if type(value) is int and minimum <= value < INT64_END:  # fast: the replay makes many
         return value
-    if (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum
-            or value >= INT64_END):  # fmt: skip
-        raise ValueError(f"{name} must be an integer >= {minimum} and < 2**63, got {value!r}")
-    return int(value)
+    return whole(name, value, minimum=minimum, maximum=INT64_END - 1)
 
 
 class BlockRequest:
@@ -126,9 +124,7 @@ class DeviceQueue:
     """
 
     def __init__(self, depth: int = 1):
-        if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
-            raise ValueError(f"dq_depth must be an integer >= 1 (requests), got {depth!r}")
-        self.depth = int(depth)
+        self.depth = whole("dq_depth", depth, minimum=1)
         self._queue: list[BlockRequest] = []
         self._head = 0
 

@@ -4,11 +4,12 @@ so that neither imports the other for them."""
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from storrepro.suite.checks import whole
 
 REQUEST_COLUMNS = (
     "device",
@@ -46,8 +47,7 @@ class SimResult:
 
 
 def check_options(rq_limit, mode: str, engine: str = "kernel") -> None:
-    if isinstance(rq_limit, bool) or not isinstance(rq_limit, numbers.Integral) or rq_limit < 1:
-        raise ValueError(f"rq_limit must be an integer >= 1 (requests), got {rq_limit!r}")
+    whole("rq_limit", rq_limit, minimum=1)
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if engine not in ENGINES:

@@ -26,6 +26,7 @@ import pandas as pd
 
 from storrepro.papers.bid.config import INTERRUPTER_SHARES
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY
+from storrepro.suite.checks import whole
 from storrepro.suite.traces import samples
 from storrepro.suite.traces.convert import Conversion, save_records
 from storrepro.suite.traces.formats import SECTOR
@@ -175,8 +176,7 @@ def generate(
     """
     if workload not in PROFILES:
         raise ValueError(f"unknown workload {workload!r}; expected one of {', '.join(WORKLOADS)}")
-    if isinstance(events, bool) or not isinstance(events, numbers.Integral) or events < 100:
-        raise ValueError(f"events must be an integer >= 100, got {events!r}")
+    whole("events", events, minimum=100)
     if not isinstance(run_length, numbers.Real) or not run_length >= 1:
         raise ValueError(f"run_length must be a number >= 1 (events), got {run_length!r}")
     profile = PROFILES[workload]

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from storrepro.papers.periodicity.metrics import scores
+from storrepro.suite.checks import finite, whole
 
 #: The variance of an amplitude-1 sine.
 SINE_VAR = 0.5
@@ -26,10 +27,9 @@ FORECAST_PERIODS = 3
 
 
 def _check(signal_var: float, periods: int | None) -> None:
-    if not (isinstance(signal_var, int | float) and signal_var > 0 and math.isfinite(signal_var)):
-        raise ValueError(f"signal_var = {signal_var!r}: expected a finite number > 0")
-    if periods is not None and not (isinstance(periods, int) and periods >= 1):
-        raise ValueError(f"periods = {periods!r}: expected an int >= 1 or None (noise-free)")
+    finite("signal_var", signal_var, strict=True)
+    if periods is not None:  # None: a noise-free forecast
+        whole("periods", periods, minimum=1)
 
 
 def pcc_ceiling(noise_var, signal_var: float = SINE_VAR,
@@ -68,8 +68,7 @@ def accuracy_by_noise(results: pd.DataFrame, methods, bins: int = 5, tol: float 
     syn = results[results.dataset == "synthetic"]
     if syn.empty:
         raise ValueError("results: no synthetic rows, expected the synthetic set's")
-    if not (isinstance(bins, int) and bins >= 1):
-        raise ValueError(f"bins = {bins!r}: expected an int >= 1")
+    bins = whole("bins", bins, minimum=1)
     top = float(syn.noise_var.max())
     edges = np.linspace(0.0, top if top > 0 else 1.0, bins + 1)
     which = np.clip(np.searchsorted(edges, syn.noise_var, side="right") - 1, 0, bins - 1)

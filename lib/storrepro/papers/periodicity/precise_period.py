@@ -129,9 +129,18 @@ def preprocess(
     extreme become a uniform rise (``np.linspace``) and from the extreme to its end a uniform
     fall. The loops run in :func:`storrepro.papers.periodicity._fast_steps.preprocess`.
     """
-    x = np.ascontiguousarray(x, dtype=float)
-    y, dips, bursts = fast.preprocess(x, float(k), int(dip_max), int(dip_neighbours))
+    x = np.ascontiguousarray(as_series(x), dtype=float)
+    k = finite("k", k, minimum=0.0, strict=True)
+    dip_max = whole("dip_max", dip_max, minimum=1)
+    y, dips, bursts = _steps(x, k, dip_max, whole("dip_neighbours", dip_neighbours, minimum=1))
     return y, Outliers(_ranges(dips), _ranges(bursts))
+
+
+def _steps(x: np.ndarray, k: float, dip_max: int, dip_neighbours: int):
+    """The step-1 kernel with ``dip_max`` and ``dip_neighbours`` capped at the series' length:
+    no dip or neighbourhood is longer, so the result is the same, and the kernel's ints stay in
+    range whatever was asked."""
+    return fast.preprocess(x, k, min(dip_max, x.size), min(dip_neighbours, x.size))
 
 
 def remove_spikes(y: np.ndarray, k: float = TUKEY_K) -> np.ndarray:
@@ -339,7 +348,8 @@ class PrecisePeriod:
 
     def __post_init__(self):
         finite("tukey_k", self.tukey_k, minimum=0.0, strict=True)
-        object.__setattr__(self, "growth", whole("growth", self.growth, minimum=1))  # slices
+        for name in ("growth", "L0_min", "dL_min"):  # lengths and slices: whole numbers
+            object.__setattr__(self, name, whole(name, getattr(self, name), minimum=1))
         finite("theta", self.theta, minimum=0.0, strict=True, maximum=1.0)
         for name in ("kmax_fraction", "L0_fraction", "dL_fraction"):  # numbers before ranges
             finite(name, getattr(self, name), minimum=0.0, strict=True)
@@ -369,7 +379,7 @@ class PrecisePeriod:
         if not self.preprocess:
             return x
         k, dip_max, neighbours = float(self.tukey_k), int(self.dip_max), int(self.dip_neighbours)
-        y = fast.preprocess(x, k, dip_max, neighbours)[0]
+        y = _steps(x, k, dip_max, neighbours)[0]
         return remove_spikes(y, k) if self.spikes == "remove" else y
 
     def level_of(self, period: int, n: int) -> int:

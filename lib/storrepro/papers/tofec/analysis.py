@@ -27,7 +27,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize
 
 from storrepro.papers.tofec.delay import ModelParams
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 EULER_GAMMA = 0.5772156649015329
 R_UPPER = 1e4  # the relaxed optimum at E[Q] -> 0 has r* -> 1 slowly; search r up to here
@@ -43,10 +43,7 @@ class Setting:
 
     def __post_init__(self):
         finite("file_mb", self.file_mb, strict=True, unit="MB")
-        if isinstance(self.n_threads, bool) or not (
-            isinstance(self.n_threads, int) and self.n_threads >= 1
-        ):
-            raise ValueError(f"n_threads must be an integer >= 1, got {self.n_threads!r}")
+        whole("n_threads", self.n_threads, minimum=1)
 
 
 def harmonic_gap(n: int, k: int) -> float:

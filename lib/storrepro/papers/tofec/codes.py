@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 import zfec
 
-from storrepro.suite.checks import whole
+from storrepro.suite.checks import finite, whole
 
 FILE_MB = 3.0  # one class: read, 3 MB
 K_MAX = 6
@@ -36,10 +36,7 @@ def check_code(n, k, n_max: int | None = None) -> tuple[int, int]:
 
 def static_codes(k_max: int = K_MAX, r_max: float = R_MAX) -> list[tuple[int, int]]:
     """All codes with 1 <= k <= k_max and k <= n <= floor(r_max·k): 27 for (6, 2)."""
-    if isinstance(k_max, bool) or not isinstance(k_max, numbers.Integral) or k_max < 1:
-        raise ValueError(f"k_max must be an integer >= 1, got {k_max!r}")
-    if not r_max >= 1:
-        raise ValueError(f"r_max must be >= 1, got {r_max!r}")
+    k_max, r_max = whole("k_max", k_max, minimum=1), finite("r_max", r_max, minimum=1)
     return [(n, k) for k in range(1, k_max + 1) for n in range(k, int(np.floor(r_max * k)) + 1)]
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from storrepro.papers.tofec.delay import TaskDelayModel
 from storrepro.papers.tofec.policies import GREEDY, SCHEDULE, STATIC, THRESHOLD
 from storrepro.sim.cloud_inputs import DECISION_POINTS
+from storrepro.suite.checks import whole
 
 COLUMNS = ("t_arrive", "t_admit", "t_first_start", "t_end", "n", "k", "cost", "queue_length")
 
@@ -205,8 +206,7 @@ def simulate(
         raise ValueError(
             f"blocks must have shape ({arrivals.size}, {model.block_size}), got {blocks.shape}"
         )
-    if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads < 1:
-        raise ValueError(f"n_threads must be an integer >= 1, got {n_threads!r}")
+    n_threads = whole("n_threads", n_threads, minimum=1)
     decide_at = getattr(policy, "decide_at", "arrival")
     if decide_at not in DECISION_POINTS:
         raise ValueError(f"decide_at must be one of {DECISION_POINTS}, got {decide_at!r}")

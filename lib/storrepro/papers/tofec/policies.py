@@ -28,7 +28,7 @@ from storrepro.papers.tofec import analysis
 from storrepro.papers.tofec.codes import K_MAX, R_MAX, check_code
 from storrepro.papers.tofec.delay import N_MAX
 from storrepro.sim.cloud_inputs import StoreState
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 STATIC, THRESHOLD, GREEDY, SCHEDULE = 0, 1, 2, 3
 
@@ -54,15 +54,11 @@ class KernelSpec:
 
 
 def _check_r_max(r_max) -> float:
-    if not (isinstance(r_max, numbers.Real) and 1 <= r_max <= N_MAX):
-        raise ValueError(f"r_max must be a number in [1, {N_MAX}], got {r_max!r}")
-    return float(r_max)
+    return finite("r_max", r_max, minimum=1, maximum=N_MAX)
 
 
 def _check_k_max(k_max) -> int:
-    if isinstance(k_max, bool) or not isinstance(k_max, numbers.Integral) or k_max < 1:
-        raise ValueError(f"k_max must be an integer >= 1, got {k_max!r}")
-    return int(k_max)
+    return whole("k_max", k_max, minimum=1)
 
 
 @dataclass(frozen=True)
@@ -112,6 +108,8 @@ class Tofec:
                 raise ValueError(
                     f"{label} must be non-increasing finite numbers >= 0, got {table!r}"
                 )
+        self.n_min, self.k_min = (whole(name, getattr(self, name), minimum=1, maximum=N_MAX)
+                                  for name in ("n_min", "k_min"))
         self.n_thresholds = tuple(float(t) for t in self.n_thresholds)
         self.k_thresholds = tuple(float(t) for t in self.k_thresholds)
         n_top = self.n_min + len(self.n_thresholds)

@@ -15,7 +15,6 @@ from storrepro.suite.config import (
     real_vm_params,
     trace_params,
 )
-from storrepro.suite.data import real_vms
 
 #: Pool size an earlier scratch prototype of the same generator reported: 75–81 M blocks over
 #: its seeds 0–4; the ``pool=prototype`` reading uses the middle on every seed.
@@ -276,9 +275,6 @@ class VdiConfig(NotebookConfig):
         super().__init__(profile, seed, **values)
         if self.trace and values.get("seeds") is None:
             self.seeds = 1  # every seed reads the same trace: more would repeat one run
-        if not self.real_vms:  # the shared file when present, so the run records its path
-            found = real_vms.default_path()
-            self.real_vms = real_vms.portable(found) if found else ""
 
     def validate(self) -> None:
         if not 0 < self.cap <= 1:

@@ -25,7 +25,7 @@ import numpy as np
 
 from storrepro.papers.vdi.config import SPREADS
 from storrepro.sim.core_state import PoolState
-from storrepro.suite.checks import finite
+from storrepro.suite.checks import finite, whole
 
 
 def _positive(name: str, value: float) -> float:
@@ -48,6 +48,10 @@ def fg_cores(demand_iops: float, n_cores: int, fg_iops_per_core: float) -> int:
     """:func:`fg_need` for one tick, as an int; plain floats, because allocators run per tick."""
     if type(fg_iops_per_core) is not float or not 0 < fg_iops_per_core < math.inf:  # fast path
         finite("fg_iops_per_core", fg_iops_per_core, strict=True)
+    if type(demand_iops) is not float or not 0 <= demand_iops < math.inf:
+        finite("demand_iops", demand_iops)
+    if type(n_cores) is not int or n_cores < 1:
+        n_cores = whole("n_cores", n_cores, minimum=1)
     return min(n_cores, math.ceil(demand_iops / fg_iops_per_core))
 
 

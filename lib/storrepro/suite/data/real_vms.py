@@ -13,6 +13,7 @@ keeps as its input.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,19 +85,28 @@ def resolve(path: str | Path | None) -> Path | None:
 
 def load_real_vms(path: str | Path, limit: int = 0) -> RealVMs:
     """The VMs of ``path`` (the first ``limit`` in file order; 0: all), checked: the columns,
-    whole non-negative requests, increasing ``ts`` per VM. Raises ValueError naming the file
-    and what is wrong."""
+    whole non-negative requests, increasing ``ts`` per VM. Raises ValueError naming the file,
+    the line where there is one, and what is wrong."""
     path = Path(path)
     data = path.read_bytes()
-    frame = pd.read_csv(path)
+    try:
+        frame = pd.read_csv(io.BytesIO(data))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text (UTF-8) CSV file") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        raise ValueError(f"{path}: not a CSV file of the columns {', '.join(COLUMNS)} "
+                         f"({str(err).strip()})") from None
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"{path}: columns {missing} missing; a real-VM file has {COLUMNS}")
     if frame.empty:
         raise ValueError(f"{path}: no snapshots")
     requests = pd.to_numeric(frame.requests, errors="coerce")
-    if requests.isna().any() or (requests < 0).any():
-        raise ValueError(f"{path}: requests must be numbers >= 0")
+    bad = requests.isna() | (requests < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(f"{path}, line {_line(row)}: requests must be numbers >= 0, got "
+                         f"{str(frame.requests.iloc[row])!r}")
     frame = frame.assign(requests=requests.astype(float))
     if not isinstance(limit, int) or limit < 0:
         raise ValueError(f"limit must be a whole number >= 0, got {limit!r}")
@@ -112,9 +122,21 @@ def _on_grid(path: Path, vm: str, rows: pd.DataFrame) -> np.ndarray:
     """A VM's requests per snapshot in ``interval`` order, which must run 0, 1, 2, ... without
     a hole. An empty snapshot keeps the last request's ``ts`` (nothing stamps it), so a jump in
     ``ts`` follows a run of empty snapshots: the gap reads as idle snapshots."""
-    rows = rows.sort_values("interval")
-    if not np.array_equal(rows.interval.to_numpy(), np.arange(len(rows))):
-        raise ValueError(f"{path}: VM {vm}'s intervals must run 0, 1, 2, ... without a hole")
-    if np.any(np.diff(rows.ts.to_numpy(dtype=float)) < 0):
-        raise ValueError(f"{path}: VM {vm}'s ts must not decrease with interval")
+    rows = rows.sort_values("interval", kind="stable")
+    expected = np.arange(len(rows))
+    wrong = np.flatnonzero(rows.interval.to_numpy() != expected)
+    if wrong.size:
+        at = wrong[0]
+        raise ValueError(f"{path}, line {_line(rows.index[at])}: VM {vm}'s intervals must run "
+                         f"0, 1, 2, ... without a hole; interval {expected[at]} is missing")
+    ts = pd.to_numeric(rows.ts, errors="coerce").to_numpy(dtype=float)
+    falls = np.flatnonzero(~np.isfinite(ts) | (np.diff(ts, prepend=-np.inf) < 0))
+    if falls.size:
+        raise ValueError(f"{path}, line {_line(rows.index[falls[0]])}: VM {vm}'s ts must be "
+                         "numbers and must not decrease with interval")
     return rows.requests.to_numpy(dtype=float)
+
+
+def _line(row: int) -> int:
+    """The file's line of data row ``row`` (the header is line 1)."""
+    return int(row) + 2
