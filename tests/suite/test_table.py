@@ -279,3 +279,18 @@ def test_one_own_interval_is_the_claims_record_and_a_point_check_shows_its_band(
         [1.0], "x", intervals={"": (UP, _u(2.0))}, reason="Both."))
     with pytest.raises(ValueError, match="neither values nor a band in the row"):
         judge_row(OWN, ME, {}, {})
+
+
+def test_the_first_worst_interval_decides_and_none_is_refused():
+    from storrepro.suite.table import judge_intervals
+
+    low = bands.at_most(2.0, "a bound")
+    parts = {"ok": (low, _u(1.0)), "edge": (low, {"n": 9, "mean": 1.5, "ci95": [1.0, 3.0],
+                                                  "of": "y"}), "out": (low, _u(5.0))}
+    verdict, u = judge_intervals(parts)
+    assert verdict == "not reproduced" and u["of"] == "out: x"
+    assert u["parts"]["edge"]["verdict"] == "inconclusive"
+    del parts["out"]
+    assert judge_intervals(parts)[0] == "inconclusive"
+    with pytest.raises(ValueError, match="no intervals"):
+        judge_intervals({})
