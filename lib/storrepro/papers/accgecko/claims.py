@@ -255,8 +255,9 @@ def _by_p(p_bands: dict) -> tuple[Band, ...]:
 
 #: The claims of notebook 02 as rows, judged by the core (:mod:`storrepro.suite.table`) with the
 #: ``measure_<id>`` below; X1–X5 (this reproduction's analyses) and G1, G2 are still rules.
-#: The bands are the named constants above, registered in config.FORCED (which quotes the
-#: paper's numbers from them): a row names their words, its measure judges them.
+#: The bands are the named constants above, registered and dated in config.FORCED (its quotes
+#: repeat the paper's numbers; a test holds them to these): a row names their words, its measure
+#: judges them.
 TABLE = (
     Row(id="S1", role="invariant", paper_value=f"<= {S1_TOL_US:g} µs",
         statement="simpy node and vectorized pacer agree at p99.9 (two co-located tenants)",
