@@ -96,12 +96,12 @@ def test_m4_and_pool_calibration():
     assert judge("M4", flat).verdict == "not reproduced"
     inside = pd.DataFrame({"total_burst_ms": [3000.0] * 10, "intensity": [3.0] * 10,
                            "max_duration_ms": [20.0] * 10, "segment_ms": [300e3] * 10})
-    assert c.g1_g2_pool_calibration("G1", inside).verdict == "reproduced"
+    assert judge("G1", {"G1": inside}).verdict == "reproduced"
     long = inside.assign(max_duration_ms=[20.0] * 6 + [100.0] * 4)
-    claim = c.g1_g2_pool_calibration("G1", long)
+    claim = judge("G1", {"G1": long})
     assert claim.verdict == "partly" and claim.role == "calibration"
     assert claim.values["share_inside"]["max_duration_ms"] == pytest.approx(0.6)
-    assert c.g1_g2_pool_calibration("G2", inside.assign(intensity=9.0)).verdict == "not reproduced"
+    assert judge("G2", {"G2": inside.assign(intensity=9.0)}).verdict == "not reproduced"
 
 
 METHODS = ("MMP", "DB", "DB+17µs", "DB+25µs", "M=1.5", "M=1.3",
