@@ -1,7 +1,8 @@
 """The claims table's parts, ceilings and statistics (:mod:`storrepro.suite.table`), each on a
 hand-made measure; and a measure that judges the row's bands on several groups itself (a count
 over groups), whose verdict, reason and deciding interval the core keeps with the row's band;
-a rule that adds to its band, a pool read under a reading, one value."""
+a rule that adds to its band, a pool read under a reading, one value; intervals a measure
+computed itself, judged with the bands it names, and the bands of a point check."""
 
 import sys
 from functools import partial
