@@ -1,7 +1,8 @@
 """The claims table's parts, ceilings and statistics (:mod:`storrepro.suite.table`), each on a
 hand-made measure; and a measure that judges the row's bands on several groups itself (a count
 over groups), whose verdict, reason and deciding interval the core keeps with the row's band;
-a rule that adds to its band, a pool read under a reading, one value."""
+a rule that adds to its band, a pool read under a reading, one value; intervals a measure
+computed itself, judged with the bands it names, and the bands of a point check."""
 
 import sys
 from functools import partial
@@ -247,3 +248,82 @@ def test_a_measure_describes_its_interval_and_a_row_writes_its_tolerance():
     assert claim.tolerance == "> 0, on the smaller margin" and claim.verdict == "reproduced"
     plain = judge_row(Row(**{**row.__dict__, "tolerance_text": ""}), module, [0.2, 0.3], {})
     assert plain.tolerance == REGISTERED.text()
+
+
+def test_a_measure_says_why_its_interval_is_partial_and_keeps_its_record(monkeypatch):
+    one = {"n": 1, "mean": 2.0, "ci95": None, "of": "x, one draw"}
+    monkeypatch.setattr(ME, "measure_g1", lambda groups: Measured(
+        None, "2", {}, "reproduced", "held", one, no_uncertainty="one draw of the data"))
+    claim = judge_row(ROW, ME, {}, {})
+    assert claim.uncertainty == one and claim.no_uncertainty == "one draw of the data"
+    monkeypatch.setattr(ME, "measure_g1", lambda groups: Measured(
+        None, "none", {}, "not checkable", "nothing in reach", None, no_uncertainty="no part"))
+    assert judge_row(ROW, ME, {}, {}).no_uncertainty == "no part"
+    monkeypatch.setattr(ME, "measure_g1", lambda groups: Measured(
+        None, "none", {}, "not checkable", "nothing in reach"))
+    assert judge_row(ROW, ME, {}, {}).no_uncertainty == "nothing in reach"
+
+
+UP = bands.at_least(1.0, "'above one at p99 and p99.9'")
+RATIO = bands.at_most(0.5, "'at most half'")
+OWN = Row(id="R", statement="above one at both percentiles, the ratio at most half",
+          words="'above one at p99 and p99.9; at most half'", paper_value="> 1; ≤ 0.5")
+
+
+def measure_r(inputs) -> Measured:
+    """Intervals the measure computed itself (here given): a maximum on its value alone."""
+    return Measured(None, "x", intervals={
+        "p99": (UP, inputs["p99"]), "ratio": (RATIO, inputs["ratio"]),
+        "p99.9": (UP, inputs["p99.9"])}, reason="Measured.")
+
+
+def _u(mean, ci=None):
+    return {"n": 20 if ci else 1, "mean": mean, "ci95": ci, "of": "x"}
+
+
+def test_a_measures_own_intervals_are_judged_with_their_bands_and_shown():
+    held = judge_row(OWN, ME, {"p99": _u(3.0, [2.0, 4.0]), "ratio": _u(0.2, [0.1, 0.3]),
+                               "p99.9": _u(2.0)}, {})
+    assert held.verdict == "reproduced" and held.reason == "Measured."
+    assert held.band == f"{UP.source} | {RATIO.source}" and held.band_range is None
+    assert held.tolerance == f"{UP.text()}; {RATIO.text()}"
+    failed = judge_row(OWN, ME, {"p99": _u(3.0, [0.5, 4.0]), "ratio": _u(0.2, [0.1, 0.3]),
+                                 "p99.9": _u(0.5)}, {})
+    assert failed.verdict == "not reproduced"  # p99 straddles, p99.9 (a maximum) is below
+    assert failed.uncertainty["of"] == "p99.9: x" and failed.uncertainty["n"] == 1
+    assert failed.uncertainty["parts"]["p99"] == {"verdict": "inconclusive", "mean": 3.0,
+                                                  "ci95": [0.5, 4.0]}
+    partly = Row(**{**OWN.__dict__, "combine": "partly"})
+    assert judge_row(partly, ME, {"p99": _u(3.0, [2.0, 4.0]), "ratio": _u(0.2, [0.1, 0.3]),
+                                  "p99.9": _u(0.5)}, {}).verdict == "partly"
+
+
+def test_one_own_interval_is_the_claims_record_and_a_point_check_shows_its_band(monkeypatch):
+    from storrepro.suite.table import judge_intervals
+
+    assert judge_intervals({"": (UP, _u(0.5, [0.4, 0.6]))}) == ("not reproduced",
+                                                               _u(0.5, [0.4, 0.6]))
+    monkeypatch.setattr(ME, "measure_r", lambda inputs: Measured(
+        None, "x", verdict="not reproduced", reason="Below.", bands=(UP,)))
+    point = judge_row(OWN, ME, {}, {})
+    assert point.band == UP.source and point.tolerance == UP.text()
+    assert point.uncertainty is None and point.verdict == "not reproduced"
+    monkeypatch.setattr(ME, "measure_r", lambda inputs: Measured(
+        [1.0], "x", intervals={"": (UP, _u(2.0))}, reason="Both."))
+    with pytest.raises(ValueError, match="neither values nor a band in the row"):
+        judge_row(OWN, ME, {}, {})
+
+
+def test_the_first_worst_interval_decides_and_none_is_refused():
+    from storrepro.suite.table import judge_intervals
+
+    low = bands.at_most(2.0, "a bound")
+    parts = {"ok": (low, _u(1.0)), "edge": (low, {"n": 9, "mean": 1.5, "ci95": [1.0, 3.0],
+                                                  "of": "y"}), "out": (low, _u(5.0))}
+    verdict, u = judge_intervals(parts)
+    assert verdict == "not reproduced" and u["of"] == "out: x"
+    assert u["parts"]["edge"]["verdict"] == "inconclusive"
+    del parts["out"]
+    assert judge_intervals(parts)[0] == "inconclusive"
+    with pytest.raises(ValueError, match="no intervals"):
+        judge_intervals({})

@@ -28,6 +28,13 @@ workload by its own interval, a rank among them — is judged by its measure: it
 bands (:meth:`Row.bands`), judges each group's interval with them and returns the verdict, the
 reason and the interval that decided (``Measured.uncertainty``); the core keeps the rest.
 
+A measure whose intervals are its own — a bootstrap over resampled units that keeps paired
+quantities paired, the value alone of a maximum (a resample's maximum never exceeds the
+observed one, so no percentile interval bounds it) — returns them labelled, each with the band
+that judges it (``Measured.intervals``), and the core judges them (:func:`judge_intervals`); a
+row whose bands are named constants of its module (registered elsewhere) leaves ``band`` empty,
+and the claim shows the bands its measure judged.
+
 :meth:`storrepro.suite.run.Run.judge_table` does the rest for every paper alike: draws
 replicates until the interval decides (:mod:`storrepro.suite.replicates`), judges the band,
 combines parts, applies prerequisites and readings, writes the register's band entries from
@@ -39,7 +46,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -173,7 +180,16 @@ class Measured:
     bands on several groups — its ``verdict`` and ``reason`` (and then the ``uncertainty``: the
     interval record that decided). ``of``, when given, describes the interval of the row's own
     band in place of the row's ``of`` (a description that depends on the run: how many blocks
-    the values come from)."""
+    the values come from). ``no_uncertainty`` says why the measure's interval is missing or
+    partial when only this run can tell (a part judged on its one value, every part out of
+    reach); unlike the row's, it does not drop the record the measure returns.
+
+    ``intervals`` (with no ``values``, on a row without a band of its own): the interval records
+    the measure computed itself, by label, each with the band that judges it; the core judges
+    them (:func:`judge_intervals`, combined as the row says; a ``verdict`` beside them is a
+    ceiling) and shows their bands as the claim's band and tolerance. ``bands``: the bands a
+    measure judged on values alone, shown the same way (a stand-in's point check, or the bands
+    of a claim with nothing left to judge)."""
 
     values: Any
     text: str
@@ -182,10 +198,32 @@ class Measured:
     reason: str = ""
     uncertainty: dict | None = None
     of: str = ""
+    no_uncertainty: str = ""
+    intervals: Mapping[str, tuple[Band, dict]] | None = None
+    bands: tuple[Band, ...] = ()
 
 
 def _worst(verdicts: Sequence[str]) -> str:
     return max(verdicts, key=_ORDER.index)
+
+
+def judge_intervals(intervals: Mapping[str, tuple[Band, dict]],
+                    combine: str = "worst") -> tuple[str, dict]:
+    """The verdict of labelled interval records, each judged by its band (combined as
+    ``combine`` says), and the record that decided: one labelled ``''`` is the claim's own;
+    of several, the first with the worst verdict, its ``of`` prefixed by its label and every
+    label's verdict, estimate and interval beside it (``parts``)."""
+    if not intervals:
+        raise ValueError("judge_intervals: no intervals to judge")
+    verdicts = {label: judged(band, u) for label, (band, u) in intervals.items()}
+    deciding = max(verdicts, key=lambda label: _ORDER.index(verdicts[label]))
+    record = intervals[deciding][1]
+    verdict = combined(list(verdicts.values()), combine)
+    if list(intervals) == [""]:
+        return verdict, record
+    parts = {label: {"verdict": verdicts[label], "mean": u["mean"], "ci95": u["ci95"]}
+             for label, (_, u) in intervals.items()}
+    return verdict, {**record, "of": f"{deciding}: {record['of']}", "parts": parts}
 
 
 def combined(verdicts: Sequence[str], combine: str = "worst") -> str:
@@ -226,13 +264,23 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
     else:
         source = inputs
         measured = measure(inputs)
+        if (measured.intervals or measured.bands) and (measured.values is not None or bands):
+            raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} returns the bands it "
+                             "judged, so neither values nor a band in the row")
         # a verdict with no values (or not checkable) is the measure's own: the bands are not
         # judged; a verdict beside values is a ceiling the bands cannot lift (below)
-        final = measured.verdict and (measured.values is None
-                                      or measured.verdict == "not checkable")
+        final = (measured.verdict or measured.intervals) and (
+            measured.values is None or measured.verdict == "not checkable")
         records = {} if final else {
             name: _record(row, name, _values(measured, name), measured.of) for name in bands}
-    if not records:
+    if not records and measured.intervals:
+        verdict, uncertainty = judge_intervals(measured.intervals, row.combine)
+        if measured.verdict:
+            verdict = _worst([verdict, measured.verdict])
+        reason = measured.reason
+        if not reason.strip():
+            raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} must return its reason")
+    elif not records:
         if measured.verdict not in _ORDER or not measured.reason.strip():
             raise ValueError(f"claim {row.id!r}: measure_{_slug(row.id)} must return its "
                              f"verdict (one of {_ORDER}) and reason")
@@ -262,35 +310,42 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
             reason += " " + cause
     band = bands.get("") if len(bands) == 1 and "" in bands else None
     recorded = _recorded(row, uncertainty, measured)
+    judged_bands = [*measured.bands, *(b for b, _ in (measured.intervals or {}).values())]
     return Claim(
         id=row.id,
         statement=row.statement,
         paper_value=row.paper_value,
         reproduced_value=measured.text,
-        tolerance=_tolerance(row, bands),
+        tolerance=_tolerance(row, bands, judged_bands),
         verdict=verdict,
         reason=reason,
         role=row.role,
         kind=row.kind,
         requires=row.requires,
         values=measured.extra,
-        band=band if band is not None else (next(iter(bands.values())).source if bands else ""),
+        band=band if band is not None else (next(iter(bands.values())).source if bands else
+                                            _joined(b.source for b in judged_bands)),
         uncertainty=uncertainty if recorded else None,
-        # why there is no interval, said only when there is none
-        no_uncertainty="" if recorded else row.no_uncertainty or (
+        # why there is no interval: the row's said only when there is none
+        no_uncertainty=("" if recorded else row.no_uncertainty) or measured.no_uncertainty or (
             reason if uncertainty is None and verdict == "not checkable" else ""),
     )
 
 
-def _tolerance(row: Row, bands: Mapping[str, Band]) -> str:
+def _tolerance(row: Row, bands: Mapping[str, Band], judged: Sequence[Band] = ()) -> str:
     """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
-    source; or the row's ``tolerance_text`` as written."""
+    source; without a band in the row, the bands its measure judged, each once; or the row's
+    ``tolerance_text`` as written."""
     if row.tolerance_text:
         return row.tolerance_text
     if row.tolerance:
         return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
     return "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()) or \
-        row.rule or "its own rule (see the reason)"
+        _joined((b.text() for b in judged), "; ") or row.rule or "its own rule (see the reason)"
+
+
+def _joined(texts: Iterable[str], sep: str = " | ") -> str:
+    return sep.join(dict.fromkeys(texts))
 
 
 def _recorded(row: Row, u: dict | None, measured: Measured) -> bool:

@@ -5,6 +5,7 @@ import pytest
 
 from storrepro.papers.accgecko import claims
 from storrepro.papers.accgecko.experiment import model_checks
+from storrepro.suite.table import judge_row
 
 
 def test_procedure_checks_give_the_hand_worked_lambda_and_dbscan():
@@ -12,5 +13,5 @@ def test_procedure_checks_give_the_hand_worked_lambda_and_dbscan():
     assert proc["rates"][0] == pytest.approx(claims.U1_TOP, abs=1e-3)
     assert proc["covers"] == [list(range(3, 15)), [1, 2]]
     assert proc["found"] == claims.U2_CASES
-    claim = claims.u1_lambda_states(proc["rates"], proc["edges"], proc["covers"])
+    claim = judge_row(claims.rows("U1")[0], claims, {"procedures": proc}, {})
     assert claim.verdict == "reproduced"

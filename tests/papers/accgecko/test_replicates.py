@@ -1,11 +1,10 @@
-"""Notebook 02's replicate intervals and the judging of many-part claims."""
+"""Notebook 02's replicate intervals: bootstraps over whole replicates."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from storrepro.papers.accgecko.replicates import Replicates, estimate_only, judge_parts, mean, top
-from storrepro.suite import bands
+from storrepro.papers.accgecko.replicates import Replicates, mean, top
 
 
 def test_the_estimate_is_the_statistic_and_the_interval_brackets_it():
@@ -35,16 +34,3 @@ def test_one_replicate_is_refused():
     with pytest.raises(ValueError, match="at least 2 orders"):
         Replicates(pd.DataFrame({"a": [1.0]}), "order")
 
-
-def test_the_worst_part_decides():
-    low = bands.at_most(2.0, "a bound")
-    parts = {"ok": (low, estimate_only(1.0, "x")), "edge": (low, {"n": 9, "mean": 1.5,
-             "ci95": [1.0, 3.0], "of": "y"}), "out": (low, estimate_only(5.0, "z"))}  # fmt: skip
-    verdict, u, band = judge_parts(parts)
-    assert verdict == "not reproduced" and u["of"] == "out: z"
-    assert u["parts"]["edge"]["verdict"] == "inconclusive"
-    assert band == low.source
-    del parts["out"]
-    assert judge_parts(parts)[0] == "inconclusive"
-    with pytest.raises(ValueError, match="no parts"):
-        judge_parts({})

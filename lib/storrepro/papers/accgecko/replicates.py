@@ -5,11 +5,9 @@ predictor; an error statistic is a mean or a maximum over them) and the admissio
 arrival orders (a gain is a ratio of mean admissions over them). :class:`Replicates` holds one
 row per replicate and one column per measured quantity, and gives the percentile bootstrap 95 %
 interval of any statistic of those columns, resampling whole rows (a tenant with all its
-predictors, an order with all its methods), so paired quantities stay paired.
-
-:func:`judge_parts` judges a claim made of several parts (each with its band and interval): the
-claim is reproduced only when every part is, not reproduced when one part is, inconclusive
-otherwise; the interval recorded is the deciding part's, with every part's beside it.
+predictors, an order with all its methods), so paired quantities stay paired. A claim's measure
+returns these intervals with their bands, and the claims core judges them
+(:func:`storrepro.suite.table.judge_intervals`).
 """
 
 from __future__ import annotations
@@ -20,11 +18,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from storrepro.suite.bands import Band
-from storrepro.suite.claims import judged
-
 RESAMPLES = 1000
-_WORST_FIRST = ("not reproduced", "inconclusive", "reproduced")
 
 
 class Replicates:
@@ -71,21 +65,3 @@ def top(x: np.ndarray) -> np.ndarray:
 def estimate_only(value: float, of: str) -> dict:
     """An interval record for a part judged on its estimate alone (no replicates)."""
     return {"n": 1, "mean": float(value), "ci95": None, "of": of}
-
-
-def judge_parts(parts: dict[str, tuple[Band, dict]]) -> tuple[str, dict, str]:
-    """``(verdict, uncertainty, band source)`` of a claim whose ``parts`` map a name to
-    ``(band, interval record)``: the worst part's verdict and interval, every part beside it."""
-    if not parts:
-        raise ValueError("judge_parts: no parts to judge")
-    verdicts = {name: judged(band, u) for name, (band, u) in parts.items()}
-    deciding = min(verdicts, key=lambda name: _WORST_FIRST.index(verdicts[name]))
-    _, record = parts[deciding]
-    uncertainty = {
-        **record,
-        "of": f"{deciding}: {record['of']}",
-        "parts": {name: {"verdict": verdicts[name], "mean": u["mean"], "ci95": u["ci95"]}
-                  for name, (_, u) in parts.items()},
-    }  # fmt: skip
-    sources = list(dict.fromkeys(band.source for band, _ in parts.values()))
-    return verdicts[deciding], uncertainty, " | ".join(sources)
