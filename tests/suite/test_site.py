@@ -17,7 +17,7 @@ from storrepro.__main__ import main
 from storrepro.suite.claims import VERDICTS
 from storrepro.suite.paths import executed_dir, repo_root
 from storrepro.suite.readable import human
-from storrepro.suite.scorecard import load_results, verdict_counts
+from storrepro.suite.scorecard import consistency_text, load_results, verdict_counts
 from storrepro.suite.site import (
     _e,
     build_site,
@@ -128,6 +128,8 @@ def test_pages_show_headline_readings_reasons_and_figures():
             assert _e(caption) in page
         details = claims_page(result)
         assert result["headline"]["statement"].split()[0] in details
+        for reading in result["readings"].values():  # each reading's consistency record
+            assert _e(consistency_text(reading.get("consistency"))) in details
         ids = [c["id"] for c in result["claims"]]
         for claim_id in ids:
             assert f'<tr id="claim-{claim_id}"' in details  # anchors the ids link to
@@ -315,3 +317,8 @@ def test_a_precomputed_slider_stands_in_for_its_live_control(tmp_path):
     nbformat.write(nb, tmp_path / "n.ipynb")
     (shown,) = _site_notebook(tmp_path / "n.ipynb").cells[0].outputs
     assert LIVE_CLASS in shown["data"]["text/html"]
+
+
+def test_the_committed_scorecard_is_short():
+    words = len((repo_root() / "results" / "SCORECARD.md").read_text().split())
+    assert words <= 3000, f"results/SCORECARD.md has {words} words; the full claims go in claims/"

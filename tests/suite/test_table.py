@@ -285,7 +285,8 @@ def test_a_measures_own_intervals_are_judged_with_their_bands_and_shown():
     held = judge_row(OWN, ME, {"p99": _u(3.0, [2.0, 4.0]), "ratio": _u(0.2, [0.1, 0.3]),
                                "p99.9": _u(2.0)}, {})
     assert held.verdict == "reproduced" and held.reason == "Measured."
-    assert held.band == f"{UP.source} | {RATIO.source}" and held.band_range is None
+    assert held.band == f"{UP.source} | {RATIO.source}"
+    assert held.band_range == {"low": 1.0, "high": float("inf"), "unit": ""}  # the deciding part's
     assert held.tolerance == f"{UP.text()}; {RATIO.text()}"
     failed = judge_row(OWN, ME, {"p99": _u(3.0, [0.5, 4.0]), "ratio": _u(0.2, [0.1, 0.3]),
                                  "p99.9": _u(0.5)}, {})
@@ -293,6 +294,9 @@ def test_a_measures_own_intervals_are_judged_with_their_bands_and_shown():
     assert failed.uncertainty["of"] == "p99.9: x" and failed.uncertainty["n"] == 1
     assert failed.uncertainty["parts"]["p99"] == {"verdict": "inconclusive", "mean": 3.0,
                                                   "ci95": [0.5, 4.0]}
+    over = judge_row(OWN, ME, {"p99": _u(3.0, [2.0, 4.0]), "ratio": _u(0.8, [0.7, 0.9]),
+                               "p99.9": _u(2.0)}, {})
+    assert over.verdict == "not reproduced" and over.band_range["high"] == 0.5  # the ratio's
     partly = Row(**{**OWN.__dict__, "combine": "partly"})
     assert judge_row(partly, ME, {"p99": _u(3.0, [2.0, 4.0]), "ratio": _u(0.2, [0.1, 0.3]),
                                   "p99.9": _u(0.5)}, {}).verdict == "partly"

@@ -98,6 +98,11 @@ def plain_words_problems(summary: str, claim_ids: Iterable[str]) -> list[str]:
     return problems
 
 
+def band_range(band: Band | None) -> dict | None:
+    """A band's edges as JSON-ready numbers (``±Infinity`` for an open end) and its unit."""
+    return None if band is None else {"low": band.low, "high": band.high, "unit": band.unit}
+
+
 @dataclass(frozen=True)
 class Claim:
     """One claim of a paper, judged: what a claim rule returns.
@@ -132,9 +137,7 @@ class Claim:
     def __post_init__(self):
         where = f"claim {self.id!r}"
         if isinstance(self.band, Band):
-            object.__setattr__(self, "band_range", {"low": self.band.low,
-                                                    "high": self.band.high,
-                                                    "unit": self.band.unit})
+            object.__setattr__(self, "band_range", band_range(self.band))
             object.__setattr__(self, "band", self.band.source)
         if self.verdict not in RULE_VERDICTS:
             raise ValueError(f"{where}: verdict {self.verdict!r}, expected one of {RULE_VERDICTS}")

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from storrepro.suite.bands import Band
-from storrepro.suite.claims import interval
+from storrepro.suite.claims import band_range, interval
 
 POSSIBLE, RULED_OUT = "possible", "ruled out"
 
@@ -85,11 +85,6 @@ def check(reported: Reported, measured: Mapping[str, float | Sequence[float]]) -
         "of": reported.of,
         "alternatives": alternatives,
     }
-
-
-def band_range(band: Band) -> dict:
-    """A band's edges as JSON-ready numbers (``±Infinity`` for an open end) and its unit."""
-    return {"low": band.low, "high": band.high, "unit": band.unit}
 
 
 class Register:

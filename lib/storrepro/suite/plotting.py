@@ -18,6 +18,7 @@ from pathlib import Path
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
+from storrepro.suite.bands import entry_of
 from storrepro.suite.paths import atomic_path, figures_dir
 from storrepro.suite.readable import readable_tables
 
@@ -106,8 +107,8 @@ def numeric_paper_value(claim: dict) -> bool:
     words with a number that is not a figure's, table's or section's, nor the metric F1's, nor a
     percentile's name such as p99.9)."""
     band = claim.get("band_range") or {}
-    if any(isinstance(band.get(k), int | float) and abs(band[k]) != float("inf")
-           for k in ("low", "high")):
+    if _paper_edges(claim) and any(isinstance(band.get(k), int | float)
+                                   and abs(band[k]) != float("inf") for k in ("low", "high")):
         return True
     value = claim.get("paper_value")
     if isinstance(value, bool) or value is None:
@@ -119,6 +120,15 @@ def numeric_paper_value(claim: dict) -> bool:
     words = re.sub(r"(Figs?\.|Table|Eq\.|§|k\s*=|n\s*=)\s*[\d(,–\- ]+|\bF1\b|\bp\d+(\.\d+)?\b", "",
                    str(value))
     return bool(re.search(r"\d", words))
+
+
+def _paper_edges(claim: dict) -> bool:
+    """Whether the claim's band edges can be the paper's numbers: not the ones the bands
+    vocabulary sets for words alone (a sign, "on a par", "significantly", an order)."""
+    entry = entry_of(str(claim.get("band", "")))
+    unit = (claim.get("band_range") or {}).get("unit")
+    return entry not in ("direction", "significant", "order") and not (
+        entry == "approx" and unit == "×")
 
 
 def figures_without_paper_marks(result: dict) -> list[str]:

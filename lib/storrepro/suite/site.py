@@ -38,6 +38,7 @@ from storrepro.suite.readable import human
 from storrepro.suite.scorecard import (
     ROBUST_RULE,
     alternative_labels,
+    consistency_text,
     core_claim_parts,
     core_reproduced,
     dated_text,
@@ -143,8 +144,10 @@ def _core_count(result: dict) -> str:
 def _headline(result: dict) -> str:
     h = result["headline"]
     hangs = f" It hangs on the reading of: {', '.join(h['hangs_on'])}." if h["hangs_on"] else ""
+    ruled_out = h.get("ruled_out", {})
     under = "".join(
         f"; under {_e(label)}: <strong>{_e(verdict)}</strong>"
+        + (f" (ruled out by: {_e('; '.join(ruled_out[label]))})" if label in ruled_out else "")
         for label, verdict in h.get("by_reading", {}).items()
     )
     plain = f'<p class="summary">{_e(h["summary"])}</p>' if h.get("summary") else ""
@@ -170,6 +173,7 @@ def _readings(result: dict) -> str:
             f"<td>{_e(r['question'])}</td><td>{_e(r['paper_words'])}</td>"
             f"<td><strong>{_e(r['primary'])}</strong>: {_e(r['alternatives'][r['primary']])}</td>"
             f"<td>{'<br>'.join(others)}</td><td>{_e(r['argument'])}</td>"
+            f"<td>{_e(consistency_text(r.get('consistency')))}</td>"
             f"<td>{_e(dated_text(r))}</td></tr>"
         )
     labels = alternative_labels(readings)
@@ -205,6 +209,7 @@ def _readings(result: dict) -> str:
                 "primary",
                 "alternatives",
                 "why the primary",
+                "the paper's reported results",
                 "set in (git)",
             ],
             choices,

@@ -52,7 +52,7 @@ from functools import partial
 from typing import Any
 
 from storrepro.suite.bands import Band
-from storrepro.suite.claims import KINDS, ROLES, Claim, ci_text, judged
+from storrepro.suite.claims import KINDS, ROLES, Claim, band_range, ci_text, judged
 from storrepro.suite.replicates import STATISTICS, Pool, decide, estimate
 
 _ORDER = ("reproduced", "partly", "inconclusive", "not reproduced", "not checkable")
@@ -226,6 +226,13 @@ def judge_intervals(intervals: Mapping[str, tuple[Band, dict]],
     return verdict, {**record, "of": f"{deciding}: {record['of']}", "parts": parts}
 
 
+def _deciding(intervals: Mapping[str, tuple[Band, dict]]) -> Band:
+    """The band of the record :func:`judge_intervals` decides by (the first worst)."""
+    verdicts = [judged(band, u) for band, u in intervals.values()]
+    worst = max(range(len(verdicts)), key=lambda i: _ORDER.index(verdicts[i]))
+    return list(intervals.values())[worst][0]
+
+
 def combined(verdicts: Sequence[str], combine: str = "worst") -> str:
     """The verdict of a claim whose parts have ``verdicts`` (see :data:`COMBINE`)."""
     if combine == "sizes" and "not reproduced" in verdicts and "not checkable" not in verdicts:
@@ -273,8 +280,10 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
             measured.values is None or measured.verdict == "not checkable")
         records = {} if final else {
             name: _record(row, name, _values(measured, name), measured.of) for name in bands}
+    deciding = None  # the band of the part that decided, when the row has several
     if not records and measured.intervals:
         verdict, uncertainty = judge_intervals(measured.intervals, row.combine)
+        deciding = _deciding(measured.intervals)
         if measured.verdict:
             verdict = _worst([verdict, measured.verdict])
         reason = measured.reason
@@ -295,7 +304,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         if measured.verdict:  # the row's own rule decides; else a ceiling the bands cannot lift
             verdict = measured.verdict if row.tolerance else _worst([verdict, measured.verdict])
         decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
-        uncertainty = records[decisive]
+        uncertainty, deciding = records[decisive], bands[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
                           for n in records)
         if measured.reason:
@@ -311,6 +320,10 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
     band = bands.get("") if len(bands) == 1 and "" in bands else None
     recorded = _recorded(row, uncertainty, measured)
     judged_bands = [*measured.bands, *(b for b, _ in (measured.intervals or {}).values())]
+    if band is None and deciding is None:  # judged by the measure: its bands, if they agree
+        known = judged_bands or list(bands.values())
+        if known and len({(b.low, b.high, b.unit) for b in known}) == 1:
+            deciding = known[0]
     return Claim(
         id=row.id,
         statement=row.statement,
@@ -326,6 +339,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         band=band if band is not None else (next(iter(bands.values())).source if bands else
                                             _joined(b.source for b in judged_bands)),
         uncertainty=uncertainty if recorded else None,
+        # the edges the claims picture shades: the claim's band, or the deciding part's
+        band_range=band_range(band if band is not None else deciding),
         # why there is no interval: the row's said only when there is none
         no_uncertainty=("" if recorded else row.no_uncertainty) or measured.no_uncertainty or (
             reason if uncertainty is None and verdict == "not checkable" else ""),
