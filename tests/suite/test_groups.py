@@ -70,3 +70,11 @@ def test_levels_and_the_verdict_of_undecided_parts():
     undecided = groups.decided(rule, {"a": yes, "b": maybe})
     assert undecided == ("inconclusive", ["partly", "reproduced"])
     assert groups.decided(rule, {"a": no, "b": maybe}) == ("not reproduced", ["not reproduced"])
+
+
+def test_a_claims_interval_keeps_its_replicates_values():
+    x = pd.Series([0.2, 0.3, 0.25, 0.0, 0.1, 0.5], index=["a"] * 3 + ["b"] * 3)
+    s = groups.per_group(x, Band("number", "test", 0.1, 0.4), "x")
+    u = groups.uncertainty_of(s, "a")  # b is undecided: its interval is the one shown
+    assert u["of"] == "x, b" and u["samples"] == [0.0, 0.1, 0.5]
+    assert "samples" not in groups.interval_of(groups.status(s["a"]["band"], [np.nan], "y"))

@@ -112,8 +112,9 @@ def decided(rule, criteria: dict[str, dict]) -> tuple[str, list[str]]:
 
 
 def interval_of(status: dict) -> dict:
-    """A criterion's interval, as a claim's ``uncertainty``."""
-    return {k: status[k] for k in ("n", "mean", "ci95", "of")}
+    """A criterion's interval, as a claim's ``uncertainty`` (with its replicates' values, which
+    the claims picture draws, when it has them)."""
+    return {k: status[k] for k in ("n", "mean", "ci95", "of", "samples") if k in status}
 
 
 def uncertainty_of(criteria: dict[str, dict], main: str) -> dict:
