@@ -18,7 +18,6 @@ from pathlib import Path
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
-from storrepro.suite.bands import entry_of
 from storrepro.suite.paths import atomic_path, figures_dir
 from storrepro.suite.readable import readable_tables
 
@@ -103,13 +102,11 @@ def paper_marks(fig: plt.Figure) -> int:
 
 
 def numeric_paper_value(claim: dict) -> bool:
-    """Whether a claim has a paper value in numbers (a number, numbers, a band with an edge, or
-    words with a number that is not a figure's, table's or section's, nor the metric F1's, nor a
-    percentile's name such as p99.9)."""
-    band = claim.get("band_range") or {}
-    if _paper_edges(claim) and any(isinstance(band.get(k), int | float)
-                                   and abs(band[k]) != float("inf") for k in ("low", "high")):
-        return True
+    """Whether a claim's paper value is in numbers (a number, numbers, or words with a number
+    that is not a figure's, table's or section's, nor the metric F1's, nor a percentile's name
+    such as p99.9). A band's edges do not count: many are the bands vocabulary's translation of
+    words ("majority", "on a par", a sign) or an acceptance tolerance, not a number the paper
+    printed that a figure could mark."""
     value = claim.get("paper_value")
     if isinstance(value, bool) or value is None:
         return False
@@ -120,15 +117,6 @@ def numeric_paper_value(claim: dict) -> bool:
     words = re.sub(r"(Figs?\.|Table|Eq\.|§|k\s*=|n\s*=)\s*[\d(,–\- ]+|\bF1\b|\bp\d+(\.\d+)?\b", "",
                    str(value))
     return bool(re.search(r"\d", words))
-
-
-def _paper_edges(claim: dict) -> bool:
-    """Whether the claim's band edges can be the paper's numbers: not the ones the bands
-    vocabulary sets for words alone (a sign, "on a par", "significantly", an order)."""
-    entry = entry_of(str(claim.get("band", "")))
-    unit = (claim.get("band_range") or {}).get("unit")
-    return entry not in ("direction", "significant", "order") and not (
-        entry == "approx" and unit == "×")
 
 
 def figures_without_paper_marks(result: dict) -> list[str]:
