@@ -213,24 +213,29 @@ def judge_intervals(intervals: Mapping[str, tuple[Band, dict]],
     ``combine`` says), and the record that decided: one labelled ``''`` is the claim's own;
     of several, the first with the worst verdict, its ``of`` prefixed by its label and every
     label's verdict, estimate and interval beside it (``parts``)."""
+    verdict, record, _ = _judge_intervals(intervals, combine)
+    return verdict, record
+
+
+def _judge_intervals(intervals: Mapping[str, tuple[Band, dict]],
+                     combine: str) -> tuple[str, dict, str]:
+    """:func:`judge_intervals`, and the label of the record that decided."""
     if not intervals:
         raise ValueError("judge_intervals: no intervals to judge")
     verdicts = {label: judged(band, u) for label, (band, u) in intervals.items()}
-    deciding = max(verdicts, key=lambda label: _ORDER.index(verdicts[label]))
+    deciding = _decider(verdicts)
     record = intervals[deciding][1]
     verdict = combined(list(verdicts.values()), combine)
     if list(intervals) == [""]:
-        return verdict, record
+        return verdict, record, deciding
     parts = {label: {"verdict": verdicts[label], "mean": u["mean"], "ci95": u["ci95"]}
              for label, (_, u) in intervals.items()}
-    return verdict, {**record, "of": f"{deciding}: {record['of']}", "parts": parts}
+    return verdict, {**record, "of": f"{deciding}: {record['of']}", "parts": parts}, deciding
 
 
-def _deciding(intervals: Mapping[str, tuple[Band, dict]]) -> Band:
-    """The band of the record :func:`judge_intervals` decides by (the first worst)."""
-    verdicts = [judged(band, u) for band, u in intervals.values()]
-    worst = max(range(len(verdicts)), key=lambda i: _ORDER.index(verdicts[i]))
-    return list(intervals.values())[worst][0]
+def _decider(verdicts: Mapping[str, str]) -> str:
+    """The part that decides a claim of parts: the first with the worst verdict."""
+    return max(verdicts, key=lambda name: _ORDER.index(verdicts[name]))
 
 
 def combined(verdicts: Sequence[str], combine: str = "worst") -> str:
@@ -282,8 +287,8 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
             name: _record(row, name, _values(measured, name), measured.of) for name in bands}
     deciding = None  # the band of the part that decided, when the row has several
     if not records and measured.intervals:
-        verdict, uncertainty = judge_intervals(measured.intervals, row.combine)
-        deciding = _deciding(measured.intervals)
+        verdict, uncertainty, label = _judge_intervals(measured.intervals, row.combine)
+        deciding = measured.intervals[label][0]
         if measured.verdict:
             verdict = _worst([verdict, measured.verdict])
         reason = measured.reason
@@ -303,7 +308,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
         verdict = combined(list(verdicts.values()), row.combine)
         if measured.verdict:  # the row's own rule decides; else a ceiling the bands cannot lift
             verdict = measured.verdict if row.tolerance else _worst([verdict, measured.verdict])
-        decisive = max(records, key=lambda n: _ORDER.index(verdicts[n]))
+        decisive = _decider(verdicts)
         uncertainty, deciding = records[decisive], bands[decisive]
         reason = " ".join(_interval_text(row, n, records[n], verdicts[n], len(bands) > 1)
                           for n in records)
