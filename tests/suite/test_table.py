@@ -11,7 +11,7 @@ import pytest
 
 from storrepro.suite import bands, claims
 from storrepro.suite.replicates import Pool
-from storrepro.suite.table import Measured, Part, Row, band_entries, combined, judge_row
+from storrepro.suite.table import Measured, Part, Row, band_entries, combined, grow, judge_row
 
 PARTS = (Part("a", partial(bands.at_least, 1.0), of="a per replicate"),
          Part("b", partial(bands.at_least, 1.0), of="b per replicate", statistic="median"))
@@ -193,6 +193,18 @@ def test_a_pool_measure_that_names_inputs_reads_the_replicates_under_the_reading
     pool = Pool("reps", lambda idx: [reps[i] for i in idx], start=3, cap=3, cap_why="the list")
     assert judge_row(POOLED, ME, "a", {"reps": pool}).verdict == "reproduced"
     assert judge_row(POOLED, ME, "b", {"reps": pool}).verdict == "not reproduced"
+
+
+def test_pools_grow_for_every_row_before_any_is_judged():
+    # "a" decides on the first 2 replicates; "b" straddles its band there and grows the pool
+    # to its cap: "a" is then judged on all 4, never on fewer than a claim judged after it
+    reps = [{"a": 1.0, "b": 1.5}, {"a": 1.01, "b": 0.6}, {"a": 1.0, "b": 1.4},
+            {"a": 0.99, "b": 1.3}]
+    pool = Pool("reps", lambda idx: [reps[i] for i in idx], start=2, cap=4, cap_why="the list")
+    grow([(POOLED, "a", {"reps": pool}), (POOLED, "b", {"reps": pool})], ME)
+    assert pool.drawn == 4
+    assert judge_row(POOLED, ME, "a", {"reps": pool}).uncertainty["n"] == 4
+    assert grow([(POOLED, "a", {"reps": pool})], ME) is None and pool.drawn == 4
 
 
 def test_a_claim_id_with_brackets_and_dots_names_its_functions():

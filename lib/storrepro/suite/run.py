@@ -34,7 +34,7 @@ from storrepro.suite.consistency import Register, Reported
 from storrepro.suite.paths import git_commit, output_root, repo_root, results_dir, write_json_atomic
 from storrepro.suite.replicates import Pool
 from storrepro.suite.scorecard import claims_frame, reading_table, style_claims, write_scorecard
-from storrepro.suite.table import Row, band_entries, judge_row
+from storrepro.suite.table import Row, band_entries, grow, judge_row
 from storrepro.suite.traces.needs import check as check_trace
 from storrepro.suite.traces.needs import words_of
 
@@ -124,23 +124,45 @@ class Run:
         neither is the primary's for that claim only when the row names it in
         ``not_affected_by``. Records each claim (as :meth:`judge` does) and the register's band
         entries written from the rows; returns the claims' entries."""
-        by_reading, pools_by_reading = dict(by_reading or {}), dict(pools_by_reading or {})
-        pools = dict(pools or {})
-        labels = [x for x in self.config.reading_labels()
-                  if x in by_reading or x in pools_by_reading]
+        table, pools = list(table), dict(pools or {})
+        cases = self._cases(table, inputs, pools, by_reading, pools_by_reading)
+        grow([case for row in table for case in cases[row.id].values()], module)
         entries = []
         for row in table:
             claim = judge_row(row, module, inputs, pools)
-            alternatives = {
-                label: judge_row(row, module, by_reading.get(label, inputs),
-                                 pools_by_reading.get(label, pools))
-                for label in labels if label.split("=")[0] not in row.not_affected_by
-            }
+            alternatives = {label: judge_row(row, module, alt_inputs, alt_pools)
+                            for label, (_, alt_inputs, alt_pools) in cases[row.id].items()
+                            if label}
             entries.append(self.judge(
                 _given, claim, by_reading={k: (c,) for k, c in alternatives.items()},
                 not_affected_by=row.not_affected_by, on_trace=on_trace))
-        self._bands.update(band_entries(list(table), module.__name__))
+        self._bands.update(band_entries(table, module.__name__))
         return entries
+
+    def draw(self, table: Iterable[Row], module: Any, inputs: Any = None,
+             pools: Mapping[str, Pool] | None = None,
+             by_reading: Mapping[str, Any] | None = None,
+             pools_by_reading: Mapping[str, Mapping[str, Pool]] | None = None) -> None:
+        """Grow the pools of ``table``'s rows as :meth:`judge_table` would before judging them
+        (:func:`storrepro.suite.table.grow`), for a notebook that shows the replicates (or
+        judges a claim on them) before it judges the rows."""
+        table = list(table)
+        cases = self._cases(table, inputs, dict(pools or {}), by_reading, pools_by_reading)
+        grow([case for row in table for case in cases[row.id].values()], module)
+
+    def _cases(self, table: list[Row], inputs: Any, pools: dict, by_reading, pools_by_reading
+               ) -> dict[str, dict[str, tuple]]:
+        """Per row, ``{label: (row, inputs, pools)}`` for the primary (label '') and each
+        alternative reading the row is judged under: those given in ``by_reading`` or
+        ``pools_by_reading`` (the primary's inputs or pools where one of them is missing) that
+        the row does not name in ``not_affected_by``."""
+        by_reading, pools_by_reading = dict(by_reading or {}), dict(pools_by_reading or {})
+        labels = [x for x in self.config.reading_labels()
+                  if x in by_reading or x in pools_by_reading]
+        return {row.id: {"": (row, inputs, pools), **{
+            label: (row, by_reading.get(label, inputs), pools_by_reading.get(label, pools))
+            for label in labels if label.split("=")[0] not in row.not_affected_by}}
+            for row in table}
 
     def _on_input(self, claim: Claim, on_trace: bool = True) -> Claim:
         """With a user's trace in place of the stand-in (``on_trace``: the claim's inputs come

@@ -253,16 +253,38 @@ def _as_list(values: Any) -> list[float]:
     return [float(values)] if isinstance(values, int | float) else [float(v) for v in values]
 
 
+def grow(cases: Iterable[tuple[Row, Any, Mapping[str, Pool]]], module: Any) -> None:
+    """Grow the replicate pools of ``cases`` (a pool row with the inputs and pools of one
+    reading) until every row's interval decides under every reading, or its pool's cap, before
+    any row is judged: every claim of a pool is then judged on every replicate drawn, never on
+    fewer than a claim judged after it. A row decided on fewer replicates is looked at again
+    when another grew the pool."""
+    cases = [(row, inputs, pools) for row, inputs, pools in cases if row.pool]
+    while True:
+        before = [pools[row.pool].drawn for row, _, pools in cases]
+        for row, inputs, pools in cases:
+            measure = _with_inputs(row, _function(module, "measure", row.id), inputs)
+            for name, band in row.bands().items():
+                decide(_pool(row, pools), lambda reps, n=name, m=measure: _values(m(reps), n),
+                       band, row.of_part(name), row.statistic_of(name))
+        if [pools[row.pool].drawn for row, _, pools in cases] == before:
+            return
+
+
+def _pool(row: Row, pools: Mapping[str, Pool]) -> Pool:
+    if row.pool not in pools:
+        raise ValueError(f"claim {row.id!r}: no replicate pool {row.pool!r}; given "
+                         f"{sorted(pools)}")
+    return pools[row.pool]
+
+
 def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> Claim:
     """The :class:`Claim` of ``row`` on ``inputs`` (with its pool from ``pools``)."""
     measure = _with_inputs(row, _function(module, "measure", row.id), inputs)
     explain = _with_inputs(row, getattr(module, f"explain_{_slug(row.id)}", None), inputs)
     bands = row.bands()
     if row.pool:
-        if row.pool not in pools:
-            raise ValueError(f"claim {row.id!r}: no replicate pool {row.pool!r}; given "
-                             f"{sorted(pools)}")
-        pool = pools[row.pool]
+        pool = _pool(row, pools)
         records = {}
         for name, band in bands.items():
             records[name] = decide(pool, lambda reps, n=name: _values(measure(reps), n),

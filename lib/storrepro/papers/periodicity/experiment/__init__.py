@@ -387,6 +387,19 @@ def replicate_tasks(cfg, index: int, arrival_seconds: int = SMOOTH) -> list:
     return [primary, EvenLoads(scaled, flat)]
 
 
+#: The alternative load regimes of a replicate bundle (:func:`replicate_bundle`).
+REGIMES = ("worst_ssd_10ms", "paper_mean_traffic")
+
+
+def pool_tables(bundles: list[dict], kind: str, reading: str) -> dict[str, pd.DataFrame]:
+    """The ``"flows"`` and ``"latencies"`` tables (:func:`flows_table`, :func:`latency_table`)
+    of one kind of run of each replicate bundle — ``"sched"``, ``"smooth"`` or a load regime of
+    :data:`REGIMES` — under PrecisePeriod's reading ``reading``."""
+    runs = [b[kind] if kind in b else b["regimes"][kind] for b in bundles]
+    results = reading_results(runs, reading)
+    return {"flows": flows_table(results), "latencies": latency_table(results)}
+
+
 def replicate_bundle(done: list, cfg) -> dict:
     """One replicate's results (of its :func:`replicate_tasks`, in order) by load regime and
     arrival reading: ``{"sched", "smooth", "regimes": {regime: result}}``, the primary's own
