@@ -352,9 +352,9 @@ def test_t4_is_judged_against_the_exact_reference():
 
 def test_x3_is_judged_against_the_exact_reference():
     # BurstQueue: 3 % violating, worst 1.2×
-    assert c.x3_queue_model_safety(safe_frame(), ALLOC).verdict == "not reproduced"
+    assert judge("X3", {"safe": safe_frame(), "allocations": ALLOC}).verdict == "not reproduced"
     near = safe_frame(exact=(2.0, 2.0), exact_worst=(1.15, 1.15))
-    assert c.x3_queue_model_safety(near, ALLOC).verdict == "reproduced"
+    assert judge("X3", {"safe": near, "allocations": ALLOC}).verdict == "reproduced"
 
 
 ALLOC = pd.DataFrame({"method": ["BurstQueue"], "rate": [4000.0], "actual_us": [110.0],
@@ -372,22 +372,22 @@ def shown_frame(primary=(0.0, 1.0), exact=(0.0, 0.5), literal=(90.0, 95.0)) -> p
 
 
 def test_x4_burst_intensity_prints_the_absolute_share_beside_the_band():
-    good = c.x4_burst_intensity(shown_frame())
+    good = judge("X4", shown_frame())
     assert good.verdict == "reproduced" and good.role == "analysis"
     assert good.values["gain_%"]["10x p99.9"] == 60.0
     assert "+60 to +120 %" in good.reason
     assert good.reproduced_value.startswith("0.0–1.0 % violate")
-    bad = c.x4_burst_intensity(shown_frame(primary=(0.0, 8.0)))
+    bad = judge("X4", shown_frame(primary=(0.0, 8.0)))
     assert bad.verdict == "not reproduced" and "at 10×" in bad.reason
     assert "where 8.0 % violate" in bad.reason
 
 
 def test_analyses():
-    assert c.x1_queue_model(explain_frame()).verdict == "reproduced"
-    assert c.x1_queue_model(explain_frame(queue=(300.0, 20.0))).verdict == "not reproduced"
-    assert c.x2_tail_in_bursts(explain_frame()).verdict == "reproduced"
-    assert c.x2_tail_in_bursts(explain_frame(inside=(10, 10))).verdict == "not reproduced"
-    assert c.x1_queue_model(explain_frame()).role == "analysis"
+    assert judge("X1", explain_frame()).verdict == "reproduced"
+    assert judge("X1", explain_frame(queue=(300.0, 20.0))).verdict == "not reproduced"
+    assert judge("X2", explain_frame()).verdict == "reproduced"
+    assert judge("X2", explain_frame(inside=(10, 10))).verdict == "not reproduced"
+    assert judge("X1", explain_frame()).role == "analysis"
 
 
 def _invariants(s1_gap=0.0, s2_error=0.0, top=c.U1_TOP, found=None):
@@ -479,9 +479,10 @@ def replica_frame(negative) -> pd.DataFrame:
 
 
 def test_x5_fails_when_the_replicas_under_predict():
-    good = c.x5_replica_negative(replica_frame([0.0] * 20))
+    good = judge("X5", {"errors": replica_frame([0.0] * 20), "label": "primary"})
     assert good.verdict == "reproduced" and good.role == "analysis"
-    bad = c.x5_replica_negative(replica_frame([0.0] * 10 + [40.0] * 10))
+    bad = judge("X5", {"errors": replica_frame([0.0] * 10 + [40.0] * 10),
+                   "label": "primary"})
     assert bad.verdict == "not reproduced" and "10 of 20" in bad.reason
     assert "T1 p99.9 0.3 ms (40 %)" in bad.reason
 

@@ -1,8 +1,7 @@
 """Claims of notebook 02 (AccGecko) as a table (:mod:`storrepro.suite.table`): :data:`TABLE`
 holds one row per claim (statement, the paper's words, role, conditions) and ``measure_<id>``
 measures it (``explain_<id>``: the cause, when it is not reproduced); the core judges them.
-This reproduction's analyses X1–X5 are still rules, one function each returning a
-:class:`storrepro.suite.claims.Claim`.
+This reproduction's analyses X1–X5 are rows too, each judged by its own rule.
 
 Roles:
 - ``invariant``: S1, S2 (the simulated node against its fast path and a closed form), U1, U2 (the
@@ -40,10 +39,11 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.accgecko.config import READINGS
 from storrepro.papers.accgecko.replicates import Replicates, estimate_only, mean, top
 from storrepro.suite import bands
 from storrepro.suite.bands import Band
-from storrepro.suite.claims import Claim, headline_verdict, interval, judged, verdict_of
+from storrepro.suite.claims import headline_verdict, judged, verdict_of
 from storrepro.suite.consistency import Reported
 from storrepro.suite.table import Measured, Row, judge_intervals
 
@@ -259,8 +259,11 @@ def _by_p(p_bands: dict) -> tuple[Band, ...]:
     return tuple(p_bands[p] for p in P)
 
 
+_OURS = "(this reproduction's own analysis: not in the paper)"
+_NOT_IN_PAPER = "— (not in the paper)"
+
 #: The claims of notebook 02 as rows, judged by the core (:mod:`storrepro.suite.table`) with the
-#: ``measure_<id>`` below; X1–X5 (this reproduction's analyses) are still rules.
+#: ``measure_<id>`` below.
 #: The bands are the named constants above, registered and dated in config.FORCED (its quotes
 #: repeat the paper's numbers; a test holds them to these): a row names their words, its measure
 #: judges them.
@@ -401,6 +404,32 @@ TABLE = (
         "both SLO modes", tolerance=f"{T1_BAND.text()}; {T2M_BAND.text()}; in every setting"),
     Row(id="T5b", paper_value="robust", words=_words(T1B_BAND),
         statement="SNCM > PM for C in {50k, 100k, 200k} and both SLO modes"),
+    # ---- X: this reproduction's own analyses (not the paper's): the under-prediction
+    # experiment (X1-X3, X5) and the burst-intensity row (X4), each judged by its rule
+    Row(id="X1", role="analysis", kind="report", words=_OURS, paper_value=_NOT_IN_PAPER,
+        statement="a per-ms queue model on AccTail's own burst counts (ours, not the paper's) "
+        "predicts the modelled segment's replayed percentile at AccTail's allocated rates",
+        rule=f"median |error| <= {X1_TOL * 100:g} %"),
+    Row(id="X2", role="analysis", kind="report", words=_OURS, paper_value=_NOT_IN_PAPER,
+        statement="most of the top 1 % latencies of the modelled segment (at AccTail's p99 "
+        "allocation) arrive inside continuous bursts", rule=f"> {X2_SHARE * 100:g} %"),
+    Row(id="X3", role="analysis", kind="report", words=_OURS, paper_value=_NOT_IN_PAPER,
+        statement="a predictor that keeps the bursts' per-ms shape (ours, not the paper's) keeps "
+        "the tenants it admits within their SLOs",
+        rule=f"T4's band: {T4_SHARE.text()}; {T4_WORST.text()}"),
+    Row(id="X4", role="analysis", kind="report", words=_OURS,
+        statement="across burst intensities of 2–10× the mean, AccGecko under the primary "
+        "reading keeps its admitted tenants as safe as the exact-replay reference (T4's band)",
+        paper_value="bursts typically 2–10× the mean (§2.1, §4.1)",
+        rule=f"T4's band at every intensity and percentile: {T4_SHARE.text()}",
+        not_affected_by=tuple(READINGS), figure="intensity_sensitivity"),
+    Row(id="X5", role="analysis", kind="report", words=REPLICA_UNDER.words,
+        statement="on the Table 1 replicas, DB+25µs has no negative error (at most 1 in 10 "
+        "(trace, percentile, SLO) pairs above 2 %), as the paper reports for its traces",
+        paper_value="0 % negative error (Fig. 8, §4.2)", band=REPLICA_UNDER,
+        of="(trace, percentile, SLO) pairs of the Table 1 replicas in which DB+25µs's negative "
+        "error exceeds 2 % (%)", fmt="{:.1f}", tolerance_text=REPLICA_UNDER.text(),
+        not_affected_by=POOL_READINGS + ("pm",), figure="table1_negative_error"),
 )
 
 
@@ -1234,66 +1263,53 @@ explain_t5 = explain_t5b = _deciding
 # --- the under-prediction experiment (this reproduction's, not the paper's) ---------------------
 
 
-def x5_replica_negative(errors: pd.DataFrame, label: str = "primary") -> Claim:
+def measure_x5(inputs) -> Measured:
     """X5: on the Table 1 replicas (each its own modelled segment, bursts evenly spaced inside
-    each block: Algorithm 1's best case), does DB+25µs under reading ``label`` avoid negative
-    error, as the paper reports for its traces? ``errors``: ``experiment.consistency``'s
-    replica table."""
+    each block: Algorithm 1's best case), does DB+25µs under reading ``inputs["label"]`` avoid
+    negative error, as the paper reports for its traces? ``inputs["errors"]``:
+    ``experiment.consistency``'s replica table."""
+    errors, label = inputs["errors"], inputs["label"]
     part = errors[(errors.reading == label) & (errors.method == "DB+25µs")]
     under = np.where(part["negative_%"] > 2.0, 100.0, 0.0)
-    u = interval(under, "(trace, percentile, SLO) pairs of the Table 1 replicas in which "
-                 "DB+25µs's negative error exceeds 2 % (%)")
-    verdict = judged(REPLICA_UNDER, u)
     worst = {_pk(p): float(part[part.p == p]["negative_%"].max()) for p in P}
     missed = part[part["negative_%"] > 2.0]
-    reason = (f"DB+25µs under-predicts by more than 2 % in {int(under.sum() / 100)} of "
-              f"{len(part)} (trace, percentile, SLO) pairs; its largest negative error is "
+    n_under = int(under.sum() / 100)
+    reason = (f"DB+25µs under-predicts by more than 2 % in {n_under} of {len(part)} (trace, "
+              "percentile, SLO) pairs; its largest negative error is "
               + ", ".join(f"{v:.0f} % at {k}" for k, v in worst.items()) + ".")
     if len(missed):
         reason += " The pairs: " + ", ".join(
             f"{t} p{p:g} {slo / 1000:g} ms ({neg:.0f} %)" for t, p, slo, neg in
             zip(missed.trace, missed.p, missed.slo_us, missed["negative_%"], strict=True)) + "."
-    return Claim(
-        "X5", "on the Table 1 replicas, DB+25µs has no negative error (at most 1 in 10 "
-        "(trace, percentile, SLO) pairs above 2 %), as the paper reports for its traces",
-        paper_value="0 % negative error (Fig. 8, §4.2)",
-        reproduced_value=f"{int(under.sum() / 100)} of {len(part)} pairs under-predict; max "
+    return Measured(
+        under.tolist(), f"{n_under} of {len(part)} pairs under-predict; max "
         + ", ".join(f"{k} {v:.0f} %" for k, v in worst.items()),
-        tolerance=REPLICA_UNDER.text(), verdict=verdict, role="analysis", kind="report",
-        band=REPLICA_UNDER.source, uncertainty=u, reason=reason,
-        values={"under_predicted": int(under.sum() / 100), "pairs": len(part),
-                "max_negative_%": worst},
-    )  # fmt: skip
+        {"under_predicted": n_under, "pairs": len(part), "max_negative_%": worst},
+        reason=reason)  # fmt: skip
 
 
-def x1_queue_model(explain: pd.DataFrame, tol: float = X1_TOL) -> Claim:
+def measure_x1(explain: pd.DataFrame) -> Measured:
     """X1: the per-ms queue model (ours) predicts the modelled segment's replayed percentile at
     AccTail's allocated rates; AccTail's prediction for comparison."""
     qerr = np.abs(explain.queue_us / explain.replay_us - 1)
     acc = explain.replay_us / explain.acctail_us
     med = float(np.median(qerr))
-    ok = med <= tol
-    return Claim(
-        "X1", "a per-ms queue model on AccTail's own burst counts (ours, not the paper's) "
-        "predicts the modelled segment's replayed percentile at AccTail's allocated rates",
-        paper_value="— (not in the paper)",
-        reproduced_value=f"median |error| {med * 100:.1f} % (AccTail: {np.median(acc):.0f}× low)",
-        tolerance=f"median |error| <= {tol * 100:g} %", verdict=verdict_of(ok), role="analysis",
-        kind="report",
+    ok = med <= X1_TOL
+    return Measured(
+        None, f"median |error| {med * 100:.1f} % (AccTail: {np.median(acc):.0f}× low)",
+        {"queue_median_abs_error": med, "queue_p90_abs_error": float(np.quantile(qerr, .9)),
+         "acctail_median_under": float(np.median(acc)), "acctail_max_under": float(acc.max())},
+        verdict=verdict_of(ok),
         reason=f"Over {len(explain)} (tenant, percentile) allocations the queue model's median "
         f"|error| is {med * 100:.1f} % (90th percentile {np.quantile(qerr, 0.9) * 100:.1f} %), "
         f"while AccTail is a median {np.median(acc):.0f}× (up to {acc.max():.0f}×) below the "
         "replay" + ("." if ok else
                      f"; the burst counts alone miss part of the queueing: "
                      f"{(1 - under_numbers(explain)['in_bursts']) * 100:.0f} % of the top 1 % "
-                     "latencies arrive outside continuous bursts (X2)."),
-        values={"queue_median_abs_error": med, "queue_p90_abs_error": float(np.quantile(qerr, .9)),
-                "acctail_median_under": float(np.median(acc)), "acctail_max_under":
-                float(acc.max())},
-    )  # fmt: skip
+                     "latencies arrive outside continuous bursts (X2)."))  # fmt: skip
 
 
-def x2_tail_in_bursts(explain: pd.DataFrame) -> Claim:
+def measure_x2(explain: pd.DataFrame) -> Measured:
     """X2: where the top 1 % of latencies arrive — inside continuous bursts or in the drain."""
     part = explain[explain.p == P[0]]
     share = float(part.top1_in_bursts.sum() / part.top1_requests.sum())
@@ -1303,23 +1319,20 @@ def x2_tail_in_bursts(explain: pd.DataFrame) -> Claim:
              if ok else
              "most of the slowest requests arrive outside them (the drain after a burst, or "
              "isolated 1 ms bursts)")
-    return Claim(
-        "X2", "most of the top 1 % latencies of the modelled segment (at AccTail's p99 "
-        "allocation) arrive inside continuous bursts", paper_value="— (not in the paper)",
-        reproduced_value=f"{share * 100:.1f} % inside", tolerance=f"> {X2_SHARE * 100:g} %",
-        verdict=verdict_of(ok), role="analysis", kind="report",
+    return Measured(
+        None, f"{share * 100:.1f} % inside",
+        {"share_inside": share, "median_rate_over_threshold": over}, verdict=verdict_of(ok),
         reason=f"{part.top1_in_bursts.sum():,} of {part.top1_requests.sum():,} top-1 % requests "
         f"arrive inside continuous bursts (M = 1.5): {where}. The bursts' average rate is a "
-        f"median {over:.2f}× the threshold "
-        f"M × mean, with a median peak of {np.median(part.median_peak_ms_count):.0f} requests "
-        "in one ms.",
-        values={"share_inside": share, "median_rate_over_threshold": over},
-    )  # fmt: skip
+        f"median {over:.2f}× the threshold M × mean, with a median peak of "
+        f"{np.median(part.median_peak_ms_count):.0f} requests in one ms.")  # fmt: skip
 
 
-def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Claim:
+def measure_x3(inputs) -> Measured:
     """X3: does keeping the bursts' per-ms shape (the reference queue model, ours) keep the
-    tenants it admits within their SLOs (T4's bands, against the exact-replay reference)?"""
+    tenants it admits within their SLOs (T4's bands, against the exact-replay reference)?
+    ``inputs``: ``{"safe": the safety table, "allocations": the allocations}``."""
+    safe, allocations = inputs["safe"], inputs["allocations"]
     q = safe[safe.method == "BurstQueue"].set_index("p")
     ref = safe[safe.method == "Exact"].set_index("p")
     vals = {_pk(p): {"violating %": float(r["violating_%"]), "worst": float(r["worst actual/SLO"]),
@@ -1342,18 +1355,14 @@ def x3_queue_model_safety(safe: pd.DataFrame, allocations: pd.DataFrame) -> Clai
                    "margin, so the model's own misses (queueing outside continuous bursts, "
                    "X1/X2) become violations beyond those of segments burstier than the "
                    "modelled one, which the exact reference shares.")
-    return Claim(
-        "X3", "a predictor that keeps the bursts' per-ms shape (ours, not the paper's) keeps the "
-        "tenants it admits within their SLOs", paper_value="— (not in the paper)",
-        reproduced_value="; ".join(f"{k} {v['violating %']:.0f} % violate, worst "
-                                   f"{v['worst']:.1f}×" for k, v in vals.items()),
-        tolerance=f"T4's band: {T4_SHARE.text()}; {T4_WORST.text()}",
-        verdict=verdict_of(ok), role="analysis", kind="report", reason=reason,
-        values={**vals, "median_actual_over_predicted": excess},
-    )  # fmt: skip
+    return Measured(
+        None, "; ".join(f"{k} {v['violating %']:.0f} % violate, worst {v['worst']:.1f}×"
+                        for k, v in vals.items()),
+        {**vals, "median_actual_over_predicted": excess}, verdict=verdict_of(ok),
+        reason=reason)
 
 
-def x4_burst_intensity(shown: pd.DataFrame) -> Claim:
+def measure_x4(shown: pd.DataFrame) -> Measured:
     """X4: across the paper's 2–10× burst intensity (``shown``: the table of
     :func:`~storrepro.papers.accgecko.experiment.intensity.intensity_shown`), does AccGecko under
     the primary reading stay within T4's band against the exact-replay reference, and what does it
@@ -1365,28 +1374,20 @@ def x4_burst_intensity(shown: pd.DataFrame) -> Claim:
     gains = shown["AccGecko gain %"]
     literal = shown["AccGecko (literal) violating %"]
     xs = sorted(shown.index.unique("intensity"))
-    return Claim(
-        "X4", "across burst intensities of 2–10× the mean, AccGecko under the primary reading "
-        "keeps its admitted tenants as safe as the exact-replay reference (T4's band)",
-        paper_value="bursts typically 2–10× the mean (§2.1, §4.1)",
-        reproduced_value=f"{primary.min():.1f}–{primary.max():.1f} % violate ("
-        f"{excess.min():+.1f} to {excess.max():+.1f} points against the reference); gain over "
-        f"SNC-Meister {gains.min():+.0f} to {gains.max():+.0f} %",
-        tolerance=f"T4's band at every intensity and percentile: {T4_SHARE.text()}",
-        verdict=verdict_of(ok), role="analysis", kind="report",
+    by = lambda series: {f"{x:g}x p{p:g}": float(v) for (x, p), v in series.items()}  # noqa: E731
+    return Measured(
+        None, f"{primary.min():.1f}–{primary.max():.1f} % violate ({excess.min():+.1f} to "
+        f"{excess.max():+.1f} points against the reference); gain over SNC-Meister "
+        f"{gains.min():+.0f} to {gains.max():+.0f} %",
+        {"violating_%": by(primary), "minus_exact_pp": by(excess), "gain_%": by(gains),
+         "literal_violating_%": by(literal)}, verdict=verdict_of(ok),
         reason=f"Over intensities {', '.join(f'{x:g}×' for x in xs)} and both percentiles, "
         f"{primary.min():.1f}–{primary.max():.1f} % of the tenants AccGecko admits violate "
         f"their SLO, at most {excess.max():.1f} points more than under the exact reference "
         f"(at {worst[0]:g}×, p{worst[1]:g}, where {primary[worst]:.1f} % violate), while it "
         f"admits {gains.min():+.0f} to {gains.max():+.0f} % more tenants than SNC-Meister; "
         f"under the literal reading {literal.min():.0f}–{literal.max():.0f} % violate"
-        + ("." if ok else "; its safety on the pool does not hold at every intensity."),
-        values={"violating_%": {f"{x:g}x p{p:g}": float(v) for (x, p), v in primary.items()},
-                "minus_exact_pp": {f"{x:g}x p{p:g}": float(v) for (x, p), v in excess.items()},
-                "gain_%": {f"{x:g}x p{p:g}": float(v) for (x, p), v in gains.items()},
-                "literal_violating_%": {f"{x:g}x p{p:g}": float(v)
-                                        for (x, p), v in literal.items()}},
-    )  # fmt: skip
+        + ("." if ok else "; its safety on the pool does not hold at every intensity."))
 
 
 # --- the headline -------------------------------------------------------------------------------
