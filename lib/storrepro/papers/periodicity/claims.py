@@ -1071,26 +1071,28 @@ def _reps(lat: pd.DataFrame) -> list:
     return sorted(lat.replicate.unique())
 
 
-def _tails(lat: pd.DataFrame, method: str, overhead: float) -> list[float]:
-    """Per replicate, ``method``'s worst-SSD tail (ms) at ``overhead``."""
-    m = _per_replicate(lat)
-    return [m.loc[(r, method, overhead)].max_tail_ms for r in _reps(lat)]
+def _tails(m: pd.DataFrame, method: str, overhead: float) -> list[float]:
+    """Per replicate, ``method``'s worst-SSD tail (ms) at ``overhead`` (``m``: the
+    :func:`_per_replicate` table)."""
+    return [m.loc[(r, method, overhead)].max_tail_ms for r in m.index.unique("replicate")]
 
 
-def _cuts(lat: pd.DataFrame, overhead: float = 0.01,
+def _cuts(m: pd.DataFrame, overhead: float = 0.01,
           method: str = "PreciseScheduling") -> list[float]:
     """Per replicate, the cut (%) of the worst SSD's 99.99 % latency by ``method`` at
     ``overhead``, against hash placement (each the mean over the replicate's intervals)."""
     return [float(100 * (1 - x / h)) for x, h in zip(
-        _tails(lat, method, overhead), _tails(lat, "hash", 0.0), strict=True)]
+        _tails(m, method, overhead), _tails(m, "hash", 0.0), strict=True)]
 
 
-def overloaded(lat: pd.DataFrame, overhead: float = 0.01) -> list[str]:
+def overloaded(lat: pd.DataFrame, overhead: float = 0.01, m: pd.DataFrame | None = None
+               ) -> list[str]:
     """Each replicate in which PreciseScheduling at ``overhead`` leaves the worst SSD's tail
     above hash placement's, with its cause: the interval and SSD of its worst tail, and that
     SSD's busiest minute against what the SSD serves in the seconds the minute's requests
-    arrive in (when the rows record them)."""
-    m = _per_replicate(lat)
+    arrive in (when the rows record them). ``m``: the :func:`_per_replicate` table, when the
+    caller has it."""
+    m = _per_replicate(lat) if m is None else m
     out = []
     for r in _reps(lat):
         mine, base = m.loc[(r, "PreciseScheduling", overhead)], m.loc[(r, "hash", 0.0)]
@@ -1114,9 +1116,9 @@ def overloaded(lat: pd.DataFrame, overhead: float = 0.01) -> list[str]:
     return out
 
 
-def _overloads(lat: pd.DataFrame, n: int) -> tuple[list[str], str]:
+def _overloads(lat: pd.DataFrame, m: pd.DataFrame) -> tuple[list[str], str]:
     """The overloaded replicates (:func:`overloaded`) and the sentence naming them."""
-    over = overloaded(lat)
+    over, n = overloaded(lat, m=m), len(m.index.unique("replicate"))
     return over, (f" PreciseScheduling at 1 % overloads an SSD in {len(over)} of {n} "
                   "replicates: " + "; ".join(over) + "." if over else "")
 
@@ -1127,16 +1129,16 @@ def measure_f3(replicates, inputs) -> Measured:
     replicate named with its cause, and greedy-history and greedy on the actual 10-min and
     1-min traffic at 1 %."""
     lat = inputs(replicates)["latencies"]
-    reps = _reps(lat)
-    red = {o: _cuts(lat, o) for o in (0.01, 0.02)}
+    reps, m = _reps(lat), _per_replicate(lat)
+    red = {o: _cuts(m, o) for o in (0.01, 0.02)}
     typical = {o: float(np.median(v)) for o, v in red.items()}
-    others = {method: float(np.median(_cuts(lat, 0.01, method)))
+    others = {method: float(np.median(_cuts(m, 0.01, method)))
               for method in ("greedy-history", ACTUAL_10MIN, ACTUAL_1MIN)
-              if (reps[0], method, 0.01) in _per_replicate(lat).index}
-    hash_ms = float(np.mean(_tails(lat, "hash", 0.0)))
+              if (reps[0], method, 0.01) in m.index}
+    hash_ms = float(np.mean(_tails(m, "hash", 0.0)))
     r1, r2 = typical[0.01], typical[0.02]
     inside = {o: sum(F3_BAND.contains(x) for x in red[o]) for o in red}
-    over, said = _overloads(lat, len(reps))
+    over, said = _overloads(lat, m)
     reason = (f"Hash placement's worst SSD: {hash_ms:.3f} ms (mean over replicates). The mean "
               f"cut is {np.mean(red[0.01]):.1f} % at 1 %, and {inside[0.01]} of {len(reps)} "
               f"replicates ({inside[0.02]} at 2 %) cut by 50–90 % (per replicate at 1 %: "
@@ -1172,7 +1174,7 @@ def measure_f4(replicates, inputs) -> Measured:
     ratios = [float(m.loc[(r, "PreciseScheduling", 0.01)].mean_latency_ms
                     / m.loc[(r, "hash", 0.0)].mean_latency_ms) for r in _reps(lat)]
     ratio = float(np.mean(ratios))
-    over, said = _overloads(lat, len(ratios))
+    over, said = _overloads(lat, m)
     return Measured(ratios, f"{ratio:.4f} × hash",
                     {"ratio": ratio, "per_replicate": ratios, "overloaded": over},
                     reason="Mean over SSDs of the average latency after PreciseScheduling at "
@@ -1181,8 +1183,8 @@ def measure_f4(replicates, inputs) -> Measured:
 
 def measure_f5(replicates, inputs) -> Measured:
     lat = inputs(replicates)["latencies"]
-    g5 = _tails(lat, "greedy-history", 0.05)
-    p1 = _tails(lat, "PreciseScheduling", 0.01)
+    m = _per_replicate(lat)
+    g5, p1 = _tails(m, "greedy-history", 0.05), _tails(m, "PreciseScheduling", 0.01)
     excess = [float(g / p - 1) for g, p in zip(g5, p1, strict=True)]
     held = sum(x > 0 for x in excess)
     per = ", ".join(f"{g:.3f} vs {p:.3f}" for g, p in zip(g5, p1, strict=True))
@@ -1198,8 +1200,9 @@ def measure_f6(replicates, inputs) -> Measured:
     """Per replicate: random-history's smaller worst-SSD tail at 1 % and 5 % over
     PreciseScheduling's at 1 %, minus 1; and random-history's at 10 % over it."""
     lat = inputs(replicates)["latencies"]
-    p1 = _tails(lat, "PreciseScheduling", 0.01)
-    rnd = {o: _tails(lat, "random-history", o) for o in (0.01, 0.05, 0.1)}
+    m = _per_replicate(lat)
+    p1 = _tails(m, "PreciseScheduling", 0.01)
+    rnd = {o: _tails(m, "random-history", o) for o in (0.01, 0.05, 0.1)}
     worse = [float(min(a, b) / p - 1) for a, b, p in zip(rnd[0.01], rnd[0.05], p1, strict=True)]
     similar = [float(a / p) for a, p in zip(rnd[0.1], p1, strict=True)]
     held = sum(x > 0 and F6_SIMILAR.contains(y) for x, y in zip(worse, similar, strict=True))
@@ -1220,8 +1223,8 @@ def measure_f6(replicates, inputs) -> Measured:
 
 def measure_f7(replicates, inputs) -> Measured:
     lat = inputs(replicates)["latencies"]
-    p1 = _tails(lat, "PreciseScheduling", 0.01)
-    p5 = _tails(lat, "PreciseScheduling", 0.05)
+    m = _per_replicate(lat)
+    p1, p5 = _tails(m, "PreciseScheduling", 0.01), _tails(m, "PreciseScheduling", 0.05)
     ratios = [float(b / a) for a, b in zip(p1, p5, strict=True)]
     ratio = float(np.mean(ratios))
     return Measured(ratios, f"5 % / 1 % = {ratio:.3f}",
