@@ -30,7 +30,7 @@ from storrepro.papers.bid.config import (
     device_queue_variants,
     reading_options,
 )
-from storrepro.papers.bid.kernel import replay
+from storrepro.papers.bid.kernel import Events, replay, trace_events
 from storrepro.papers.bid.metrics import (
     arm_moves,
     means,
@@ -40,6 +40,7 @@ from storrepro.papers.bid.metrics import (
     seed_gain,
     seed_reduction,
     summarise,
+    trace_facts,
     workload_means,
 )
 from storrepro.papers.bid.mode_a import SCHEMES as MODE_A_SCHEMES
@@ -63,17 +64,19 @@ def simulate(
     geometry: HDDGeometry = DEFAULT_GEOMETRY,
     ssd: SSDParams = DEFAULT_SSD,
     engine: str = "kernel",
+    events: Events | None = None,
 ) -> SimResult:
     """Replay ``trace`` (columns ts, pid, op, lba, size) through a fresh ``scheduler`` into the
     HDD (and the SSD for BID-Hybrid); the replay modes are described in
     :mod:`storrepro.papers.bid.reference`.
 
     ``engine="kernel"`` runs the numba kernel with the scheduler's options (Noop, CFQ, BID-HDD,
-    BID-Hybrid); ``"simpy"`` runs the reference model with the scheduler object itself.
+    BID-Hybrid), on ``events`` (:func:`~storrepro.papers.bid.kernel.trace_events` of the trace)
+    when given; ``"simpy"`` runs the reference model with the scheduler object itself.
     """
     check_options(rq_limit, mode, engine)
     if engine == "kernel":
-        return replay(trace, scheduler, rq_limit, mode, geometry, ssd)
+        return replay(trace, scheduler, rq_limit, mode, geometry, ssd, events=events)
     return simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd)
 
 
@@ -147,6 +150,13 @@ def cell_trace(cell: Cell) -> pd.DataFrame:
 
 
 @functools.lru_cache(maxsize=2)
+def _prepared(key: tuple) -> tuple[Events, dict]:
+    """A trace's kernel records and the facts its summaries read, made once for all its runs."""
+    trace = _trace(*key)
+    return trace_events(trace), trace_facts(trace)
+
+
+@functools.lru_cache(maxsize=2)
 def _packed(key: tuple) -> pd.DataFrame:
     """Mode A's request structures of a trace, made once for all its schemes."""
     return structures(_trace(*key))
@@ -165,9 +175,10 @@ def warm_up() -> None:
 def run_cell(cell: Cell, rng=None) -> dict:
     """Simulate one cell; the detail runs keep more than scalars (arm trace, BID's logs)."""
     trace = cell_trace(cell)
+    events, facts = _prepared(_trace_key(cell))
     scheduler = make_scheduler(cell.scheduler, cell.variant)
-    result = simulate(trace, scheduler, cell.rq_limit, cell.mode)
-    out = {"summary": summarise(result, trace)}
+    result = simulate(trace, scheduler, cell.rq_limit, cell.mode, events=events)
+    out = {"summary": summarise(result, trace, facts)}
     if cell.scheduler == "noop" and cell.variant == "primary":
         out["summary"].update(oracle_bound(trace))
     if cell.scheduler in MODE_A_SCHEMES and cell.variant == "primary":
@@ -299,16 +310,17 @@ def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
     """Cumulative device time (s) of one scheduler under one sensitivity configuration."""
     rq_limit = SENSITIVITY[cell.config][0]
     options = _options(cell.config, cell.scheduler)
-    trace = cell_trace(
+    key = _trace_key(
         Cell(cell.workload, cell.scheduler, 0, cell.events, cell.base_seed,
              trace=cell.trace, trace_format=cell.trace_format)
     )  # fmt: skip
+    trace, events = _trace(*key), _prepared(key)[0]
     modern = cell.config == MODERN
     scheduler = make_scheduler(cell.scheduler, MODERN_VARIANT if modern else "primary", **options)
     if modern:
-        result = replay(trace, scheduler, rq_limit, modern_disk=True)
+        result = replay(trace, scheduler, rq_limit, modern_disk=True, events=events)
     else:
-        result = simulate(trace, scheduler, rq_limit)
+        result = simulate(trace, scheduler, rq_limit, events=events)
     return float(result.requests.service.sum() / 1000)
 
 
