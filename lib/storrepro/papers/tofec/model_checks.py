@@ -17,8 +17,9 @@ from storrepro.papers.tofec.delay import (
     SUR,
     ModelParams,
     TaskDelayModel,
+    copula_delays,
+    copula_draws,
     copula_rho_for,
-    correlated_delays,
     mean_pairwise_correlation,
 )
 from storrepro.papers.tofec.metrics import GridResults
@@ -141,8 +142,11 @@ def copula_study(cfg: TofecConfig, target: float = 0.14) -> tuple[float, float, 
     """The Gaussian-copula variant: the task-delay correlation at ρ = 0.15, the ρ that gives
     ``target`` (the middle of the paper's 0.11-0.17), and the Fig. 5 tail gains under each."""
 
-    def delays(rho):  # one fixed stream, so every ρ sees the same variates
-        return correlated_delays(SUR, task_rng(cfg.seed, "copula"), 1.0, 6, cfg.mc_samples, rho)
+    # one fixed stream, drawn once, so every ρ sees the same variates
+    draws = copula_draws(SUR, task_rng(cfg.seed, "copula"), 1.0, 6, cfg.mc_samples)
+
+    def delays(rho):
+        return copula_delays(draws, rho)
 
     pearson = mean_pairwise_correlation(delays(0.15))
     rho_mid = copula_rho_for(delays, target)
