@@ -45,7 +45,7 @@ from storrepro.papers.bid.metrics import (
 )
 from storrepro.papers.bid.mode_a import SCHEMES as MODE_A_SCHEMES
 from storrepro.papers.bid.mode_a import ModeAOptions, simulate_mode_a, structures
-from storrepro.papers.bid.oracle import oracle_bound
+from storrepro.papers.bid.oracle import oracle_bound, oracle_floor
 from storrepro.papers.bid.reference import simulate_simpy
 from storrepro.papers.bid.results import SimResult, check_options
 from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
@@ -330,7 +330,8 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     :mod:`storrepro.papers.bid.oracle`) beside them.
 
     When the sweep's trace is the main runs' seed 0 (same events and request slots), the
-    default configuration is taken from ``summary`` instead of being run again."""
+    default configuration and the lower bound on the authors' disk are taken from ``summary``
+    instead of being computed again."""
     reuse = (
         summary is not None
         and cfg.sensitivity_events == cfg.events
@@ -346,8 +347,10 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     ]
     times = sweep(run_sensitivity_cell, cells, seed=cfg.seed, desc="sensitivity")
     t = pd.DataFrame([{**c.__dict__, "time_s": x} for c, x in zip(cells, times, strict=True)])
+    floors = {}
     if reuse:
         main = summary[(summary.replicate == 0) & (summary.variant == "primary")]
+        floors = main[main.scheduler == "noop"].set_index("workload").oracle_floor_s.to_dict()
         t = pd.concat(
             [
                 t,
@@ -374,8 +377,8 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     for w in workloads:
         trace = cell_trace(_seed0(cfg, w, cfg.sensitivity_events))
         oracles[w] = {
-            False: oracle_bound(trace)["oracle_floor_s"],
-            True: oracle_bound(trace, modern_disk=True)["oracle_floor_s"],
+            False: floors[w] if w in floors else oracle_floor(trace),
+            True: oracle_floor(trace, modern_disk=True),
         }
     rows = []
     for config, (rq, _) in SENSITIVITY.items():
