@@ -4,7 +4,8 @@ is one task.
 
 The trace of a (workload, replicate) pair comes from its own random stream, keyed by the pair
 alone, so every scheduler sees the identical trace (each worker process keeps the traces it made,
-so the schedulers of one trace do not regenerate it). A cell runs the DES (Mode B, the fast
+with their kernel records and the facts their summaries read, so the schedulers of one trace do
+not make them again). A cell runs the DES (Mode B, the fast
 kernel) and, for the five main schemes under the primary readings, the authors' window model
 (Mode A) on the same trace. Every scheduler runs once per *variant* — the primary readings and
 each alternative reading (:data:`storrepro.papers.bid.config.VARIANTS`) — that gives it other
