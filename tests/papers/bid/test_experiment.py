@@ -7,7 +7,7 @@ import pytest
 from storrepro.papers.bid import make_scheduler, workload
 from storrepro.papers.bid.config import BIDConfig
 from storrepro.papers.bid.experiment import Cell, cell_trace, run_cell, simulate
-from storrepro.papers.bid.metrics import summarise
+from storrepro.papers.bid.metrics import summarise, trace_facts
 from storrepro.sim.disk_model import hdd_service_time
 from storrepro.suite.config import ParameterError
 
@@ -120,6 +120,17 @@ def test_summary_metrics(trace):
     assert s["n2"] == (d >= 2).sum() and s["n1"] == (d >= 1).sum()
     assert s["TD_sweep"] == pytest.approx(d.sum() / 484_514)
     assert s["device_time_s"] == pytest.approx(result.requests.service.sum() / 1000)
+
+
+@pytest.mark.parametrize("ops", ["mixed", "writes only"])
+def test_summary_from_facts_made_once_equals_the_summary_of_the_trace(trace, ops):
+    t = trace if ops == "mixed" else trace.assign(op="W")
+    result = simulate(t, make_scheduler("bid-hybrid"))
+    facts = trace_facts(t)
+    assert facts["written"] == (t["size"].sum() if ops == "writes only" else facts["written"])
+    given, made = summarise(result, t, facts), summarise(result, t)
+    assert list(given) == list(made)
+    assert all(given[k] == made[k] or (given[k] != given[k] and made[k] != made[k]) for k in made)
 
 
 # -- workloads --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 
 from storrepro.papers.bid import Deadline, make_scheduler, workload
 from storrepro.papers.bid.experiment import simulate
+from storrepro.papers.bid.kernel import replay, trace_events
 from storrepro.papers.bid.kernel_core import _geometry_arrays, hdd_time
 from storrepro.sim.disk_checks import HDD_REFERENCE
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, hdd_service_time
@@ -145,3 +146,22 @@ def test_a_growing_gap_grows_the_wait_timer_in_both_engines(engine):
     )
     assert locked.waits[locked.waits.pid == 1].wait.max() == pytest.approx(1000.0)
     assert locked.waits[locked.waits.pid == 1].wait.iloc[-1] == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize("name", ["noop", "bid-hybrid"])
+def test_records_made_once_replay_as_the_trace_itself(trace, name):
+    # a sweep makes a trace's kernel records once and hands them to each of its replays
+    events = trace_events(trace)
+    for _ in range(2):
+        given = replay(trace, make_scheduler(name), events=events)
+        made = replay(trace, make_scheduler(name))
+        pd.testing.assert_frame_equal(given.requests, made.requests, check_exact=True)
+        np.testing.assert_array_equal(given.event_completion, made.event_completion)
+
+
+def test_trace_events_number_pids_densely_and_reject_other_ops():
+    one = pd.DataFrame({"ts": [0.0], "pid": [7], "op": ["W"], "lba": [8], "size": [8]})
+    records, pids = trace_events(one)
+    assert pids.tolist() == [7] and records["pid"].tolist() == [0] and records["op"].tolist() == [1]
+    with pytest.raises(ValueError, match="'R' or 'W'.*'X'"):
+        trace_events(one.assign(op=["X"]))

@@ -13,7 +13,13 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from storrepro.papers.bid import make_scheduler, workload
 from storrepro.papers.bid.experiment import simulate
 from storrepro.papers.bid.kernel_core import _geometry_arrays, hdd_time
-from storrepro.papers.bid.oracle import fewest_chains, fewest_requests, oracle_bound, swept_requests
+from storrepro.papers.bid.oracle import (
+    fewest_chains,
+    fewest_requests,
+    oracle_bound,
+    oracle_floor,
+    swept_requests,
+)
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, hdd_service_time
 
 MAX = 1024
@@ -224,3 +230,11 @@ def test_the_modern_disk_charges_rotation_only_off_the_head_and_a_transfer_term(
         oracle_bound(trace, modern_disk=True)["oracle_floor_s"]
         < oracle_bound(trace)["oracle_floor_s"]
     )
+
+
+@pytest.mark.parametrize("modern", [False, True])
+@pytest.mark.parametrize("size", [1, 3000])
+def test_the_floor_alone_is_the_bound_s_floor(modern, size):
+    trace = workload.generate("WordCount", 3000, np.random.default_rng(4)).head(size)
+    floor = oracle_floor(trace, modern_disk=modern)
+    assert floor == oracle_bound(trace, modern_disk=modern)["oracle_floor_s"] and floor > 0

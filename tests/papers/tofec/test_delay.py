@@ -118,6 +118,27 @@ def test_copula_keeps_the_marginal_and_correlates_the_tasks():
     assert abs(mean_pairwise_correlation(independent)) < 0.01
 
 
+@pytest.mark.parametrize("n, count", [(4, 5000), (1, 1)])
+def test_copula_draws_made_once_serve_every_rho(n, count):
+    from scipy.special import ndtr
+
+    from storrepro.papers.tofec.delay import copula_delays, copula_draws, correlated_delays
+
+    draws = copula_draws(SUR, np.random.default_rng(5), 1.0, n, count, table_size=3000)
+    for rho in (0.0, 0.15, 0.5):
+        # by hand, from a fresh stream: the table, the common normal, the own normals
+        rng = np.random.default_rng(5)
+        table = np.sort(SUR.sample(rng, 1.0, 3000))
+        z = math.sqrt(rho) * rng.standard_normal((count, 1))
+        z = z + math.sqrt(1 - rho) * rng.standard_normal((count, n))
+        expected = table[np.minimum((ndtr(z) * 3000).astype(np.int64), 2999)]
+        np.testing.assert_array_equal(copula_delays(draws, rho), expected)
+        fresh = correlated_delays(SUR, np.random.default_rng(5), 1.0, n, count, rho, 3000)
+        np.testing.assert_array_equal(fresh, expected)
+    with pytest.raises(ValueError, match="rho must be a copula correlation in \\[0, 1\\), got 1"):
+        copula_delays(draws, 1)
+
+
 def test_mean_pairwise_correlation_by_hand():
     from storrepro.papers.tofec.delay import mean_pairwise_correlation
 

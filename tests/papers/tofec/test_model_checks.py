@@ -6,7 +6,7 @@ import pytest
 
 from storrepro.papers.tofec import model_checks as mc
 from storrepro.papers.tofec.analysis import Setting, thresholds
-from storrepro.papers.tofec.delay import ModelParams
+from storrepro.papers.tofec.delay import SUR, ModelParams
 from storrepro.papers.tofec.metrics import GridResults
 from tofec_samples import hand_summary
 
@@ -40,3 +40,15 @@ def test_fit_table_sets_the_pilot_beside_the_fit():
     table = mc.fit_table(ModelParams(1.0, 2.0, 3.0, 4.0))
     assert table.fitted.tolist() == [1.0, 2.0, 3.0, 4.0]
     assert table.pilot.tolist() == [26.0, 48.9, 8.44, 10.7]
+
+
+@pytest.mark.parametrize("codes", [None, [(1, 1)], [(2, 1), (3, 2), (1, 1), (4, 2), (6, 3)]])
+def test_capacities_from_shared_delay_tables_equal_each_code_alone(codes):
+    # the codes of one k read one delay table as wide as the widest of them; k interleaved and
+    # a lone code included, every figure bit-equal to the code's own order statistics
+    blocks = SUR.draw(np.random.default_rng(3), 2000)
+    table = mc.mc_capacities(SUR, np.random.default_rng(3), 2000, codes=codes)
+    for (n, k), row in table.iterrows():
+        service, cost = mc.order_statistics(SUR, blocks, n, k)
+        assert (row.service_mean, row.cost_mean) == (service.mean(), cost.mean())
+        assert row.service_median == float(np.median(service))

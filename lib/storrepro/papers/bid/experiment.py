@@ -4,7 +4,8 @@ is one task.
 
 The trace of a (workload, replicate) pair comes from its own random stream, keyed by the pair
 alone, so every scheduler sees the identical trace (each worker process keeps the traces it made,
-so the schedulers of one trace do not regenerate it). A cell runs the DES (Mode B, the fast
+with their kernel records and the facts their summaries read, so the schedulers of one trace do
+not make them again). A cell runs the DES (Mode B, the fast
 kernel) and, for the five main schemes under the primary readings, the authors' window model
 (Mode A) on the same trace. Every scheduler runs once per *variant* — the primary readings and
 each alternative reading (:data:`storrepro.papers.bid.config.VARIANTS`) — that gives it other
@@ -30,7 +31,7 @@ from storrepro.papers.bid.config import (
     device_queue_variants,
     reading_options,
 )
-from storrepro.papers.bid.kernel import replay
+from storrepro.papers.bid.kernel import Events, replay, trace_events
 from storrepro.papers.bid.metrics import (
     arm_moves,
     means,
@@ -40,11 +41,12 @@ from storrepro.papers.bid.metrics import (
     seed_gain,
     seed_reduction,
     summarise,
+    trace_facts,
     workload_means,
 )
 from storrepro.papers.bid.mode_a import SCHEMES as MODE_A_SCHEMES
 from storrepro.papers.bid.mode_a import ModeAOptions, simulate_mode_a, structures
-from storrepro.papers.bid.oracle import oracle_bound
+from storrepro.papers.bid.oracle import oracle_bound, oracle_floor
 from storrepro.papers.bid.reference import simulate_simpy
 from storrepro.papers.bid.results import SimResult, check_options
 from storrepro.papers.bid.schedulers import MAIN, is_bid, make_scheduler, variant_options
@@ -63,17 +65,19 @@ def simulate(
     geometry: HDDGeometry = DEFAULT_GEOMETRY,
     ssd: SSDParams = DEFAULT_SSD,
     engine: str = "kernel",
+    events: Events | None = None,
 ) -> SimResult:
     """Replay ``trace`` (columns ts, pid, op, lba, size) through a fresh ``scheduler`` into the
     HDD (and the SSD for BID-Hybrid); the replay modes are described in
     :mod:`storrepro.papers.bid.reference`.
 
     ``engine="kernel"`` runs the numba kernel with the scheduler's options (Noop, CFQ, BID-HDD,
-    BID-Hybrid); ``"simpy"`` runs the reference model with the scheduler object itself.
+    BID-Hybrid), on ``events`` (:func:`~storrepro.papers.bid.kernel.trace_events` of the trace)
+    when given; ``"simpy"`` runs the reference model with the scheduler object itself.
     """
     check_options(rq_limit, mode, engine)
     if engine == "kernel":
-        return replay(trace, scheduler, rq_limit, mode, geometry, ssd)
+        return replay(trace, scheduler, rq_limit, mode, geometry, ssd, events=events)
     return simulate_simpy(trace, scheduler, rq_limit, mode, geometry, ssd)
 
 
@@ -147,6 +151,13 @@ def cell_trace(cell: Cell) -> pd.DataFrame:
 
 
 @functools.lru_cache(maxsize=2)
+def _prepared(key: tuple) -> tuple[Events, dict]:
+    """A trace's kernel records and the facts its summaries read, made once for all its runs."""
+    trace = _trace(*key)
+    return trace_events(trace), trace_facts(trace)
+
+
+@functools.lru_cache(maxsize=2)
 def _packed(key: tuple) -> pd.DataFrame:
     """Mode A's request structures of a trace, made once for all its schemes."""
     return structures(_trace(*key))
@@ -165,9 +176,10 @@ def warm_up() -> None:
 def run_cell(cell: Cell, rng=None) -> dict:
     """Simulate one cell; the detail runs keep more than scalars (arm trace, BID's logs)."""
     trace = cell_trace(cell)
+    events, facts = _prepared(_trace_key(cell))
     scheduler = make_scheduler(cell.scheduler, cell.variant)
-    result = simulate(trace, scheduler, cell.rq_limit, cell.mode)
-    out = {"summary": summarise(result, trace)}
+    result = simulate(trace, scheduler, cell.rq_limit, cell.mode, events=events)
+    out = {"summary": summarise(result, trace, facts)}
     if cell.scheduler == "noop" and cell.variant == "primary":
         out["summary"].update(oracle_bound(trace))
     if cell.scheduler in MODE_A_SCHEMES and cell.variant == "primary":
@@ -299,16 +311,17 @@ def run_sensitivity_cell(cell: SensitivityCell, rng=None) -> float:
     """Cumulative device time (s) of one scheduler under one sensitivity configuration."""
     rq_limit = SENSITIVITY[cell.config][0]
     options = _options(cell.config, cell.scheduler)
-    trace = cell_trace(
+    key = _trace_key(
         Cell(cell.workload, cell.scheduler, 0, cell.events, cell.base_seed,
              trace=cell.trace, trace_format=cell.trace_format)
     )  # fmt: skip
+    trace, events = _trace(*key), _prepared(key)[0]
     modern = cell.config == MODERN
     scheduler = make_scheduler(cell.scheduler, MODERN_VARIANT if modern else "primary", **options)
     if modern:
-        result = replay(trace, scheduler, rq_limit, modern_disk=True)
+        result = replay(trace, scheduler, rq_limit, modern_disk=True, events=events)
     else:
-        result = simulate(trace, scheduler, rq_limit)
+        result = simulate(trace, scheduler, rq_limit, events=events)
     return float(result.requests.service.sum() / 1000)
 
 
@@ -318,7 +331,8 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     :mod:`storrepro.papers.bid.oracle`) beside them.
 
     When the sweep's trace is the main runs' seed 0 (same events and request slots), the
-    default configuration is taken from ``summary`` instead of being run again."""
+    default configuration and the lower bound on the authors' disk are taken from ``summary``
+    instead of being computed again."""
     reuse = (
         summary is not None
         and cfg.sensitivity_events == cfg.events
@@ -334,8 +348,10 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     ]
     times = sweep(run_sensitivity_cell, cells, seed=cfg.seed, desc="sensitivity")
     t = pd.DataFrame([{**c.__dict__, "time_s": x} for c, x in zip(cells, times, strict=True)])
+    floors = {}
     if reuse:
         main = summary[(summary.replicate == 0) & (summary.variant == "primary")]
+        floors = main[main.scheduler == "noop"].set_index("workload").oracle_floor_s.to_dict()
         t = pd.concat(
             [
                 t,
@@ -362,8 +378,8 @@ def run_sensitivity(cfg, workloads, summary: pd.DataFrame | None = None) -> pd.D
     for w in workloads:
         trace = cell_trace(_seed0(cfg, w, cfg.sensitivity_events))
         oracles[w] = {
-            False: oracle_bound(trace)["oracle_floor_s"],
-            True: oracle_bound(trace, modern_disk=True)["oracle_floor_s"],
+            False: floors[w] if w in floors else oracle_floor(trace),
+            True: oracle_floor(trace, modern_disk=True),
         }
     rows = []
     for config, (rq, _) in SENSITIVITY.items():

@@ -48,7 +48,6 @@ from storrepro.papers.bid.kernel_core import (
     TIER,
     TRACE,
     WAIT,
-    WRITE,
     History,
     Logs,
     MergeIndex,
@@ -376,6 +375,34 @@ def scheduler_options(scheduler) -> np.ndarray:
     return opt
 
 
+class Events(NamedTuple):
+    """A trace as the kernel reads it: one :data:`~kernel_core.TRACE` record per event (pids
+    numbered densely) and the trace's pids in that numbering. :func:`trace_events` makes it; a
+    sweep makes it once per trace and hands it to every replay of that trace."""
+
+    records: np.ndarray
+    pid_values: np.ndarray
+
+
+def trace_events(trace: pd.DataFrame) -> Events:
+    """Check a trace (columns ts, pid, op, lba, size) and turn it into the kernel's records."""
+    pid_values, pid = np.unique(trace.pid.to_numpy(dtype=np.int64), return_inverse=True)
+    ops = trace.op.to_numpy()
+    writes = ops == "W"
+    if len(ops) and not (writes | (ops == "R")).all():
+        raise ValueError(f"trace ops must be 'R' or 'W', got {sorted(set(ops) - {'R', 'W'})}")
+    lba = trace.lba.to_numpy(dtype=np.int64)
+    size = trace["size"].to_numpy(dtype=np.int64)
+    if len(lba) and (lba.min() < 0 or size.min() < 1):
+        raise ValueError("trace lba must be >= 0 and size >= 1 (sectors) in every event")
+    if len(lba) and int((lba + size).max()) >= 1 << LBA_BITS:
+        raise ValueError(f"trace sectors must stay below 2**{LBA_BITS} (a 4 TiB disk)")
+    records = np.empty(len(trace), dtype=TRACE)
+    records["ts"], records["pid"], records["op"] = trace.ts.to_numpy(dtype=float), pid, writes
+    records["lba"], records["size"] = lba, size
+    return Events(records, pid_values)
+
+
 def replay(
     trace: pd.DataFrame,
     scheduler,
@@ -384,33 +411,23 @@ def replay(
     geometry: HDDGeometry = DEFAULT_GEOMETRY,
     ssd: SSDParams = DEFAULT_SSD,
     modern_disk: bool = False,
+    events: Events | None = None,
 ) -> SimResult:
     """:func:`storrepro.papers.bid.experiment.simulate` with the kernel (same arguments and result).
 
     ``modern_disk`` replaces the authors' HDD model by the modern-disk sensitivity model
     (:data:`storrepro.papers.bid.kernel_core.MODERN_DISK`: a transfer term, rotation only on
-    non-sequential requests); the simpy reference model has only the authors' model."""
+    non-sequential requests); the simpy reference model has only the authors' model.
+    ``events`` may hand in :func:`trace_events` of ``trace``, made once for its replays."""
     check_options(rq_limit, mode)
     opt = scheduler_options(scheduler)
-    pid_values, pid = np.unique(trace.pid.to_numpy(dtype=np.int64), return_inverse=True)
-    ops = trace.op.to_numpy()
-    if len(ops) and not np.isin(ops, ("R", "W")).all():
-        raise ValueError(f"trace ops must be 'R' or 'W', got {sorted(set(ops) - {'R', 'W'})}")
-    lba = trace.lba.to_numpy(dtype=np.int64)
-    size = trace["size"].to_numpy(dtype=np.int64)
-    if len(lba) and (lba.min() < 0 or size.min() < 1):
-        raise ValueError("trace lba must be >= 0 and size >= 1 (sectors) in every event")
-    if len(lba) and int((lba + size).max()) >= 1 << LBA_BITS:
-        raise ValueError(f"trace sectors must stay below 2**{LBA_BITS} (a 4 TiB disk)")
-    events = np.empty(len(trace), dtype=TRACE)
-    events["ts"], events["pid"], events["op"] = trace.ts.to_numpy(dtype=float), pid, ops == "W"
-    events["lba"], events["size"] = lba, size
+    records, pid_values = trace_events(trace) if events is None else events
     gi, gf = _geometry_arrays(geometry, modern_disk)
     cap = 2 * len(trace) + 64
     hbits = max(10, int(4 * (rq_limit + 64)).bit_length())
     while True:
         state = _new_state(len(trace), len(pid_values), rq_limit, opt[0], cap, hbits)
-        served = _replay(events, rq_limit, mode == "backlogged", opt, gi, gf, state)
+        served = _replay(records, rq_limit, mode == "backlogged", opt, gi, gf, state)
         if state.counters[0]["overflow"] == 0:
             break
         cap, hbits = 2 * cap, hbits + 1  # VFS-SSD splits made more pieces than the first guess
@@ -439,7 +456,6 @@ def _result(state: State, served: int, kind: int, n, pid_values, ssd: SSDParams)
         devices.append(on_ssd)
     frames = [_frame(device, served, req, pid_values) for device, served in enumerate(devices)]
     requests = pd.concat(frames, ignore_index=True)
-    requests["op"] = requests.op.astype(object)
     t_end = np.full(st["nreq"], np.nan)
     for served in devices:
         t_end[served["req"]] = served["t_end"]
@@ -480,17 +496,22 @@ def _result(state: State, served: int, kind: int, n, pid_values, ssd: SSDParams)
     return SimResult(requests, completion, state.arrival, int(st["count"]), **out)
 
 
+#: A request's op as the tables write it, indexed by its REQUEST op (READ = 0, WRITE = 1).
+OP_NAMES = np.array(["R", "W"], dtype=object)
+
+
 def _frame(device: int, served: np.ndarray, req: np.ndarray, pid_values) -> pd.DataFrame:
-    """A device's requests in service order (``served``: SERVED records)."""
-    r = req[served["req"]]
+    """A device's requests in service order (``served``: SERVED records); op as Python strings
+    (object dtype)."""
+    r = served["req"]
     return pd.DataFrame(
         {
             "device": device,
-            "pid": pid_values[r["pid"]],
-            "op": np.where(r["op"] == WRITE, "W", "R"),
-            "lba": r["lba"],
-            "size": r["size"],
-            "t_arrive": r["arrive"],
+            "pid": pid_values[req["pid"][r]],
+            "op": pd.Series(OP_NAMES[req["op"][r]], dtype=object),
+            "lba": req["lba"][r],
+            "size": req["size"][r],
+            "t_arrive": req["arrive"][r],
             "t_start": served["t_start"],
             "t_end": served["t_end"],
             "service": served["service"],

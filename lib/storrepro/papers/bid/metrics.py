@@ -14,8 +14,22 @@ SHORT_MOVE = CYLINDERS // 100  # short: 2 <= d < 1 % of the cylinders
 LONG_MOVE = CYLINDERS // 10  # long: d >= 10 % of the cylinders
 
 
-def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
-    """Scalar metrics of one run: device times (s), arm movements, latencies (ms), SSD share."""
+def trace_facts(trace: pd.DataFrame) -> dict:
+    """What :func:`summarise` reads of a trace: which events are reads, the sectors written and
+    submitted, and the processes; a sweep computes them once per trace."""
+    reads = (trace.op == "R").to_numpy()
+    return {
+        "reads": reads,
+        "written": trace.loc[~reads, "size"].sum(),
+        "total": trace["size"].sum(),
+        "processes": int(trace.pid.nunique()),
+    }
+
+
+def summarise(result: SimResult, trace: pd.DataFrame, facts: dict | None = None) -> dict:
+    """Scalar metrics of one run: device times (s), arm movements, latencies (ms), SSD share.
+    ``facts`` may hand in :func:`trace_facts` of ``trace``."""
+    facts = trace_facts(trace) if facts is None else facts
     q = result.requests
     hdd, ssd = q[q.device == 0], q[q.device == 1]
     d = hdd.d.to_numpy()
@@ -23,9 +37,7 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
     m1 = seek_metrics(d, CYLINDERS, min_distance=1)
     moves = d[d >= 2]
     latency = result.event_completion - result.event_arrival
-    reads = (trace.op == "R").to_numpy()
-    written = trace.loc[~reads, "size"].sum()
-    total = trace["size"].sum()
+    reads, written, total = facts["reads"], facts["written"], facts["total"]
     out = {
         "device_time_s": q.service.sum() / 1000,
         "hdd_time_s": hdd.service.sum() / 1000,
@@ -53,9 +65,9 @@ def summarise(result: SimResult, trace: pd.DataFrame) -> dict:
         "ssd_request_share": len(ssd) / len(q),
         "ssd_small_share": float((ssd["size"] <= 64).mean()) if len(ssd) else np.nan,
         "sectors_served": int(q["size"].sum()),
-        "sectors_submitted": int(trace["size"].sum()),
+        "sectors_submitted": int(total),
         "leftover": result.leftover,
-        "processes": int(trace.pid.nunique()),
+        "processes": facts["processes"],
     }
     for op, mask in (("read", reads), ("write", ~reads)):
         lat = latency[mask]

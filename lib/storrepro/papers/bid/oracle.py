@@ -231,6 +231,16 @@ def _may_ssd(op, lba, size) -> np.ndarray:
     return may
 
 
+def oracle_floor(
+    trace: pd.DataFrame, geometry: HDDGeometry = DEFAULT_GEOMETRY, modern_disk: bool = False
+) -> float:
+    """:func:`oracle_bound`'s lower bound (s) alone."""
+    op, lba, size = _arrays(trace)
+    no_seek = _costs(lba, size, *_geometry_arrays(geometry, modern_disk))[0]
+    everything = np.ones(len(lba), dtype=bool)
+    return _bound(op, lba, size, no_seek, everything, geometry, modern_disk) / 1000
+
+
 def oracle_bound(
     trace: pd.DataFrame, geometry: HDDGeometry = DEFAULT_GEOMETRY, modern_disk: bool = False
 ) -> dict:

@@ -181,16 +181,40 @@ def correlated_delays(
     mapped through the inverse empirical CDF of ``table_size`` independent delays, so every task
     keeps the model's marginal distribution.
     """
-    from scipy.special import ndtr
+    _check_rho(rho)
+    return copula_delays(copula_draws(model, rng, chunk, n, count, table_size), rho)
 
+
+def _check_rho(rho: float) -> None:
     if not 0 <= rho < 1:
         raise ValueError(f"rho must be a copula correlation in [0, 1), got {rho!r}")
+
+
+def copula_draws(
+    model: TaskDelayModel,
+    rng: np.random.Generator,
+    chunk: float,
+    n: int,
+    count: int,
+    table_size: int = 1_000_000,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`correlated_delays` draws, whatever ρ: the sorted table of independent delays,
+    each row's common normal and its n own normals (a study of many ρ draws them once)."""
     if not 1 <= n <= model.n_max:
         raise ValueError(f"n must be an integer in [1, {model.n_max}], got {n!r}")
     table = np.sort(model.sample(rng, chunk, table_size))
     common = rng.standard_normal((count, 1))
-    z = math.sqrt(rho) * common + math.sqrt(1 - rho) * rng.standard_normal((count, n))
-    index = np.minimum((ndtr(z) * table_size).astype(np.int64), table_size - 1)
+    return table, common, rng.standard_normal((count, n))
+
+
+def copula_delays(draws: tuple[np.ndarray, np.ndarray, np.ndarray], rho: float) -> np.ndarray:
+    """:func:`correlated_delays` at copula correlation ``rho`` from :func:`copula_draws`."""
+    from scipy.special import ndtr
+
+    _check_rho(rho)
+    table, common, own = draws
+    z = math.sqrt(rho) * common + math.sqrt(1 - rho) * own
+    index = np.minimum((ndtr(z) * table.size).astype(np.int64), table.size - 1)
     return table[index]
 
 

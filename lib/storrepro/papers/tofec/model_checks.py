@@ -17,8 +17,9 @@ from storrepro.papers.tofec.delay import (
     SUR,
     ModelParams,
     TaskDelayModel,
+    copula_delays,
+    copula_draws,
     copula_rho_for,
-    correlated_delays,
     mean_pairwise_correlation,
 )
 from storrepro.papers.tofec.metrics import GridResults
@@ -47,7 +48,13 @@ def order_statistics(
     model: TaskDelayModel, blocks: np.ndarray, n: int, k: int, file_mb: float = FILE_MB
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`simultaneous_start` on given variate blocks (one row per request)."""
-    delays = np.sort(model.delays(blocks, file_mb / k, n), axis=1)
+    return kth_and_cost(model.delays(blocks, file_mb / k, n), k)
+
+
+def kth_and_cost(delays: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of task delays (one request's n tasks, started together): the k-th smallest and
+    the cost Σ_j min(D_j, D_(k))."""
+    delays = np.sort(delays, axis=1)
     kth = delays[:, k - 1]
     return kth, np.minimum(delays, kth[:, None]).sum(axis=1)
 
@@ -61,12 +68,19 @@ def mc_capacities(
 ) -> pd.DataFrame:
     """Per code: MC mean service delay and cost, C = L / E[U] (req/s) and C / C(1,1).
 
-    All codes share one set of variate blocks (common random numbers across codes).
+    All codes share one set of variate blocks (common random numbers across codes), and the
+    codes of one k, one after another, the task delays of their chunk size: a task's delay
+    depends on its chunk and its own variates only, so (n, k)'s are the first n columns of the
+    widest such code's.
     """
     blocks = model.draw(rng, count)
-    rows = []
-    for n, k in codes or static_codes():
-        service, cost = order_statistics(model, blocks, n, k)
+    codes = list(codes or static_codes())
+    rows, table_k, table = [], None, None
+    for n, k in codes:
+        if k != table_k:
+            widest = max(m for m, j in codes if j == k)
+            table_k, table = k, model.delays(blocks, FILE_MB / k, widest)
+        service, cost = kth_and_cost(table[:, :n], k)
         rows.append(
             {
                 "n": n,
@@ -128,8 +142,11 @@ def copula_study(cfg: TofecConfig, target: float = 0.14) -> tuple[float, float, 
     """The Gaussian-copula variant: the task-delay correlation at ρ = 0.15, the ρ that gives
     ``target`` (the middle of the paper's 0.11-0.17), and the Fig. 5 tail gains under each."""
 
-    def delays(rho):  # one fixed stream, so every ρ sees the same variates
-        return correlated_delays(SUR, task_rng(cfg.seed, "copula"), 1.0, 6, cfg.mc_samples, rho)
+    # one fixed stream, drawn once, so every ρ sees the same variates
+    draws = copula_draws(SUR, task_rng(cfg.seed, "copula"), 1.0, 6, cfg.mc_samples)
+
+    def delays(rho):
+        return copula_delays(draws, rho)
 
     pearson = mean_pairwise_correlation(delays(0.15))
     rho_mid = copula_rho_for(delays, target)
