@@ -12,9 +12,11 @@ from storrepro.papers.accgecko.pacer import (
     Replayer,
     _kth_smallest,
     _narrowed,
+    _replay,
     largest,
     pacer_waits,
     rank_from_top,
+    snapshot_room,
 )
 from storrepro.sim.fifo import simulate_fifo
 
@@ -174,3 +176,42 @@ def test_a_sweep_of_each_rates_own_percentiles_gives_the_fresh_replays(seed):
     for sr, ps in needed.items():
         fresh = np.sort(numpy_closed_form(a, overhead, sr))[::-1]
         assert [swept[sr, p] for p in ps] == [fresh[rank_from_top(a.size, p) - 1] for p in ps]
+
+
+def busy_periods_above(a, overhead, sr, floor):
+    """The snapshot a replay at ``sr`` must leave, by numpy on the whole trace: every busy
+    period (a run from one request that waits 0 to the next) whose largest latency exceeds
+    ``floor`` — first request, arrivals, overheads, starts, peaks."""
+    shifted = a - np.arange(a.size, dtype=float) * (1.0 / sr)
+    wait = np.maximum.accumulate(shifted) - shifted
+    latency = wait * 1e6 + overhead
+    bounds = np.append(np.flatnonzero(wait == 0), a.size)
+    spans = zip(bounds[:-1], bounds[1:], strict=True)
+    kept = [(lo, hi) for lo, hi in spans if latency[lo:hi].max() > floor]
+    inside = np.concatenate([np.arange(lo, hi) for lo, hi in kept] or [np.empty(0, int)])
+    sizes = [hi - lo for lo, hi in kept]
+    return ([lo for lo, _ in kept], a[inside], overhead[inside], np.cumsum([0, *sizes]),
+            [latency[lo:hi].max() for lo, hi in kept])  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_replay_leaves_the_busy_periods_above_its_floor(seed):
+    """The snapshot a replay copies as it goes (a period under the floor undone when it closes)
+    holds exactly the busy periods above its floor, from the whole trace or from the snapshot
+    of a lower rate; with the floor above every latency it holds none."""
+    rng = np.random.default_rng(seed)
+    a = bursty(rng, 30_000)
+    overhead = dispatch_overhead_us(rng, a.size)
+    replayer = Replayer(a, overhead)
+    for sr in (2_300.0, 4_100.0, 7_700.0):  # each replays the snapshot the one before left
+        replayer.percentiles_us([99.0, 99.9], sr, use="sweep")
+        snap = replayer._snapshots[-1]
+        assert snap.rate == sr and 0 < snap.arrivals.size < a.size
+        expected = busy_periods_above(a, overhead, sr, snap.floor)
+        for got, want in zip(snap.requests, expected, strict=True):
+            assert np.array_equal(got, want)
+    everything = replayer._snapshots[0].requests
+    kept = snapshot_room(a.size, True)
+    latency, none = np.empty(a.size), np.empty(0, np.int64)
+    *_, periods, requests = _replay(everything, 1 / 2_300.0, 1e9, latency, none, False, kept)
+    assert (periods, requests) == (0, 0)

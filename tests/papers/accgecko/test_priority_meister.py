@@ -91,3 +91,56 @@ def test_envelope_depths_are_the_pacers_largest_waits():
     for rate, burst in zip(env.rates, env.bursts, strict=True):
         expected = 1 + rate * replayer.max_wait_us(float(rate)) * 1e-6
         assert burst == pytest.approx(expected, rel=1e-12)
+
+
+def worst_f(rates, bursts, k, higher, delay, capacity):
+    """The slow path of the priority check: f of ``_meets`` at t = 0 and at every corner (its
+    maximum over t >= 0, f being concave and piecewise linear), or inf if it still rises past
+    the last corner."""
+
+    def alpha(j, t):
+        return np.min(bursts[j] + rates[j] * t)
+
+    def f(t):
+        return alpha(k, t) + sum(alpha(j, t + delay) for j in higher) - capacity * (t + delay)
+
+    corners = [0.0]
+    for j, shift in [(k, 0.0)] + [(j, delay) for j in higher]:
+        for i in range(rates.shape[1]):
+            for m in range(i + 1, rates.shape[1]):
+                if rates[j, i] != rates[j, m]:
+                    corners.append((bursts[j, m] - bursts[j, i]) / (rates[j, i] - rates[j, m])
+                                   - shift)  # fmt: skip
+    corners = [t for t in corners if t >= 0]
+    last = max(corners)
+    if f(last + 1.0) > f(last):
+        return math.inf
+    return max(f(t) for t in corners)
+
+
+def test_the_priority_check_is_the_largest_f_over_the_corners():
+    """The shared-queue check (which reads the corners only when f rises at t = 0) against f at
+    every corner, on random envelopes of 1-8 tenants above one another, at capacities just
+    either side of the one where the check turns (f falls as the capacity grows), and at ones
+    far off: checks that settle at t = 0 and checks whose long-run rates exceed the capacity."""
+    from storrepro.papers.accgecko.priority_meister import _meets
+
+    rng = np.random.default_rng(2)
+    outcomes = set()
+    for case in range(30):
+        count = int(rng.integers(1, 9))
+        envelopes = [fit_envelope(np.sort(rng.uniform(0, 1, int(rng.integers(200, 2000)))), 1.0,
+                                  pairs=4) for _ in range(count)]  # fmt: skip
+        rates, bursts = stack_envelopes(envelopes)
+        delay = float(rng.uniform(1e-4, 5e-3))
+        higher = np.arange(1, count)
+        lo, hi = 1.0, 1e8  # fails at lo, passes at hi
+        for _ in range(45):  # to a relative 1e-6
+            mid = math.sqrt(lo * hi)
+            fails = worst_f(rates, bursts, 0, higher, delay, mid) > 1e-9
+            lo, hi = (mid, hi) if fails else (lo, mid)
+        for capacity in (lo * (1 - 1e-6), hi * (1 + 1e-6), 500.0, 1e7):
+            expected = worst_f(rates, bursts, 0, higher, delay, capacity) <= 1e-9
+            assert _meets(rates, bursts, 0, higher, delay, capacity) == expected, case
+            outcomes.add(expected)
+    assert outcomes == {True, False}

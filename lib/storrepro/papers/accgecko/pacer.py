@@ -65,52 +65,80 @@ def rank_from_top(total: int, p: float) -> int:
 
 
 @numba.njit(cache=True)
-def _replay(snapshot, spacing, floor, latency, waits, counts, every):
+def _replay(snapshot, spacing, floor, latency, counts, every, kept):
     """Replay a snapshot's busy periods whose peak exceeds ``floor`` at the fixed ``spacing``
     (s); the others cannot rise above it (see :class:`Snapshot`).
 
-    With ``every`` the replayed requests' latencies (µs) go into ``latency`` and whether they
-    queue into ``waits`` (both packed from 0), as a snapshot taken from this replay needs;
-    without it only the latencies above ``floor`` are packed, the only ones a rank above the
-    floor can fall on. The histogram of the packed latencies' buckets goes into ``counts`` (if
-    not empty). Returns how many were packed, the highest bucket, the longest wait (µs), how
-    many are in busy periods (at this rate) whose largest latency exceeds ``floor``, and how
-    many were replayed."""
+    The replayed latencies (µs) above ``floor`` go into ``latency`` (packed from 0), the only
+    ones a rank above the floor can fall on, or with ``every`` all of them; the histogram of the
+    packed latencies' buckets goes into ``counts`` (if not empty). With ``kept`` (the arrays of
+    a snapshot, room for every replayed request) the busy periods at this rate (within the
+    snapshot's) whose peak exceeds ``floor`` are copied there: the next snapshot. Returns how
+    many latencies were packed, the highest bucket, the longest wait (µs), how many requests
+    are in busy periods (at this rate) whose largest latency exceeds ``floor``, how many were
+    replayed, and how many periods and requests were kept.
+
+    The loop has no branch on the data (a busy period's start, or a latency above the floor,
+    comes about as often as not at the rates searched, and a mispredicted branch costs more
+    than the rest of the request): every request is written and counted only when it should."""
     firsts, arrivals, overhead, starts, peaks = snapshot
+    kept_firsts, kept_arrivals, kept_overhead, kept_starts, kept_peaks = kept
+    keep = kept_starts.size > 0
+    if keep:
+        kept_starts[0] = 0
     with_overhead = overhead.size > 0
-    bits = latency.view(np.int64)
-    best, longest, top = -np.inf, 0.0, 0
+    best, longest = -np.inf, 0.0
     done, packed, matter, start, largest = 0, 0, 0, 0, -np.inf  # busy period: opener, peak
-    if counts.size:
-        counts[:] = 0
+    periods, j, begun, first, peak = 0, 0, 0, 0, -np.inf  # kept: period's start, trace index
     for q in range(peaks.size):
         if peaks[q] <= floor:
             continue
         offset = firsts[q] - starts[q]  # request k of the snapshot is request k + offset
         for k in range(starts[q], starts[q + 1]):
             shifted = arrivals[k] - (k + offset) * spacing  # a_i − i/sr
+            opener = shifted >= best  # it waits 0: it closes the previous busy period
             best = max(best, shifted)
             wait = best - shifted
-            if wait <= 0:  # an opener: close the previous busy period
-                matter += done - start if largest > floor else 0
-                start, largest = done, -np.inf
+            matter += (done - start) * (opener & (largest > floor))
+            start = done if opener else start
+            largest = -np.inf if opener else largest
             wait_us = wait * 1e6
             longest = max(longest, wait_us)
             value = wait_us + overhead[k] if with_overhead else wait_us
             largest = max(largest, value)
             done += 1
-            if not every and value <= floor:
-                continue
             latency[packed] = value
-            if every:
-                waits[packed] = wait > 0
-            if counts.size:
-                bucket = bits[packed] >> BUCKET_SHIFT
-                counts[bucket] += 1
-                top = max(top, bucket)
-            packed += 1
+            packed += every | (value > floor)
+            if keep:  # a kept period also starts with each of the snapshot's
+                closing = opener | (k == starts[q])
+                kept_firsts[periods], kept_peaks[periods] = first, peak
+                kept_starts[periods + 1] = j
+                periods += closing & (peak > floor)
+                j = begun if closing & (peak <= floor) else j  # a period under the floor: undone
+                begun = j if closing else begun
+                first = k + offset if closing else first
+                peak = -np.inf if closing else peak
+                kept_arrivals[j] = arrivals[k]
+                if with_overhead:
+                    kept_overhead[j] = overhead[k]
+                j += 1
+                peak = max(peak, value)
     matter += done - start if largest > floor else 0
-    return packed, top, longest, matter, done
+    if keep:
+        kept_firsts[periods], kept_peaks[periods] = first, peak
+        kept_starts[periods + 1] = j
+        commit = peak > floor
+        periods += 1 if commit else 0
+        j = j if commit else begun
+    top = 0
+    if counts.size:
+        counts[:] = 0
+        bits = latency.view(np.int64)
+        for i in range(packed):
+            bucket = bits[i] >> BUCKET_SHIFT
+            counts[bucket] += 1
+            top = max(top, bucket)
+    return packed, top, longest, matter, done, periods, j
 
 
 @numba.njit(cache=True)
@@ -213,41 +241,6 @@ def largest(values, ranks) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _keep(snapshot, floor, waits, latency, matter):
-    """The next snapshot after a replay (as in :func:`_replay`, same ``floor``): the ``matter``
-    requests in busy periods (at the replayed rate) whose peak exceeds ``floor``."""
-    firsts, arrivals, overhead, starts, peaks = snapshot
-    kept_firsts = np.empty(matter, np.int64)
-    kept_arrivals = np.empty(matter)
-    kept_overhead = np.empty(matter if overhead.size else 0)
-    kept_starts = np.empty(matter + 1, np.int64)  # at most one busy period per request
-    kept_peaks = np.empty(matter)
-    kept_starts[0] = periods = j = done = 0
-    for q in range(peaks.size):
-        if peaks[q] <= floor:
-            continue
-        first, largest = starts[q], -np.inf  # the busy period being read: first request, peak
-        for k in range(starts[q], starts[q + 1] + 1):
-            if k == starts[q + 1] or (k > first and not waits[done]):  # close [first, k)
-                if largest > floor:
-                    kept_firsts[periods] = first + firsts[q] - starts[q]
-                    for m in range(first, k):
-                        kept_arrivals[j] = arrivals[m]
-                        if overhead.size:
-                            kept_overhead[j] = overhead[m]
-                        j += 1
-                    kept_peaks[periods] = largest
-                    periods += 1
-                    kept_starts[periods] = j
-                first, largest = k, -np.inf
-            if k < starts[q + 1]:
-                largest = max(largest, latency[done])
-                done += 1
-    starts_kept, peaks_kept = kept_starts[: periods + 1].copy(), kept_peaks[:periods].copy()
-    return kept_firsts[:periods].copy(), kept_arrivals, kept_overhead, starts_kept, peaks_kept
-
-
-@numba.njit(cache=True)
 def _narrowed(snapshot, floor):
     """The snapshot's busy periods whose peak exceeds ``floor``, copied in order: the same
     replays for any floor at least this, on fewer requests, side by side in memory."""
@@ -274,6 +267,14 @@ def _narrowed(snapshot, floor):
         p += 1
         kept_starts[p] = j
     return kept_firsts, kept_arrivals, kept_overhead, kept_starts, kept_peaks
+
+
+def snapshot_room(requests: int, with_overhead: bool) -> tuple[np.ndarray, ...]:
+    """Empty arrays for a snapshot of up to ``requests`` requests (none: no snapshot taken), as
+    :func:`_replay` fills them."""
+    firsts, peaks = np.empty(requests + 1, np.int64), np.empty(requests + 1)
+    starts = np.empty(requests + 2 if requests else 0, np.int64)
+    return firsts, np.empty(requests), np.empty(requests if with_overhead else 0), starts, peaks
 
 
 class Snapshot(NamedTuple):
@@ -317,15 +318,13 @@ class Replayer:
         self._seen: np.ndarray | None = None
         self._found: dict[int, dict[float, float]] = {}  # rank -> {rate: its latency there}
         self._latency = np.empty(n)
-        self._waits = np.empty(n, dtype=bool)
         self._counts = np.zeros(BUCKETS, np.int64)
 
     def latencies_us(self, sr: float) -> np.ndarray:
         """Server-side latency of every request in µs."""
-        latency, waits = np.empty(self.total), np.empty(self.total, bool)
-        none = np.empty(0, np.int64)
-        _replay(self._snapshots[0].requests, 1.0 / check_rate(sr), 0.0, latency, waits, none,
-                True)
+        latency = np.empty(self.total)
+        _replay(self._snapshots[0].requests, 1.0 / check_rate(sr), 0.0, latency,
+                np.empty(0, np.int64), True, snapshot_room(0, False))  # fmt: skip
         return latency
 
     def _floor(self, ranks) -> float:
@@ -364,20 +363,23 @@ class Replayer:
         usable = [s for s in self._snapshots if s.rate <= sr and s.floor <= floor]
         snap = min(usable, key=lambda s: s.arrivals.size)
         counts = self._counts if ranks else np.empty(0, np.int64)
-        every = use != "once"  # a snapshot may be taken: it needs every replayed latency
-        packed, top, longest, matter, done = _replay(
-            snap.requests, 1.0 / sr, floor, self._latency, self._waits, counts, every
+        # a snapshot may be taken: room for every request replayed
+        kept = snapshot_room(snap.arrivals.size if use != "once" else 0, snap.overhead.size > 0)
+        packed, top, longest, matter, done, periods, requests = _replay(
+            snap.requests, 1.0 / sr, floor, self._latency, counts, False, kept
         )
-        latency, waits = self._latency[:packed], self._waits[:packed]
         values = np.empty(len(ranks))
         if ranks:
-            _select(latency, counts, top, np.array(ranks, dtype=np.int64), values)
+            _select(self._latency[:packed], counts, top, np.array(ranks, dtype=np.int64), values)
             values = np.where(np.isnan(values), floor, np.maximum(values, floor))
             for rank, value in zip(ranks, values, strict=True):
                 self._found.setdefault(rank, {})[sr] = float(value)
         if use == "sweep" or use == "search" and matter < SEARCH_SNAPSHOT_SHARE * done:
-            kept = _keep(snap.requests, floor, waits, latency, matter)
-            self._snapshots.append(Snapshot(sr, floor, *kept))
+            firsts, arrivals, overhead, starts, peaks = kept
+            self._snapshots.append(Snapshot(
+                sr, floor, firsts[:periods], arrivals[:requests], overhead[:requests],
+                starts[: periods + 1], peaks[:periods],
+            ))  # fmt: skip
         self._replayed, self._replayed_requests = snap, done
         return values, longest
 

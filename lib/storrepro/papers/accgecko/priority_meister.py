@@ -161,6 +161,9 @@ def _f_slope(rates, bursts, k, higher, t, delay, capacity):
 def _meets(rates, bursts, k, higher, delay, capacity):
     """Whether tenant ``k`` below the tenants ``higher`` starts within ``delay`` (s): the concave
     ``f(t) = α_k(t) − 1 + Σ α_j(t + delay) + 1 − C (t + delay)`` stays <= 0 for every t >= 0."""
+    # f is concave: its slope falls at each corner; find the first point where it is <= 0
+    if _f_slope(rates, bursts, k, higher, 0.0, delay, capacity) <= 0:
+        return _f_at(rates, bursts, k, higher, 0.0, delay, capacity) <= 1e-9  # no corner needed
     pairs = rates.shape[1]
     events = np.empty((higher.size + 1) * pairs * pairs)
     n = 0
@@ -179,26 +182,26 @@ def _meets(rates, bursts, k, higher, delay, capacity):
                     if t > 0:
                         events[n] = t
                         n += 1
-    events = np.sort(events[:n])
-    # f is concave: its slope falls at each corner; bisect for the first point where it is <= 0
-    lo, hi = -1, n  # the slope is positive at lo (-1: t = 0) ... unknown up to hi
-    if _f_slope(rates, bursts, k, higher, 0.0, delay, capacity) <= 0:
-        hi = -1
-    elif n == 0 or _f_slope(rates, bursts, k, higher, events[n - 1], delay, capacity) > 0:
+    if n == 0 or _f_slope(rates, bursts, k, higher, events[:n].max(), delay, capacity) > 0:
         return False  # the long-run rates exceed the capacity
-    else:
-        hi = n - 1
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if _f_slope(rates, bursts, k, higher, events[mid], delay, capacity) > 0:
-                lo = mid
-            else:
-                hi = mid
-    t_star = 0.0 if hi < 0 else events[hi]
-    total = _alpha(rates, bursts, k, t_star) - capacity * (t_star + delay)  # −1 + 1 cancel
+    events = np.sort(events[:n])
+    lo, hi = -1, n - 1  # the slope is positive at lo (-1: t = 0), <= 0 at hi
+    while hi - lo > 1:  # bisect the sorted corners
+        mid = (lo + hi) // 2
+        if _f_slope(rates, bursts, k, higher, events[mid], delay, capacity) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return _f_at(rates, bursts, k, higher, events[hi], delay, capacity) <= 1e-9
+
+
+@numba.njit(cache=True)
+def _f_at(rates, bursts, k, higher, t_star, delay, capacity):
+    """``f(t*)`` of :func:`_meets` (its −1 + 1 cancel)."""
+    total = _alpha(rates, bursts, k, t_star) - capacity * (t_star + delay)
     for j in higher:
         total += _alpha(rates, bursts, j, t_star + delay)
-    return total <= 1e-9
+    return total
 
 
 @numba.njit(cache=True)
