@@ -285,6 +285,11 @@ def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():
     assert scheduling.interval_starts(w) == [1440, 1800]  # after a day of history, every 6 h
     factor = skew_factor(w, 0.7)
     got = scheduling.interval_traffic(w, start, factor=factor)
+    read, write = w.read[:, start:start + 360], w.write[:, start:start + 360]
+    assert got.tobytes() == ((read * factor).astype(float) + write * factor).tobytes()
+    k = np.float32(1.37)  # a scalar factor, as calibrate_load scales
+    assert scheduling.interval_traffic(w, start, factor=k).tobytes() == (
+        (read * k).astype(float) + write * k).tobytes()
     w.read *= factor
     w.write *= factor
     assert np.array_equal(got, scheduling.interval_traffic(w, start))
