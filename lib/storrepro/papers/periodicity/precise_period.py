@@ -597,20 +597,20 @@ class PrecisePeriod:
         windows whose best candidate passed."""
         hmin = self.min_horizon
         plans = []
-        for x, cache, length in rows:
+        for x, store, length in rows:
             n = x.size
-            ok = [t for t in cache[length][2] if 3 * t <= length and length + max(t, hmin) <= n]
+            ok = [t for t in store[length][2] if 3 * t <= length and length + max(t, hmin) <= n]
             end = None
             if ok:
                 end = ("full", length + min(n - length, 3 * max(max(ok), hmin)))
-                if end not in cache:
-                    cache[end] = self.clean(x[: end[1]])
+                if end not in store:
+                    store[end] = self.clean(x[: end[1]])
             plans.append((ok, end))
-        scores = self._pccs([(x, cache, length, end, t, max(t, hmin))
-                             for (x, cache, length), (ok, end) in zip(rows, plans, strict=True)
+        scores = self._pccs([(x, store, length, end, t, max(t, hmin))
+                             for (x, store, length), (ok, end) in zip(rows, plans, strict=True)
                              for t in ok])
         picks, stable, k = [], [], 0
-        for (x, cache, length), (ok, end) in zip(rows, plans, strict=True):
+        for (x, store, length), (ok, end) in zip(rows, plans, strict=True):
             mine, k = scores[k:k + len(ok)], k + len(ok)
             best, acc = None, math.nan
             if ok:  # np.argmax of the scores, nan as -inf (the first best), as in windows()
@@ -619,12 +619,12 @@ class PrecisePeriod:
                 best, acc = ok[i], mine[i]
                 if acc >= self.theta:
                     h = min(x.size - length, 3 * max(best, hmin))
-                    stable.append((x, cache, length, end, best, h))
+                    stable.append((x, store, length, end, best, h))
             picks.append((tuple(mine), best, acc))
         stabs = iter(self._pccs(stable))
-        return [Window(length, tuple(cache[length][1]), tuple(cache[length][2]), mine, best, acc,
+        return [Window(length, tuple(store[length][1]), tuple(store[length][2]), mine, best, acc,
                        next(stabs) if best is not None and acc >= self.theta else math.nan)
-                for (x, cache, length), (mine, best, acc) in zip(rows, picks, strict=True)]
+                for (x, store, length), (mine, best, acc) in zip(rows, picks, strict=True)]
 
     def _pccs(self, requests: list) -> list[float]:
         """``[self._score(*request) for request in requests]`` (requests: ``(x, cache, length,
@@ -632,17 +632,17 @@ class PrecisePeriod:
         keys = [("pcc", self.verification, length, end, t, h)
                 for _, _, length, end, t, h in requests]
         todo = {}
-        for (x, cache, length, end, t, h), key in zip(requests, keys, strict=True):
-            if key not in cache and (id(cache), key) not in todo:
+        for (x, store, length, end, t, h), key in zip(requests, keys, strict=True):
+            if key not in store and (id(store), key) not in todo:
                 target = ("target", self.verification, length, end, t)
-                if target not in cache:
-                    cache[target] = self.target_of(cache[end], length, t, x[: end[1]])
-                todo[id(cache), key] = (cache, key, self.forecast_source(cache[length][0], t),
-                                        t, cache[target], h)
+                if target not in store:
+                    store[target] = self.target_of(store[end], length, t, x[: end[1]])
+                todo[id(store), key] = (store, key, self.forecast_source(store[length][0], t),
+                                        t, store[target], h)
         done = forecast_pccs([(src, t, target, h) for _, _, src, t, target, h in todo.values()])
-        for (cache, key, *_), score in zip(todo.values(), done, strict=True):
-            cache[key] = score
-        return [cache[key] for (_, cache, *_), key in zip(requests, keys, strict=True)]
+        for (store, key, *_), score in zip(todo.values(), done, strict=True):
+            store[key] = score
+        return [store[key] for (_, store, *_), key in zip(requests, keys, strict=True)]
 
 
 def detect_readings(x, verifications, **config) -> dict:
