@@ -257,14 +257,13 @@ class _Runs:
     """
 
     def __init__(self, weight, mu, wait):
-        self.weight, self.mu, self.wait, self.row, counts, self.first = _collapse(weight, mu,
-                                                                                wait)
+        self.weight, self.mu, self.wait, counts, self.first = _collapse(weight, mu, wait)
         self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         total = np.maximum(weight.sum(axis=1), 1)
         self.error_bound = (8 * counts + 512) * (np.finfo(float).eps / 2) * total
 
     def cdf(self, at: np.ndarray) -> np.ndarray:
-        return _run_cdf(self.weight, self.mu, self.wait, self.row, at)
+        return _run_cdf(self.weight, self.mu, self.wait, self.start, at)
 
 
 @numba.njit(cache=True)
@@ -273,7 +272,6 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
     w = np.empty(rows * cols)
     m = np.empty(rows * cols)
     q = np.empty(rows * cols)
-    row_of = np.empty(rows * cols, dtype=np.int64)
     first = np.empty(rows * cols, dtype=np.int64)  # each run's first sub-bin
     counts = np.zeros(rows)
     k = -1
@@ -282,17 +280,24 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
             new = i == 0 or mu[row, i] != mu[row, i - 1] or wait[row, i] != wait[row, i - 1]
             if new:
                 k += 1
-                w[k], m[k], q[k], row_of[k], first[k] = 0.0, mu[row, i], wait[row, i], row, i
+                w[k], m[k], q[k], first[k] = 0.0, mu[row, i], wait[row, i], i
                 counts[row] += 1
             w[k] += weight[row, i]
-    return w[: k + 1], m[: k + 1], q[: k + 1], row_of[: k + 1], counts, first[: k + 1]
+    return w[: k + 1], m[: k + 1], q[: k + 1], counts, first[: k + 1]
 
 
 @numba.njit(cache=True)
-def _run_cdf(weight, mu, wait, row_of, at):  # pragma: no cover (numba)
+def _run_cdf(weight, mu, wait, start, at):  # pragma: no cover (numba)
+    """Per row, the sum over its runs (``start``: each row's first run) of ``weight (1 -
+    exp(-mu max(at - wait, 0)))``, in run order; a run not yet reached (``at <= wait``) adds
+    an exact 0 to a sum that is >= 0, so it is skipped, exp and all."""
     out = np.zeros(at.size)
-    for k in range(weight.size):
-        out[row_of[k]] += weight[k] * (1 - np.exp(-mu[k] * max(at[row_of[k]] - wait[k], 0.0)))
+    for row in range(at.size):
+        acc = 0.0
+        for k in range(start[row], start[row + 1]):
+            if at[row] > wait[k]:
+                acc += weight[k] * (1 - np.exp(-mu[k] * (at[row] - wait[k])))
+        out[row] = acc
     return out
 
 
