@@ -118,16 +118,12 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
     switched_p = rng.random(k) < spec.switch_share
     where = rng.integers(0, 3, size=k)  # 0 read, 1 write, 2 both
-    trains = burst_trains(t, np.where(switched_p, 120, period), start, length, height)
-    if switched_p.any():  # 1 h before the middle of the history, 2 h after it
-        half = spec.history_minutes // 2
-        early = burst_trains(t[:half], np.full(k, 60), start, length, height)
-        trains[switched_p, :half] = early[switched_p]
-    period = np.where(switched_p, 120, period)
-    # the same operations in the same order as the plain expressions in the comments, on two
-    # reused (segments × minutes) arrays, the elementwise steps fused into one pass each
-    # (:func:`ar1`, :func:`scale_drift`, :func:`add_bursts`, :func:`dropouts`) without a dozen
-    # fresh 200 MB temporaries per side (their page faults cost more than the arithmetic)
+    period = np.where(switched_p, 120, period)  # 2 h after the middle of the history (1 h before)
+    # the same operations in the same order as the plain expressions in the comments
+    # (plain.generate_surrogate), on two reused (segments × minutes) arrays, the elementwise
+    # steps fused into one pass each (ar1, scale_drift, add_trains, add_bursts, dropouts),
+    # without a dozen fresh 200 MB temporaries per side (their page faults cost more than the
+    # arithmetic)
     phase_base = 2 * np.pi * t[None, :] / m
     x, other = np.empty((n, m)), np.empty((n, m))
     out = []
@@ -140,7 +136,8 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
         np.exp(x, out=x)
         scale_drift(x, (volume[:, None] * share)[:, 0], other)  # x = volume · share · exp · drift
         mine = (where == side) | (where == 2)
-        x[idx[mine]] += trains[mine]
+        add_trains(x, idx[mine], period[mine], start[mine], length[mine], height[mine],
+                   switched_p[mine], spec.history_minutes // 2)  # x[...] += burst_trains(...)
         rng.random(out=other)
         # 10-minute random bursts of 5 × the volume on aperiodic segments
         add_bursts(x, other, 1 / 600, periodic, 10, volume, 5.0)
@@ -195,6 +192,18 @@ def ar1(noise: np.ndarray, phi: float, sd: float = 1.0,
             noise[row, t] = y * gain
             state = 0.0 * e - y * -phi
     return noise
+
+
+@numba.njit(cache=True)
+def add_trains(x, rows, period, start, length, height, switched,
+               half):  # pragma: no cover (numba)
+    """``x[rows] += burst_trains(t, period, start, length, height)`` (``on * height``: the
+    height or 0.0 added), a switched row's period 60 minutes before ``half``."""
+    for r in range(rows.size):
+        for t in range(x.shape[1]):
+            p = 60 if switched[r] and t < half else period[r]
+            on = (t - start[r]) % p < length[r]
+            x[rows[r], t] += height[r] if on else 0.0
 
 
 @numba.njit(cache=True)
