@@ -205,11 +205,33 @@ def test_surrogate_filters_equal_scipy_lfilter():
     noise = rng.normal(0, 0.3, size=(20, 3000))
     want = signal.lfilter([1.0], [1.0, -0.9], noise, axis=1)
     assert np.array_equal(workload.ar1(noise, 0.9), want)
-    hits = rng.random((20, 3000)) < 1 / 50
-    assert np.array_equal(
-        workload.trailing_count(hits, 10, np.empty(hits.shape)),
-        signal.lfilter(np.ones(10), [1.0], hits, axis=1),
-    )
+    z = rng.standard_normal((20, 3000))
+    want = 0.25 * signal.lfilter([1.0], [1.0, -0.9], 0.3 * z + 0.0, axis=1)
+    assert np.array_equal(workload.ar1(z.copy(), 0.9, 0.3, 0.25), want)
+
+
+def test_surrogate_fused_passes_equal_the_numpy_expressions():
+    # bursts: hits on the first minutes and at a row's end, one excluded row; dropouts: a
+    # uniform exactly at the probability (kept) and one just below (dropped)
+    rng = np.random.default_rng(9)
+    x, u = rng.lognormal(size=(6, 400)), rng.random((6, 400))
+    u[0, :3], u[1, -1] = 0.0, 0.0
+    excluded, volume = np.array([False, False, True, False, False, False]), rng.lognormal(size=6)
+    hits = (u < 1 / 50) & ~excluded[:, None]
+    bursts = signal.lfilter(np.ones(10), [1.0], hits, axis=1) * volume[:, None] * 5
+    got = x.copy()
+    workload.add_bursts(got, u, 1 / 50, excluded, 10, volume, 5.0)
+    assert np.array_equal(got, x + bursts)
+    sine, scale = np.sin(rng.uniform(0, 7, x.shape)), rng.lognormal(size=6)
+    got = x.copy()
+    workload.scale_drift(got, scale, sine)
+    assert np.array_equal(got, x * scale[:, None] * (0.3 * sine + 1))
+    u[2, 5], u[2, 6] = 0.002, np.nextafter(0.002, 0)
+    want = x.copy()
+    want[u < 0.002] = 0.0
+    got = workload.dropouts(x, u, 0.002)
+    assert got.dtype == np.float32 and np.array_equal(got, want.astype(np.float32))
+    assert got[2, 5] != 0 and got[2, 6] == 0
 
 
 def test_latency_mixture_cdf_equals_the_numpy_expression():
@@ -308,7 +330,7 @@ def test_collapsed_cdf_is_within_its_error_bound():
     wait = np.concatenate([np.zeros((6, 1)), q[:, :-1]], axis=1) / lat.S_OPS
     mu = np.maximum(lat.S_OPS - rate, 0.05 * lat.S_OPS)
     runs = kernel._Runs(counts, mu, wait)
-    assert np.bincount(runs.row).max() < counts.shape[1]  # runs really collapse sub-bins
+    assert np.diff(runs.start).max() < counts.shape[1]  # runs really collapse sub-bins
     for at in np.geomspace(1e-6, 1e-1, 60):
         point = np.full(6, at)
         gap = np.abs(runs.cdf(point) - kernel.mixture_cdf(counts, mu, wait, point))

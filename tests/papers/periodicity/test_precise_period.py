@@ -385,3 +385,21 @@ def test_detect_many_fills_each_cache_as_detect_does():
         for key in a:  # the windows' cleaned series and candidates, the targets and PCCs
             assert repr(a[key]) == repr(b[key]) and (
                 not isinstance(key, int) or np.array_equal(a[key][0], b[key][0]))
+
+
+def test_forecast_pccs_are_pcc_of_each_forecast():
+    # horizons within and beyond one period, repeated horizons (one batch row each), a
+    # constant target (no variance: nan), a history with exactly 3T samples and a target
+    # longer than the horizon; every score bit for bit as pcc(forecast(...)) gives it
+    rng = np.random.default_rng(11)
+    requests = []
+    for t, n, h in ((4, 12, 11), (4, 40, 33), (7, 21, 7), (13, 60, 39), (13, 90, 39),
+                    (2, 30, 1), (30, 200, 90)):
+        requests.append((rng.normal(size=n), t, rng.normal(size=h + 5), h))
+    requests.append((rng.normal(size=50), 5, np.full(20, 2.0), 11))
+    want = [ppm.pcc(ppm.forecast(x, t, h), y[:h]) for x, t, y, h in requests]
+    got = ppm.forecast_pccs(requests)
+    assert np.array_equal(got, want, equal_nan=True) and np.isnan(got[-1])
+    assert all(type(v) is float for v in got) and ppm.forecast_pccs([]) == []
+    with pytest.raises(ValueError, match="period 5, horizon 11"):
+        ppm.forecast_pccs([(np.ones(14), 5, np.ones(20), 11)])

@@ -54,6 +54,23 @@ def test_ssd_load_and_hash_placement():
     assert bin_sum(np.arange(7.0)[None, :], 3).tolist() == [[3.0, 12.0]]
 
 
+def test_ssd_load_from_a_reference_placement_is_the_fresh_sum():
+    # moves onto an empty SSD, off an SSD entirely, a swap, and no move at all: bit for bit
+    rng = np.random.default_rng(6)
+    traffic = rng.lognormal(size=(40, 30)) * 1e7
+    before = np.arange(40) % 5
+    before[before == 4] = 3  # SSD 4 starts empty
+    load = ssd_load(traffic, before, 6)
+    for moves in ([], [(0, 4)], [(2, 1), (7, 1), (12, 4)], [(1, 2), (2, 1)],
+                  [(i, 5) for i in range(0, 40, 5)]):
+        after = before.copy()
+        for segment, ssd in moves:
+            after[segment] = ssd
+        got = ssd_load(traffic, after, 6, (before, load))
+        assert got.tobytes() == ssd_load(traffic, after, 6).tobytes()
+    assert ssd_load(traffic, before, 6, (before, load)) is not load
+
+
 def test_eq1_delay():
     assert lat.eq1_delay(12_000, 13_000) == pytest.approx(1e-3)
     assert np.isinf(lat.eq1_delay(13_000, 13_000))
@@ -285,6 +302,11 @@ def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():
     assert scheduling.interval_starts(w) == [1440, 1800]  # after a day of history, every 6 h
     factor = skew_factor(w, 0.7)
     got = scheduling.interval_traffic(w, start, factor=factor)
+    read, write = w.read[:, start:start + 360], w.write[:, start:start + 360]
+    assert got.tobytes() == ((read * factor).astype(float) + write * factor).tobytes()
+    k = np.float32(1.37)  # a scalar factor, as calibrate_load scales
+    assert scheduling.interval_traffic(w, start, factor=k).tobytes() == (
+        (read * k).astype(float) + write * k).tobytes()
     w.read *= factor
     w.write *= factor
     assert np.array_equal(got, scheduling.interval_traffic(w, start))
@@ -365,3 +387,48 @@ def test_periods_detected_at_one_scale_serve_another():
     # the end of the history is in the key: the two intervals detect different periods
     periods = [scheduling.precise_prediction(w, s).periods for s in starts]
     assert any(periods[0][g] != periods[1][g] for g in set(periods[0]) & set(periods[1]))
+
+
+def _numpy_greedy(pred, ids, placement, ssds, budget, base=None):
+    """The greedy loop as numpy writes it (the reference of the numba loop)."""
+    place = placement.copy()
+    where = place[ids]
+    P = ssd_load(pred, where, ssds)
+    if base is not None:
+        P = P + base[:, None]
+    frozen, moves = np.zeros(ids.size, dtype=bool), []
+    while len(moves) < budget:
+        s_star, b_star = np.unravel_index(int(np.argmax(P)), P.shape)
+        movable = np.flatnonzero((where == s_star) & ~frozen)
+        if movable.size == 0:
+            break
+        i = movable[int(np.argmax(pred[movable, b_star]))]
+        others = np.delete(np.arange(ssds), s_star)
+        target = int(others[int(np.argmin((P[others] + pred[i]).max(axis=1)))])
+        if (P[target] + pred[i]).max() >= P[s_star].max():
+            frozen[i] = True
+            continue
+        P[s_star] -= pred[i]
+        P[target] += pred[i]
+        where[i] = target
+        moves.append((int(ids[i]), int(s_star), target))
+    place[ids] = where
+    return place, moves
+
+
+def test_greedy_schedule_equals_the_numpy_loop():
+    # ties (whole-number forecasts), a base load, budgets past what the loop can use, no
+    # forecast segment at all and a zero budget: the same moves and placement
+    rng = np.random.default_rng(13)
+    for trial in range(120):
+        n, ssds = int(rng.integers(0, 300)), int(rng.integers(2, 40))
+        pred = rng.lognormal(size=(n, 36)) * 1e6
+        if trial % 3 == 0:
+            pred = np.round(pred / 1e6)
+        ids = rng.permutation(n + 20)[:n]
+        placement = np.arange(n + 20) % ssds
+        base = rng.lognormal(size=ssds) * 1e6 if trial % 2 else None
+        budget = int(rng.integers(0, 120))
+        got = schedule(pred, ids, placement, ssds, budget, base=base)
+        want = _numpy_greedy(pred, ids, placement, ssds, budget, base)
+        assert np.array_equal(got[0], want[0]) and got[1] == want[1]

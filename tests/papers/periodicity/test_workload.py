@@ -11,7 +11,7 @@ from storrepro.papers.periodicity.experiment import (
     SchedulingTask,
     run_replicate,
 )
-from storrepro.papers.periodicity.workload import REQUEST_BYTES, SurrogateSpec, from_trace
+from storrepro.papers.periodicity.workload import REQUEST_BYTES, SurrogateSpec, bin_sum, from_trace
 from storrepro.suite.table import judge_row
 from storrepro.suite.traces.formats import FILETIME_UNIX_EPOCH
 
@@ -84,3 +84,20 @@ def test_the_scheduling_study_runs_on_the_trace(trace):
     e1 = judge_row(rules.rows("E1")[0], rules, [result], {})
     assert e1.verdict == "not checkable" and "no known (planted) periods" in e1.reason
     assert repr(task) == repr(SchedulingTask(0, SPEC, OVERHEADS, MOVE_COUNTS))  # same stream
+
+
+def test_bin_sum_equals_numpys_reshaped_sum():
+    # float32 and float64 column slices of wide arrays (numpy's pairwise association in each
+    # bin, bit for bit), bins below, at and past 8 values, trailing minutes dropped, a 1-D
+    # series, and bins over 128 minutes or integer traffic (numpy's own sum)
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        wide = (rng.lognormal(size=(7, 900)) * 1e6).astype(dtype)
+        x = wide[:, 17:700]
+        for width in (*range(1, 21), 64, 128, 129, 300):
+            want = x[:, : x.shape[1] // width * width].reshape(7, -1, width).sum(axis=-1)
+            got = bin_sum(x, width)
+            assert got.dtype == dtype and got.tobytes() == want.tobytes()
+        assert bin_sum(x[3], 10).tobytes() == bin_sum(x, 10)[3].tobytes()
+    assert bin_sum(np.arange(7)[None, :], 3).tolist() == [[3, 12]]
+    assert bin_sum(np.ones((2, 5)), 10).shape == (2, 0)

@@ -32,15 +32,22 @@ def _block_sum(a, lo, hi):  # pragma: no cover (numba)
         for i in range(lo, hi):
             res += a[i]
         return res
-    r = np.empty(8)
-    for j in range(8):
-        r[j] = a[lo + j]
+    # eight accumulators as locals (an array here was allocated on every call)
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
     i = 8
     while i < n - (n % 8):
-        for j in range(8):
-            r[j] += a[lo + i + j]
+        j = lo + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
         i += 8
-    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while i < n:
         res += a[lo + i]
         i += 1
@@ -242,10 +249,14 @@ def dwt_approx(x, filt):  # pragma: no cover (numba)
     order = np.empty(taps, dtype=np.int64)
     for o in range(n // 2):
         i = taps // 2 + 2 * o
-        _filter_order(i, n, taps, order)
         acc = 0.0
-        for f in order:
-            acc += filt[f] * x[(i - f) % n]
+        if taps - 1 <= i < n:  # the filter's reach inside the signal: taps in order, no wrap
+            for f in range(taps):
+                acc += filt[f] * x[i - f]
+        else:
+            _filter_order(i, n, taps, order)
+            for f in order:
+                acc += filt[f] * x[(i - f) % n]
         out[o] = acc
     return out
 
@@ -267,12 +278,17 @@ def idwt_approx(a, filt):  # pragma: no cover (numba)
             i, even, odd = n + start - 1, 2 * n - 1, 0
         else:
             i, even, odd = start + step - 1, 2 * step - 1, 2 * step
-        _filter_order(i, n, half, order)
         acc_even = 0.0
         acc_odd = 0.0
-        for j in order:
-            acc_even += filt[2 * j] * a[(i - j) % n]
-            acc_odd += filt[2 * j + 1] * a[(i - j) % n]
+        if half - 1 <= i < n:  # no wrap: the taps in order, as _filter_order gives them
+            for j in range(half):
+                acc_even += filt[2 * j] * a[i - j]
+                acc_odd += filt[2 * j + 1] * a[i - j]
+        else:
+            _filter_order(i, n, half, order)
+            for j in order:
+                acc_even += filt[2 * j] * a[(i - j) % n]
+                acc_odd += filt[2 * j + 1] * a[(i - j) % n]
         out[even] = acc_even
         out[odd] = acc_odd
     return out
@@ -372,3 +388,28 @@ def peak_lags(r, kmax, valid):  # pragma: no cover (numba)
                 best = k
         out[row] = best
     return out
+
+
+@numba.njit(cache=True)
+def centred_forecasts(src, src_start, src_len, tgt, tgt_start, period, horizon,
+                      out_start):  # pragma: no cover (numba)
+    """The two sides of ``precise_period.pcc`` for many verifications at once, each less its
+    mean (numpy's sum over the size): for request r, the 3-period-mean forecast
+    (``precise_period.forecast``) of the history ``src[src_start[r]:][:src_len[r]]`` over
+    ``horizon[r]`` steps and its target ``tgt[tgt_start[r]:][:horizon[r]]``, written from
+    ``out_start[r]`` (``out_start[-1]``: the total length)."""
+    a = np.empty(out_start[-1])
+    b = np.empty(out_start[-1])
+    for r in range(period.size):
+        t, h, o = period[r], horizon[r], out_start[r]
+        end = src_start[r] + src_len[r]  # the history's end: sample n
+        for k in range(h):
+            at = end + k % t  # n + k mod T, less 1, 2 and 3 periods
+            a[o + k] = (0.0 + src[at - t] + src[at - 2 * t] + src[at - 3 * t]) / 3
+            b[o + k] = tgt[tgt_start[r] + k]
+        mean_a = pairwise_sum(a, o, o + h) / h
+        mean_b = pairwise_sum(b, o, o + h) / h
+        for k in range(h):
+            a[o + k] -= mean_a
+            b[o + k] -= mean_b
+    return a, b

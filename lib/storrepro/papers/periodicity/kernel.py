@@ -230,10 +230,13 @@ def _moments(weight, rate, wait, service, floor):  # pragma: no cover (numba)
     total, weighted = np.empty(rows), np.empty(rows)
     wait_max, mu_min = np.empty(rows), np.empty(rows)
     for row in range(rows):
+        last, inverse = np.nan, np.nan
         for i in range(cols):
             m = np.maximum(service - rate[row, i], floor)
             mu[row, i] = m
-            terms[i] = weight[row, i] * (wait[row, i] + 1 / m)
+            if m != last:  # mu is constant within a minute's arrivals: 1 / m once per value
+                last, inverse = m, 1 / m
+            terms[i] = weight[row, i] * (wait[row, i] + inverse)
         weighted[row] = pairwise_sum(terms, 0, cols)
         total[row] = pairwise_sum(weight[row], 0, cols)
         wait_max[row] = wait[row].max()
@@ -254,14 +257,13 @@ class _Runs:
     """
 
     def __init__(self, weight, mu, wait):
-        self.weight, self.mu, self.wait, self.row, counts, self.run_of = _collapse(weight, mu,
-                                                                                wait)
+        self.weight, self.mu, self.wait, counts, self.first = _collapse(weight, mu, wait)
         self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         total = np.maximum(weight.sum(axis=1), 1)
         self.error_bound = (8 * counts + 512) * (np.finfo(float).eps / 2) * total
 
     def cdf(self, at: np.ndarray) -> np.ndarray:
-        return _run_cdf(self.weight, self.mu, self.wait, self.row, at)
+        return _run_cdf(self.weight, self.mu, self.wait, self.start, at)
 
 
 @numba.njit(cache=True)
@@ -270,8 +272,7 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
     w = np.empty(rows * cols)
     m = np.empty(rows * cols)
     q = np.empty(rows * cols)
-    row_of = np.empty(rows * cols, dtype=np.int64)
-    run_of = np.empty((rows, cols), dtype=np.int64)  # each sub-bin's run
+    first = np.empty(rows * cols, dtype=np.int64)  # each run's first sub-bin
     counts = np.zeros(rows)
     k = -1
     for row in range(rows):
@@ -279,18 +280,24 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
             new = i == 0 or mu[row, i] != mu[row, i - 1] or wait[row, i] != wait[row, i - 1]
             if new:
                 k += 1
-                w[k], m[k], q[k], row_of[k] = 0.0, mu[row, i], wait[row, i], row
+                w[k], m[k], q[k], first[k] = 0.0, mu[row, i], wait[row, i], i
                 counts[row] += 1
             w[k] += weight[row, i]
-            run_of[row, i] = k
-    return w[: k + 1], m[: k + 1], q[: k + 1], row_of[: k + 1], counts, run_of
+    return w[: k + 1], m[: k + 1], q[: k + 1], counts, first[: k + 1]
 
 
 @numba.njit(cache=True)
-def _run_cdf(weight, mu, wait, row_of, at):  # pragma: no cover (numba)
+def _run_cdf(weight, mu, wait, start, at):  # pragma: no cover (numba)
+    """Per row, the sum over its runs (``start``: each row's first run) of ``weight (1 -
+    exp(-mu max(at - wait, 0)))``, in run order; a run not yet reached (``at <= wait``) adds
+    an exact 0 to a sum that is >= 0, so it is skipped, exp and all."""
     out = np.zeros(at.size)
-    for k in range(weight.size):
-        out[row_of[k]] += weight[k] * (1 - np.exp(-mu[k] * max(at[row_of[k]] - wait[k], 0.0)))
+    for row in range(at.size):
+        acc = 0.0
+        for k in range(start[row], start[row + 1]):
+            if at[row] > wait[k]:
+                acc += weight[k] * (1 - np.exp(-mu[k] * (at[row] - wait[k])))
+        out[row] = acc
     return out
 
 
@@ -322,7 +329,7 @@ def mixture_cdf(weight, mu, wait, at, rows=None, work: _Workspace | None = None,
         count = _run_exponents(runs.mu, runs.wait, runs.start, at, rows, work.args,
                                work.run_arg)
         return _run_weighted_sums(weight, rows, np.exp(work.args[:count]), work.run_arg,
-                                  runs.run_of, work.terms)
+                                  runs.start, runs.first, work.terms)
     count = _exponents(mu, wait, at, rows, work.args, work.index)
     return _weighted_sums(weight, rows, np.exp(work.args[:count]), work.index, work.terms)
 
@@ -344,12 +351,18 @@ def _run_exponents(mu, wait, start, at, rows, args, run_arg):  # pragma: no cove
 
 
 @numba.njit(cache=True)
-def _run_weighted_sums(weight, rows, exps, run_arg, run_of, terms):  # pragma: no cover (numba)
+def _run_weighted_sums(weight, rows, exps, run_arg, start, first,
+                       terms):  # pragma: no cover (numba)
+    """:func:`_weighted_sums` on the runs of :class:`_Runs` (``start``: each row's first run,
+    ``first``: each run's first sub-bin): each run's ``1 - exp`` once, for its sub-bins."""
     cols = weight.shape[1]
     out = np.empty(rows.size)
     for k, row in enumerate(rows):
-        for i in range(cols):
-            terms[i] = weight[row, i] * (1 - exps[run_arg[run_of[row, i]]])
+        for j in range(start[row], start[row + 1]):
+            done = 1 - exps[run_arg[j]]
+            stop = first[j + 1] if j + 1 < start[row + 1] else cols
+            for i in range(first[j], stop):
+                terms[i] = weight[row, i] * done
         out[k] = pairwise_sum(terms, 0, cols)  # numpy's sum(axis=1), same association
     return out
 

@@ -304,6 +304,43 @@ def pcc(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b) / den if den > 0 else math.nan
 
 
+def forecast_pccs(requests: list[tuple[np.ndarray, int, np.ndarray, int]]) -> list[float]:
+    """``[pcc(forecast(history, t, h), target[:h]) for history, t, target, h in requests]``,
+    the same numbers: the forecasts and their centring in one kernel
+    (:func:`~storrepro.papers.periodicity._fast_steps.centred_forecasts`), then the three dot
+    products of all requests of one horizon in one ``np.vecdot`` each (numpy's dot of each
+    row, the one ``@`` computes)."""
+    for history, t, target, h in requests:
+        if 3 * t > history.size or h > target.size:
+            raise ValueError(f"period {t}, horizon {h}: needs {3 * t} samples of history and "
+                             f"{h} of target, have {history.size} and {target.size}")
+    if not requests:
+        return []
+    order = sorted(range(len(requests)), key=lambda r: requests[r][3])  # by horizon
+    horizon = np.array([requests[r][3] for r in order], dtype=np.int64)
+    out_start = np.concatenate([[0], np.cumsum(horizon)])
+    sizes = np.array([requests[r][0].size for r in order], dtype=np.int64)
+    a, b = fast.centred_forecasts(
+        np.concatenate([requests[r][0] for r in order]).astype(float, copy=False),
+        np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes,
+        np.concatenate([requests[r][2][: requests[r][3]] for r in order]).astype(float,
+                                                                               copy=False),
+        out_start[:-1], np.array([requests[r][1] for r in order], dtype=np.int64), horizon,
+        out_start)
+    aa, bb, ab = (np.empty(len(order)) for _ in range(3))
+    cuts = [0, *np.flatnonzero(np.diff(horizon)) + 1, len(order)]
+    for lo, hi in zip(cuts, cuts[1:], strict=False):  # one horizon: rows of one length
+        rows = slice(out_start[lo], out_start[hi])
+        x, y = a[rows].reshape(hi - lo, -1), b[rows].reshape(hi - lo, -1)
+        aa[lo:hi], bb[lo:hi], ab[lo:hi] = np.vecdot(x, x), np.vecdot(y, y), np.vecdot(x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = np.sqrt(aa * bb)  # pcc's arithmetic, element by element
+        score = np.where(den > 0, ab / den, math.nan)
+    out = np.empty(len(order))
+    out[order] = score
+    return out.tolist()
+
+
 @dataclass(frozen=True)
 class Window:
     """One step of the growing-window loop, kept for traces and the theta sweep."""
@@ -516,35 +553,96 @@ class PrecisePeriod:
         return last if self.on_fail == "best" else None
 
     def detect_many(self, xs, caches: list | None = None) -> list[int | None]:
-        """``[self.detect(x, cache) for x, cache in zip(xs, caches)]``, the same periods: the
-        loops run in step, and each step's windows of one length are preprocessed and searched
-        for candidates in one batch (:meth:`_fill_windows`), not one series at a time."""
+        """``[self.detect(x, cache) for x, cache in zip(xs, caches)]``, the same periods and
+        caches: the loops run in step; each step's windows of one length are preprocessed and
+        searched for candidates in one batch (:meth:`_fill_windows`), and all of the step's
+        verifications are scored in one batch (:meth:`_verify`), not one series at a time."""
         xs = [as_series(x) for x in xs]
         caches = [{} for _ in xs] if caches is None else caches
         out: list[int | None] = [None] * len(xs)
-        live = {i: [self.windows(x, cache=caches[i]), None] for i, x in enumerate(xs)
+        live = {i: None for i, x in enumerate(xs)  # the last window's best candidate
                 if x.size >= self.L0_min and not is_constant(x)}
         lengths = {n: list(self.window_lengths(n)) for n in {xs[i].size for i in live}}
         step = 0
         while live:
-            batches: dict[int, list[int]] = {}
-            for i in live:
+            now: dict[int, int] = {}
+            for i in list(live):
                 schedule = lengths[xs[i].size]
-                if step < len(schedule) and schedule[step] not in caches[i]:
-                    batches.setdefault(schedule[step], []).append(i)
+                if step == len(schedule):  # no window verified
+                    last = live.pop(i)
+                    out[i] = last if self.on_fail == "best" else None
+                else:
+                    now[i] = schedule[step]
+            batches: dict[int, list[int]] = {}
+            for i, length in now.items():
+                if length not in caches[i]:
+                    batches.setdefault(length, []).append(i)
             for length, rows in batches.items():
                 self._fill_windows([xs[i] for i in rows], [caches[i] for i in rows], length)
-            for i in list(live):
-                loop = live[i]
-                window = next(loop[0], None)
-                if window is None or window.verified(self.theta):
-                    fallback = loop[1] if self.on_fail == "best" else None
-                    out[i] = fallback if window is None else window.best
+            windows = self._verify([(xs[i], caches[i], length) for i, length in now.items()])
+            for i, window in zip(now, windows, strict=True):
+                if window.verified(self.theta):
+                    out[i] = window.best
                     del live[i]
                 elif window.best is not None:
-                    loop[1] = window.best
+                    live[i] = window.best
             step += 1
         return out
+
+    def _verify(self, rows: list) -> list[Window]:
+        """The :class:`Window` that :meth:`windows` (stopping at the first verified window)
+        makes of each ``(x, cache, length)`` of ``rows``, with the same entries in each
+        ``cache``: each step's PCCs not yet in a cache are scored in one batch
+        (:func:`forecast_pccs`), the accuracy checks first, then the stability checks of the
+        windows whose best candidate passed."""
+        hmin = self.min_horizon
+        plans = []
+        for x, store, length in rows:
+            n = x.size
+            ok = [t for t in store[length][2] if 3 * t <= length and length + max(t, hmin) <= n]
+            end = None
+            if ok:
+                end = ("full", length + min(n - length, 3 * max(max(ok), hmin)))
+                if end not in store:
+                    store[end] = self.clean(x[: end[1]])
+            plans.append((ok, end))
+        scores = self._pccs([(x, store, length, end, t, max(t, hmin))
+                             for (x, store, length), (ok, end) in zip(rows, plans, strict=True)
+                             for t in ok])
+        picks, stable, k = [], [], 0
+        for (x, store, length), (ok, end) in zip(rows, plans, strict=True):
+            mine, k = scores[k:k + len(ok)], k + len(ok)
+            best, acc = None, math.nan
+            if ok:  # np.argmax of the scores, nan as -inf (the first best), as in windows()
+                ranked = [s if math.isfinite(s) else -math.inf for s in mine]
+                i = max(range(len(ranked)), key=ranked.__getitem__)
+                best, acc = ok[i], mine[i]
+                if acc >= self.theta:
+                    h = min(x.size - length, 3 * max(best, hmin))
+                    stable.append((x, store, length, end, best, h))
+            picks.append((tuple(mine), best, acc))
+        stabs = iter(self._pccs(stable))
+        return [Window(length, tuple(store[length][1]), tuple(store[length][2]), mine, best, acc,
+                       next(stabs) if best is not None and acc >= self.theta else math.nan)
+                for (x, store, length), (mine, best, acc) in zip(rows, picks, strict=True)]
+
+    def _pccs(self, requests: list) -> list[float]:
+        """``[self._score(*request) for request in requests]`` (requests: ``(x, cache, length,
+        end, t, h)``), the PCCs not yet in their caches computed in one batch."""
+        keys = [("pcc", self.verification, length, end, t, h)
+                for _, _, length, end, t, h in requests]
+        todo = {}
+        for (x, store, length, end, t, h), key in zip(requests, keys, strict=True):
+            if key not in store and (id(store), key) not in todo:
+                target = ("target", self.verification, length, end, t)
+                if target not in store:
+                    store[target] = self.target_of(store[end], length, t, x[: end[1]])
+                todo[id(store), key] = (store, key, self.forecast_source(store[length][0], t),
+                                        t, store[target], h)
+        done = forecast_pccs([(src, t, target, h) for _, _, src, t, target, h in todo.values()])
+        for (store, key, *_), score in zip(todo.values(), done, strict=True):
+            store[key] = score
+        return [store[key] for (_, store, *_), key in zip(requests, keys, strict=True)]
 
 
 def detect_readings(x, verifications, **config) -> dict:

@@ -59,12 +59,19 @@ def move_budget(
     return int(np.round(overhead * mean_bytes_per_s * hours * 3600 / segment_bytes))
 
 
-def ssd_load(traffic: np.ndarray, placement: np.ndarray, ssds: int) -> np.ndarray:
+def ssd_load(traffic: np.ndarray, placement: np.ndarray, ssds: int,
+             reference: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Per-SSD sums of per-segment traffic rows: (segments, T) -> (ssds, T), each SSD's rows
     added in segment order (as ``traffic[placement == s].sum(axis=0)`` adds them, for T >= 2),
-    in one pass without copying the rows."""
+    in one pass without copying the rows. ``reference``: another placement and its load of the
+    same ``traffic``; an SSD holding the same segments under both keeps that row (the same
+    rows added in the same order), only the SSDs that gained or lost a segment are summed."""
     traffic = np.ascontiguousarray(traffic, dtype=float)
-    return _ssd_sums(traffic, np.asarray(placement, dtype=np.int64), ssds)
+    placement = np.asarray(placement, dtype=np.int64)
+    if reference is None:
+        return _ssd_sums(traffic, placement, ssds)
+    return _ssd_sums_from(traffic, placement, ssds, np.asarray(reference[0], dtype=np.int64),
+                          np.ascontiguousarray(reference[1], dtype=float))
 
 
 @numba.njit(cache=True)
@@ -74,6 +81,25 @@ def _ssd_sums(traffic, placement, ssds):  # pragma: no cover (numba)
         row = out[placement[i]]
         for t in range(traffic.shape[1]):
             row[t] += traffic[i, t]
+    return out
+
+
+@numba.njit(cache=True)
+def _ssd_sums_from(traffic, placement, ssds, before, load):  # pragma: no cover (numba)
+    changed = np.zeros(ssds, dtype=np.bool_)
+    for i in range(placement.size):
+        if placement[i] != before[i]:
+            changed[placement[i]] = True
+            changed[before[i]] = True
+    out = load.copy()
+    for s in range(ssds):
+        if changed[s]:
+            out[s] = 0.0
+    for i in range(traffic.shape[0]):
+        if changed[placement[i]]:
+            row = out[placement[i]]
+            for t in range(traffic.shape[1]):
+                row[t] += traffic[i, t]
     return out
 
 
@@ -98,6 +124,10 @@ def schedule(
     P = ssd_load(pred, where, ssds)
     if base is not None:
         P = P + np.asarray(base, dtype=float)[:, None]
+    if rng is None:  # the greedy target: the loop in numba, numpy's comparisons and sums
+        moved = _greedy_moves(P, np.ascontiguousarray(pred, dtype=float), where, budget)
+        place[ids] = where
+        return place, [(int(ids[i]), int(src), int(dst)) for i, src, dst in moved]
     frozen = np.zeros(ids.size, dtype=bool)
     moves = []
     while len(moves) < budget:
@@ -106,12 +136,7 @@ def schedule(
         if movable.size == 0:
             break
         i = movable[int(np.argmax(pred[movable, b_star]))]
-        others = np.delete(np.arange(ssds), s_star)
-        if rng is None:
-            peaks = (P[others] + pred[i]).max(axis=1)
-            target = int(others[int(np.argmin(peaks))])
-        else:
-            target = int(rng.choice(others))
+        target = int(rng.choice(np.delete(np.arange(ssds), s_star)))
         if (P[target] + pred[i]).max() >= P[s_star].max():
             frozen[i] = True
             continue
@@ -121,6 +146,49 @@ def schedule(
         moves.append((int(ids[i]), int(s_star), target))
     place[ids] = where
     return place, moves
+
+
+@numba.njit(cache=True)
+def _greedy_moves(P, pred, where, budget):  # pragma: no cover (numba)
+    """:func:`schedule`'s loop with the greedy target, on the SSDs' forecast load ``P`` and
+    each forecast segment's SSD ``where`` (both updated in place): the same choices as the
+    numpy loop (``argmax``/``argmin``: the first of equals; peaks as ``(P[s] + pred[i]).max()``);
+    returns the moves as rows (index into ``pred``, from, to)."""
+    n, ssds, bins = pred.shape[0], P.shape[0], P.shape[1]
+    frozen = np.zeros(n, dtype=np.bool_)
+    moves = np.empty((max(budget, 0), 3), dtype=np.int64)
+    count = 0
+    while count < budget:
+        top = 0  # the SSD and bin of the highest forecast load
+        for k in range(1, P.size):
+            if P[k // bins, k % bins] > P[top // bins, top % bins]:
+                top = k
+        s_star, b_star = top // bins, top % bins
+        i = -1  # its unfrozen segment contributing most to that bin
+        for j in range(n):
+            if where[j] == s_star and not frozen[j] and (
+                    i < 0 or pred[j, b_star] > pred[i, b_star]):
+                i = j
+        if i < 0:
+            break
+        target, low = -1, 0.0  # the other SSD whose peak would be lowest with it
+        for s in range(ssds):
+            if s != s_star:
+                peak = P[s, 0] + pred[i, 0]
+                for t in range(1, bins):
+                    peak = max(peak, P[s, t] + pred[i, t])
+                if target < 0 or peak < low:
+                    target, low = s, peak
+        if low >= P[s_star].max():  # no lower peak: the segment stays, frozen
+            frozen[i] = True
+            continue
+        for t in range(bins):
+            P[s_star, t] -= pred[i, t]
+            P[target, t] += pred[i, t]
+        where[i] = target
+        moves[count, 0], moves[count, 1], moves[count, 2] = i, s_star, target
+        count += 1
+    return moves[:count]
 
 
 @dataclass(frozen=True)
@@ -218,6 +286,21 @@ def interval_traffic(w: Workload, start: int, minutes: int = MINUTES_PER_INTERVA
     *= factor``, without changing ``w``: the same float32 products, then the same sum."""
     sl = slice(start, start + minutes)
     read, write = w.read[:, sl], w.write[:, sl]
+    scale = np.float32(1) if factor is None else np.asarray(factor)  # x * 1 is x
+    if read.dtype == write.dtype == scale.dtype == np.float32:  # one pass, no temporaries
+        return _scaled_sum(read, write, np.ascontiguousarray(
+            np.broadcast_to(scale, (read.shape[0], 1))[:, 0]))
     if factor is not None:
         read, write = read * factor, write * factor
     return read.astype(float) + write
+
+
+@numba.njit(cache=True)
+def _scaled_sum(read, write, scale):  # pragma: no cover (numba)
+    """``(read * scale[:, None]).astype(float) + write * scale[:, None]``, float32 products."""
+    out = np.empty(read.shape)
+    for row in range(read.shape[0]):
+        f = scale[row]
+        for t in range(read.shape[1]):
+            out[row, t] = np.float64(read[row, t] * f) + np.float64(write[row, t] * f)
+    return out

@@ -118,43 +118,32 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     start = np.where(aligned, 0, rng.integers(0, 1 << 30, size=k) % period)
     switched_p = rng.random(k) < spec.switch_share
     where = rng.integers(0, 3, size=k)  # 0 read, 1 write, 2 both
-    trains = burst_trains(t, np.where(switched_p, 120, period), start, length, height)
-    if switched_p.any():  # 1 h before the middle of the history, 2 h after it
-        half = spec.history_minutes // 2
-        early = burst_trains(t[:half], np.full(k, 60), start, length, height)
-        trains[switched_p, :half] = early[switched_p]
-    period = np.where(switched_p, 120, period)
-    # in-place arithmetic on four reused (segments × minutes) arrays: the same operations in
-    # the same order as the plain expressions in the comments, without a dozen fresh 200 MB
-    # temporaries per side (their page faults cost more than the arithmetic)
+    period = np.where(switched_p, 120, period)  # 2 h after the middle of the history (1 h before)
+    # the same operations in the same order as the plain expressions in the comments
+    # (plain.generate_surrogate), on two reused (segments × minutes) arrays, the elementwise
+    # steps fused into one pass each (ar1, scale_drift, add_trains, add_bursts, dropouts),
+    # without a dozen fresh 200 MB temporaries per side (their page faults cost more than the
+    # arithmetic)
     phase_base = 2 * np.pi * t[None, :] / m
-    x, drift, uniform, bursts = (np.empty((n, m)) for _ in range(4))
+    x, other = np.empty((n, m)), np.empty((n, m))
     out = []
     for side in (0, 1):  # read, write
         rng.standard_normal(out=x)
-        x *= 0.3
-        x += 0.0  # x = rng.normal(0, 0.3, (n, m)), drawn in place
-        ar1(x, 0.9)  # AR(1) noise, in place
-        np.add(phase_base, rng.uniform(0, 2 * np.pi, (n, 1)), out=drift)
-        np.sin(drift, out=drift)
-        drift *= 0.3
-        drift += 1  # drift = 1 + 0.3 sin(2 pi t / m + phase): a slow drift
+        ar1(x, 0.9, 0.3, 0.25)  # 0.25 · AR(1) of x = rng.normal(0, 0.3, (n, m)), in place
+        np.add(phase_base, rng.uniform(0, 2 * np.pi, (n, 1)), out=other)
+        np.sin(other, out=other)  # drift = 1 + 0.3 sin(2 pi t / m + phase): a slow drift
         share = rng.uniform(0.3, 0.7, size=(n, 1))
-        x *= 0.25
         np.exp(x, out=x)
-        x *= volume[:, None] * share
-        x *= drift  # x = volume · share · exp(0.25 AR) · drift
+        scale_drift(x, (volume[:, None] * share)[:, 0], other)  # x = volume · share · exp · drift
         mine = (where == side) | (where == 2)
-        x[idx[mine]] += trains[mine]
-        rng.random(out=uniform)
-        trailing_count((uniform < 1 / 600) & ~periodic[:, None], 10, bursts)
-        bursts *= volume[:, None]
-        bursts *= 5
-        x += bursts  # 10-minute random bursts of 5 × the volume on aperiodic segments
-        rng.random(out=uniform)
-        x[uniform < spec.dropout_prob] = 0.0
-        out.append(x.astype(np.float32))
-    del x, drift, uniform, bursts
+        add_trains(x, idx[mine], period[mine], start[mine], length[mine], height[mine],
+                   switched_p[mine], spec.history_minutes // 2)  # x[...] += burst_trains(...)
+        rng.random(out=other)
+        # 10-minute random bursts of 5 × the volume on aperiodic segments
+        add_bursts(x, other, 1 / 600, periodic, 10, volume, 5.0)
+        rng.random(out=other)
+        out.append(dropouts(x, other, spec.dropout_prob))  # x[u < p] = 0, as float32
+    del x, other
     read, write = out
     # scale to the paper's mean per-SSD traffic (2.5 GB/s over 96 SSDs)
     factor = SSD_MEAN_BYTES_PER_S * 60 * spec.ssds / float((read.sum() + write.sum()) / m)
@@ -189,38 +178,113 @@ def volume_skew(w: Workload, sigma: float, totals: np.ndarray | None = None) -> 
 
 
 @numba.njit(cache=True)
-def ar1(noise: np.ndarray, phi: float) -> np.ndarray:  # pragma: no cover (numba)
-    """AR(1) along each row, ``y_t = phi·y_{t-1} + e_t`` from ``y_0 = e_0``, written over
-    ``noise`` and returned: the arithmetic of ``scipy.signal.lfilter([1], [1, -phi], noise,
-    axis=1)`` (direct form II transposed), without its copies."""
+def ar1(noise: np.ndarray, phi: float, sd: float = 1.0,
+        gain: float = 1.0) -> np.ndarray:  # pragma: no cover (numba)
+    """AR(1) along each row of ``e = sd·noise + 0.0``, ``y_t = phi·y_{t-1} + e_t`` from
+    ``y_0 = e_0``, times ``gain``, written over ``noise`` and returned: the arithmetic of
+    ``gain * scipy.signal.lfilter([1], [1, -phi], sd * noise + 0.0, axis=1)`` (direct form II
+    transposed), without its copies."""
     for row in range(noise.shape[0]):
         state = 0.0
         for t in range(noise.shape[1]):
-            e = noise[row, t]
+            e = noise[row, t] * sd + 0.0
             y = state + e
-            noise[row, t] = y
+            noise[row, t] = y * gain
             state = 0.0 * e - y * -phi
     return noise
 
 
 @numba.njit(cache=True)
-def trailing_count(hits: np.ndarray, width: int, out: np.ndarray) -> np.ndarray:  # pragma: no cover
-    """Per row, how many of the last ``width`` entries (this one included) are true, as floats
-    written into ``out``: ``lfilter(np.ones(width), [1], hits, axis=1)`` (exact: sums of ones)."""
-    for row in range(hits.shape[0]):
+def add_trains(x, rows, period, start, length, height, switched,
+               half):  # pragma: no cover (numba)
+    """``x[rows] += burst_trains(t, period, start, length, height)`` (``on * height``: the
+    height or 0.0 added), a switched row's period 60 minutes before ``half``."""
+    for r in range(rows.size):
+        for t in range(x.shape[1]):
+            p = 60 if switched[r] and t < half else period[r]
+            on = (t - start[r]) % p < length[r]
+            x[rows[r], t] += height[r] if on else 0.0
+
+
+@numba.njit(cache=True)
+def scale_drift(x, scale, sine):  # pragma: no cover (numba)
+    """``x *= scale[:, None]; x *= 0.3 * sine + 1`` in one pass (``sine`` left as it is)."""
+    for row in range(x.shape[0]):
+        for t in range(x.shape[1]):
+            x[row, t] = x[row, t] * scale[row] * (sine[row, t] * 0.3 + 1)
+
+
+@numba.njit(cache=True)
+def add_bursts(x, uniform, rate, excluded, width, volume, height):  # pragma: no cover (numba)
+    """``x += lfilter(np.ones(width), [1], hits, axis=1) * volume[:, None] * height`` with
+    ``hits = (uniform < rate) & ~excluded[:, None]``: per row, how many of the last ``width``
+    minutes (this one included) start a burst (exact: sums of ones), times the row's volume,
+    times ``height``, added to ``x``."""
+    for row in range(x.shape[0]):
         count = 0
-        for t in range(hits.shape[1]):
-            count += hits[row, t]
+        for t in range(x.shape[1]):
+            count += uniform[row, t] < rate and not excluded[row]
             if t >= width:
-                count -= hits[row, t - width]
-            out[row, t] = count
+                count -= uniform[row, t - width] < rate and not excluded[row]
+            x[row, t] += float(count) * volume[row] * height
+
+
+@numba.njit(cache=True)
+def dropouts(x, uniform, prob):  # pragma: no cover (numba)
+    """``x[uniform < prob] = 0.0; x.astype(np.float32)``, without changing ``x``."""
+    out = np.empty(x.shape, dtype=np.float32)
+    for row in range(x.shape[0]):
+        for t in range(x.shape[1]):
+            out[row, t] = 0.0 if uniform[row, t] < prob else x[row, t]
     return out
 
 
 def bin_sum(x: np.ndarray, width: int) -> np.ndarray:
-    """Sum consecutive ``width``-minute bins along the last axis (trailing minutes dropped)."""
+    """Sum consecutive ``width``-minute bins along the last axis (trailing minutes dropped), in
+    ``x``'s dtype: ``x[..., :k * width].reshape(..., k, width).sum(axis=-1)``, bins of up to
+    128 minutes by :func:`_bin_sums` (numpy's own association, without its per-bin loop)."""
     k = x.shape[-1] // width
-    return x[..., : k * width].reshape(*x.shape[:-1], k, width).sum(axis=-1)
+    if width > 128 or x.ndim == 0 or x.dtype not in (np.float32, np.float64):
+        return x[..., : k * width].reshape(*x.shape[:-1], k, width).sum(axis=-1)
+    rows = x.reshape(-1, x.shape[-1]) if x.ndim != 2 else x
+    return _bin_sums(rows, width).reshape(*x.shape[:-1], k)
+
+
+@numba.njit(cache=True)
+def _bin_sums(x, width):  # pragma: no cover (numba)
+    """Each row's sums of ``width`` (<= 128) consecutive values, in ``x``'s dtype, as numpy's
+    pairwise summation adds a block of at most 128: in order below 8 values, else eight
+    accumulators, summed as a tree, then the remainder in order."""
+    rows, k = x.shape[0], x.shape[1] // width
+    out = np.empty((rows, k), dtype=x.dtype)
+    for row in range(rows):
+        for b in range(k):
+            lo = b * width
+            if width < 8:
+                res = x[row, lo]
+                for i in range(lo + 1, lo + width):
+                    res += x[row, i]
+            else:
+                r0, r1, r2, r3 = x[row, lo], x[row, lo + 1], x[row, lo + 2], x[row, lo + 3]
+                r4, r5, r6, r7 = x[row, lo + 4], x[row, lo + 5], x[row, lo + 6], x[row, lo + 7]
+                i = 8
+                while i < width - (width % 8):
+                    j = lo + i
+                    r0 += x[row, j]
+                    r1 += x[row, j + 1]
+                    r2 += x[row, j + 2]
+                    r3 += x[row, j + 3]
+                    r4 += x[row, j + 4]
+                    r5 += x[row, j + 5]
+                    r6 += x[row, j + 6]
+                    r7 += x[row, j + 7]
+                    i += 8
+                res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+                while i < width:
+                    res += x[row, lo + i]
+                    i += 1
+            out[row, b] = res
+    return out
 
 
 def precise_period_segments(path: str | Path, *, format: str | None = None,

@@ -437,11 +437,13 @@ def draw_replicates(cfg, arrival_seconds: int, run=None):
 # ---------------------------------------------------------------- the scheduling study
 def evaluate(
     traffic: np.ndarray, placement: np.ndarray, ssds: int, latencies: SsdLatencies | None,
+    reference: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict:
     """Tail flow (and, given ``latencies``, the interval's draws, per-SSD latency) of an
     interval's actual ``traffic`` (segments × minutes, from :func:`scheduling.interval_traffic`)
-    under ``placement``."""
-    load = scheduling.ssd_load(traffic, placement, ssds)  # bytes per minute
+    under ``placement``; ``reference``: another placement and its load of ``traffic``
+    (:func:`scheduling.ssd_load`)."""
+    load = scheduling.ssd_load(traffic, placement, ssds, reference)  # bytes per minute
     out = {
         "p99_flow": float(np.percentile(load, 99)),
         "p999_flow": float(np.percentile(load, 99.9)),
@@ -650,12 +652,16 @@ class _Evaluations:
 
     def __init__(self, actual: np.ndarray, ssds: int, latencies: SsdLatencies):
         self.actual, self.ssds, self.latencies, self.done = actual, ssds, latencies, {}
+        self.first = None  # the first placement and its load: the others sum only what moved
 
     def __call__(self, placement: np.ndarray, latency: bool) -> dict:
         key = (np.asarray(placement, dtype=np.int64).tobytes(), latency)
+        if self.first is None:
+            self.first = (np.array(placement, dtype=np.int64),
+                          scheduling.ssd_load(self.actual, placement, self.ssds))
         if key not in self.done:
             self.done[key] = evaluate(self.actual, placement, self.ssds,
-                                      self.latencies if latency else None)
+                                      self.latencies if latency else None, self.first)
         return dict(self.done[key])
 
 
