@@ -24,6 +24,30 @@ def test_vectorized_kernel_matches_simpy_request_by_request():
     assert np.max(np.abs(sojourns - fast)) < 1e-9
 
 
+def _replay_numpy_scalars(env, server, arrivals, service_times):
+    """The replay as it was before it walked Python floats: numpy scalars all along."""
+    for i, t in enumerate(arrivals):
+        yield env.timeout(t - env.now)
+        server.submit(float(service_times[i]))
+
+
+@pytest.mark.parametrize("size", [0, 1, 5_000])
+def test_replay_of_python_floats_records_the_numpy_scalar_replays_bits(size):
+    rng = np.random.default_rng(11)
+    arrivals = np.round(poisson_arrivals(rng, 0.7, size), 1)  # rounded: ties and idle gaps
+    services = rng.gamma(4.0, 0.25, size)
+    recorded = []
+    for process in (replay, _replay_numpy_scalars):
+        env = simpy.Environment()
+        server = FifoServer(env, 1.0)
+        env.process(process(env, server, arrivals, services))
+        env.run()
+        recorded.append((server.waits.latencies, server.latencies.latencies))
+    for fast, slow in zip(*recorded, strict=True):
+        assert fast.size == size
+        assert np.array_equal(fast.view(np.uint64), slow.view(np.uint64))
+
+
 def test_fixed_rate_server_and_sampler():
     env = simpy.Environment()
     server = FifoServer.fixed_rate(env, rate=4.0)  # 0.25 per request

@@ -88,11 +88,18 @@ class FifoServer:
 
 
 def replay(env: simpy.Environment, server: FifoServer, arrivals, service_times=None):
-    """A simpy process that submits a request at each (sorted) arrival time."""
-    arrivals = np.asarray(arrivals, dtype=float)
-    for i, t in enumerate(arrivals):
+    """A simpy process that submits a request at each (sorted) arrival time.
+
+    It walks Python floats, not numpy scalars: the same doubles, but the clock and every wait
+    the server records are then plain float arithmetic, which is several times cheaper."""
+    arrivals = np.asarray(arrivals, dtype=float).tolist()
+    if service_times is None:
+        services = [None] * len(arrivals)
+    else:
+        services = np.asarray(service_times, dtype=float).tolist()
+    for t, service in zip(arrivals, services, strict=True):
         yield env.timeout(t - env.now)
-        server.submit(None if service_times is None else float(service_times[i]))
+        server.submit(service)
 
 
 def simulate_fifo(arrivals, service_times) -> tuple[np.ndarray, np.ndarray]:
