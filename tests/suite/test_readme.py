@@ -54,11 +54,3 @@ def test_a_readme_without_a_code_block_is_refused(tmp_path):
     (tmp_path / "README.md").write_text("# no blocks\n")
     with pytest.raises(ValueError, match="the block's markers are missing"):
         readme.update_code_blocks(tmp_path)
-
-
-def test_the_run_span_is_from_the_first_start_to_the_last_end():
-    side_by_side = [{"started": "2026-01-01T10:00:00+00:00", "wall_seconds": 100.0},
-                    {"started": "2026-01-01T10:00:01+00:00", "wall_seconds": 50.0},
-                    {"started": "2026-01-01T10:00:51+00:00", "wall_seconds": 60.0}]
-    assert readme.run_span(side_by_side) == pytest.approx(111.0)  # 10:00:00 to 10:01:51
-    assert readme.run_span(side_by_side[:1]) == pytest.approx(100.0)

@@ -10,7 +10,6 @@ against the committed results and the code, so a new paper needs no README edit 
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from storrepro.suite.layers import picture
@@ -33,9 +32,8 @@ def results_block(results: list[dict]) -> str:
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     total = sum(r["wall_seconds"] for r in results)
     lines += ["", f"The notebooks of this run took {total:.0f} s together, every reading and "
-              f"replicate included (each notebook's own time), and {run_span(results):.0f} s "
-              "from the first one's start to the last one's end (they run side by side, one "
-              "per core; starting the kernels adds a few seconds each).", ""]
+              "replicate included (each notebook's own time; starting the kernels adds a few "
+              "seconds each).", ""]
     lines += ["The headlines, in short (each with its measured cause in the scorecard):", ""]
     for r in results:
         h = r["headline"]
@@ -43,15 +41,6 @@ def results_block(results: list[dict]) -> str:
         said = h.get("summary") or f"{h['verdict']}. {h['statement']}"
         lines.append(f"- **{r['notebook']}** — {said}{others}")
     return "\n".join(lines)
-
-
-def run_span(results: list[dict]) -> float:
-    """Seconds from the first notebook's start to the last one's end (``started`` to the
-    second, plus ``wall_seconds``); 0 with none."""
-    if not results:
-        return 0.0
-    starts = [datetime.fromisoformat(r["started"]).timestamp() for r in results]
-    return max(t + r["wall_seconds"] for t, r in zip(starts, results, strict=True)) - min(starts)
 
 
 def notebooks_table() -> str:
