@@ -709,16 +709,3 @@ def test_kernels_know_no_frontend_will_move_a_live_control(monkeypatch, tmp_path
     with runner.kernel_environment(tmp_path, None, None):
         assert runner.os.environ[runner.BATCH_ENV] == "1"
     assert runner.BATCH_ENV not in runner.os.environ
-
-
-def test_notebooks_run_one_per_core_and_the_full_profile_keeps_its_clusters(monkeypatch):
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    # quick: two at once, each sweeping in its own process
-    assert runner.side_by_side("quick", 6, None, None, None) == (2, 1)
-    # full: two at once, each on its local cluster (workers unset: one per core)
-    assert runner.side_by_side("full", 6, None, None, None) == (2, None)
-    # never more than the notebooks, and what the caller asks is kept
-    assert runner.side_by_side("full", 1, None, None, None) == (1, None)
-    assert runner.side_by_side("quick", 6, 1, None, None) == (1, None)
-    assert runner.side_by_side("quick", 6, None, None, "tcp://h:8786") == (2, None)
-    assert runner.side_by_side("quick", 6, None, 2, None) == (2, 2)

@@ -582,8 +582,9 @@ def reproduce(
 ) -> int:
     """Run the selected notebooks; return the process exit code (0 when all ran).
 
-    ``at_once`` notebooks run side by side (default: one per core; :func:`side_by_side` says on
-    how many workers each sweeps).
+    ``at_once`` notebooks run side by side (default: one per core in the quick profile, whose
+    sweeps are too small to keep two cores busy, else one); with more than one, each notebook's
+    sweeps run in its own process unless ``workers`` or ``scheduler`` says otherwise.
     """
     with owned_signals():
         return _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force)
@@ -616,28 +617,17 @@ def owned_signals():
         _restore_interrupts(previous)
 
 
-def side_by_side(profile: str, jobs: int, at_once: int | None, workers: int | None,
-                 scheduler: str | None) -> tuple[int, int | None]:
-    """How many notebooks run at once and on how many workers each sweeps: by default one
-    notebook per core. In the quick profile each then sweeps in its own process (its sweeps are
-    too small to repay a cluster); in the full profile each keeps its local cluster of one
-    worker per core, so one notebook's sweeps fill the cores while the other runs the cells
-    between them (its figures, its claims) and the cores idle less than with one at a time.
-    The numbers are the same either way (:mod:`storrepro.suite.parallel`)."""
-    cores = os.cpu_count() or 1
-    at_once = max(1, min(cores if at_once is None else at_once, jobs))
-    if at_once > 1 and workers is None and scheduler is None and profile == "quick":
-        workers = 1
-    return at_once, workers
-
-
 def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force) -> int:
     jobs = plan(profile, only, overrides or [], force)
+    if at_once is None:
+        at_once = (os.cpu_count() or 1) if profile == "quick" else 1
+    at_once = max(1, min(at_once, len(jobs)))
     source = "--scheduler"
     if workers is None and scheduler is None and parallel.configured_scheduler():
         scheduler = parallel.configured_scheduler()  # dask's own configuration is honoured
         source = "dask's scheduler-address (DASK_SCHEDULER_ADDRESS)"
-    at_once, workers = side_by_side(profile, len(jobs), at_once, workers, scheduler)
+    if at_once > 1 and workers is None and scheduler is None:
+        workers = 1
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_paths_as_text(out, jobs)
