@@ -263,12 +263,18 @@ def grow(cases: Iterable[tuple[Row, Any, Mapping[str, Pool]]], module: Any) -> N
     while True:
         before = [pools[row.pool].drawn for row, _, pools in cases]
         for row, inputs, pools in cases:
-            measure = _with_inputs(row, _function(module, "measure", row.id), inputs)
-            for name, band in row.bands().items():
-                decide(_pool(row, pools), lambda reps, n=name, m=measure: _values(m(reps), n),
-                       band, row.of_part(name), row.statistic_of(name))
+            _decided(row, _with_inputs(row, _function(module, "measure", row.id), inputs),
+                     _pool(row, pools))
         if [pools[row.pool].drawn for row, _, pools in cases] == before:
             return
+
+
+def _decided(row: Row, measure: Callable, pool: Pool) -> dict[str, dict]:
+    """Each band's record of ``row`` on ``pool``, grown until it decides
+    (:func:`~storrepro.suite.replicates.decide`)."""
+    return {name: decide(pool, lambda reps, n=name: _values(measure(reps), n), band,
+                         row.of_part(name), row.statistic_of(name))
+            for name, band in row.bands().items()}
 
 
 def _pool(row: Row, pools: Mapping[str, Pool]) -> Pool:
@@ -285,10 +291,7 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
     bands = row.bands()
     if row.pool:
         pool = _pool(row, pools)
-        records = {}
-        for name, band in bands.items():
-            records[name] = decide(pool, lambda reps, n=name: _values(measure(reps), n),
-                                   band, row.of_part(name), row.statistic_of(name))
+        records = _decided(row, measure, pool)
         source = pool.take(pool.drawn)
         measured = measure(source)
         if any(r["n"] != pool.drawn for r in records.values()):  # a later part grew the pool
