@@ -250,6 +250,17 @@ def test_a_row_with_a_registered_band_uses_it_and_writes_no_register_entry():
     assert judge_row(named, module, [-0.2, -0.3, -0.25, -0.2], {}).verdict == "not reproduced"
 
 
+def test_a_registered_band_lends_its_words_a_built_one_needs_them_and_edges_print_in_fmt():
+    assert Row(id="R1", statement="s", paper_value=1, band=REGISTERED, of="m").words == \
+        REGISTERED.words
+    with pytest.raises(ValueError, match="R2.*quote the paper's words"):
+        Row(id="R2", statement="s", paper_value=1, band=partial(bands.at_least, 1.0), of="m")
+    ranged = Row(id="R3", statement="s", words="'about 2'", paper_value=2, of="m",
+                 band=partial(bands.paper_range, 1.5, 2.5), fmt="{:.2f}")
+    module = type("M", (), {"measure_r3": staticmethod(lambda x: Measured(x, "x"))})
+    assert judge_row(ranged, module, [2.0, 2.1], {}).tolerance.startswith("in [1.50, 2.50]")
+
+
 def test_a_measure_describes_its_interval_and_a_row_writes_its_tolerance():
     row = Row(id="R1", statement="s", words=REGISTERED.words, paper_value="better",
               band=REGISTERED, of="margin", tolerance_text="> 0, on the smaller margin")

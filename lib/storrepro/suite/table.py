@@ -83,7 +83,8 @@ class Row:
     ``band`` is a ``functools.partial`` of a bands constructor missing only ``words``
     (``partial(bands.paper_range, 50, 90, unit="%")``): the band is built from ``words``, so the
     paper's words are typed once; a band the register already names is the :class:`Band`
-    itself (then no register entry of the row's own). A claim of several parts lists them in
+    itself (then no register entry of the row's own, and its words are the row's unless
+    ``words`` is given). A claim of several parts lists them in
     ``parts`` instead (each with its own band and, where it differs from the row's,
     statistic), combined as ``combine`` says (:data:`COMBINE`). ``pool`` names the replicate
     pool its measure reads ('' : the paper's inputs); ``statistic`` aggregates the replicates (mean,
@@ -100,8 +101,8 @@ class Row:
 
     id: str
     statement: str
-    words: str
     paper_value: Any
+    words: str = ""  # '' : a registered band's own words
     band: Callable[..., Band] | Band | None = None
     parts: tuple[Part, ...] = ()
     of: str = ""
@@ -125,6 +126,8 @@ class Row:
 
     def __post_init__(self):
         where = f"claim row {self.id!r}"
+        if not self.words and isinstance(self.band, Band):
+            object.__setattr__(self, "words", self.band.words)
         if not self.words.strip():
             raise ValueError(f"{where}: quote the paper's words (words=...)")
         if self.role not in ROLES:
@@ -380,12 +383,12 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
 def _tolerance(row: Row, bands: Mapping[str, Band], judged: Sequence[Band] = ()) -> str:
     """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
     source; without a band in the row, the bands its measure judged, each once; or the row's
-    ``tolerance_text`` as written."""
+    ``tolerance_text`` as written. Band edges print in the row's ``fmt``."""
     if row.tolerance_text:
         return row.tolerance_text
     if row.tolerance:
         return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
-    return "; ".join((f"{n}: " if n else "") + b.text() for n, b in bands.items()) or \
+    return "; ".join((f"{n}: " if n else "") + b.text(row.fmt) for n, b in bands.items()) or \
         _joined((b.text() for b in judged), "; ") or row.rule or "its own rule (see the reason)"
 
 
