@@ -81,6 +81,9 @@ def test_a_table_row_is_dated_by_its_words_and_band_or_rule():
     source = 'TABLE = (Row(id="X1", words="\'w\'", rule="within 1"), Row(id="X2", words="v"))'
     assert table_band("X1")(source) == "\"'w'\"; 'within 1'"
     assert table_band("X2")(source) == "'v'" and table_band("X3")(source) is None
+    # a row that leaves its words to its registered band is dated as if it had written them
+    quoted = 'TABLE = (Row(id="X4", words=B.words, band=B), Row(id="X5", band=B))'
+    assert table_band("X5")(quoted) == table_band("X4")(quoted) == "B.words; B"
 
 
 def test_a_number_named_and_quoted_keeps_the_date_of_the_literal_it_replaced(tmp_path,

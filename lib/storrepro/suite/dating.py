@@ -239,9 +239,12 @@ def _table_rows(tree: ast.Module) -> dict[str, ast.AST]:
 
 
 def _row_band(node: ast.Call) -> str:
-    """The part of a row a band entry dates: its words and band, parts or rule."""
-    kw = {k.arg: k.value for k in node.keywords}
-    return "; ".join(ast.unparse(kw[k]) for k in ("words", "band", "parts", "rule") if k in kw)
+    """The part of a row a band entry dates: its words and band, parts or rule (a row that
+    leaves its words to its band's is written as the ``words=<band>.words`` it stands for)."""
+    kw = {k.arg: ast.unparse(k.value) for k in node.keywords}
+    if "words" not in kw and "band" in kw:
+        kw["words"] = f"{kw['band']}.words"
+    return "; ".join(kw[k] for k in ("words", "band", "parts", "rule") if k in kw)
 
 
 #: Each extractor kind: the index of a syntax tree's values and how a value is written.
