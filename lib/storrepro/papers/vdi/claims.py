@@ -658,17 +658,16 @@ def scheduler_inputs(runs: Mapping, idle_only: list, times: pd.DatetimeIndex, sy
     results}, "smart": {...}, "oracle": results}``, see
     :func:`storrepro.papers.vdi.experiment.sweeps.reading_sets`), with the idle-only runs and the
     window's tick times; ``system``: the simulated array."""
-    causes = [violation_causes(r, system.n_cores, system.fg_iops_per_core)
-              for r in runs["smart"][1.0]]
-    first_fixed, first_smart = runs["fixed"][1.0][0], runs["smart"][1.0][0]
+    fixed, smart = runs["fixed"][1.0], runs["smart"][1.0]
+    causes = [violation_causes(r, system.n_cores, system.fg_iops_per_core) for r in smart]
     return {
-        "fixed": per_seed_frame(runs["fixed"][1.0]), "smart": per_seed_frame(runs["smart"][1.0]),
+        "fixed": per_seed_frame(fixed), "smart": per_seed_frame(smart),
         "causes": {k: float(np.mean([c[k] for c in causes])) for k in causes[0]},
         "oracle": mean_violation(runs["oracle"]), "idle_only": mean_violation(idle_only),
         "pools": {f"×{k:g}": (per_seed_frame(runs["fixed"][k]).violation_pct,
                               per_seed_frame(runs["smart"][k]).violation_pct)
                   for k in runs["smart"] if k != 1.0},
-        "dynamics": dynamics(first_fixed, first_smart, times, system.low, system.high),
+        "dynamics": dynamics(fixed[0], smart[0], times, system.low, system.high),
     }
 
 
@@ -741,10 +740,8 @@ def measure_s6(inputs) -> Measured:
 
 
 def explain_s6(inputs, verdict: str, measured: Measured) -> str:
-    if verdict != "partly":
-        return ""
     return ("The direction holds everywhere, the size does not: the smart scheduler's own "
-            "violations (S5) keep the ratio short.")
+            "violations (S5) keep the ratio short.") if verdict == "partly" else ""
 
 
 def measure_s7(inputs) -> Measured:
