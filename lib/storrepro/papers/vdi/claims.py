@@ -827,7 +827,7 @@ def _median_gap(inputs, gap: pd.Series, short: str, said: str = ".") -> Measured
                     {"gap_pp": gap.to_dict(), "median_gap_pp": median, "n_vms": len(gap),
                      "input": inputs["on"]},
                     reason=f"The proposed model is ahead on {int((gap < 0).sum())} of {len(gap)} "
-                    f"VMs{said}" + _on(inputs))
+                    f"VMs, each on its last whole day{said}" + _on(inputs))
 
 
 def measure_f5_real(inputs) -> Measured:
