@@ -1,9 +1,7 @@
 """Notebook 03's claims as a table (:mod:`storrepro.suite.table`): F1–F10 (workload and
-forecasting), S1–S12 (scheduler) and the real-VM claims F5-real, F5a-real, F10-real, one
-:class:`~storrepro.suite.table.Row` each, with its ``measure_<id>`` (and, where a cause needs
-words, ``explain_<id>``) below. The notebook hands each group of rows to ``run.judge_table``
-with its inputs (a dict) under the primary readings and each alternative. A calibration
-target's numbers are the constants below, each named by the config's register."""
+forecasting), S1–S12 (scheduler) and the real-VM claims F5-real, F5a-real, F10-real. The
+notebook judges each group of rows on its inputs under the primary readings and each
+alternative; a calibration target's numbers are the constants below, which its row states."""
 
 from __future__ import annotations
 
@@ -11,11 +9,13 @@ import math
 import sys
 from collections.abc import Mapping
 from functools import partial
+from itertools import groupby
 
 import numpy as np
 import pandas as pd
 
 from storrepro.papers.vdi.books import trace_cover
+from storrepro.papers.vdi.config import FORECAST_READINGS, READING_FIELDS
 from storrepro.papers.vdi.metrics import dynamics, mean_violation, per_seed_frame, violation_causes
 from storrepro.papers.vdi.seeds import PSYN_DAY, WINDOW_RANGE
 from storrepro.suite import bands
@@ -70,8 +70,7 @@ _HW_PART = Part("proposed − HW", _BELOW, statistic="median",
                 of="proposed − Holt-Winters SMAPE (pp), median over seeds")
 _ARIMA_PART = Part("HW − ARIMA", _BELOW,
                    of="Holt-Winters − ARIMA P-syn SMAPE (pp), mean over seeds")
-_FORECASTS = ("train_window", "proposed_history", "forecast_alpha")
-_SCHEDULER = ("pool", "spread")
+_SCHEDULER = tuple(READING_FIELDS)
 
 TABLE = (
     Row(id="F1", role="calibration", paper_value="ACF maximum at lag 144",
@@ -146,7 +145,7 @@ TABLE = (
     Row(id="S4", role="calibration", paper_value="54.6 % / 21.7 %", combine="partly",
         of="the fixed bucket's violation and queued IO % (mean over seeds)",
         fmt="{:.1f}", unit=" %", no_uncertainty="a calibration target, met on the mean over "
-        "the seeds the ramp was fitted to",
+        "the seeds the ramp was fitted to", miss="No ramp of the grid reaches both bands here.",
         statement="Fixed 40–50 % bucket (calibrated ramp): SLO violations and queued IO",
         words='"SLO performance violation of 54.6% where 21.7% of IO was queued due to out of '
         'resources"',
@@ -161,7 +160,7 @@ TABLE = (
         statement="S5 and S6 keep their verdicts when the pool size P is scaled (our analysis: "
         "the paper never gives P)", words="(ours: the paper never gives P)",
         rule="the same S5 and S6 verdict at every scale"),
-    Row(id="S5", core=True, combine="partly", not_affected_by=_FORECASTS, fmt="{:.1f}",
+    Row(id="S5", core=True, combine="partly", not_affected_by=FORECAST_READINGS, fmt="{:.1f}",
         of="the smart scheduler's violation and queued IO % (mean over seeds)",
         unit=" %", paper_value="6.2 % / 2.6 %",
         statement="The smart scheduler (knobs frozen, run once) violates the SLO in 6.2 % of the "
@@ -173,7 +172,7 @@ TABLE = (
                Part("queued", partial(bands.number, *S5_TARGET["queued"], unit="%"),
                     of="smart queued IO % (mean over seeds)"))),
     Row(id="S6", core=True, requires=("S4",), combine="sizes", statistic="geomean",
-        not_affected_by=_FORECASTS, fmt="{:.2f}", unit="×",
+        not_affected_by=FORECAST_READINGS, fmt="{:.2f}", unit="×",
         of="the per-seed ratios fixed/smart of violation and queued IO %",
         paper_value=f"{S6_PAPER['violation']:.1f}× / {S6_PAPER['queued']:.1f}×",
         statement="The forecast-driven debt bucket cuts SLO violations and queued IO relative to "
@@ -242,15 +241,13 @@ def measure_f1(inputs) -> Measured:
     char, (lo, hi) = inputs["char"], ACF_ARGMAX
     ok_seed = (char.acf_argmax.between(lo, hi) & (char.acf144 >= ACF144_MIN)
                & (char.acf144 - char.acf72 >= ACF_GAP_MIN))
-    reason = (f"ACF argmax over lags 36–300 at lag {_range(char.acf_argmax, '{:.0f}')}, ACF(144) "
-              f"{_range(char.acf144)}, ACF(72) {_range(char.acf72)} on {len(char)} seeds: the "
-              "generator's daily cycle was calibrated to this shape.")
+    text = f"argmax lag {_range(char.acf_argmax, '{:.0f}')}, ACF(144) {_range(char.acf144)}"
+    reason = (f"ACF over lags 36–300: {text}, ACF(72) {_range(char.acf72)} on {len(char)} seeds: "
+              "the generator's daily cycle was calibrated to this shape.")
     if not ok_seed.all():
         reason += f" Failed on seeds {list(char.index[~ok_seed])}: the trace lost its daily cycle."
-    return Measured(None, f"argmax lag {_range(char.acf_argmax, '{:.0f}')}, ACF(144) "
-                    f"{_range(char.acf144)}", {"acf_argmax": list(char.acf_argmax),
-                    "acf144": list(char.acf144), "acf72": list(char.acf72),
-                    "seeds_ok": int(ok_seed.sum())}, _ok(bool(ok_seed.all())), reason)
+    return Measured(None, text, {**{c: list(char[c]) for c in ("acf_argmax", "acf144", "acf72")},
+                                 "seeds_ok": int(ok_seed.sum())}, _ok(bool(ok_seed.all())), reason)
 
 
 def measure_f2(inputs) -> Measured:
@@ -282,9 +279,8 @@ def measure_f3(inputs) -> Measured:
         failing = ", ".join(name for name, part in parts.items() if not part.all())
         reason += (f" Fails on {int((~ok_seed).sum())} seed(s) in: {failing} — the synthetic "
                    "week lacks that part of the paper's shape.")
-    return Measured(None, text, {"wtf_spread": list(char.wtf_spread),
-                                 "weekend_ratio": list(char.weekend_ratio),
-                                 "monday_ratio": list(char.monday_ratio),
+    columns = ("wtf_spread", "weekend_ratio", "monday_ratio")
+    return Measured(None, text, {**{c: list(char[c]) for c in columns},
                                  "seeds_ok": int(ok_seed.sum())}, _ok(bool(ok_seed.all())), reason)
 
 
@@ -319,10 +315,10 @@ REPORTED_SMAPE = {
     for model, name, words in (
         ("proposed", "the proposed model",
          "We achieve Symmetric mean absolute percentage error (SMAPE) of 14.8%"),
-        ("holt-winters", "Holt-Winters", "SMAPE achieved for triple exponential smoothing is "
-         "19.2%"),
-        ("arima", "ARIMA", "ARIMA achieves Symmetric mean absolute percentage error (SMAPE) of "
-         "27.8%"),
+        ("holt-winters", "Holt-Winters",
+         "SMAPE achieved for triple exponential smoothing is 19.2%"),
+        ("arima", "ARIMA",
+         "ARIMA achieves Symmetric mean absolute percentage error (SMAPE) of 27.8%"),
     )
 }
 #: The models whose reported SMAPE each forecasting reading changes.
@@ -335,17 +331,10 @@ def protocol_consistency(smape_by: Mapping, readings: Mapping) -> list[tuple]:
     forecasting reading's alternatives (the primary: key None of ``smape_by``, the others
     ``"name=value"``; each a :func:`psyn_smape` table) measured against the paper's SMAPE of
     every model it changes, per seed as a ratio to the paper's number."""
-    checks = []
-    for name, models in PROTOCOL_CHECKS.items():
-        reading = readings[name]
-        for model in models:
-            measured = {
-                value: list(smape_by[None if value == reading.primary else f"{name}={value}"]
-                            [model] / PAPER_SMAPE[model])
-                for value in reading.alternatives
-            }
-            checks.append((name, REPORTED_SMAPE[model], measured))
-    return checks
+    return [(name, REPORTED_SMAPE[model], {
+        value: list(smape_by[None if value == readings[name].primary else f"{name}={value}"]
+                    [model] / PAPER_SMAPE[model]) for value in readings[name].alternatives})
+        for name, models in PROTOCOL_CHECKS.items() for model in models]
 
 
 def psyn_smape(psyn: pd.DataFrame, arima: str = "arima-ridge") -> pd.DataFrame:
@@ -372,13 +361,13 @@ def forecast_inputs(protocol: tuple, st=None, label: str | None = None,
             "stand_in": stand_in, "cover": cover}
 
 
-def _covered(inputs, cid: str) -> tuple[str, str]:
-    """A ceiling and a note where a user's trace does not cover what claim ``cid``'s forecasts
-    read: a trace shorter than the history plus the forecast day, repeated to fill the calendar,
-    would hand the forecasters copies of the day they forecast."""
+def _covered(inputs, cid: str, reason: str) -> tuple[str, str]:
+    """Claim ``cid``'s ceiling and reason: not checkable where a user's trace does not cover what
+    its forecasts read (a trace shorter than the history plus the forecast day, repeated to fill
+    the calendar, would hand the forecasters copies of the day they forecast)."""
     cover = inputs.get("cover", {}).get(cid)
     if cover is None:
-        return "", ""
+        return "", reason
     have, need = cover["have_days"], cover["need_days"]
     if need > have:
         return "not checkable", (
@@ -387,9 +376,9 @@ def _covered(inputs, cid: str) -> tuple[str, str]:
             "repeated to fill the calendar, the trace would hand the forecasters copies of the "
             "day they forecast.")
     if cover["repeated"]:
-        return "", (f" The trace ({have:.2f} days) is repeated to fill the calendar; these "
-                    f"forecasts read {need} days, so none reads a copy of its own target.")
-    return "", ""
+        reason += (f" The trace ({have:.2f} days) is repeated to fill the calendar; these "
+                   f"forecasts read {need} days, so none reads a copy of its own target.")
+    return "", reason
 
 
 def measure_f9(inputs) -> Measured:
@@ -428,7 +417,6 @@ def measure_f5(inputs) -> Measured:
     gap, arima_gap = prop - hw, hw - arima
     u = interval(gap, of="proposed − Holt-Winters P-syn SMAPE (pp), mean over seeds")
     median = bootstrap_interval(gap, of=_HW_PART.of)
-    ceiling, note = _covered(inputs, "F5")
     return Measured(
         {_HW_PART.name: list(gap), _ARIMA_PART.name: list(arima_gap)},
         f"proposed − HW median {median['mean']:+.2f} pp, mean {u['mean']:+.2f} pp (paper "
@@ -437,9 +425,9 @@ def measure_f5(inputs) -> Measured:
          "median_ci95": median["ci95"], "arima_gap": interval(arima_gap, of=_ARIMA_PART.of),
          "proposed": float(prop.mean()), "holt_winters": float(hw.mean()),
          "arima": float(arima.mean())},
-        ceiling, note if ceiling else f"Per seed, proposed − Holt-Winters: "
-        f"{', '.join(f'{g:+.2f}' for g in gap)} pp, mean {ci_text(u, '{:+.2f}')}; the paper's gap "
-        f"is {F5_PAPER_GAP:+.1f} pp (section 4)." + note)
+        *_covered(inputs, "F5", f"Per seed, proposed − Holt-Winters: "
+                  f"{', '.join(f'{g:+.2f}' for g in gap)} pp, mean {ci_text(u, '{:+.2f}')}; the "
+                  f"paper's gap is {F5_PAPER_GAP:+.1f} pp (section 4)."))
 
 
 def explain_f5(inputs, verdict: str, measured: Measured) -> str:
@@ -488,14 +476,13 @@ def measure_f7(inputs) -> Measured:
     band = _ROWS["F7"].bands()[""]
     passing = [m for m, v in others.items() if band.contains(v) and abs(v) < smape[m]]
     beside = ", ".join(f"{m} {v:+.1f} %" for m, v in others.items())
-    ceiling, note = _covered(inputs, "F7")
+    ceiling, reason = _covered(inputs, "F7", f"SMAPE {prop_smape:.1f} %, and |MPE| must stay "
+                               "below it" + (f"; beside it {beside}." if others else "."))
     if abs(prop) >= prop_smape:
         ceiling = ceiling or "not reproduced"
     return Measured(list(values), f"{prop:+.1f} % ({beside})" if others else f"{prop:+.1f} %",
                     {"mpe": prop, "smape": prop_smape, "others_mpe": others,
-                     "others_passing": passing}, ceiling,
-                    note if note and ceiling else f"SMAPE {prop_smape:.1f} %, and |MPE| must "
-                    "stay below it" + (f"; beside it {beside}." if others else ".") + note)
+                     "others_passing": passing}, ceiling, reason)
 
 
 def explain_f7(inputs, verdict: str, measured: Measured) -> str:
@@ -518,7 +505,6 @@ def measure_f8(inputs) -> Measured:
     cum = 100 * inputs["cum"].set_index(["seed", "day"]).cum_err.abs()
     worst_by_seed, weekly = cum.groupby(level=0).max(), inputs["weekly"]
     u = interval(worst_by_seed, of=_ROWS["F8"].of)
-    ceiling, note = _covered(inputs, "F8")
     reason = (f"|CumErr| at the end of the day: median {cum.median():.1f} %, worst "
               f"{float(cum.max()):.1f} % (a {cum.idxmax()[1]}) over {len(cum)} forecast days; each "
               f"seed's worst day {_range(worst_by_seed, '{:.1f}')} % (section 4).")
@@ -529,7 +515,7 @@ def measure_f8(inputs) -> Measured:
                     {"max": float(cum.max()), "median": float(cum.median()),
                      "days_over": int((cum > 5.0).sum()), "worst_by_seed": list(worst_by_seed),
                      "weekly_max": None if weekly is None else float(100 * weekly.abs().max())},
-                    ceiling, note if ceiling else reason + note)
+                    *_covered(inputs, "F8", reason))
 
 
 def explain_f8(inputs, verdict: str, measured: Measured) -> str:
@@ -545,14 +531,14 @@ def explain_f8(inputs, verdict: str, measured: Measured) -> str:
     counts = ", ".join(f"{d} {k}" for d, k in pd.Series(days).value_counts().items())
     named = f"({counts})" if stand_in else "(days of the calendar the trace is laid on)"
     said = f"{len(over)} of {len(cum)} days exceed 5 % {named}"
+    monday = ("which the 3-day cluster protocol forecasts from Wed–Fri and so misses Monday's "
+              "heavier working hours")
+    cancel = "the day's over- and under-predictions do not cancel"
     if mondays * 2 > len(over):
-        return (f"{said}: mostly Mondays, which the 3-day cluster protocol forecasts from "
-                "Wed–Fri, so it misses Monday's heavier working hours.")
+        return f"{said}: mostly Mondays, {monday}."
     if mondays:
-        return (f"{said}: {mondays} of them Mondays, which the 3-day cluster protocol forecasts "
-                "from Wed–Fri and so misses Monday's heavier working hours; on the others the "
-                "day's over- and under-predictions do not cancel.")
-    return f"{said}: the day's over- and under-predictions do not cancel."
+        return f"{said}: {mondays} of them Mondays, {monday}; on the others {cancel}."
+    return f"{said}: {cancel}."
 
 
 def measure_f10(inputs) -> Measured:
@@ -563,15 +549,13 @@ def measure_f10(inputs) -> Measured:
     gap, hw_gap = table["proposed"] - naive, table["holt-winters"] - naive
     median = bootstrap_interval(gap, of=_ROWS["F10"].of)
     hw = bootstrap_interval(hw_gap, of="Holt-Winters − seasonal-naive SMAPE (pp), median")
-    ceiling, note = _covered(inputs, "F10")
     return Measured(list(gap), f"proposed − naive median {median['mean']:+.2f} pp, Holt-Winters "
                     f"− naive {hw['mean']:+.2f} pp (naive SMAPE {naive.mean():.1f} %)",
                     {"gap_pp": list(gap), "median_gap_pp": median["mean"],
-                     "hw_median_gap_pp": hw["mean"], "naive": float(naive.mean())}, ceiling,
-                    note if ceiling else "Per seed, proposed − seasonal-naive: "
-                    + ", ".join(f"{g:+.2f}" for g in gap)
-                    + f" pp; Holt-Winters − seasonal-naive median {ci_text(hw, '{:+.2f}')}."
-                    + note)
+                     "hw_median_gap_pp": hw["mean"], "naive": float(naive.mean())},
+                    *_covered(inputs, "F10", "Per seed, proposed − seasonal-naive: "
+                              + ", ".join(f"{g:+.2f}" for g in gap) + " pp; Holt-Winters − "
+                              f"seasonal-naive median {ci_text(hw, '{:+.2f}')}."))
 
 
 def explain_f10(inputs, verdict: str, measured: Measured) -> str:
@@ -592,14 +576,10 @@ def _runs_held(inputs, key: str, what: str, broken: str) -> Measured:
                     + ("." if n_ok == n else f"; {broken}."))
 
 
-def measure_s1(inputs) -> Measured:
-    return _runs_held(inputs, "S1", "Checked on every tick log",
-                      "a scheduler breaks the core split or serves too much")
-
-
-def measure_s2(inputs) -> Measured:
-    return _runs_held(inputs, "S2", "Debt balance checked",
-                      "the pool loses or creates debt")
+measure_s1 = partial(_runs_held, key="S1", what="Checked on every tick log",
+                     broken="a scheduler breaks the core split or serves too much")
+measure_s2 = partial(_runs_held, key="S2", what="Debt balance checked",
+                     broken="the pool loses or creates debt")
 
 
 def measure_s3(inputs) -> Measured:
@@ -624,10 +604,6 @@ def measure_s4(inputs) -> Measured:
                     "ramp was chosen from the grid of section 6 to land here.")
 
 
-def explain_s4(inputs, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else "No ramp of the grid reaches both bands here."
-
-
 def measure_s8(inputs) -> Measured:
     """Queued % < violation % for both schemes on every seed, as in the paper's numbers. Not
     true by definition: a violation bin queues only its IO above capacity, so queued % is at
@@ -640,8 +616,7 @@ def measure_s8(inputs) -> Measured:
     reason = (f"Mean over seeds: fixed {fq:.1f} % queued of {fv:.1f} % violations (ratio "
               f"{fq / fv:.2f}), smart {sq:.1f} % of {sv:.1f} % ({sq / sv:.2f}); the paper's "
               "ratios are 0.40 and 0.42. Queued % below violation % does not follow from the "
-              "definitions: it holds only where the "
-              "violation bins queue a small part of their IO")
+              "definitions: it holds only where the violation bins queue a small part of their IO")
     if all(below.values()):
         reason += ", as they do here on every seed."
     else:
@@ -683,17 +658,16 @@ def scheduler_inputs(runs: Mapping, idle_only: list, times: pd.DatetimeIndex, sy
     results}, "smart": {...}, "oracle": results}``, see
     :func:`storrepro.papers.vdi.experiment.sweeps.reading_sets`), with the idle-only runs and the
     window's tick times; ``system``: the simulated array."""
-    causes = [violation_causes(r, system.n_cores, system.fg_iops_per_core)
-              for r in runs["smart"][1.0]]
-    first_fixed, first_smart = runs["fixed"][1.0][0], runs["smart"][1.0][0]
+    fixed, smart = runs["fixed"][1.0], runs["smart"][1.0]
+    causes = [violation_causes(r, system.n_cores, system.fg_iops_per_core) for r in smart]
     return {
-        "fixed": per_seed_frame(runs["fixed"][1.0]), "smart": per_seed_frame(runs["smart"][1.0]),
+        "fixed": per_seed_frame(fixed), "smart": per_seed_frame(smart),
         "causes": {k: float(np.mean([c[k] for c in causes])) for k in causes[0]},
         "oracle": mean_violation(runs["oracle"]), "idle_only": mean_violation(idle_only),
         "pools": {f"×{k:g}": (per_seed_frame(runs["fixed"][k]).violation_pct,
                               per_seed_frame(runs["smart"][k]).violation_pct)
                   for k in runs["smart"] if k != 1.0},
-        "dynamics": dynamics(first_fixed, first_smart, times, system.low, system.high),
+        "dynamics": dynamics(fixed[0], smart[0], times, system.low, system.high),
     }
 
 
@@ -766,10 +740,8 @@ def measure_s6(inputs) -> Measured:
 
 
 def explain_s6(inputs, verdict: str, measured: Measured) -> str:
-    if verdict != "partly":
-        return ""
     return ("The direction holds everywhere, the size does not: the smart scheduler's own "
-            "violations (S5) keep the ratio short.")
+            "violations (S5) keep the ratio short.") if verdict == "partly" else ""
 
 
 def measure_s7(inputs) -> Measured:
@@ -847,22 +819,28 @@ def _on(inputs) -> str:
     return f" Judged on {inputs['on']}." if inputs.get("on") else ""
 
 
-def measure_f5_real(inputs) -> Measured:
-    """Per real VM, the proposed model's SMAPE minus Holt-Winters' on its last whole day (paired:
-    both on the same VM's day); ``table``: :func:`~storrepro.papers.vdi.experiment.real_vms.
-    real_table`, None (with ``why``) without a real-VM file."""
-    gap, table = _real_gap(inputs, "proposed", "holt-winters"), inputs["table"]
-    if gap.empty:
-        return _no_vm(inputs, "no VM has both models' look-back plus a forecast day")
+def _median_gap(inputs, gap: pd.Series, short: str, said: str = ".") -> Measured:
+    """The proposed model's SMAPE minus another's per real VM (``gap``, paired: both on the same
+    VM's last whole day), judged by the median over the VMs."""
     median = float(np.median(gap.to_numpy(dtype=float)))
-    return Measured(list(gap), f"median proposed − HW {median:+.2f} pp over {len(gap)} VMs",
+    return Measured(list(gap), f"median proposed − {short} {median:+.2f} pp over {len(gap)} VMs",
                     {"gap_pp": gap.to_dict(), "median_gap_pp": median, "n_vms": len(gap),
                      "input": inputs["on"]},
-                    reason=f"Per VM, on its last whole day (bootstrap over the VMs): ahead on "
-                    f"{int((gap < 0).sum())} of {len(gap)} VMs; the paper's gap is "
-                    f"{F5_PAPER_GAP:+.1f} pp. Mean SMAPE proposed "
-                    f"{table.proposed[gap.index].mean():.1f} %, Holt-Winters "
-                    f"{table['holt-winters'][gap.index].mean():.1f} %." + _on(inputs))
+                    reason=f"The proposed model is ahead on {int((gap < 0).sum())} of {len(gap)} "
+                    f"VMs, each on its last whole day{said}" + _on(inputs))
+
+
+def measure_f5_real(inputs) -> Measured:
+    """Against Holt-Winters (bootstrap over the VMs); ``table``:
+    :func:`~storrepro.papers.vdi.experiment.real_vms.real_table`, None (with ``why``) without a
+    real-VM file."""
+    gap = _real_gap(inputs, "proposed", "holt-winters")
+    if gap.empty:
+        return _no_vm(inputs, "no VM has both models' look-back plus a forecast day")
+    both = inputs["table"].loc[gap.index]
+    return _median_gap(inputs, gap, "HW", f"; the paper's gap is {F5_PAPER_GAP:+.1f} pp. Mean "
+                       f"SMAPE proposed {both.proposed.mean():.1f} %, Holt-Winters "
+                       f"{both['holt-winters'].mean():.1f} %.")
 
 
 def measure_f5a_real(inputs) -> Measured:
@@ -894,12 +872,7 @@ def measure_f10_real(inputs) -> Measured:
     gap = _real_gap(inputs, "proposed", "seasonal-naive")
     if gap.empty:
         return _no_vm(inputs, "no VM has the look-back")
-    median = float(np.median(gap.to_numpy(dtype=float)))
-    return Measured(list(gap), f"median proposed − naive {median:+.2f} pp over {len(gap)} VMs",
-                    {"gap_pp": gap.to_dict(), "median_gap_pp": median, "n_vms": len(gap),
-                     "input": inputs["on"]},
-                    reason=f"The proposed model is ahead on {int((gap < 0).sum())} of {len(gap)} "
-                    "VMs." + _on(inputs))
+    return _median_gap(inputs, gap, "naive")
 
 
 # ---------------------------------------------------------------- headline
@@ -930,8 +903,7 @@ def headline_text(run) -> dict:
         f"Scheduler under the primary readings: S5 {s5['verdict']} ({s5['reproduced_value']}), "
         f"S6 {s6['verdict']} ({s6['reproduced_value']}).",
     ]
-    protocol = [label for label in f5["by_reading"]
-                if f5["by_reading"][label]["verdict"] != f5["verdict"]]
+    protocol = [m for m, r in f5["by_reading"].items() if r["verdict"] != f5["verdict"]]
     if protocol:
         parts[0] += (" F5 hangs on the forecasting protocol: "
                      + "; ".join(f"{m}: {_under(f5, m)}" for m in protocol) + ".")
@@ -948,15 +920,12 @@ def headline_text(run) -> dict:
                      + ".")
     if "S12" in claims:
         scales = claims["S12"]["values"]
-        path = []
-        for cid in ("S5", "S6"):
-            verdicts = [r[cid] for r in scales.values()]
-            steps = [v for i, v in enumerate(verdicts) if i == 0 or v != verdicts[i - 1]]
-            path.append(f"{cid} {' → '.join(steps)}")
+        path = "; ".join(f"{c} " + " → ".join(v for v, _ in groupby(r[c] for r in scales.values()))
+                         for c in ("S5", "S6"))
         low, high = list(scales)[0], list(scales)[-1]  # in increasing scale
         first, last = scales[low]["smart_violation_pct"], scales[high]["smart_violation_pct"]
         parts.append(f"Scaling P from {low} to {high} (S12) takes the smart violations "
-                     f"from {first:.1f} % to {last:.1f} %: {'; '.join(path)}.")
+                     f"from {first:.1f} % to {last:.1f} %: {path}.")
     if "F5-real" in claims:
         parts.append(_real_words(claims))
     return {"statement": statement, "core": ["F5", "S5", "S6"], "cause": " ".join(parts),

@@ -93,12 +93,10 @@ class SystemParams:
     pool_rule: str = "a7"
 
     def __post_init__(self):
-        if self.spread not in SPREADS:
-            raise ValueError(f"spread must be one of {tuple(SPREADS)}, got {self.spread!r}")
-        if self.pool_rule not in POOL_RULES:
-            raise ValueError(
-                f"pool_rule must be one of {tuple(POOL_RULES)}, got {self.pool_rule!r}"
-            )
+        for name, known in (("spread", SPREADS), ("pool_rule", POOL_RULES)):
+            if getattr(self, name) not in known:
+                raise ValueError(f"{name} must be one of {tuple(known)}, got "
+                                 f"{getattr(self, name)!r}")
 
 
 class VdiConfig(NotebookConfig):
