@@ -1,35 +1,24 @@
 """Claims of notebook 02 (AccGecko) as a table (:mod:`storrepro.suite.table`): :data:`TABLE`
-holds one row per claim (statement, the paper's words, role, conditions) and ``measure_<id>``
-measures it (``explain_<id>``: the cause, when it is not reproduced); the core judges them.
-This reproduction's analyses X1–X5 are rows too, each judged by its own rule.
+holds one row per claim and ``measure_<id>`` measures it; the core judges them. This
+reproduction's analyses X1–X5 are rows too, each judged by its own rule.
 
-Roles:
-- ``invariant``: S1, S2 (the simulated node against its fast path and a closed form), U1, U2 (the
-  LAMBDA and DBSCAN procedures on hand-made inputs);
-- ``calibration``: M4 (the Table 1 replicas are *built* to match Table 1), G1, G2 (the synthetic
-  tenant pool against the generators' target ranges);
-- ``stand-in``: M2, M3, M6, M7 — properties of the paper's SNIA traces (how its features
-  correlate, how loose the MMPP bound is on them) checked on our synthetic pool: they say how
-  faithful the stand-in is, not whether the paper holds;
-- ``analysis``: X1–X3, this reproduction's own under-prediction experiment, and X4, its
-  burst-intensity sensitivity row;
-- ``test``: everything else.
+Roles: ``invariant`` S1, S2 (the simulated node against its fast path and a closed form), U1, U2
+(LAMBDA and DBSCAN on hand-made inputs); ``calibration`` M4 (the Table 1 replicas are *built* to
+match Table 1), G1, G2 (the synthetic pool against the generators' target ranges); ``stand-in``
+M2, M3, M6, M7 — properties of the paper's SNIA traces checked on our synthetic pool: they say
+how faithful the stand-in is, not whether the paper holds; ``analysis`` X1–X5; ``test`` the rest.
 
-Every test claim is judged against a band from :mod:`storrepro.suite.bands` (the module constants
-below, each naming the paper's words and, where the paper gives a number without a tolerance,
-this reproduction's acceptance range; config.FORCED registers them) with a 95 % interval over
-the replicates the experiment has (:mod:`~storrepro.papers.accgecko.replicates`), which its
-measure returns with the band that judges it: the accuracy tenants for the error claims, the
-admission runs' arrival orders for the admission and safety claims, the Spearman bootstrap for
-M1.
+Every test claim's measure returns 95 % intervals over the replicates the experiment has
+(:mod:`~storrepro.papers.accgecko.replicates`: the accuracy tenants, the admission runs' arrival
+orders, the Spearman bootstrap), each with the band that judges it: the module constants below,
+from the paper's words and, where the paper gives a number without a tolerance, this
+reproduction's acceptance range (config.FORCED registers them).
 
-Conditions (``requires``): AccGecko's admission gains (T1, T2, T2m, T3, T5) require SLO safety
-(T4) — admitting more tenants is no gain if they miss their SLOs; the order of the two baselines
-(T1b, T5b) requires nothing, since T4 cannot touch it. Each claim about positive error requires
-bounded negative error of the configurations it judges (A4: A0a, DB+25µs; A5: A0a and A0b,
-M = 1.5; A6: A0b and A0c, the best k; A6s: A0c) — a predictor that under-predicts has small
-positive error for the wrong reason; A0 reports every configuration and gates nothing; the
-negative-error part of A6s is A6n, which requires nothing.
+Conditions (``requires``): AccGecko's admission gains require SLO safety (T4) — admitting more
+tenants is no gain if they miss their SLOs; the baselines' order (T1b, T5b) does not, since T4
+cannot touch it. Each claim about positive error requires bounded negative error of the
+configurations it judges (:data:`A0_CONDITIONS`) — a predictor that under-predicts has small
+positive error for the wrong reason; A0 reports every configuration and gates nothing.
 """
 
 from __future__ import annotations
@@ -262,11 +251,9 @@ def _by_p(p_bands: dict) -> tuple[Band, ...]:
 _OURS = "(this reproduction's own analysis: not in the paper)"
 _NOT_IN_PAPER = "— (not in the paper)"
 
-#: The claims of notebook 02 as rows, judged by the core (:mod:`storrepro.suite.table`) with the
-#: ``measure_<id>`` below.
-#: The bands are the named constants above, registered and dated in config.FORCED (its quotes
-#: repeat the paper's numbers; a test holds them to these): a row names their words, its measure
-#: judges them.
+#: The claims of notebook 02 as rows, with the ``measure_<id>`` below. The bands are the named
+#: constants above (config.FORCED registers them, quoting their words): a row names their words,
+#: its measure judges them.
 TABLE = (
     Row(id="S1", role="invariant", paper_value=f"<= {S1_TOL_US:g} µs",
         statement="simpy node and vectorized pacer agree at p99.9 (two co-located tenants)",
@@ -897,23 +884,22 @@ def _undecided(intervals: dict) -> str:
         for name, part in u["parts"].items() if part["verdict"] != "reproduced")
 
 
-def _totals(reps, names: tuple[str, ...]) -> dict:
-    """Per percentile, each of ``names``' avg and max total error."""
-    return {_pk(p): {m: [_est(reps, q, m, p) for _, q, _ in _STATS] for m in names} for p in P}
+def _total_errors(reps, names: tuple[str, ...], text, intervals: dict) -> Measured:
+    """A7 / A7b: each of ``names``' avg and max total error per percentile (``text(k, v)`` shows
+    one percentile's), with the ``intervals`` of their order."""
+    vals = {_pk(p): {m: [_est(reps, q, m, p) for _, q, _ in _STATS] for m in names} for p in P}
+    return Measured(None, "; ".join(text(k, v) for k, v in vals.items()), vals,
+                    reason="Total error (avg / max) " + "; ".join(
+                        f"{k}: " + ", ".join(f"{m} {v[m][0]:.0f} / {v[m][1]:.0f} %" for m in names)
+                        for k, v in vals.items()) + ".", intervals=intervals)
 
 
 def measure_a7(inputs: dict) -> Measured:
     reps = inputs["reps"]
-    names = ("PM", "SNCM", "AccTail")
-    vals = _totals(reps, names)
-    return Measured(
-        None, "; ".join(f"{k} avg " + " / ".join(f"{v[m][0]:.0f}" for m in names)
-                        + " % (PM / SNCM / AccTail)" for k, v in vals.items()), vals,
-        reason="Total error (avg / max) " + "; ".join(
-            f"{k}: " + ", ".join(f"{m} {v[m][0]:.0f} / {v[m][1]:.0f} %" for m in names)
-            for k, v in vals.items()) + ".",
-        intervals={**_order_parts(reps, A7_BAND, "PM", "AccTail"),
-                   **_order_parts(reps, A7_BAND, "SNCM", "AccTail")})
+    return _total_errors(reps, ("PM", "SNCM", "AccTail"), lambda k, v: f"{k} avg " + " / ".join(
+        f"{v[m][0]:.0f}" for m in v) + " % (PM / SNCM / AccTail)",
+        {**_order_parts(reps, A7_BAND, "PM", "AccTail"),
+         **_order_parts(reps, A7_BAND, "SNCM", "AccTail")})
 
 
 def explain_a7(inputs: dict, verdict: str, measured: Measured) -> str:
@@ -925,14 +911,8 @@ def explain_a7(inputs: dict, verdict: str, measured: Measured) -> str:
 def measure_a7b(inputs: dict) -> Measured:
     """A7b: the baselines' order, error(PM) > error(SNCM): no claim about AccTail."""
     reps = inputs["reps"]
-    vals = _totals(reps, ("PM", "SNCM"))
-    return Measured(
-        None, "; ".join(f"{k} avg PM {v['PM'][0]:.0f} %, SNCM {v['SNCM'][0]:.0f} %"
-                        for k, v in vals.items()), vals,
-        reason="Total error (avg / max) " + "; ".join(
-            f"{k}: PM {v['PM'][0]:.0f} / {v['PM'][1]:.0f} %, SNCM {v['SNCM'][0]:.0f} / "
-            f"{v['SNCM'][1]:.0f} %" for k, v in vals.items()) + ".",
-        intervals=_order_parts(reps, A7B_BAND, "PM", "SNCM"))
+    return _total_errors(reps, ("PM", "SNCM"), lambda k, v: f"{k} avg PM {v['PM'][0]:.0f} %, "
+                         f"SNCM {v['SNCM'][0]:.0f} %", _order_parts(reps, A7B_BAND, "PM", "SNCM"))
 
 
 def measure_a8(inputs: dict) -> Measured:
