@@ -463,7 +463,7 @@ def measure_u1(checks: dict) -> Measured:
           and covers == [list(range(3, 15)), [1, 2]])
     return _ruled(ok, f"top {top:.4f}, edge {edge:.4f}; {covers[0][0]}–{covers[0][-1]} and "
                   f"{covers[1]}", {"top": top, "edge": edge, "covers": covers},
-                  "LAMBDA on the paper's Fig. 5 example gives the states above",
+                  f"LAMBDA on the paper's Fig. 5 example: top {top:.4f}, edge {edge:.4f}",
                   f"not the paper's states ({U1_TOP:g}, {U1_EDGE:g}; 3–14 and [1, 2]).")
 
 
@@ -555,7 +555,7 @@ def measure_m1(rho: pd.DataFrame) -> Measured:
     reason = "; ".join(
         f"at {_pk(p)} the largest ρ is {best[p]}'s ({table.loc[best[p], p]:.2f}), max duration "
         f"{table.loc['max_duration_ms', p]:.2f}" for p in gaps
-    ) + "."
+    ) + f"; the larger gap's 95 % interval is [{lo:.3f}, {hi:.3f}]."
     return Measured(None, ", ".join(f"{_pk(p)} gap {g:.3f}" for p, g in gaps.items()),
                     {"gap": {_pk(p): g for p, g in gaps.items()},
                      "best": {_pk(p): b for p, b in best.items()}},
