@@ -165,6 +165,19 @@ def ratio_rule(samples, id="T1", requires=()):
     )
 
 
+#: A band another module holds, for the register to quote (test_a_band_entry_quotes_its_band).
+LIMIT_BANDS = {99.0: bands.at_most(2.0, "the limit is 2"), 99.9: bands.at_most(3.0, "or 3")}
+
+
+def test_a_band_entry_quotes_its_bands_words_unless_it_quotes_its_own():
+    band = Forced("Which limit?", "", "the band in the constant", kind="band",
+                  symbol=f"{__name__}:LIMIT_BANDS")
+    assert band.quoted() == "the limit is 2; or 3"
+    assert dataclasses.replace(band, quote="own words").quoted() == "own words"
+    with pytest.raises(ValueError, match="quote the words"):
+        Forced("Which limit?", "", "2", kind="modelling", symbol=f"{__name__}:LIMIT_BANDS")
+
+
 def test_judge_records_inputs_under_every_reading():
     run = Run(JudgeConfig(profile="quick"))
     entry = run.judge(ratio_rule, [1.0, 1.02, 0.98], by_reading={"model=b": ([1.0, 1.3, 1.5],)})

@@ -13,6 +13,7 @@ bad value fails in a second with a message naming the parameter, the value and w
 from __future__ import annotations
 
 import hashlib
+import importlib
 import math
 import numbers
 import os
@@ -241,7 +242,8 @@ class Forced:
     """A choice between the paper's text and a number that the paper's own words settle: the
     ``value`` taken and the ``quote`` that forces it. ``symbol`` (``"module:NAME"``, a
     module-level constant) locates the value in the code, so the run can date it from git;
-    ``decides`` names the claims it bears on."""
+    ``decides`` names the claims it bears on. A band whose constant another module holds may
+    leave ``quote`` empty: the register quotes its words (:meth:`quoted`), typed once there."""
 
     question: str
     quote: str
@@ -251,13 +253,22 @@ class Forced:
     decides: tuple[str, ...] = ()
 
     def __post_init__(self):
-        if not self.quote.strip():
+        if not self.quote.strip() and not (self.kind == "band" and self.symbol):
             raise ValueError(f"forced choice {self.question!r}: quote the words that force it")
         if self.kind not in DECISION_KINDS:
             raise ValueError(f"forced choice kind {self.kind!r}: expected one of {DECISION_KINDS}")
         if self.symbol and ":" not in self.symbol:
             raise ValueError(f"forced choice symbol {self.symbol!r}: expected 'module:NAME'")
         object.__setattr__(self, "decides", tuple(self.decides))
+
+    def quoted(self) -> str:
+        """The quote, or the words of the band (or dict of bands) that ``symbol`` names."""
+        if self.quote.strip():
+            return self.quote
+        module, name = self.symbol.split(":", 1)
+        value = getattr(importlib.import_module(module), name)
+        return "; ".join(dict.fromkeys(b.words for b in (
+            value.values() if isinstance(value, dict) else [value])))
 
 
 def reading_label(name: str, value: str) -> str:

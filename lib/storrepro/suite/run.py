@@ -391,7 +391,7 @@ class Run:
             for name, r in self.config.readings.items()
         }
         forced = {
-            name: {**asdict(f), "decides": list(f.decides), **dates[name]}
+            name: {**asdict(f), "quote": f.quoted(), "decides": list(f.decides), **dates[name]}
             for name, f in self.config.forced.items()
         }
         band_dates = date_bands(self._bands, self.notebook)

@@ -347,7 +347,7 @@ def test_t4_is_judged_against_the_exact_reference():
     worst = t4(safe_frame(worst=(1.5, 0.9), exact_worst=(1.4, 0.9)), violation_reps())
     assert worst.verdict == "reproduced"
     assert worst.uncertainty["parts"]["worst p99"]["mean"] == pytest.approx(1.5 / 1.4)
-    assert "against 0.0 %" in far.reason
+    assert "p99 5.0 % violate (exact 0.0 %" in far.reason
 
 
 def test_x3_is_judged_against_the_exact_reference():

@@ -1,39 +1,29 @@
 """Claims of notebook 02 (AccGecko) as a table (:mod:`storrepro.suite.table`): :data:`TABLE`
-holds one row per claim (statement, the paper's words, role, conditions) and ``measure_<id>``
-measures it (``explain_<id>``: the cause, when it is not reproduced); the core judges them.
-This reproduction's analyses X1–X5 are rows too, each judged by its own rule.
+holds one row per claim and ``measure_<id>`` measures it; the core judges them. This
+reproduction's analyses X1–X5 are rows too, each judged by its own rule.
 
-Roles:
-- ``invariant``: S1, S2 (the simulated node against its fast path and a closed form), U1, U2 (the
-  LAMBDA and DBSCAN procedures on hand-made inputs);
-- ``calibration``: M4 (the Table 1 replicas are *built* to match Table 1), G1, G2 (the synthetic
-  tenant pool against the generators' target ranges);
-- ``stand-in``: M2, M3, M6, M7 — properties of the paper's SNIA traces (how its features
-  correlate, how loose the MMPP bound is on them) checked on our synthetic pool: they say how
-  faithful the stand-in is, not whether the paper holds;
-- ``analysis``: X1–X3, this reproduction's own under-prediction experiment, and X4, its
-  burst-intensity sensitivity row;
-- ``test``: everything else.
+Roles: ``invariant`` S1, S2 (the simulated node against its fast path and a closed form), U1, U2
+(LAMBDA and DBSCAN on hand-made inputs); ``calibration`` M4 (the Table 1 replicas are *built* to
+match Table 1), G1, G2 (the synthetic pool against the generators' target ranges); ``stand-in``
+M2, M3, M6, M7 — properties of the paper's SNIA traces checked on our synthetic pool: they say
+how faithful the stand-in is, not whether the paper holds; ``analysis`` X1–X5; ``test`` the rest.
 
-Every test claim is judged against a band from :mod:`storrepro.suite.bands` (the module constants
-below, each naming the paper's words and, where the paper gives a number without a tolerance,
-this reproduction's acceptance range; config.FORCED registers them) with a 95 % interval over
-the replicates the experiment has (:mod:`~storrepro.papers.accgecko.replicates`), which its
-measure returns with the band that judges it: the accuracy tenants for the error claims, the
-admission runs' arrival orders for the admission and safety claims, the Spearman bootstrap for
-M1.
+Every test claim's measure returns 95 % intervals over the replicates the experiment has
+(:mod:`~storrepro.papers.accgecko.replicates`: the accuracy tenants, the admission runs' arrival
+orders, the Spearman bootstrap), each with the band that judges it: the module constants below,
+from the paper's words and, where the paper gives a number without a tolerance, this
+reproduction's acceptance range (config.FORCED registers them).
 
-Conditions (``requires``): AccGecko's admission gains (T1, T2, T2m, T3, T5) require SLO safety
-(T4) — admitting more tenants is no gain if they miss their SLOs; the order of the two baselines
-(T1b, T5b) requires nothing, since T4 cannot touch it. Each claim about positive error requires
-bounded negative error of the configurations it judges (A4: A0a, DB+25µs; A5: A0a and A0b,
-M = 1.5; A6: A0b and A0c, the best k; A6s: A0c) — a predictor that under-predicts has small
-positive error for the wrong reason; A0 reports every configuration and gates nothing; the
-negative-error part of A6s is A6n, which requires nothing.
+Conditions (``requires``): AccGecko's admission gains require SLO safety (T4) — admitting more
+tenants is no gain if they miss their SLOs; the baselines' order (T1b, T5b) does not, since T4
+cannot touch it. Each claim about positive error requires bounded negative error of the
+configurations it judges (:data:`A0_CONDITIONS`) — a predictor that under-predicts has small
+positive error for the wrong reason; A0 reports every configuration and gates nothing.
 """
 
 from __future__ import annotations
 
+import itertools
 from functools import partial
 
 import numpy as np
@@ -62,7 +52,6 @@ POOL_TARGETS = {
 }
 POOL_INSIDE = 0.90  # share of segments inside every range for a calibrated pool
 POOL_PARTLY = 0.50
-POOL_WORDS = "Table 1's and §1's bursts of the paper's traces (the register's calibration_pool)"
 _RANGES = (f"total burst time {POOL_TARGETS['total_burst_share'][0] * 100:g}–"
            f"{POOL_TARGETS['total_burst_share'][1] * 100:g} % of the segment, intensity "
            f"{POOL_TARGETS['intensity'][0]:g}–{POOL_TARGETS['intensity'][1]:g}×, longest "
@@ -244,9 +233,9 @@ A0_CONDITIONS = {"A0a": "DB+25µs (M = 2, k = 1)", "A0b": "M = 1.5, k = 1",
 # --- the claims table ---------------------------------------------------------------------------
 
 
-#: The readings of the register (config.READINGS; a test checks they agree): the motivation's
-#: claims on the Table 1 replicas are affected by none, its Spearman claims by the normaliser only.
-READING_NAMES = ("normaliser", "segment", "line9", "pm", "trn", "epsilon")
+#: The readings of the register: the motivation's claims on the Table 1 replicas are affected by
+#: none, its Spearman claims by the normaliser only.
+READING_NAMES = tuple(READINGS)
 _NOT_NORMALISER = tuple(r for r in READING_NAMES if r != "normaliser")
 
 
@@ -262,11 +251,9 @@ def _by_p(p_bands: dict) -> tuple[Band, ...]:
 _OURS = "(this reproduction's own analysis: not in the paper)"
 _NOT_IN_PAPER = "— (not in the paper)"
 
-#: The claims of notebook 02 as rows, judged by the core (:mod:`storrepro.suite.table`) with the
-#: ``measure_<id>`` below.
-#: The bands are the named constants above, registered and dated in config.FORCED (its quotes
-#: repeat the paper's numbers; a test holds them to these): a row names their words, its measure
-#: judges them.
+#: The claims of notebook 02 as rows, with the ``measure_<id>`` below. The bands are the named
+#: constants above (config.FORCED registers them, quoting their words): a row names their words,
+#: its measure judges them.
 TABLE = (
     Row(id="S1", role="invariant", paper_value=f"<= {S1_TOL_US:g} µs",
         statement="simpy node and vectorized pacer agree at p99.9 (two co-located tenants)",
@@ -284,7 +271,8 @@ TABLE = (
         statement="one-directional truncated DBSCAN on four hand-made sequences (N = 2, M = 2)",
         words="§3.2: one-directional DBSCAN, MinPts = 2, ε = 1/(M·N)", rule="exact"),
     # --- calibration: the pool (its targets are calibration_pool's in config.FORCED)
-    *(Row(id=gen, role="calibration", kind="should", words=POOL_WORDS,
+    *(Row(id=gen, role="calibration", kind="should",
+          words="Table 1's and §1's bursts of the paper's traces (the register's calibration_pool)",
           statement=f"{gen} pool segments inside the generator's target ranges ({_RANGES})",
           paper_value=f">= {POOL_INSIDE * 100:g} % of segments inside all",
           tolerance=f">= {POOL_INSIDE * 100:g} % inside all (partly >= {POOL_PARTLY * 100:g} %)")
@@ -323,7 +311,8 @@ TABLE = (
     # --- prediction errors: Fig. 8–11 (the accuracy tenants)
     *(Row(id=cid, kind="should", paper_value=f"{A0_PAPER:g} % (c = 25 µs)", words=_words(A0_BAND),
           statement=f"{config} has bounded negative error at p99 and p99.9 (the condition of "
-          "the positive-error claims about it)", figure="Fig. 8–10")
+          "the positive-error claims about it)", figure="Fig. 8–10",
+          miss="It under-predicts, so its positive error says little.")
       for cid, config in A0_CONDITIONS.items()),
     Row(id="A0", paper_value=f"{A0_PAPER:g} % (c = 25 µs)", words=_words(A0_BAND),
         statement="AccTail's variants (M = 2, M = 1.5, k = 1…7) have bounded negative error, "
@@ -332,13 +321,16 @@ TABLE = (
         paper_value="; ".join(f"{m} {_NEG[m][99.0]:g} % / {_NEG[m][99.9]:g} %"
                               for m in ("MMP", "DB")),
         statement="MMP under-predicts (max negative error > 10 %) and DB's max negative error "
-        "is <= half of MMP's, at p99 and p99.9"),
+        "is <= half of MMP's, at p99 and p99.9",
+        miss="DB under-predicts as much as MMP or more: both drop the burst shape."),
     Row(id="A2", paper_value=f"{A0_PAPER:g} %", words=_words(A2_BAND), figure="Fig. 8",
-        statement="DB+25µs has max negative error <= 2 % at p99 and p99.9"),
+        statement="DB+25µs has max negative error <= 2 % at p99 and p99.9",
+        miss="Adding c = 25 µs cannot make up for missing queueing."),
     Row(id="A4", kind="should", requires=("A0a",), words=_words(A4_AVG, A4_MAX),
         figure="Fig. 8", statement="DB+25µs avg positive error in [30, 135] %, max positive in "
         "[80, 330] %", paper_value=f"avg {_A4['avg'][99.0]:g} / {_A4['avg'][99.9]:g} %, "
-        f"max {_A4['max'][99.0]:g} / {_A4['max'][99.9]:g} %"),
+        f"max {_A4['max'][99.0]:g} / {_A4['max'][99.9]:g} %",
+        miss="Its predictions are mostly below the truth, so little positive error is left."),
     Row(id="A6n", kind="should", paper_value=f"{A0_PAPER:g} %", words=_words(A6N_BAND),
         statement="the best k's max negative error <= 2 % at p99 and p99.9", figure="Fig. 10"),
     Row(id="A3", kind="should", words=_words(A3_BAND), figure="Fig. 8",
@@ -422,13 +414,12 @@ TABLE = (
         "reading keeps its admitted tenants as safe as the exact-replay reference (T4's band)",
         paper_value="bursts typically 2–10× the mean (§2.1, §4.1)",
         rule=f"T4's band at every intensity and percentile: {T4_SHARE.text()}",
-        not_affected_by=tuple(READINGS), figure="intensity_sensitivity"),
-    Row(id="X5", role="analysis", kind="report", words=REPLICA_UNDER.words,
+        not_affected_by=READING_NAMES, figure="intensity_sensitivity"),
+    Row(id="X5", role="analysis", kind="report", band=REPLICA_UNDER,
         statement="on the Table 1 replicas, DB+25µs has no negative error (at most 1 in 10 "
         "(trace, percentile, SLO) pairs above 2 %), as the paper reports for its traces",
-        paper_value="0 % negative error (Fig. 8, §4.2)", band=REPLICA_UNDER,
-        of="(trace, percentile, SLO) pairs of the Table 1 replicas in which DB+25µs's negative "
-        "error exceeds 2 % (%)", fmt="{:.1f}", tolerance_text=REPLICA_UNDER.text(),
+        paper_value="0 % negative error (Fig. 8, §4.2)",
+        of=REPORTED["replicas"].of, fmt="{:.1f}",
         not_affected_by=POOL_READINGS + ("pm",), figure="table1_negative_error"),
 )
 
@@ -440,58 +431,53 @@ def rows(*ids: str) -> list[Row]:
     return [by_id[i] for i in ids]
 
 
-
-
-def _ruled(ok: bool, text: str, reason: str, values: dict) -> Measured:
-    return Measured(None, text, values, verdict_of(ok), reason)
+def _ruled(ok: bool, text: str, values: dict, reason: str, miss: str, **kw) -> Measured:
+    """A claim judged by its own rule: its ``reason``, and why it fails (``miss``) unless ``ok``."""
+    return Measured(None, text, values, verdict_of(ok), reason + ("." if ok else f"; {miss}"),
+                    **kw)
 
 
 def measure_s1(checks: dict) -> Measured:
     check = checks["s1"]
     gap = float(check["p999_diff_us"])
-    ok = gap <= S1_TOL_US
-    return _ruled(ok, f"|Δp99.9| {gap:.3g} µs",
+    return _ruled(gap <= S1_TOL_US, f"|Δp99.9| {gap:.3g} µs", check,
                   f"Over {check['requests']:,} requests the largest per-request difference is "
-                  f"{check['max_abs_diff_us']:.3g} µs and the p99.9 differs by {gap:.3g} µs"
-                  + ("." if ok else f", above {S1_TOL_US:g} µs: the fast path models another "
-                     "node."), check)
+                  f"{check['max_abs_diff_us']:.3g} µs and the p99.9 differs by {gap:.3g} µs",
+                  f"above {S1_TOL_US:g} µs: the fast path models another node.")
 
 
 def measure_s2(checks: dict) -> Measured:
     check = checks["s2"]
     err = float(check["max_rel_error"])
-    ok = err <= S2_TOL
-    return _ruled(ok, f"max error {err * 100:.3g} %",
+    return _ruled(err <= S2_TOL, f"max error {err * 100:.3g} %", check,
                   f"A constant-spacing burst's waits match j(1/sr − 1/λ) to {err * 100:.3g} % "
-                  f"(last wait {check['last_wait_us']:.0f} µs)"
-                  + ("." if ok else "; the pacer does not follow its own rule."), check)
+                  f"(last wait {check['last_wait_us']:.0f} µs)",
+                  "the pacer does not follow its own rule.")
 
 
 def measure_u1(checks: dict) -> Measured:
     proc = checks["procedures"]
     top, edge, covers = float(proc["rates"][0]), float(proc["edges"][0]), proc["covers"]
-    want = [list(range(3, 15)), [1, 2]]
-    ok = abs(top - U1_TOP) <= U1_TOL and abs(edge - U1_EDGE) <= U1_TOL and covers == want
+    ok = (abs(top - U1_TOP) <= U1_TOL and abs(edge - U1_EDGE) <= U1_TOL
+          and covers == [list(range(3, 15)), [1, 2]])
     return _ruled(ok, f"top {top:.4f}, edge {edge:.4f}; {covers[0][0]}–{covers[0][-1]} and "
-                  f"{covers[1]}", "LAMBDA on the paper's Fig. 5 example gives "
-                  f"{'the paper' if ok else 'not the paper'}'s states (top rate {top:.4f}).",
-                  {"top": top, "edge": edge, "covers": covers})
+                  f"{covers[1]}", {"top": top, "edge": edge, "covers": covers},
+                  f"LAMBDA on the paper's Fig. 5 example: top {top:.4f}, edge {edge:.4f}",
+                  f"not the paper's states ({U1_TOP:g}, {U1_EDGE:g}; 3–14 and [1, 2]).")
 
 
 def measure_u2(checks: dict) -> Measured:
     found = checks["procedures"]["found"]
-    ok = {tuple(k): v for k, v in found.items()} == U2_CASES
-    return _ruled(ok, str(list(found.values())), "The continuous bursts found are "
-                  + ("exactly the expected ones." if ok else
-                     "not the expected ones: the scan is wrong."),
-                  {"found": [list(v) for v in found.values()]})
+    return _ruled({tuple(k): v for k, v in found.items()} == U2_CASES, str(list(found.values())),
+                  {"found": [list(v) for v in found.values()]},
+                  f"The bursts found on the four hand-made sequences: {list(found.values())}",
+                  "not the expected ones: the scan is wrong.")
 
 
 # --- calibration: Table 1 replicas and the pool --------------------------------------------------
 
 
 def measure_m4(table: pd.DataFrame) -> Measured:
-    """M4: T1–T3 replicas built to Table 1's total burst time, intensity and max duration."""
     spread = lambda x: float(x.max() / x.min() - 1)  # noqa: E731
     got = {
         "burst time spread": spread(table.total_burst_ms),
@@ -503,22 +489,16 @@ def measure_m4(table: pd.DataFrame) -> Measured:
           and got["max-duration ratio"] >= M4_BANDS["max-duration ratio"])  # fmt: skip
     return _ruled(ok, f"{got['burst time spread'] * 100:.1f} %, "
                   f"{got['intensity spread'] * 100:.1f} %, ratio {got['max-duration ratio']:.2f}",
-                  "The replicas are built from blocks of burst periods to match Table 1; "
-                  + ("they do." if ok else "the construction misses its own target."), got)
-
+                  got, "The replicas are built from blocks of burst periods to match Table 1",
+                  "the construction misses its own target.")
 
 
 def inside_targets(features: pd.DataFrame) -> pd.DataFrame:
     """Per segment (row, with its length in ``segment_ms``), whether each burst statistic lies
     in :data:`POOL_TARGETS`."""
-    share = features.total_burst_ms / features.segment_ms
-    out = pd.DataFrame(
-        {
-            "total_burst_share": share.between(*POOL_TARGETS["total_burst_share"]),
-            "intensity": features.intensity.between(*POOL_TARGETS["intensity"]),
-            "max_duration_ms": features.max_duration_ms.between(*POOL_TARGETS["max_duration_ms"]),
-        }
-    )
+    stats = {"total_burst_share": features.total_burst_ms / features.segment_ms,
+             "intensity": features.intensity, "max_duration_ms": features.max_duration_ms}
+    out = pd.DataFrame({k: s.between(*POOL_TARGETS[k]) for k, s in stats.items()})
     out["all"] = out.all(axis=1)
     return out
 
@@ -530,25 +510,20 @@ def _pool_calibration(calib: dict, generator: str) -> Measured:
     inside = inside_targets(features)
     share = {k: float(inside[k].mean()) for k in inside}
     ok = share["all"] >= POOL_INSIDE
-    verdict = verdict_of(ok) if ok or share["all"] < POOL_PARTLY else "partly"
-    worst = min(("total_burst_share", "intensity", "max_duration_ms"), key=share.get)
-    med = features.max_duration_ms.median()
-    p90 = features.max_duration_ms.quantile(0.9)
+    worst = min(POOL_TARGETS, key=share.get)
+    med, p90 = features.max_duration_ms.median(), features.max_duration_ms.quantile(0.9)
     reason = (
         f"{share['all'] * 100:.0f} % of {len(features)} {generator} segments lie inside every "
         f"range; the range most often missed is {worst} ({share[worst] * 100:.0f} % inside). "
         f"Longest continuous burst: median {med:.1f} ms, 90th percentile {p90:.1f} ms."
     )
     if not ok:
-        reason += (
-            f" The {generator} knobs' ranges put {(1 - share['all']) * 100:.0f} % of segments "
-            "outside their targets, so the pool is burstier or milder than intended (section "
-            "2's table and histograms)."
-        )
+        reason += (f" The pool is burstier or milder than the {generator} knobs intend (section "
+                   "2's table and histograms).")
     return Measured(None, f"{share['all'] * 100:.0f} % inside all ({len(features)} segments)",
                     {"share_inside": share, "segments": len(features),
                      "max_duration_median_ms": float(med), "max_duration_p90_ms": float(p90)},
-                    verdict, reason)
+                    verdict_of(ok) if ok or share["all"] < POOL_PARTLY else "partly", reason)
 
 
 measure_g1 = partial(_pool_calibration, generator="G1")
@@ -592,24 +567,21 @@ def measure_m2(rho: pd.DataFrame) -> Measured:
              ("intensity", "total_burst_ms", "mean_duration_ms")}  # fmt: skip
     rise = {f: float(s.max()) for f, s in steps.items()}
     worst = max(rise, key=rise.get)
-    ok = M2_BAND.contains(rise[worst])
-    return Measured(
-        None, f"largest rise {rise[worst]:+.3f} ({worst})",
-        {f: table.loc[f].round(4).tolist() for f in steps}, verdict_of(ok),
-        f"Largest step-up of ρ from one percentile to the next: {rise[worst]:+.3f} for {worst}"
-        + ("." if ok else "; in this pool that feature matters more in the deeper tail, not "
-           "less (Fig. 3 analog): a property of the synthetic pool, not a test of the paper."),
-        bands=(M2_BAND,))
+    return _ruled(M2_BAND.contains(rise[worst]), f"largest rise {rise[worst]:+.3f} ({worst})",
+                  {f: table.loc[f].round(4).tolist() for f in steps},
+                  f"Largest step-up of ρ from one percentile to the next: {rise[worst]:+.3f} for "
+                  f"{worst}", "in this pool that feature matters more in the deeper tail, not "
+                  "less (Fig. 3 analog): a property of the synthetic pool, not a test of the "
+                  "paper.",
+                  bands=(M2_BAND,))
 
 
 def measure_m3(rho: pd.DataFrame) -> Measured:
     strongest = float(_rho_table(rho).abs().max().max())
-    ok = strongest < M3_BAND.high
-    return Measured(
-        None, f"max |ρ| {strongest:.3f}", {"max_abs_rho": strongest}, verdict_of(ok),
-        f"The strongest correlation over features and percentiles is |ρ| = {strongest:.3f}"
-        + ("." if ok else ": the synthetic pool ties one feature to latency more tightly than "
-           "the paper's traces do."), bands=(M3_BAND,))
+    return _ruled(strongest < M3_BAND.high, f"max |ρ| {strongest:.3f}",
+                  {"max_abs_rho": strongest}, "The strongest correlation over features and "
+                  f"percentiles is |ρ| = {strongest:.3f}", "the synthetic pool ties one feature "
+                  "to latency more tightly than the paper's traces do.", bands=(M3_BAND,))
 
 
 def measure_m5(inputs: dict) -> Measured:
@@ -618,11 +590,10 @@ def measure_m5(inputs: dict) -> Measured:
     act = table["actual p99.9 (µs)"]
     spread = float(pred.max() / pred.min() - 1)
     ratio = float(act.max() / act.min())
+    text = f"predicted spread {spread * 100:.0f} %, actual {ratio:.2f}×"
     return Measured(
-        None, f"predicted spread {spread * 100:.0f} %, actual {ratio:.2f}×",
-        {"predicted_spread": spread, "actual_ratio": ratio},
-        reason=f"On T1–T3 the MMPP+SNC p99.9 spreads {spread * 100:.0f} % while the replayed "
-        f"p99.9 spreads {ratio:.2f}×.",
+        None, text, {"predicted_spread": spread, "actual_ratio": ratio},
+        reason=f"On T1–T3 the MMPP+SNC p99.9 and the replayed p99.9: {text}.",
         intervals={"predicted spread": (M5_SPREAD, estimate_only(spread, "MMPP+SNC p99.9 spread")),
                    "actual ratio": (M5_RATIO, estimate_only(ratio, "replayed p99.9 max/min"))},
         no_uncertainty="one draw of the three Table 1 replicas, as the paper has one trace of "
@@ -632,11 +603,10 @@ def measure_m5(inputs: dict) -> Measured:
 def explain_m5(inputs: dict, verdict: str, measured: Measured) -> str:
     if verdict == "reproduced":
         return ""
-    if measured.extra["predicted_spread"] > M5_SPREAD.high:
-        return ("The bound separates the replicas as much as the truth does, or the truth does "
-                "not differ enough (section 5).")
-    return ("The replicas' density difference does not move their replayed p99.9 enough "
-            "(section 5).")
+    return ("The bound separates the replicas as much as the truth does, or the truth does not "
+            "differ enough" if measured.extra["predicted_spread"] > M5_SPREAD.high else
+            "The replicas' density difference does not move their replayed p99.9 enough") + \
+        " (section 5)."
 
 
 def _folds(folds: np.ndarray, mean_band: Band, max_band: Band) -> tuple[float, float, bool]:
@@ -646,25 +616,19 @@ def _folds(folds: np.ndarray, mean_band: Band, max_band: Band) -> tuple[float, f
 
 def measure_m6(inputs: dict) -> Measured:
     avg, most, ok = _folds(inputs["folds"], M6_MEAN, M6_MAX)
-    return Measured(
-        None, f"{avg:.1f}× mean, {most:.1f}× max", {"mean_fold": avg, "max_fold": most},
-        verdict_of(ok), f"Bound / actual over the CCDF points above p95 of T1–T3: mean "
-        f"{avg:.1f}×, max {most:.1f}×" + ("." if ok else
-                                           "; the synthetic replicas' tails are shaped "
-                                           "differently from the SNIA traces', so the bound's "
-                                           "looseness differs (section 5)."),
-        bands=(M6_MEAN, M6_MAX))
+    return _ruled(ok, f"{avg:.1f}× mean, {most:.1f}× max", {"mean_fold": avg, "max_fold": most},
+                  f"Bound / actual over the CCDF points above p95 of T1–T3: mean {avg:.1f}×, max "
+                  f"{most:.1f}×", "the synthetic replicas' tails are shaped differently from the "
+                  "SNIA traces', so the bound's looseness differs (section 5).",
+                  bands=(M6_MEAN, M6_MAX))
 
 
 def measure_m7(folds: np.ndarray) -> Measured:
     avg, most, ok = _folds(folds, M7_MEAN, M7_MAX)
-    return Measured(
-        None, f"{avg:.1f}× mean, {most:.0f}× max", {"mean_fold": avg, "max_fold": most},
-        verdict_of(ok), f"LAMBDA's Poisson states against one G1 segment's per-ms counts: fold "
-        f"error {avg:.1f}× on average, {most:.0f}× at most"
-        + ("." if ok else "; this segment's counts are closer to Poisson than the paper's trace."),
-        bands=(M7_MEAN, M7_MAX))
-
+    return _ruled(ok, f"{avg:.1f}× mean, {most:.0f}× max", {"mean_fold": avg, "max_fold": most},
+                  f"LAMBDA's Poisson states against one G1 segment's per-ms counts: fold error "
+                  f"{avg:.1f}× on average, {most:.0f}× at most", "this segment's counts are "
+                  "closer to Poisson than the paper's trace.", bands=(M7_MEAN, M7_MAX))
 
 
 def under_numbers(explain: pd.DataFrame) -> dict[str, float]:
@@ -678,8 +642,10 @@ def under_numbers(explain: pd.DataFrame) -> dict[str, float]:
     }
 
 
-def _under_reason(explain: pd.DataFrame | None) -> str:
-    """The measured cause of AccTail's under-prediction (section 7b), for reasons."""
+def _cause(inputs: dict) -> str:
+    """The measured cause of AccTail's under-prediction under the inputs' reading (section 7b;
+    ``inputs["explain"]``), if any."""
+    explain = inputs.get("explain")
     if explain is None or explain.empty:
         return ""
     n = under_numbers(explain)
@@ -694,21 +660,29 @@ def _under_reason(explain: pd.DataFrame | None) -> str:
     return text + "."
 
 
+def _why(inputs: dict, verdict: str, measured: Measured) -> str:
+    """The cause of a claim about AccTail's errors that fails (its row's ``miss`` says what)."""
+    return "" if verdict == "reproduced" else _cause(inputs).strip()
+
 
 # --- prediction errors: Fig. 8–11 (the accuracy tenants) -----------------------------------------
 
 
-def _est(reps: Replicates, q: str, name: str, p: float, how=mean) -> float:
-    """A per-tenant error column's statistic over the tenants (``mean`` or ``top``)."""
-    return float(how(reps.frame[(q, name, p)].to_numpy(dtype=float)))
+def _how(q: str):
+    """An error column's statistic over the tenants: the largest of a maximum, else the mean."""
+    return top if q.startswith("max") else mean
+
+
+def _est(reps: Replicates, q: str, name: str, p: float) -> float:
+    return float(_how(q)(reps.frame[(q, name, p)].to_numpy(dtype=float)))
 
 
 def _neg(reps, name, p) -> float:
-    return _est(reps, "max_negative_%", name, p, top)
+    return _est(reps, "max_negative_%", name, p)
 
 
-def _pos(reps, name, p, q="avg_positive_%") -> float:
-    return _est(reps, q, name, p, top if q.startswith("max") else mean)
+def _pos(reps, name, p) -> float:
+    return _est(reps, "avg_positive_%", name, p)
 
 
 def _stat(reps: Replicates, statistic, of: str, maximum: bool) -> dict:
@@ -723,18 +697,11 @@ def _stat(reps: Replicates, statistic, of: str, maximum: bool) -> dict:
                          "value, no interval)")
 
 
-def _of(reps: Replicates, q: str, name: str, p: float, how=mean) -> dict:
-    word = "largest" if how is top else "mean"
+def _of(reps: Replicates, q: str, name: str, p: float) -> dict:
+    how = _how(q)
     return _stat(reps, lambda col: how(col((q, name, p))),
-                         f"{word} {q.removesuffix('_%').replace('_', ' ')} (%) of {name} at "
-                         f"{_pk(p)}", how is top)  # fmt: skip
-
-
-
-
-def _cause(inputs: dict) -> str:
-    """The measured cause of AccTail's under-prediction under the inputs' reading, if any."""
-    return _under_reason(inputs.get("explain"))
+                 f"{'largest' if how is top else 'mean'} {q.removesuffix('_%').replace('_', ' ')} "
+                 f"(%) of {name} at {_pk(p)}", how is top)
 
 
 def measure_a0(inputs: dict) -> Measured:
@@ -761,36 +728,28 @@ def measure_a0(inputs: dict) -> Measured:
                     intervals={"": (A0_BAND, u)})
 
 
-def _condition_names(reps, cid: str) -> dict[float, str]:
-    if cid == "A0c":
-        return best_k(reps)
-    return dict.fromkeys(P, {"A0a": "DB+25µs", "A0b": "M=1.5"}[cid])
+def _max_negative(reps: Replicates, names: dict[float, str], band: Band, named: bool) -> Measured:
+    """The max negative error of ``names[p]`` at each percentile, judged by ``band`` on the
+    maximum's value; each part labelled with its configuration when ``named``."""
+    parts = {(f"{names[p]} " if named else "") + _pk(p):
+             (band, _of(reps, "max_negative_%", names[p], p)) for p in P}  # fmt: skip
+    vals = {k: rec["mean"] for k, (_, rec) in parts.items()}
+    shown = ", ".join(f"{k} {v:.0f} %" for k, v in vals.items())
+    return Measured(None, shown, vals, reason=f"Max negative error {shown}.", intervals=parts)
 
 
 def _a0_condition(inputs: dict, cid: str) -> Measured:
     """A0a / A0b / A0c: the configuration a positive-error claim judges has bounded negative
-    error at both percentiles (A0's band, on the maximum's value)."""
+    error at both percentiles (A0's band)."""
     reps = inputs["reps"]
-    names = _condition_names(reps, cid)
-    parts = {f"{names[p]} {_pk(p)}": (A0_BAND, _of(reps, "max_negative_%", names[p], p, top))
-             for p in P}  # fmt: skip
-    vals = {k: rec["mean"] for k, (_, rec) in parts.items()}
-    return Measured(None, ", ".join(f"{k} {v:.0f} %" for k, v in vals.items()), vals,
-                    reason="Max negative error " + ", ".join(f"{k} {v:.0f} %"
-                                                             for k, v in vals.items()) + ".",
-                    intervals=parts)
+    names = best_k(reps) if cid == "A0c" else dict.fromkeys(P, {"A0a": "DB+25µs",
+                                                                "A0b": "M=1.5"}[cid])
+    return _max_negative(reps, names, A0_BAND, named=True)
 
 
-def _condition_missed(inputs: dict, verdict: str, measured: Measured) -> str:
-    if verdict == "reproduced":
-        return ""
-    return "It under-predicts, so its positive error says little." + _cause(inputs)
-
-
-measure_a0a = partial(_a0_condition, cid="A0a")
-measure_a0b = partial(_a0_condition, cid="A0b")
-measure_a0c = partial(_a0_condition, cid="A0c")
-explain_a0a = explain_a0b = explain_a0c = _condition_missed
+measure_a0a, measure_a0b, measure_a0c = (partial(_a0_condition, cid=c) for c in A0_CONDITIONS)
+explain_a0a = explain_a0b = explain_a0c = explain_a1 = explain_a2 = explain_a4 = _why
+explain_a6n = explain_a8 = _why
 
 
 def measure_a1(inputs: dict) -> Measured:
@@ -798,38 +757,17 @@ def measure_a1(inputs: dict) -> Measured:
     vals = {_pk(p): {"MMP": _neg(reps, "MMP", p), "DB": _neg(reps, "DB", p)} for p in P}
     parts = {}
     for p in P:
-        parts[f"MMP {_pk(p)}"] = (A1_MMP, _of(reps, "max_negative_%", "MMP", p, top))
+        parts[f"MMP {_pk(p)}"] = (A1_MMP, _of(reps, "max_negative_%", "MMP", p))
         parts[f"DB/MMP {_pk(p)}"] = (A1_RATIO, reps.interval(
             lambda col, p=p: top(col(("max_negative_%", "DB", p)))
             / top(col(("max_negative_%", "MMP", p))), f"DB's over MMP's max negative error at "
             f"{_pk(p)}"))  # fmt: skip
-    return Measured(None, "; ".join(f"{k} MMP {v['MMP']:.0f} %, DB {v['DB']:.0f} %"
-                                    for k, v in vals.items()), vals,
-                    reason="Max negative error " + "; ".join(
-                        f"{k}: MMP {v['MMP']:.0f} %, DB {v['DB']:.0f} %"
-                        for k, v in vals.items()) + ".", intervals=parts)
-
-
-def explain_a1(inputs: dict, verdict: str, measured: Measured) -> str:
-    if verdict == "reproduced":
-        return ""
-    return "DB under-predicts as much as MMP or more: both drop the burst shape." + \
-        _cause(inputs)
+    text = "; ".join(f"{k} MMP {v['MMP']:.0f} %, DB {v['DB']:.0f} %" for k, v in vals.items())
+    return Measured(None, text, vals, reason=f"Max negative error {text}.", intervals=parts)
 
 
 def measure_a2(inputs: dict) -> Measured:
-    reps = inputs["reps"]
-    vals = {_pk(p): _neg(reps, "DB+25µs", p) for p in P}
-    shown = ", ".join(f"{k} {v:.0f} %" for k, v in vals.items())
-    return Measured(None, shown, vals, reason=f"DB+25µs max negative error {shown}.",
-                    intervals={_pk(p): (A2_BAND, _of(reps, "max_negative_%", "DB+25µs", p, top))
-                               for p in P})
-
-
-def explain_a2(inputs: dict, verdict: str, measured: Measured) -> str:
-    if verdict == "reproduced":
-        return ""
-    return "Adding c = 25 µs cannot make up for missing queueing." + _cause(inputs)
+    return _max_negative(inputs["reps"], dict.fromkeys(P, "DB+25µs"), A2_BAND, named=False)
 
 
 def measure_a3(inputs: dict) -> Measured:
@@ -838,7 +776,7 @@ def measure_a3(inputs: dict) -> Measured:
     vals = {_pk(p): {n: _neg(reps, n, p) for n in names} for p in P}
     parts = {}
     for p in P:
-        for hi, lo in (("DB", "DB+17µs"), ("DB+17µs", "DB+25µs")):
+        for hi, lo in itertools.pairwise(names):
             parts[f"{hi} − {lo} {_pk(p)}"] = (A3_BAND, reps.interval(
                 lambda col, hi=hi, lo=lo, p=p: top(col(("max_negative_%", hi, p)))
                 - top(col(("max_negative_%", lo, p))),
@@ -851,24 +789,12 @@ def measure_a3(inputs: dict) -> Measured:
 
 def measure_a4(inputs: dict) -> Measured:
     reps = inputs["reps"]
-    vals = {_pk(p): {"avg": _pos(reps, "DB+25µs", p),
-                     "max": _pos(reps, "DB+25µs", p, "max_positive_%")} for p in P}  # fmt: skip
-    parts = {}
-    for p in P:
-        parts[f"avg {_pk(p)}"] = (A4_AVG, _of(reps, "avg_positive_%", "DB+25µs", p))
-        parts[f"max {_pk(p)}"] = (A4_MAX, _of(reps, "max_positive_%", "DB+25µs", p, top))
-    return Measured(None, "; ".join(f"{k} avg {v['avg']:.0f} %, max {v['max']:.0f} %"
-                                    for k, v in vals.items()), vals,
-                    reason="DB+25µs positive error " + "; ".join(
-                        f"{k}: avg {v['avg']:.0f} %, max {v['max']:.0f} %"
-                        for k, v in vals.items()) + ".", intervals=parts)
-
-
-def explain_a4(inputs: dict, verdict: str, measured: Measured) -> str:
-    if verdict == "reproduced":
-        return ""
-    return ("Its predictions are mostly below the truth, so little positive error is left."
-            + _cause(inputs))
+    vals = {_pk(p): {s: _est(reps, f"{s}_positive_%", "DB+25µs", p) for s in ("avg", "max")}
+            for p in P}  # fmt: skip
+    parts = {f"{s} {_pk(p)}": (band, _of(reps, f"{s}_positive_%", "DB+25µs", p))
+             for p in P for s, band in (("avg", A4_AVG), ("max", A4_MAX))}  # fmt: skip
+    text = "; ".join(f"{k} avg {v['avg']:.0f} %, max {v['max']:.0f} %" for k, v in vals.items())
+    return Measured(None, text, vals, reason=f"DB+25µs positive error {text}.", intervals=parts)
 
 
 def _diff_parts(reps, band, better: dict[float, str], worse: dict[float, str], what: str) -> dict:
@@ -890,12 +816,13 @@ def measure_a5(inputs: dict) -> Measured:
                                           "M = 1.5's minus M = 2's avg positive error"))
 
 
-def _ks() -> list[str]:
-    return ["M=1.5"] + [f"k={k}" for k in range(2, 8)]
-
-
 def best_k(reps) -> dict[float, str]:
-    return {p: min(_ks(), key=lambda n: _pos(reps, n, p)) for p in P}
+    """Per percentile, the k (M = 1.5; ``M=1.5`` is k = 1) of the lowest avg positive error."""
+    return {p: min(A0_METHODS[1:], key=lambda n: _pos(reps, n, p)) for p in P}
+
+
+def _k_of(name: str) -> int:
+    return 1 if name == "M=1.5" else int(name[2:])
 
 
 def measure_a6(inputs: dict) -> Measured:
@@ -903,34 +830,26 @@ def measure_a6(inputs: dict) -> Measured:
     best = best_k(reps)
     vals = {_pk(p): {"best": best[p], "avg": _pos(reps, best[p], p),
                      "k=1": _pos(reps, "M=1.5", p)} for p in P}  # fmt: skip
-    return Measured(
-        None, "; ".join(f"{k} {v['best']} {v['avg']:.0f} % vs k=1 {v['k=1']:.0f} %"
-                        for k, v in vals.items()), vals,
-        reason="Best k by avg positive error: " + "; ".join(
-            f"{k} {v['best']} ({v['avg']:.0f} % against {v['k=1']:.0f} % for k = 1)"
-            for k, v in vals.items()) + ".",
-        intervals=_diff_parts(reps, A6_BAND, best, dict.fromkeys(P, "M=1.5"),
-                              "the best k's minus k = 1's avg positive error"))
-
-
-def _k_of(name: str) -> int:
-    return 1 if name == "M=1.5" else int(name[2:])
+    text = "; ".join(f"{k} {v['best']} {v['avg']:.0f} % vs k=1 {v['k=1']:.0f} %"
+                     for k, v in vals.items())
+    return Measured(None, text, vals, reason=f"Best k by avg positive error: {text}.",
+                    intervals=_diff_parts(reps, A6_BAND, best, dict.fromkeys(P, "M=1.5"),
+                                          "the best k's minus k = 1's avg positive error"))
 
 
 def measure_a6s(inputs: dict) -> Measured:
-    """A6s, its positive-error part: the best k's order and its avg positive error."""
+    """A6s, its positive-error part (A6n is its negative-error part)."""
     reps = inputs["reps"]
     best = best_k(reps)
     k = {p: _k_of(best[p]) for p in P}
     vals = {_pk(p): {"k": k[p], "avg": _pos(reps, best[p], p)} for p in P}
     parts = {"k(p99.9) − k(p99)": (A6S_K, estimate_only(k[99.9] - k[99.0], "best k's "
-                                                         "difference (a choice, no interval)"))}
-    for p in P:
-        parts[f"avg {_pk(p)}"] = (A6S_AVG[p], _of(reps, "avg_positive_%", best[p], p))
-    return Measured(None, "; ".join(f"{q} k={v['k']}, {v['avg']:.0f} %" for q, v in vals.items()),
-                    vals, reason="Best k " + "; ".join(
-                        f"{q}: k = {v['k']}, avg positive {v['avg']:.0f} %"
-                        for q, v in vals.items()) + ".", intervals=parts)
+                                                         "difference (a choice, no interval)")),
+             **{f"avg {_pk(p)}": (A6S_AVG[p], _of(reps, "avg_positive_%", best[p], p))
+                for p in P}}  # fmt: skip
+    text = "; ".join(f"{q} k={v['k']}, {v['avg']:.0f} %" for q, v in vals.items())
+    return Measured(None, text, vals, reason=f"Best k and its avg positive error: {text}.",
+                    intervals=parts)
 
 
 def measure_a6n(inputs: dict) -> Measured:
@@ -938,23 +857,13 @@ def measure_a6n(inputs: dict) -> Measured:
     reps = inputs["reps"]
     best = best_k(reps)
     vals = {_pk(p): {"k": _k_of(best[p]), "max neg": _neg(reps, best[p], p)} for p in P}
-    return Measured(
-        None, "; ".join(f"{q} k={v['k']}, neg {v['max neg']:.0f} %" for q, v in vals.items()),
-        vals, reason="Best k's max negative error " + "; ".join(
-            f"{q}: k = {v['k']}, {v['max neg']:.0f} %" for q, v in vals.items()) + ".",
-        intervals={_pk(p): (A6N_BAND, _of(reps, "max_negative_%", best[p], p, top)) for p in P})
-
-
-def explain_a6n(inputs: dict, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else _cause(inputs).strip()
+    text = "; ".join(f"{q} k={v['k']}, neg {v['max neg']:.0f} %" for q, v in vals.items())
+    return Measured(None, text, vals, reason=f"Best k's max negative error: {text}.",
+                    intervals={_pk(p): (A6N_BAND, _of(reps, "max_negative_%", best[p], p))
+                               for p in P})
 
 
 _STATS = (("mean", "mean_total_%", mean), ("max", "max_total_%", top))
-
-
-def _total(reps, name, p, s="mean") -> float:
-    q, how = {k: (c, h) for k, c, h in _STATS}[s]
-    return _est(reps, q, name, p, how)
 
 
 def _order_parts(reps, band, high: str, low: str) -> dict:
@@ -974,24 +883,22 @@ def _undecided(intervals: dict) -> str:
         for name, part in u["parts"].items() if part["verdict"] != "reproduced")
 
 
-def _totals(reps) -> dict:
-    return {_pk(p): {m: [_total(reps, m, p), _total(reps, m, p, "max")]
-                     for m in ("PM", "SNCM", "AccTail")} for p in P}  # fmt: skip
+def _total_errors(reps, names: tuple[str, ...], text, intervals: dict) -> Measured:
+    """A7 / A7b: each of ``names``' avg and max total error per percentile (``text(k, v)`` shows
+    one percentile's), with the ``intervals`` of their order."""
+    vals = {_pk(p): {m: [_est(reps, q, m, p) for _, q, _ in _STATS] for m in names} for p in P}
+    return Measured(None, "; ".join(text(k, v) for k, v in vals.items()), vals,
+                    reason="Total error (avg / max) " + "; ".join(
+                        f"{k}: " + ", ".join(f"{m} {v[m][0]:.0f} / {v[m][1]:.0f} %" for m in names)
+                        for k, v in vals.items()) + ".", intervals=intervals)
 
 
 def measure_a7(inputs: dict) -> Measured:
-    """A7: AccTail has a lower total error (avg and max) than both baselines."""
     reps = inputs["reps"]
-    vals = _totals(reps)
-    names = ("PM", "SNCM", "AccTail")
-    return Measured(
-        None, "; ".join(f"{k} avg " + " / ".join(f"{v[m][0]:.0f}" for m in names)
-                        + " % (PM / SNCM / AccTail)" for k, v in vals.items()), vals,
-        reason="Total error (avg / max) " + "; ".join(
-            f"{k}: " + ", ".join(f"{m} {v[m][0]:.0f} / {v[m][1]:.0f} %" for m in names)
-            for k, v in vals.items()) + ".",
-        intervals={**_order_parts(reps, A7_BAND, "PM", "AccTail"),
-                   **_order_parts(reps, A7_BAND, "SNCM", "AccTail")})
+    return _total_errors(reps, ("PM", "SNCM", "AccTail"), lambda k, v: f"{k} avg " + " / ".join(
+        f"{v[m][0]:.0f}" for m in v) + " % (PM / SNCM / AccTail)",
+        {**_order_parts(reps, A7_BAND, "PM", "AccTail"),
+         **_order_parts(reps, A7_BAND, "SNCM", "AccTail")})
 
 
 def explain_a7(inputs: dict, verdict: str, measured: Measured) -> str:
@@ -1003,14 +910,8 @@ def explain_a7(inputs: dict, verdict: str, measured: Measured) -> str:
 def measure_a7b(inputs: dict) -> Measured:
     """A7b: the baselines' order, error(PM) > error(SNCM): no claim about AccTail."""
     reps = inputs["reps"]
-    vals = {k: {m: v[m] for m in ("PM", "SNCM")} for k, v in _totals(reps).items()}
-    return Measured(
-        None, "; ".join(f"{k} avg PM {v['PM'][0]:.0f} %, SNCM {v['SNCM'][0]:.0f} %"
-                        for k, v in vals.items()), vals,
-        reason="Total error (avg / max) " + "; ".join(
-            f"{k}: PM {v['PM'][0]:.0f} / {v['PM'][1]:.0f} %, SNCM {v['SNCM'][0]:.0f} / "
-            f"{v['SNCM'][1]:.0f} %" for k, v in vals.items()) + ".",
-        intervals=_order_parts(reps, A7B_BAND, "PM", "SNCM"))
+    return _total_errors(reps, ("PM", "SNCM"), lambda k, v: f"{k} avg PM {v['PM'][0]:.0f} %, "
+                         f"SNCM {v['SNCM'][0]:.0f} %", _order_parts(reps, A7B_BAND, "PM", "SNCM"))
 
 
 def measure_a8(inputs: dict) -> Measured:
@@ -1019,27 +920,19 @@ def measure_a8(inputs: dict) -> Measured:
     def ratio(col, name, p):
         return mean(col(("mean_total_%", name, p))) / mean(col(("mean_total_%", "AccTail", p)))
 
-    ratios = {p: {"SNCM/AccTail": _total(reps, "SNCM", p) / _total(reps, "AccTail", p),
-                  "PM/AccTail": _total(reps, "PM", p) / _total(reps, "AccTail", p)} for p in P}
-    parts = {}
-    for p in P:
-        for name, table in (("SNCM", A8_SNCM), ("PM", A8_PM)):
-            parts[f"{name}/AccTail {_pk(p)}"] = (table[p], reps.interval(
-                lambda col, name=name, p=p: ratio(col, name, p),
-                f"{name}'s over AccTail's avg total error at {_pk(p)}"))  # fmt: skip
+    ratios = {_pk(p): {f"{m}/AccTail": _est(reps, "mean_total_%", m, p)
+                       / _est(reps, "mean_total_%", "AccTail", p) for m in ("SNCM", "PM")}
+              for p in P}  # fmt: skip
+    parts = {f"{m}/AccTail {_pk(p)}": (by_p[p], reps.interval(
+        lambda col, m=m, p=p: ratio(col, m, p), f"{m}'s over AccTail's avg total error at "
+        f"{_pk(p)}")) for p in P for m, by_p in (("SNCM", A8_SNCM), ("PM", A8_PM))}  # fmt: skip
     parts["PM ratio p99 − p99.9"] = (A8_ORDER, reps.interval(
         lambda col: ratio(col, "PM", 99.0) - ratio(col, "PM", 99.9),
         "PM/AccTail at p99 minus at p99.9"))  # fmt: skip
-    return Measured(
-        None, "; ".join(f"{_pk(p)} SNCM {r['SNCM/AccTail']:.2f}×, PM {r['PM/AccTail']:.2f}×"
-                        for p, r in ratios.items()), {_pk(p): r for p, r in ratios.items()},
-        reason="Avg total-error ratios " + "; ".join(
-            f"{_pk(p)}: SNCM/AccTail {r['SNCM/AccTail']:.2f}, PM/AccTail {r['PM/AccTail']:.2f}"
-            for p, r in ratios.items()) + ".", intervals=parts)
-
-
-def explain_a8(inputs: dict, verdict: str, measured: Measured) -> str:
-    return "" if verdict == "reproduced" else _cause(inputs).strip()
+    text = "; ".join(f"{k} SNCM {r['SNCM/AccTail']:.2f}×, PM {r['PM/AccTail']:.2f}×"
+                     for k, r in ratios.items())
+    return Measured(None, text, ratios, reason=f"Avg total error over AccTail's: {text}.",
+                    intervals=parts)
 
 
 # --- admission and safety: Fig. 12 (the random arrival orders) ----------------------------------
@@ -1062,10 +955,6 @@ def _more_parts(orders: Replicates, band: Band, high: str, low: str) -> dict:
     return {f"{high} − {low} {_pk(p)}": (band, orders.interval(
         lambda col, p=p: mean(col((high, p))) - mean(col((low, p))),
         f"tenants admitted, {high} minus {low}, at {_pk(p)}")) for p in P}  # fmt: skip
-
-
-def _admissions(orders: Replicates) -> dict:
-    return {_pk(p): {m: _admitted(orders, p, m) for m in ("AccTail", "SNCM", "PM")} for p in P}
 
 
 def measure_t4(inputs: dict) -> Measured:
@@ -1091,17 +980,14 @@ def measure_t4(inputs: dict) -> Measured:
         parts[f"worst {_pk(p)}"] = (T4_WORST, estimate_only(
             v["worst AccGecko"] / max(1.0, v["worst exact"]),
             f"worst actual/SLO over every order at {_pk(p)}, over the exact reference's"))
-    return Measured(
-        None, "; ".join(f"{k} {v['violating % AccGecko']:.1f} % violate (exact "
-                        f"{v['violating % exact']:.1f} %, the band allows "
-                        f"{v['violating % exact'] + T4_SHARE.high:.1f} %), worst "
-                        f"{v['worst AccGecko']:.2f}× (exact {v['worst exact']:.2f}×)"
-                        for k, v in vals.items()), vals,
-        reason="Admitted tenants violating their SLO on the full-trace replay, AccGecko against "
-        "the exact-replay reference on the same orders: " + "; ".join(
-            f"{k} {v['violating % AccGecko']:.1f} % against {v['violating % exact']:.1f} % "
-            f"(worst {v['worst AccGecko']:.2f}× against {v['worst exact']:.2f}× the SLO)"
-            for k, v in vals.items()) + ".", intervals=parts)
+    text = "; ".join(f"{k} {v['violating % AccGecko']:.1f} % violate (exact "
+                     f"{v['violating % exact']:.1f} %, the band allows "
+                     f"{v['violating % exact'] + T4_SHARE.high:.1f} %), worst "
+                     f"{v['worst AccGecko']:.2f}× (exact {v['worst exact']:.2f}×)"
+                     for k, v in vals.items())
+    return Measured(None, text, vals, reason="AccGecko-admitted tenants violating their SLO on "
+                    f"the full-trace replay, against the exact-replay reference on the same "
+                    f"orders: {text}.", intervals=parts)
 
 
 def explain_t4(inputs: dict, verdict: str, measured: Measured) -> str:
@@ -1117,24 +1003,17 @@ def explain_t4(inputs: dict, verdict: str, measured: Measured) -> str:
     return cause.strip()
 
 
-def measure_t1(inputs: dict) -> Measured:
-    """T1: AccGecko admits more tenants than SNC-Meister (requires T4)."""
-    vals = _admissions(inputs["orders"])
-    return Measured(
-        None, "; ".join(f"{k} {v['AccTail']:.1f} vs {v['SNCM']:.1f}" for k, v in vals.items())
-        + " (AccGecko vs SNCM)", vals, reason="Mean tenants admitted (AccGecko / SNCM) "
-        + "; ".join(f"{k}: {v['AccTail']:.1f} / {v['SNCM']:.1f}" for k, v in vals.items()) + ".",
-        intervals=_more_parts(inputs["orders"], T1_BAND, "AccTail", "SNCM"))
+def _more(inputs: dict, band: Band, high: str, low: str, shown: str) -> Measured:
+    """T1 / T1b: ``high`` admits more tenants than ``low`` (``shown``) at each percentile."""
+    vals = {_pk(p): {m: _admitted(inputs["orders"], p, m) for m in ("AccTail", "SNCM", "PM")}
+            for p in P}  # fmt: skip
+    text = "; ".join(f"{k} {v[high]:.1f} vs {v[low]:.1f}" for k, v in vals.items())
+    return Measured(None, f"{text} ({shown})", vals, reason=f"Mean tenants admitted ({shown}): "
+                    f"{text}.", intervals=_more_parts(inputs["orders"], band, high, low))
 
 
-def measure_t1b(inputs: dict) -> Measured:
-    """T1b: the baselines' order, SNC-Meister > PriorityMeister (T4 cannot touch it)."""
-    vals = _admissions(inputs["orders"])
-    return Measured(
-        None, "; ".join(f"{k} {v['SNCM']:.1f} vs {v['PM']:.1f}" for k, v in vals.items())
-        + " (SNCM vs PM)", vals, reason="Mean tenants admitted (SNCM / PM) " + "; ".join(
-            f"{k}: {v['SNCM']:.1f} / {v['PM']:.1f}" for k, v in vals.items()) + ".",
-        intervals=_more_parts(inputs["orders"], T1B_BAND, "SNCM", "PM"))
+measure_t1 = partial(_more, band=T1_BAND, high="AccTail", low="SNCM", shown="AccGecko vs SNCM")
+measure_t1b = partial(_more, band=T1B_BAND, high="SNCM", low="PM", shown="SNCM vs PM")
 
 
 def _gain_parts(orders: Replicates, method: str) -> dict:
@@ -1164,9 +1043,9 @@ def measure_t2(inputs: dict) -> Measured:
               f"tenants against SNC-Meister; the exact-replay reference {reach}.")
     if out_of_reach:
         reason += (f" Not checkable on this stand-in: {', '.join(out_of_reach)} — even the "
-                   "reference, the smallest rate at which the modelled segment meets the SLO, "
-                   "lies outside the band, so no predictor of that segment could reproduce it "
-                   "here (a property of the pool and of SNC-Meister's bound, not of AccGecko).")
+                   "reference lies outside the band, so no predictor of the modelled segment "
+                   "could reproduce it here (a property of the pool and of SNC-Meister's bound, "
+                   "not of AccGecko).")
     off = [k for k, (b, rec) in parts.items() if judged(b, rec) != "reproduced"]
     if off:
         reason += f" Not inside its band: {', '.join(off)}."
@@ -1211,14 +1090,19 @@ def measure_t3(inputs: dict) -> Measured:
             f"AccGecko's gain over PriorityMeister at {_pk(p)}")) for p in P})  # fmt: skip
 
 
-def _settings(sens: pd.DataFrame) -> list[tuple[str, Replicates]]:
-    """Each T5 setting's name and its orders' admissions (column ``orders``)."""
-    return [(f"C={row.C:g}, {row.SLOs}", Replicates(row.orders, "order"))
-            for row in sens.itertuples()]  # fmt: skip
-
-
-def _robust(sens: pd.DataFrame, parts: dict, what: str) -> Measured:
-    """T5 / T5b's parts over every setting, and how many of them hold."""
+def _robust(sens: pd.DataFrame, high: str, low: str, band: Band, order: bool, what: str
+            ) -> Measured:
+    """T5 / T5b: in every (capacity, SLO assignment) setting, ``high`` admits more than ``low``
+    at both percentiles (and, with ``order``, AccGecko's gain is larger at p99), and how many of
+    these parts hold."""
+    parts = {}
+    for row in sens.itertuples():
+        name, orders = f"C={row.C:g}, {row.SLOs}", Replicates(row.orders, "order")
+        for label, part in _more_parts(orders, band, high, low).items():
+            parts[f"{name}: {label}"] = part
+        if order:
+            parts[f"{name}: gain order"] = (T2M_BAND,
+                                            _gain_order(orders, "gain at p99 minus at p99.9"))
     _, u = judge_intervals(parts)
     held = sum(v["verdict"] == "reproduced" for v in u["parts"].values())
     return Measured(None, f"{held}/{len(parts)} parts hold",
@@ -1226,38 +1110,24 @@ def _robust(sens: pd.DataFrame, parts: dict, what: str) -> Measured:
                     reason=what.format(held=held, parts=len(parts)) + ".", intervals=parts)
 
 
-def _deciding(inputs, verdict: str, measured: Measured) -> str:
+def measure_t5(sens: pd.DataFrame) -> Measured:
+    return _robust(sens, "AccTail", "SNCM", T1_BAND, True, f"Over {len(sens)} capacity × SLO-mode "
+                   "settings, {held} of {parts} parts (AccGecko > SNCM at each percentile, the "
+                   "gain order) hold beyond their interval")
+
+
+def measure_t5b(sens: pd.DataFrame) -> Measured:
+    return _robust(sens, "SNCM", "PM", T1B_BAND, False, "SNC-Meister admits clearly more than "
+                   "PriorityMeister in {held} of {parts} (setting, percentile) parts")
+
+
+def explain_t5(inputs, verdict: str, measured: Measured) -> str:
     if verdict == "reproduced":
         return ""
     return f"The deciding one is {judge_intervals(measured.intervals)[1]['of']} (section 10)."
 
 
-def measure_t5(sens: pd.DataFrame) -> Measured:
-    """T5: in every (capacity, SLO assignment) setting, AccGecko > SNC-Meister at both
-    percentiles and the gain over it larger at p99 (requires T4)."""
-    parts = {}
-    for name, orders in _settings(sens):
-        for label, part in _more_parts(orders, T1_BAND, "AccTail", "SNCM").items():
-            parts[f"{name}: {label}"] = part
-        parts[f"{name}: gain order"] = (T2M_BAND,
-                                        _gain_order(orders, "gain at p99 minus at p99.9"))
-    return _robust(sens, parts, f"Over {len(sens)} capacity × SLO-mode settings, {{held}} of "
-                   "{parts} parts (AccGecko > SNCM at each percentile, the gain order) hold "
-                   "beyond their interval")
-
-
-def measure_t5b(sens: pd.DataFrame) -> Measured:
-    """T5b: SNC-Meister > PriorityMeister in every setting (T4 cannot touch it)."""
-    parts = {}
-    for name, orders in _settings(sens):
-        for label, part in _more_parts(orders, T1B_BAND, "SNCM", "PM").items():
-            parts[f"{name}: {label}"] = part
-    return _robust(sens, parts, "SNC-Meister admits clearly more than PriorityMeister in "
-                   "{held} of {parts} (setting, percentile) parts")
-
-
-explain_t5 = explain_t5b = _deciding
-
+explain_t5b = explain_t5
 
 
 # --- the under-prediction experiment (this reproduction's, not the paper's) ---------------------
@@ -1273,8 +1143,7 @@ def measure_x5(inputs) -> Measured:
     under = np.where(part["negative_%"] > 2.0, 100.0, 0.0)
     worst = {_pk(p): float(part[part.p == p]["negative_%"].max()) for p in P}
     missed = part[part["negative_%"] > 2.0]
-    n_under = int(under.sum() / 100)
-    reason = (f"DB+25µs under-predicts by more than 2 % in {n_under} of {len(part)} (trace, "
+    reason = (f"DB+25µs under-predicts by more than 2 % in {len(missed)} of {len(part)} (trace, "
               "percentile, SLO) pairs; its largest negative error is "
               + ", ".join(f"{v:.0f} % at {k}" for k, v in worst.items()) + ".")
     if len(missed):
@@ -1282,9 +1151,9 @@ def measure_x5(inputs) -> Measured:
             f"{t} p{p:g} {slo / 1000:g} ms ({neg:.0f} %)" for t, p, slo, neg in
             zip(missed.trace, missed.p, missed.slo_us, missed["negative_%"], strict=True)) + "."
     return Measured(
-        under.tolist(), f"{n_under} of {len(part)} pairs under-predict; max "
+        under.tolist(), f"{len(missed)} of {len(part)} pairs under-predict; max "
         + ", ".join(f"{k} {v:.0f} %" for k, v in worst.items()),
-        {"under_predicted": n_under, "pairs": len(part), "max_negative_%": worst},
+        {"under_predicted": len(missed), "pairs": len(part), "max_negative_%": worst},
         reason=reason)  # fmt: skip
 
 
@@ -1294,19 +1163,16 @@ def measure_x1(explain: pd.DataFrame) -> Measured:
     qerr = np.abs(explain.queue_us / explain.replay_us - 1)
     acc = explain.replay_us / explain.acctail_us
     med = float(np.median(qerr))
-    ok = med <= X1_TOL
-    return Measured(
-        None, f"median |error| {med * 100:.1f} % (AccTail: {np.median(acc):.0f}× low)",
+    return _ruled(
+        med <= X1_TOL, f"median |error| {med * 100:.1f} % (AccTail: {np.median(acc):.0f}× low)",
         {"queue_median_abs_error": med, "queue_p90_abs_error": float(np.quantile(qerr, .9)),
          "acctail_median_under": float(np.median(acc)), "acctail_max_under": float(acc.max())},
-        verdict=verdict_of(ok),
-        reason=f"Over {len(explain)} (tenant, percentile) allocations the queue model's median "
-        f"|error| is {med * 100:.1f} % (90th percentile {np.quantile(qerr, 0.9) * 100:.1f} %), "
-        f"while AccTail is a median {np.median(acc):.0f}× (up to {acc.max():.0f}×) below the "
-        "replay" + ("." if ok else
-                     f"; the burst counts alone miss part of the queueing: "
-                     f"{(1 - under_numbers(explain)['in_bursts']) * 100:.0f} % of the top 1 % "
-                     "latencies arrive outside continuous bursts (X2)."))  # fmt: skip
+        f"Over {len(explain)} (tenant, percentile) allocations the queue model's median |error| "
+        f"is {med * 100:.1f} % (90th percentile {np.quantile(qerr, 0.9) * 100:.1f} %), while "
+        f"AccTail is a median {np.median(acc):.0f}× (up to {acc.max():.0f}×) below the replay",
+        f"the burst counts alone miss part of the queueing: "
+        f"{(1 - under_numbers(explain)['in_bursts']) * 100:.0f} % of the top 1 % latencies "
+        "arrive outside continuous bursts (X2).")
 
 
 def measure_x2(explain: pd.DataFrame) -> Measured:
@@ -1369,25 +1235,25 @@ def measure_x4(shown: pd.DataFrame) -> Measured:
     gain over SNC-Meister? The absolute violating shares are printed beside the relative band."""
     primary = shown["AccGecko violating %"]
     excess = primary - shown["Exact violating %"]
-    ok = bool(np.all([T4_SHARE.contains(v) for v in excess]))
     worst = excess.idxmax()
     gains = shown["AccGecko gain %"]
     literal = shown["AccGecko (literal) violating %"]
     xs = sorted(shown.index.unique("intensity"))
     by = lambda series: {f"{x:g}x p{p:g}": float(v) for (x, p), v in series.items()}  # noqa: E731
-    return Measured(
-        None, f"{primary.min():.1f}–{primary.max():.1f} % violate ({excess.min():+.1f} to "
+    return _ruled(
+        bool(np.all([T4_SHARE.contains(v) for v in excess])),
+        f"{primary.min():.1f}–{primary.max():.1f} % violate ({excess.min():+.1f} to "
         f"{excess.max():+.1f} points against the reference); gain over SNC-Meister "
         f"{gains.min():+.0f} to {gains.max():+.0f} %",
         {"violating_%": by(primary), "minus_exact_pp": by(excess), "gain_%": by(gains),
-         "literal_violating_%": by(literal)}, verdict=verdict_of(ok),
-        reason=f"Over intensities {', '.join(f'{x:g}×' for x in xs)} and both percentiles, "
+         "literal_violating_%": by(literal)},
+        f"Over intensities {', '.join(f'{x:g}×' for x in xs)} and both percentiles, "
         f"{primary.min():.1f}–{primary.max():.1f} % of the tenants AccGecko admits violate "
         f"their SLO, at most {excess.max():.1f} points more than under the exact reference "
         f"(at {worst[0]:g}×, p{worst[1]:g}, where {primary[worst]:.1f} % violate), while it "
         f"admits {gains.min():+.0f} to {gains.max():+.0f} % more tenants than SNC-Meister; "
-        f"under the literal reading {literal.min():.0f}–{literal.max():.0f} % violate"
-        + ("." if ok else "; its safety on the pool does not hold at every intensity."))
+        f"under the literal reading {literal.min():.0f}–{literal.max():.0f} % violate",
+        "its safety on the pool does not hold at every intensity.")
 
 
 # --- the headline -------------------------------------------------------------------------------
@@ -1415,15 +1281,11 @@ def headline_text(run, explain: pd.DataFrame, safe: dict, adm: dict) -> dict:
     group = {v: [x for x, u in under.items() if u[0] == v]
              for v in ("reproduced", "inconclusive", "not reproduced")}  # fmt: skip
     unsafe = group["not reproduced"]
-    parts = []
-    if group["reproduced"]:
-        parts.append("AccGecko's admitted tenants keep their SLOs (T4 reproduced) under "
-                     + "; ".join(f"{_label(x)} ({under[x][1]}; gain over SNC-Meister "
-                                 f"{under[x][2]})" for x in group["reproduced"]))  # fmt: skip
-    if group["inconclusive"]:
-        parts.append("T4 is inconclusive under " + "; ".join(
-            f"{_label(x)} ({under[x][1]}; gain over SNC-Meister {under[x][2]})"
-            for x in group["inconclusive"]))
+    parts = [lead + "; ".join(f"{_label(x)} ({under[x][1]}; gain over SNC-Meister "
+                              f"{under[x][2]})" for x in group[v])
+             for v, lead in (("reproduced", "AccGecko's admitted tenants keep their SLOs (T4 "
+                                            "reproduced) under "),
+                             ("inconclusive", "T4 is inconclusive under ")) if group[v]]
     if unsafe:
         named = [x for x in unsafe if x in ("primary", LITERAL) or x.split("=")[0] in DECIDING]
         rest = [x for x in unsafe if x not in named]

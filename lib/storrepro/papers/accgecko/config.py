@@ -149,49 +149,33 @@ READINGS = {
     ),
 }
 
-def _band(question: str, quote: str, symbol: str, decides: tuple[str, ...]) -> Forced:
-    """A claim's band: the paper's words (and this reproduction's acceptance range where the
-    paper gives a number without a tolerance), in the constant ``symbol`` of ``claims``."""
-    return Forced(question, quote, "the band in the constant: " + symbol, kind="band",
+def _band(question: str, symbol: str, decides: tuple[str, ...]) -> Forced:
+    """A claim's band, in the constant ``symbol`` of ``claims``: the register quotes its words
+    (the paper's, and this reproduction's acceptance range where the paper gives a number
+    without a tolerance)."""
+    return Forced(question, "", "the band in the constant: " + symbol, kind="band",
                   symbol=f"storrepro.papers.accgecko.claims:{symbol}", decides=decides)
 
 
 #: The rest of the decision register: each band, calibration target, resolution of the text and way
 #: AccGecko and its baselines are modelled differently that the paper's words settle, with the
-#: quote (the band texts quote the paper in English; the Chinese is in the notebook).
+#: quote (the quotes are in English; the Chinese is in the notebook).
 FORCED = {
-    "band_m1": _band("M1's band", "Fig. 3: the longest continuous burst has the largest ρ at "
-                     "p99.9 and p99.99", "M1_BAND", ("M1",)),
-    "band_m5": _band("M5's bands", "§2.2: predicted p99.9 differ only 7 %, actual 2.93×",
-                     "M5_SPREAD", ("M5",)),
-    "band_a0": _band("A0's bound on negative error", "§4.2: with c = 25 µs the negative error "
-                     "is eliminated (0 %)", "A0_BAND", ("A0", "A0a", "A0b", "A0c")),
-    "band_a1": _band("A1's bands", "Fig. 8: MMP negative error 89 % / 174 %, DB 20 % / 13 %",
-                     "A1_RATIO", ("A1",)),
-    "band_a2": _band("A2's band", "Fig. 8: DB+25µs negative error 0 %", "A2_BAND", ("A2",)),
-    "band_a3": _band("A3's band", "§4.2: DB+17µs negative error 0 % (p99), 4 % (p99.9)",
-                     "A3_BAND", ("A3",)),
-    "band_a4": _band("A4's ranges", "Fig. 8: DB+25µs avg 67 % / 59 %, max 156 % / 164 %",
-                     "A4_AVG", ("A4",)),
-    "band_a5": _band("A5's direction", "Fig. 9: M 2 → 1.5 lowers the avg error 67 → 47 %, "
-                     "59 → 40 %", "A5_BAND", ("A5",)),
-    "band_a6": _band("A6 / A6s / A6n bands", "Fig. 10: k = 3 best at p99 (36 %), k = 5 at "
-                     "p99.9 (30 %)", "A6S_AVG", ("A6", "A6s", "A6n")),
-    "band_a7": _band("A7 / A7b direction", "§4.3: AccTail's error 56× (PM) and 36× (SNCM) lower "
-                     "at p99; PM only predicts the maximum, so it is less accurate than SNCM",
-                     "A7_BAND", ("A7", "A7b")),
-    "band_a8": _band("A8's bounds", "§4.3: average error 56× (p99) / 12× (p99.9) lower than PM's, "
-                     "36× / 8× than SNCM's",
-                     "A8_SNCM", ("A8",)),
-    "band_t1": _band("T1 / T1b / T5 / T5b direction", "Fig. 12: AccGecko admits more tenants "
-                     "than SNC-Meister, which admits more than PriorityMeister", "T1_BAND",
-                     ("T1", "T1b", "T5", "T5b")),
-    "band_t2": _band("T2's ranges", "§4.3: +112 % (p99), +19 % (p99.9); abstract: 66 % on "
-                     "average", "T2_BANDS", ("T2", "T2m")),
-    "band_t3": _band("T3's bounds", "§4.3: +194 % (p99), +109 % (p99.9) against "
-                     "PriorityMeister", "T3_BANDS", ("T3",)),
-    "band_t4": _band("T4's bound on violating tenants", "abstract: AccGecko guarantees the "
-                     "tenants' tail-latency SLOs", "T4_SHARE", ("T4", "X3", "X4")),
+    "band_m1": _band("M1's band", "M1_BAND", ("M1",)),
+    "band_m5": _band("M5's bands", "M5_SPREAD", ("M5",)),
+    "band_a0": _band("A0's bound on negative error", "A0_BAND", ("A0", "A0a", "A0b", "A0c")),
+    "band_a1": _band("A1's bands", "A1_RATIO", ("A1",)),
+    "band_a2": _band("A2's band", "A2_BAND", ("A2",)),
+    "band_a3": _band("A3's band", "A3_BAND", ("A3",)),
+    "band_a4": _band("A4's ranges", "A4_AVG", ("A4",)),
+    "band_a5": _band("A5's direction", "A5_BAND", ("A5",)),
+    "band_a6": _band("A6 / A6s / A6n bands", "A6S_AVG", ("A6", "A6s", "A6n")),
+    "band_a7": _band("A7 / A7b direction", "A7_BAND", ("A7", "A7b")),
+    "band_a8": _band("A8's bounds", "A8_SNCM", ("A8",)),
+    "band_t1": _band("T1 / T1b / T5 / T5b direction", "T1_BAND", ("T1", "T1b", "T5", "T5b")),
+    "band_t2": _band("T2's ranges", "T2_BANDS", ("T2", "T2m")),
+    "band_t3": _band("T3's bounds", "T3_BANDS", ("T3",)),
+    "band_t4": _band("T4's bound on violating tenants", "T4_SHARE", ("T4", "X3", "X4")),
     "t4_reference": Forced(
         "What T4's 'guarantee' is measured against, when even a predictor that knows the "
         "modelled segment exactly leaves tenants violating on the full trace",
