@@ -1,10 +1,8 @@
 """Section 5, delay against the arrival rate: the codes' light-load delays (B1), TOFEC's
 light-load gains (B4), its envelope (B5, B6-p90/p99, B7-envelope), its tails and STD against
-Greedy (B6-vs-greedy, B7-vs-greedy) and the codes it picks (B8).
-
-Inputs: ``grid`` (:class:`~storrepro.papers.tofec.metrics.GridResults`: SUR's, or PURE's under
-the delay model's reading), ``alpha`` (the TOFEC of those runs that is read) and
-``n_threads``."""
+Greedy (B6-vs-greedy, B7-vs-greedy) and the codes it picks (B8). Inputs: ``grid`` (SUR's
+:class:`~storrepro.papers.tofec.metrics.GridResults`, or PURE's under the delay model's
+reading), ``alpha`` (the TOFEC of those runs that is read) and ``n_threads``."""
 
 from __future__ import annotations
 
@@ -185,8 +183,7 @@ def measure_b1_best(inputs) -> Measured:
     ratios = inputs["grid"].seed_values(code, "mean", 2.0) / B1_BEST_PAPER
     mean = interval(ratios, of="mean")["mean"] * B1_BEST_PAPER
     return Measured(ratios, f"{mean:.1f} ms with {code}", {"mean_ms": mean, "code": code},
-                    reason=f"The best stable static code at λ = 2 is {code} with {mean:.1f} ms; "
-                    "SUR's chunk-size dependence was calibrated to the paper's light-load delays.")
+                    reason="SUR's chunk-size dependence was calibrated to these delays.")
 
 
 def _b4(inputs, cid: str) -> Measured:
@@ -195,9 +192,8 @@ def _b4(inputs, cid: str) -> Measured:
     ratios = inputs["grid"].seed_ratios(_policy(inputs, who), base, metric, [5.0])[5.0] / paper
     value = interval(ratios, of="ratio")["mean"] * paper
     return Measured(ratios, f"{value:.3f}×", {"ratio": value, "paper": paper},
-                    reason=f"Measured ratio {value:.3f} against the paper's {paper:g}. SUR was "
-                    "calibrated to the paper's light-load delays, TOFEC's 84 / 74 ms among them, "
-                    "so this shows the calibration, not the paper's gain.")
+                    reason="SUR was calibrated to the paper's light-load delays, TOFEC's 84 / 74 "
+                    "ms among them: this shows the calibration, not the paper's gain.")
 
 
 measure_b4_mean_11 = partial(_b4, cid="B4-mean-11")
@@ -211,8 +207,7 @@ def measure_b4_abs(inputs) -> Measured:
     ratios = inputs["grid"].seed_values(tofec_name(inputs["alpha"]), "mean", 5.0) / B1_BEST_PAPER
     mean = interval(ratios, of="mean")["mean"] * B1_BEST_PAPER
     return Measured(ratios, f"{mean:.1f} ms", {"mean_ms": mean},
-                    reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms; SUR was "
-                    "calibrated to it.")
+                    reason="SUR was calibrated to this delay.")
 
 
 # ---- the envelope --------------------------------------------------------------------------
@@ -229,8 +224,7 @@ def _envelope(inputs, cid: str) -> Measured:
         ratios[at], f"{u['mean']:.3f}× at λ = {at:g} req/s (max {means[top]:.3f}×)",
         {"deciding_rate": at, "max_ratio": means[top], "at_rate": top,
          "by_rate": {f"{r:g}": t for r, t in table.items()}},
-        reason=f"Per seed, at every λ: deciding λ = {at:g} req/s; largest mean {means[top]:.3f} "
-        f"at λ = {top:g}.")
+        reason=f"Judged per seed at every λ; the largest mean is at λ = {top:g} req/s.")
 
 
 measure_b5_mean = partial(_envelope, cid="B5-mean")
@@ -285,9 +279,8 @@ def measure_b5_strict(inputs) -> Measured:
     ratios = inputs["grid"].ratios([tofec_name(inputs["alpha"])], ("mean", "median"))
     value = float(ratios.loc[inputs["grid"].mid].max().max())
     return Measured(value, f"{value:.3f}×", {"max_ratio": value}, verdict="not checkable",
-                    reason=f"Largest mean or median ratio to the best static code: {value:.3f}. "
-                    "'Almost optimal' is judged in B5-mean and B5-median; this level is the "
-                    "plan's, not the paper's.")
+                    reason="'Almost optimal' is judged in B5-mean and B5-median; this 5 % level "
+                    "is the plan's, not the paper's.")
 
 
 # ---- against Greedy ------------------------------------------------------------------------
@@ -303,9 +296,7 @@ def measure_b6_vs_greedy(inputs) -> Measured:
     return Measured(samples[(metric, at)],
                     f"p90 {worst['p90']:.3f}×, p99 {worst['p99']:.3f}× Greedy (max)",
                     {"p90_ratio": worst["p90"], "p99_ratio": worst["p99"]},
-                    reason=f"Largest TOFEC/Greedy ratio over λ = 5–30 req/s: p90 "
-                    f"{worst['p90']:.3f}, p99 {worst['p99']:.3f}; deciding {metric} at "
-                    f"λ = {at:g}.")
+                    reason=f"Over λ = 5–30 req/s; deciding {metric} at λ = {at:g}.")
 
 
 def measure_b7_vs_greedy(inputs) -> Measured:
@@ -349,9 +340,7 @@ def measure_b8_top2(inputs) -> Measured:
     at, _, table = deciding(band_of(TABLE, "B8-top2"), shares, "top-2 neighbouring-k share")
     low = min(t["mean"] for t in table.values())
     return Measured(shares[at], f"min {low:.3f} at λ = {at:g} req/s (α = {alpha:g})",
-                    {"min_share": low, "at_rate": at, "alpha": alpha},
-                    reason=f"With α = {alpha:g} the two neighbouring k TOFEC uses most serve at "
-                    f"least {pct(low)} of its requests; deciding λ = {at:g} req/s.")
+                    {"min_share": low, "at_rate": at, "alpha": alpha})
 
 
 def measure_b8_greedy(inputs) -> Measured:
@@ -359,9 +348,7 @@ def measure_b8_greedy(inputs) -> Measured:
     at, _, table = deciding(band_of(TABLE, "B8-greedy"), shares, "Greedy's share with k ∈ {1, 6}")
     low = min(t["mean"] for t in table.values())
     return Measured(shares[at], f"min {pct(low)} with k ∈ {{1, 6}}",
-                    {"min_share": low, "deciding_rate": at},
-                    reason=f"At every λ at least {pct(low)} of Greedy's requests use k = 1 or 6; "
-                    f"deciding λ = {at:g}.")
+                    {"min_share": low, "deciding_rate": at}, reason=f"Deciding λ = {at:g} req/s.")
 
 
 #: The paper's words for the light-load delays of basic (1,1), replication (2,1) and TOFEC.
