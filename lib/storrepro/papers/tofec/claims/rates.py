@@ -160,9 +160,6 @@ def _policy(inputs, who: str) -> str:
     return tofec_name(inputs["alpha"]) if who == "TOFEC" else who
 
 
-# ---- light load (calibration) --------------------------------------------------------------
-
-
 def _b1_code(inputs, code: str) -> Measured:
     (m_ref, med_ref), grid = B1_PAPER[code], inputs["grid"]
     ratios = {"median": grid.seed_values(code, "median", 2.0) / med_ref,
@@ -170,8 +167,7 @@ def _b1_code(inputs, code: str) -> Measured:
     mean = interval(ratios["mean"], of="mean")["mean"] * m_ref
     median = interval(ratios["median"], of="median")["mean"] * med_ref
     return Measured(ratios, f"{mean:.1f} / {median:.1f} ms",
-                    {"mean_ms": mean, "median_ms": median},
-                    reason="SUR was calibrated to these delays.")
+                    {"mean_ms": mean, "median_ms": median})
 
 
 measure_b1_1_1 = partial(_b1_code, code="(1,1)")
@@ -206,11 +202,7 @@ measure_b4_greedy_median = partial(_b4, cid="B4-greedy-median")
 def measure_b4_abs(inputs) -> Measured:
     ratios = inputs["grid"].seed_values(tofec_name(inputs["alpha"]), "mean", 5.0) / B1_BEST_PAPER
     mean = interval(ratios, of="mean")["mean"] * B1_BEST_PAPER
-    return Measured(ratios, f"{mean:.1f} ms", {"mean_ms": mean},
-                    reason="SUR was calibrated to this delay.")
-
-
-# ---- the envelope --------------------------------------------------------------------------
+    return Measured(ratios, f"{mean:.1f} ms", {"mean_ms": mean})
 
 
 def _envelope(inputs, cid: str) -> Measured:
@@ -283,9 +275,6 @@ def measure_b5_strict(inputs) -> Measured:
                     "is the plan's, not the paper's.")
 
 
-# ---- against Greedy ------------------------------------------------------------------------
-
-
 def measure_b6_vs_greedy(inputs) -> Measured:
     grid, tofec = inputs["grid"], tofec_name(inputs["alpha"])
     light_mid = [r for r in grid.rates if 5 <= r <= 30]
@@ -308,9 +297,6 @@ def measure_b7_vs_greedy(inputs) -> Measured:
     return Measured(ratios[at], f"{top:.3f}× Greedy's at most",
                     {"max_ratio": top, "deciding_rate": at},
                     reason=f"Deciding λ = {at:g} req/s.")
-
-
-# ---- the codes TOFEC picks -----------------------------------------------------------------
 
 
 def measure_b8_modal(inputs) -> Measured:
