@@ -56,14 +56,12 @@ def deciding(band: Band, samples: Mapping, of: str) -> tuple[object, dict, dict]
     every key's ``{"mean", "ci95", "verdict"}``."""
     if not samples:
         raise ValueError(f"deciding key of {of!r}: no replicates given")
-    per = {}
-    for key, xs in samples.items():
-        u = interval(xs, of=f"{of} at {key}")
-        per[key] = {"mean": u["mean"], "ci95": u["ci95"], "verdict": judged(band, u), "u": u}
+    us = {key: interval(xs, of=f"{of} at {key}") for key, xs in samples.items()}
+    table = {k: {"mean": u["mean"], "ci95": u["ci95"], "verdict": judged(band, u)}
+             for k, u in us.items()}
 
     def excess(k):
-        return max(band.low - per[k]["mean"], per[k]["mean"] - band.high)
+        return max(band.low - table[k]["mean"], table[k]["mean"] - band.high)
 
-    key = max(per, key=lambda k: (_RANK[per[k]["verdict"]], excess(k)))
-    table = {k: {x: v for x, v in p.items() if x != "u"} for k, p in per.items()}
-    return key, per[key]["u"], table
+    key = max(table, key=lambda k: (_RANK[table[k]["verdict"]], excess(k)))
+    return key, us[key], table

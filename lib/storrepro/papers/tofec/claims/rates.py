@@ -307,11 +307,10 @@ def measure_b8_modal(inputs) -> Measured:
               zip(modal.index[:-1], modal.index[1:], ks[:-1], ks[1:], strict=True) if y > x]
     low = modal[modal.index <= 10]
     top = modal[modal.index >= 0.9 * grid.c_full - 1e-9]
-    bad_low, bad_top = low[~low.isin([5, 6])], top[top != 1]
-    problems = ([f"it rises between λ = {', '.join(rising)} req/s"] if rising else []) + (
-        [f"it is {bad_low.iloc[0]} at λ = {bad_low.index[0]:g}"] if not bad_low.empty else []) + (
-        [f"it is {bad_top.iloc[0]} at λ = {bad_top.index[0]:g} (>= 0.9·C_full)"]
-        if not bad_top.empty else [])
+    problems = [f"it rises between λ = {', '.join(rising)} req/s"] if rising else []
+    problems += [f"it is {k} at λ = {r:g}" for r, k in low[~low.isin([5, 6])].head(1).items()]
+    problems += [f"it is {k} at λ = {r:g} (>= 0.9·C_full)"
+                 for r, k in top[top != 1].head(1).items()]
     shape = " ".join(str(int(v)) for v in ks)
     return Measured(len(problems), f"modal k {shape}",
                     {"modal_k": {f"{r:g}": int(v) for r, v in modal.items()}},
@@ -337,20 +336,16 @@ def measure_b8_greedy(inputs) -> Measured:
                     {"min_share": low, "deciding_rate": at}, reason=f"Deciding λ = {at:g} req/s.")
 
 
-#: The paper's words for the light-load delays of basic (1,1), replication (2,1) and TOFEC.
-LIGHT_LOAD_QUOTES = {"mean": "“from 205ms and 151ms to 84ms”",
-                     "median": "“from 156ms and 138ms to 74ms”"}
-
-
 def light_load_checks(who: str) -> list[tuple[Reported, object]]:
     """The paper's light-load mean and median of ``who`` ((1,1) or (2,1) at λ = 2 req/s, TOFEC
     at λ = 5, as B1 and B4 read them), each a reported result with the "≈" band, and
     ``per_seed(grid, policy)``: the policy's value / the paper's, one per seed."""
     rate, paper = (5.0, (B1_BEST_PAPER, 74.0)) if who == "TOFEC" else (2.0, B1_PAPER[who])
     checks = []
-    for metric, value in zip(("mean", "median"), paper, strict=True):
+    words = ("“from 205ms and 151ms to 84ms”", "“from 156ms and 138ms to 74ms”")  # mean, median
+    for metric, value, quote in zip(("mean", "median"), paper, words, strict=True):
         reported = Reported(
-            quote=f"{who}'s light-load {metric}: {LIGHT_LOAD_QUOTES[metric]}",
+            quote=f"{who}'s light-load {metric}: {quote}",
             paper_value=f"{value:g} ms", band=bands.approx_ratio(f"≈ the paper's {value:g} ms"),
             of=f"{who}'s {metric} delay at λ = {rate:g} req/s / the paper's {value:g} ms")
         checks.append((reported, partial(_per_seed, metric=metric, rate=rate, value=value)))
