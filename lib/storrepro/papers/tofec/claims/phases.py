@@ -137,8 +137,7 @@ def measure_b9c(inputs) -> Measured:
     mean = interval(ratio, of="ratio")["mean"]
     return Measured(ratio, f"k-std {mean:.2f}× Greedy's; {pct(k1, 1)} k = 1 in phase 2",
                     {"k_std_ratio": mean, "phase2_k1": k1},
-                    reason=f"With α = {inputs['alpha']:g}, {pct(k1, 1)} of TOFEC's phase-2 "
-                    f"requests use k = 1 ({_at(inputs)}).")
+                    reason=f"With α = {inputs['alpha']:g} and {_at(inputs)}.")
 
 
 def measure_b9c_greedy(inputs) -> Measured:
