@@ -217,8 +217,7 @@ PHASE2_UNDISCRIMINATED = (
     "Ideal (B9b, B9d) are the claims under test, not evidence for the load."
 )
 
-#: Why no result the paper reports tells the memory factors apart beyond TOFEC's light-load
-#: delays, and why a claim under test is not used as the check of its own reading.
+#: Why no result the paper reports tells the memory factors apart (the register's consistency).
 ALPHA_UNDISCRIMINATED = (
     "Looked at: TOFEC's light-load delays, the paper's only numbers for TOFEC that are not a "
     "claim under test (84 / 74 ms, the records above: at light load the queue is nearly empty "
@@ -239,8 +238,7 @@ IDEAL_UNDISCRIMINATED = (
     "recovery times, which would tell the decision points apart, are stripped."
 )
 
-#: The pilot bands, retired: each band and the verdict it gave on the last run that computed
-#: it (commit 95c0cc5, full profile); the claims' reasons said this until then.
+#: The pilot bands, retired: stated once here (the claims' reasons said this until then).
 PILOT_BANDS_RETIRED = (
     "retired, replaced by the bands from the paper's words; on the last run that computed them "
     "(95c0cc5, full profile) they gave: A1-sat every code within ±3 % — not reproduced; B1 "

@@ -1,20 +1,13 @@
-"""Notebook 05's claims (TOFEC) as tables (:mod:`storrepro.suite.table`): per section of the
-notebook a module with its ``TABLE`` of rows — the paper's words typed once, the band built
-from them — and one ``measure_<id>`` (and, where a miss has a cause to name, ``explain_<id>``)
-per claim; :meth:`storrepro.suite.run.Run.judge_table` judges them under every reading.
+"""Notebook 05's claims (TOFEC) as tables (:mod:`storrepro.suite.table`), one module per section
+of the paper: ``model`` (1–3: the delay model, the formulas, Theorem 1 and Corollary 1; and this
+implementation's own checks, 8–10), ``capacity`` (4, 6), ``rates`` (5: delay against the arrival
+rate and the codes TOFEC picks), ``phases`` (7: the changing workload) and ``headline``.
 
-The modules, by the paper's sections: ``model`` (1–3: the delay model, the formulas, Theorem 1
-and Corollary 1; and this implementation's own checks, 8–10), ``capacity`` (4, 6), ``rates``
-(5: delay against the arrival rate and the codes TOFEC picks), ``phases`` (7: the changing
-workload) and ``headline``.
-
-Each row says its role: the light-load delays and capacity ratios SUR was calibrated to, and
-what follows from them, are ``calibration``; the copula's correlation is a ``stand-in`` check;
-this implementation's own checks are ``invariant``; our reports ``analysis``; every other claim
-is a statement of the paper that could have come out false here (``test``), judged on its
-replicates. A claim "at every λ" (or in every phase) is judged on the λ that decides it
-(:func:`deciding`). The bands used before, sized from the pilot of our stand-in, are retired;
-the register says once what they gave (``config.PILOT_BANDS_RETIRED``).
+The light-load delays and capacity ratios SUR was calibrated to, and what follows from them, are
+``calibration``; the copula's correlation is a ``stand-in`` check; this implementation's own
+checks are ``invariant``; our reports ``analysis``; every other claim is a ``test``. A claim "at
+every λ" (or in every phase) is judged on the λ that decides it (:func:`deciding`). The retired
+pilot bands are stated once, in the register (``config.PILOT_BANDS_RETIRED``).
 """
 
 from __future__ import annotations
@@ -63,14 +56,12 @@ def deciding(band: Band, samples: Mapping, of: str) -> tuple[object, dict, dict]
     every key's ``{"mean", "ci95", "verdict"}``."""
     if not samples:
         raise ValueError(f"deciding key of {of!r}: no replicates given")
-    per = {}
-    for key, xs in samples.items():
-        u = interval(xs, of=f"{of} at {key}")
-        per[key] = {"mean": u["mean"], "ci95": u["ci95"], "verdict": judged(band, u), "u": u}
+    us = {key: interval(xs, of=f"{of} at {key}") for key, xs in samples.items()}
+    table = {k: {"mean": u["mean"], "ci95": u["ci95"], "verdict": judged(band, u)}
+             for k, u in us.items()}
 
     def excess(k):
-        return max(band.low - per[k]["mean"], per[k]["mean"] - band.high)
+        return max(band.low - table[k]["mean"], table[k]["mean"] - band.high)
 
-    key = max(per, key=lambda k: (_RANK[per[k]["verdict"]], excess(k)))
-    table = {k: {x: v for x, v in p.items() if x != "u"} for k, p in per.items()}
-    return key, per[key]["u"], table
+    key = max(table, key=lambda k: (_RANK[table[k]["verdict"]], excess(k)))
+    return key, us[key], table

@@ -1,10 +1,8 @@
 """Sections 4 and 6, capacity: the static codes' capacities against Eq. (4) (A1-sat) and the
 paper's ratios (B2-*), the saturated and stable throughputs of the adaptive policies (B3-*) and
-[3]'s fixed-k capacity (B2-fixedk).
-
-Inputs: ``cap_seeds`` (per code, the simulated / predicted capacity per seed), ``n_threads``,
-``ratios`` (each code's capacity over (1,1)'s), ``demo`` (``experiment.capacity_demo``),
-``grid``, ``alpha`` and ``c_full``."""
+[3]'s fixed-k capacity (B2-fixedk). Inputs: ``cap_seeds`` (per code, the simulated / predicted
+capacity per seed), ``n_threads``, ``ratios`` (each code's capacity over (1,1)'s), ``demo``
+(``experiment.capacity_demo``), ``grid``, ``alpha`` and ``c_full``."""
 
 from __future__ import annotations
 
@@ -26,7 +24,6 @@ B2_WORDS = ("C(2,1) ≈ 0.70·C(1,1) ('fails … beyond 70% of the capacity of b
 B3_WORDS = ("'both TOFEC and Greedy successfully support the full capacity region' (throughput "
             "= arrival rate within 1 %, the plan's stability check)")
 QUEUE_GROWS = "The queue grows: the policy loses capacity near saturation (Section 6)."
-_CALIBRATED = "SUR was calibrated to this ratio, so it shows the surrogate, not the paper."
 DRIFTED = "The calibration has drifted."
 ONE_RUN = "one saturation run per code: a capacity ratio without an interval"
 
@@ -100,9 +97,7 @@ def measure_a1_sat(inputs) -> Measured:
     return Measured(inputs["cap_seeds"][code], f"max |error| {pct(errors[worst], 1)} at {worst}",
                     {"max_abs_error": errors[worst], "worst_code": list(worst),
                      "deciding_code": list(code), "max_error_n_divides_L": max_div},
-                    reason=f"Saturated throughput of the 27 codes against L / E[U] (E[U] by "
-                    f"Monte Carlo with simultaneous start): largest gap {pct(errors[worst], 1)} "
-                    f"at {worst}; the deciding code is {code}.")
+                    reason=f"E[U] by Monte Carlo with simultaneous start; deciding code {code}.")
 
 
 def explain_a1_sat(inputs, verdict: str, measured: Measured) -> str:
@@ -118,7 +113,7 @@ def explain_a1_sat(inputs, verdict: str, measured: Measured) -> str:
 def _ratio(inputs, cid: str, code: tuple[int, int]) -> Measured:
     ratio, target = float(inputs["ratios"][code]), B2_TARGETS[cid]
     return Measured(ratio / target, f"{ratio:.3f} of C(1,1) ({ratio / target:.3f}× the paper's)",
-                    {"ratio": ratio, "target": target}, reason=_CALIBRATED)
+                    {"ratio": ratio, "target": target})
 
 
 measure_b2_21 = partial(_ratio, cid="B2-21", code=(2, 1))
@@ -140,10 +135,8 @@ def _saturation(inputs, policy: str) -> Measured:
         err, f"{throughput:.1f} req/s ({err * 100:+.1f} % of C_full)",
         {"throughput": throughput, "c_full": c_full, "relative_error": err},
         verdict="reproduced" if ok else "not reproduced",
-        reason=f"Saturated throughput {throughput:.1f} req/s against C_full = {c_full:.1f}; with "
-        "a long queue (TOFEC) or no idle thread (Greedy) the rule picks (1,1), so this holds by "
-        "construction" + ("." if ok else ", yet it failed: the policy does not fall back to "
-                          "(1,1)."))
+        reason="With a long queue (TOFEC) or no idle thread (Greedy) the rule picks (1,1), so "
+        "this holds by construction" + ("." if ok else ", yet it failed: no fall-back to (1,1)."))
 
 
 measure_b3_sat_tofec = partial(_saturation, policy="TOFEC")
@@ -177,16 +170,14 @@ def measure_b3_21(inputs) -> Measured:
         ratio, f"throughput {pct(ratio, 1)} of arrivals at {B3_21_FRACTION:g}·C_full",
         {"offered": offered, "throughput_ratio": ratio, "trend": trend},
         verdict="reproduced" if trend > 0.5 else "",  # a trend in most seeds fails it too
-        reason=f"Offered {offered:.1f} req/s ({B3_21_FRACTION:g}·C_full), (2,1) serves "
-        f"{pct(ratio, 1)} of the arrivals; delay trends up in {pct(trend)} of seeds (unstable "
-        "also when it trends up in most). It follows from the calibrated C(2,1)/C(1,1) (B2-21).")
+        reason=f"Offered {offered:.1f} req/s; delay trends up in {pct(trend)} of seeds. It "
+        "follows from the calibrated C(2,1)/C(1,1) (B2-21).")
 
 
 def measure_b2_fixedk(inputs) -> Measured:
     ratio, alpha = float(inputs["demo"]["fixed_k"][inputs["alpha"]]), inputs["alpha"]
     return Measured(ratio, f"{ratio:.3f} of C_full", {"ratio": ratio, "alpha": alpha},
-                    reason=f"[3]'s k = 6 strategy (α = {alpha:g}) saturates at {ratio:.3f}·C_full; "
-                    "it settles on (6,6) at saturation, whose capacity ratio SUR was calibrated "
-                    "to (B2-66).")
+                    reason=f"[3]'s k = 6 strategy (α = {alpha:g}) settles on (6,6) at saturation, "
+                    "whose capacity ratio SUR was calibrated to (B2-66).")
 
 

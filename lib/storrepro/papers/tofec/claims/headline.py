@@ -14,8 +14,7 @@ HEADLINE_CORE = tuple(row.id for table in (capacity.TABLE, rates.TABLE, phases.T
 
 
 def headline_text(run) -> dict:
-    """kwargs of ``run.headline``: the paper's core test claims, and the main measured cause,
-    naming the phase-2 load under which "faster than Ideal" holds."""
+    """kwargs of ``run.headline`` (see the module docstring)."""
     core = [c for c in HEADLINE_CORE if c in run.claims]
     statement = (
         "TOFEC keeps basic (1,1)'s full capacity, tracks the best static code's mean and median "
@@ -63,10 +62,9 @@ def headline_text(run) -> dict:
 
 def _recovery_words(primary: str, under: dict[str, str], who: str, oracle: str,
                     overload: str, load_name) -> str:
-    """Whether ``who`` recovers from a load drop faster than ``oracle``, in words: at the
-    primary phase-2 load, or only under the alternative loads (``{load: verdict}``) where B9d is
-    reproduced; ``overload`` says "when the phase-2 load exceeds capacity" and ``load_name``
-    names a load ("1.03") in the reader's words."""
+    """Whether ``who`` recovers from a load drop faster than ``oracle`` (B9d), in words: at the
+    primary phase-2 load, or only under the alternative loads (``{load: verdict}``) where it is
+    reproduced; ``overload`` words an overload, ``load_name`` names a load ("1.03")."""
     faster = f"{who} recovers from a load drop faster than {oracle}"
     if primary == "reproduced":
         return faster
@@ -88,9 +86,8 @@ def _under(run, cid: str, label: str) -> str:
 
 
 def _summary(run, core: list[str]) -> str:
-    """The headline in plain words (at most 40): the verdict, what holds (and whether it holds
-    on the paper's own delay model too), what does not, and the phase-2 load the recovery
-    claim hangs on."""
+    """The headline in at most 40 plain words: the verdict, what holds (and whether on the
+    paper's own delay model too), what does not, and the phase-2 load B9d hangs on."""
     ok = {c: run.verdict(c) == "reproduced" for c in core}
     kept, good, bad = [], [], []
     if "B3-0.95-TOFEC" in ok:

@@ -17,7 +17,6 @@ FORMULA_TOLERANCE = 0.01
 GAP_RANGE = (0.0, 0.43)  # 1 − γ bounds the integral gap for integers 1 <= k < n
 A5_TOLERANCE = 1e-6
 A6_TOLERANCE = 1e-9
-FIG5_PAPER = (0.50, 0.65, 0.80)
 OURS = "(this suite's own check of its implementation)"
 REPORT = "reported, not judged"
 
@@ -105,26 +104,24 @@ def measure_c1(inputs) -> Measured:
         said, "The paper measured these on S3 traces that are not public; the "
         "surrogate SUR was calibrated to other numbers (light-load delays and capacity ratios), "
         f"so its {said} reduction says how SUR's tail compares, not whether the paper holds.",
-        p99_reduction=dict(inputs["fig5"]), paper=list(FIG5_PAPER))
+        p99_reduction=dict(inputs["fig5"]), paper=[0.50, 0.65, 0.80])
 
 
 def measure_c1_copula(inputs) -> Measured:
     pearson, rho, rho_mid = inputs["copula"]
     return Measured(pearson, f"Pearson {pearson:.3f} at ρ = {rho:g}",
-                    {"pearson": pearson, "rho": rho, "rho_for_middle": rho_mid})
+                    {"pearson": pearson, "rho": rho, "rho_for_middle": rho_mid},
+                    reason="1 MB chunks, SUR marginals. The copula calibrates nothing a claim "
+                    "uses: every run behind a claim draws independent tasks, like the paper's "
+                    "analytical model; only Section 1's copula table uses it, so this says how "
+                    "faithful that copula is to the paper's traces.")
 
 
 def explain_c1_copula(inputs, verdict: str, measured: Measured) -> str:
-    pearson, rho, rho_mid = inputs["copula"]
-    miss = "" if verdict == "reproduced" else (
-        " Outside the paper's range: the normal-scale correlation shrinks on SUR's skewed "
-        f"two-component marginal; ρ = {rho_mid:.3f} gives the middle of the range (Section 1, "
-        "copula table).")
-    return (f"A Gaussian copula with ρ = {rho:g} gives a Pearson correlation of {pearson:.3f} "
-            "between one request's task delays (1 MB chunks, SUR marginals)." + miss
-            + " It calibrates nothing a claim uses: every run behind a claim draws independent "
-            "tasks, like the paper's analytical model; only Section 1's copula table uses it, so "
-            "this says how faithful that copula is to the paper's traces.")
+    return "" if verdict == "reproduced" else (
+        "Outside the paper's range: the normal-scale correlation shrinks on SUR's skewed "
+        f"two-component marginal; ρ = {measured.extra['rho_for_middle']:.3f} gives the middle of "
+        "the range (Section 1, copula table).")
 
 
 def measure_mds(inputs) -> Measured:
@@ -139,7 +136,8 @@ def measure_mds(inputs) -> Measured:
         "property in this implementation.", exact=results)
 
 
-def _formula(error: float, what: str) -> Measured:
+def _formula(inputs, key: str, what: str) -> Measured:
+    error = inputs[key]
     return _check(
         error <= FORMULA_TOLERANCE, error, f"max |error| {pct(error, 2)}",
         f"Largest relative gap between the Monte-Carlo {what} and the closed form over the 27 "
@@ -147,12 +145,8 @@ def _formula(error: float, what: str) -> Measured:
         max_abs_relative_error=error)
 
 
-def measure_a1(inputs) -> Measured:
-    return _formula(inputs["cost_error"], "mean cost")
-
-
-def measure_a2(inputs) -> Measured:
-    return _formula(inputs["service_error"], "mean service delay")
+measure_a1 = partial(_formula, key="cost_error", what="mean cost")
+measure_a2 = partial(_formula, key="service_error", what="mean service delay")
 
 
 def measure_a2_gap(inputs) -> Measured:

@@ -1,11 +1,9 @@
 """Section 7, the changing workload (Fig. 11): TOFEC's switch at the surge (B9a), its phases
 against Ideal (B9b), the stability of its code (B9c), Greedy's oscillation (B9c-greedy) and
-the recovery after the drop (B9d).
-
-Inputs: ``phases`` (:class:`~storrepro.papers.tofec.phase_pool.Phases`), ``alpha``, ``point``
-(Ideal's decision point) and
-``load`` (the phase-2 load: a value of the reading, or "PURE" for the primary load on PURE
-task delays); B9d draws its seeds from the pool ``phase seeds`` of that load."""
+the recovery after the drop (B9d). Inputs: ``phases`` (a
+:class:`~storrepro.papers.tofec.phase_pool.Phases`), ``alpha``, ``point`` (Ideal's decision
+point) and ``load`` (the phase-2 load: a value of the reading, or "PURE" for the primary load on
+PURE task delays); B9d draws its seeds from the pool ``phase seeds`` of that load."""
 
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from storrepro.papers.tofec.claims import PURE, band_of, deciding, pct
+from storrepro.papers.tofec.claims import PURE, band_of, by_reading, deciding, pct
 from storrepro.papers.tofec.claims.rates import BELOW_APPROX
 from storrepro.papers.tofec.config import READINGS
 from storrepro.papers.tofec.metrics import ideal_name
@@ -72,18 +70,13 @@ TABLE = (
 def readings(ph: Phases, cfg) -> tuple[dict, dict, dict, dict]:
     """The B9 claims' inputs and pools under the primaries, and under each alternative reading
     (one change at a time): ``(inputs, pools, by_reading, pools_by_reading)``."""
-
-    def at(alpha=cfg.alpha, point=POINT.primary, load=LOAD.primary) -> dict:
-        return {"phases": ph, "alpha": alpha, "point": point, "load": load}
-
-    by_reading = {
-        **{f"alpha={v}": at(alpha=float(v)) for v in cfg.readings["alpha"].others()},
-        **{f"ideal_decision_point={v}": at(point=v) for v in POINT.others()},
-        **{f"phase2_load={v}": at(load=v) for v in LOAD.others()},
-        PURE: at(load="PURE"),
-    }
-    pools_by = {x: {"phase seeds": ph.pools[i["load"]]} for x, i in by_reading.items()}
-    return at(), {"phase seeds": ph.pools[LOAD.primary]}, by_reading, pools_by
+    inputs = {"phases": ph, "alpha": cfg.alpha, "point": POINT.primary, "load": LOAD.primary}
+    under = by_reading(cfg, inputs) | {
+        **{f"ideal_decision_point={v}": {**inputs, "point": v} for v in POINT.others()},
+        **{f"phase2_load={v}": {**inputs, "load": v} for v in LOAD.others()},
+        PURE: {**inputs, "load": "PURE"}}
+    pools_by = {x: {"phase seeds": ph.pools[i["load"]]} for x, i in under.items()}
+    return inputs, {"phase seeds": ph.pools[LOAD.primary]}, under, pools_by
 
 
 def _at(inputs) -> str:
@@ -113,8 +106,7 @@ def measure_b9b(inputs) -> Measured:
     gaps = {p: t["mean"] - 1 for p, t in table.items()}
     said = ", ".join(f"{p} {g * 100:+.1f} %" for p, g in gaps.items())
     return Measured(ratios[worst], said, {"gaps": gaps, "deciding_phase": worst},
-                    reason=f"TOFEC's mean delay over {ideal}'s ({_at(inputs)}): {said}; "
-                    f"deciding {worst}.")
+                    reason=f"Against {ideal} ({_at(inputs)}); deciding {worst}.")
 
 
 def explain_b9b(inputs, verdict: str, measured: Measured) -> str:
@@ -145,8 +137,7 @@ def measure_b9c(inputs) -> Measured:
     mean = interval(ratio, of="ratio")["mean"]
     return Measured(ratio, f"k-std {mean:.2f}× Greedy's; {pct(k1, 1)} k = 1 in phase 2",
                     {"k_std_ratio": mean, "phase2_k1": k1},
-                    reason=f"With α = {inputs['alpha']:g}, {pct(k1, 1)} of TOFEC's phase-2 "
-                    f"requests use k = 1 ({_at(inputs)}).")
+                    reason=f"With α = {inputs['alpha']:g} and {_at(inputs)}.")
 
 
 def measure_b9c_greedy(inputs) -> Measured:
@@ -179,9 +170,8 @@ def measure_b9d(replicates, inputs) -> Measured:
         {"tofec_s": means["TOFEC"], "greedy_s": means["Greedy"], "ideal_s": means["Ideal"],
          **{f"{who.lower()}_minus_ideal": interval(d, of=f"{who} − Ideal recovery time (s)")
             for who, d in minus.items()}},
-        reason=f"Recovery after the drop ({_at(inputs)}): TOFEC {said['TOFEC']} (α = "
-        f"{inputs['alpha']:g}), Greedy {said['Greedy']}, Ideal {said['Ideal']} with its code "
-        f"fixed at {how}.")
+        reason=f"After the drop ({_at(inputs)}; α = {inputs['alpha']:g}); Ideal fixes its code "
+        f"at {how}.")
 
 
 def explain_b9d(replicates, verdict: str, measured: Measured, inputs) -> str:

@@ -1,10 +1,8 @@
 """Section 5, delay against the arrival rate: the codes' light-load delays (B1), TOFEC's
 light-load gains (B4), its envelope (B5, B6-p90/p99, B7-envelope), its tails and STD against
-Greedy (B6-vs-greedy, B7-vs-greedy) and the codes it picks (B8).
-
-Inputs: ``grid`` (:class:`~storrepro.papers.tofec.metrics.GridResults`: SUR's, or PURE's under
-the delay model's reading), ``alpha`` (the TOFEC of those runs that is read) and
-``n_threads``."""
+Greedy (B6-vs-greedy, B7-vs-greedy) and the codes it picks (B8). Inputs: ``grid`` (SUR's
+:class:`~storrepro.papers.tofec.metrics.GridResults`, or PURE's under the delay model's
+reading), ``alpha`` (the TOFEC of those runs that is read) and ``n_threads``."""
 
 from __future__ import annotations
 
@@ -162,9 +160,6 @@ def _policy(inputs, who: str) -> str:
     return tofec_name(inputs["alpha"]) if who == "TOFEC" else who
 
 
-# ---- light load (calibration) --------------------------------------------------------------
-
-
 def _b1_code(inputs, code: str) -> Measured:
     (m_ref, med_ref), grid = B1_PAPER[code], inputs["grid"]
     ratios = {"median": grid.seed_values(code, "median", 2.0) / med_ref,
@@ -172,8 +167,7 @@ def _b1_code(inputs, code: str) -> Measured:
     mean = interval(ratios["mean"], of="mean")["mean"] * m_ref
     median = interval(ratios["median"], of="median")["mean"] * med_ref
     return Measured(ratios, f"{mean:.1f} / {median:.1f} ms",
-                    {"mean_ms": mean, "median_ms": median},
-                    reason="SUR was calibrated to these delays.")
+                    {"mean_ms": mean, "median_ms": median})
 
 
 measure_b1_1_1 = partial(_b1_code, code="(1,1)")
@@ -185,8 +179,7 @@ def measure_b1_best(inputs) -> Measured:
     ratios = inputs["grid"].seed_values(code, "mean", 2.0) / B1_BEST_PAPER
     mean = interval(ratios, of="mean")["mean"] * B1_BEST_PAPER
     return Measured(ratios, f"{mean:.1f} ms with {code}", {"mean_ms": mean, "code": code},
-                    reason=f"The best stable static code at λ = 2 is {code} with {mean:.1f} ms; "
-                    "SUR's chunk-size dependence was calibrated to the paper's light-load delays.")
+                    reason="SUR's chunk-size dependence was calibrated to these delays.")
 
 
 def _b4(inputs, cid: str) -> Measured:
@@ -195,9 +188,8 @@ def _b4(inputs, cid: str) -> Measured:
     ratios = inputs["grid"].seed_ratios(_policy(inputs, who), base, metric, [5.0])[5.0] / paper
     value = interval(ratios, of="ratio")["mean"] * paper
     return Measured(ratios, f"{value:.3f}×", {"ratio": value, "paper": paper},
-                    reason=f"Measured ratio {value:.3f} against the paper's {paper:g}. SUR was "
-                    "calibrated to the paper's light-load delays, TOFEC's 84 / 74 ms among them, "
-                    "so this shows the calibration, not the paper's gain.")
+                    reason="SUR was calibrated to the paper's light-load delays, TOFEC's 84 / 74 "
+                    "ms among them: this shows the calibration, not the paper's gain.")
 
 
 measure_b4_mean_11 = partial(_b4, cid="B4-mean-11")
@@ -210,12 +202,7 @@ measure_b4_greedy_median = partial(_b4, cid="B4-greedy-median")
 def measure_b4_abs(inputs) -> Measured:
     ratios = inputs["grid"].seed_values(tofec_name(inputs["alpha"]), "mean", 5.0) / B1_BEST_PAPER
     mean = interval(ratios, of="mean")["mean"] * B1_BEST_PAPER
-    return Measured(ratios, f"{mean:.1f} ms", {"mean_ms": mean},
-                    reason=f"TOFEC's mean delay at λ = 5 req/s: {mean:.1f} ms; SUR was "
-                    "calibrated to it.")
-
-
-# ---- the envelope --------------------------------------------------------------------------
+    return Measured(ratios, f"{mean:.1f} ms", {"mean_ms": mean})
 
 
 def _envelope(inputs, cid: str) -> Measured:
@@ -229,8 +216,7 @@ def _envelope(inputs, cid: str) -> Measured:
         ratios[at], f"{u['mean']:.3f}× at λ = {at:g} req/s (max {means[top]:.3f}×)",
         {"deciding_rate": at, "max_ratio": means[top], "at_rate": top,
          "by_rate": {f"{r:g}": t for r, t in table.items()}},
-        reason=f"Per seed, at every λ: deciding λ = {at:g} req/s; largest mean {means[top]:.3f} "
-        f"at λ = {top:g}.")
+        reason=f"Judged per seed at every λ; the largest mean is at λ = {top:g} req/s.")
 
 
 measure_b5_mean = partial(_envelope, cid="B5-mean")
@@ -285,12 +271,8 @@ def measure_b5_strict(inputs) -> Measured:
     ratios = inputs["grid"].ratios([tofec_name(inputs["alpha"])], ("mean", "median"))
     value = float(ratios.loc[inputs["grid"].mid].max().max())
     return Measured(value, f"{value:.3f}×", {"max_ratio": value}, verdict="not checkable",
-                    reason=f"Largest mean or median ratio to the best static code: {value:.3f}. "
-                    "'Almost optimal' is judged in B5-mean and B5-median; this level is the "
-                    "plan's, not the paper's.")
-
-
-# ---- against Greedy ------------------------------------------------------------------------
+                    reason="'Almost optimal' is judged in B5-mean and B5-median; this 5 % level "
+                    "is the plan's, not the paper's.")
 
 
 def measure_b6_vs_greedy(inputs) -> Measured:
@@ -303,9 +285,7 @@ def measure_b6_vs_greedy(inputs) -> Measured:
     return Measured(samples[(metric, at)],
                     f"p90 {worst['p90']:.3f}×, p99 {worst['p99']:.3f}× Greedy (max)",
                     {"p90_ratio": worst["p90"], "p99_ratio": worst["p99"]},
-                    reason=f"Largest TOFEC/Greedy ratio over λ = 5–30 req/s: p90 "
-                    f"{worst['p90']:.3f}, p99 {worst['p99']:.3f}; deciding {metric} at "
-                    f"λ = {at:g}.")
+                    reason=f"Over λ = 5–30 req/s; deciding {metric} at λ = {at:g}.")
 
 
 def measure_b7_vs_greedy(inputs) -> Measured:
@@ -319,9 +299,6 @@ def measure_b7_vs_greedy(inputs) -> Measured:
                     reason=f"Deciding λ = {at:g} req/s.")
 
 
-# ---- the codes TOFEC picks -----------------------------------------------------------------
-
-
 def measure_b8_modal(inputs) -> Measured:
     grid = inputs["grid"]
     modal = grid.k_shares(tofec_name(inputs["alpha"])).apply(modal_k, axis=1)
@@ -330,11 +307,10 @@ def measure_b8_modal(inputs) -> Measured:
               zip(modal.index[:-1], modal.index[1:], ks[:-1], ks[1:], strict=True) if y > x]
     low = modal[modal.index <= 10]
     top = modal[modal.index >= 0.9 * grid.c_full - 1e-9]
-    bad_low, bad_top = low[~low.isin([5, 6])], top[top != 1]
-    problems = ([f"it rises between λ = {', '.join(rising)} req/s"] if rising else []) + (
-        [f"it is {bad_low.iloc[0]} at λ = {bad_low.index[0]:g}"] if not bad_low.empty else []) + (
-        [f"it is {bad_top.iloc[0]} at λ = {bad_top.index[0]:g} (>= 0.9·C_full)"]
-        if not bad_top.empty else [])
+    problems = [f"it rises between λ = {', '.join(rising)} req/s"] if rising else []
+    problems += [f"it is {k} at λ = {r:g}" for r, k in low[~low.isin([5, 6])].head(1).items()]
+    problems += [f"it is {k} at λ = {r:g} (>= 0.9·C_full)"
+                 for r, k in top[top != 1].head(1).items()]
     shape = " ".join(str(int(v)) for v in ks)
     return Measured(len(problems), f"modal k {shape}",
                     {"modal_k": {f"{r:g}": int(v) for r, v in modal.items()}},
@@ -349,9 +325,7 @@ def measure_b8_top2(inputs) -> Measured:
     at, _, table = deciding(band_of(TABLE, "B8-top2"), shares, "top-2 neighbouring-k share")
     low = min(t["mean"] for t in table.values())
     return Measured(shares[at], f"min {low:.3f} at λ = {at:g} req/s (α = {alpha:g})",
-                    {"min_share": low, "at_rate": at, "alpha": alpha},
-                    reason=f"With α = {alpha:g} the two neighbouring k TOFEC uses most serve at "
-                    f"least {pct(low)} of its requests; deciding λ = {at:g} req/s.")
+                    {"min_share": low, "at_rate": at, "alpha": alpha})
 
 
 def measure_b8_greedy(inputs) -> Measured:
@@ -359,14 +333,7 @@ def measure_b8_greedy(inputs) -> Measured:
     at, _, table = deciding(band_of(TABLE, "B8-greedy"), shares, "Greedy's share with k ∈ {1, 6}")
     low = min(t["mean"] for t in table.values())
     return Measured(shares[at], f"min {pct(low)} with k ∈ {{1, 6}}",
-                    {"min_share": low, "deciding_rate": at},
-                    reason=f"At every λ at least {pct(low)} of Greedy's requests use k = 1 or 6; "
-                    f"deciding λ = {at:g}.")
-
-
-#: The paper's words for the light-load delays of basic (1,1), replication (2,1) and TOFEC.
-LIGHT_LOAD_QUOTES = {"mean": "“from 205ms and 151ms to 84ms”",
-                     "median": "“from 156ms and 138ms to 74ms”"}
+                    {"min_share": low, "deciding_rate": at}, reason=f"Deciding λ = {at:g} req/s.")
 
 
 def light_load_checks(who: str) -> list[tuple[Reported, object]]:
@@ -375,9 +342,10 @@ def light_load_checks(who: str) -> list[tuple[Reported, object]]:
     ``per_seed(grid, policy)``: the policy's value / the paper's, one per seed."""
     rate, paper = (5.0, (B1_BEST_PAPER, 74.0)) if who == "TOFEC" else (2.0, B1_PAPER[who])
     checks = []
-    for metric, value in zip(("mean", "median"), paper, strict=True):
+    words = ("“from 205ms and 151ms to 84ms”", "“from 156ms and 138ms to 74ms”")  # mean, median
+    for metric, value, quote in zip(("mean", "median"), paper, words, strict=True):
         reported = Reported(
-            quote=f"{who}'s light-load {metric}: {LIGHT_LOAD_QUOTES[metric]}",
+            quote=f"{who}'s light-load {metric}: {quote}",
             paper_value=f"{value:g} ms", band=bands.approx_ratio(f"≈ the paper's {value:g} ms"),
             of=f"{who}'s {metric} delay at λ = {rate:g} req/s / the paper's {value:g} ms")
         checks.append((reported, partial(_per_seed, metric=metric, rate=rate, value=value)))
