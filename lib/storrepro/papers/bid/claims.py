@@ -19,7 +19,13 @@ from functools import partial
 import pandas as pd
 
 from storrepro.papers.bid import metrics
-from storrepro.papers.bid.config import MODERN_CONFIG, READINGS, VARIANTS, default_option
+from storrepro.papers.bid.config import (
+    MODERN_CONFIG,
+    READING_LABELS,
+    READINGS,
+    VARIANTS,
+    default_option,
+)
 from storrepro.papers.bid.metrics import over_seeds, per_seed, ranking, seed_gain, seed_reduction
 from storrepro.papers.bid.workload import READ_BULK, STAND_IN_KNOBS
 from storrepro.sim import disk_checks
@@ -27,7 +33,6 @@ from storrepro.sim.disk_model import DEFAULT_GEOMETRY
 from storrepro.suite import bands, groups
 from storrepro.suite.bands import Band
 from storrepro.suite.claims import ci_text, headline_verdict
-from storrepro.suite.config import reading_label
 from storrepro.suite.consistency import Reported
 from storrepro.suite.table import Measured, Part, Row
 
@@ -977,10 +982,6 @@ def inputs(summary: pd.DataFrame, sens: pd.DataFrame, reading: str | None = None
     return {**seed_inputs(summary, variant), "share": share, "summary": summary, "sens": sens,
             "mode_b": metrics.means(summary, "device_time_s")[list(SCHEMES)],
             "mode_a": metrics.means(summary, "modeA_time_s")[list(SCHEMES)]}
-
-
-#: The alternative readings the test claims are judged under, one changed at a time.
-READING_LABELS = tuple(reading_label(n, v) for n, r in READINGS.items() for v in r.others())
 
 
 def by_reading(summary: pd.DataFrame, sens: pd.DataFrame) -> dict[str, dict]:
