@@ -1,9 +1,7 @@
-"""Notebook 04's claims as a table (:mod:`storrepro.suite.table`) judged by
-:meth:`storrepro.suite.run.Run.judge_table`: one :class:`~storrepro.suite.table.Row` per claim,
-the paper's (and the acceptance check's) words typed once and the bands built from them, and one
-``measure_<id>`` per claim. D1–D4 and D9 are invariants (disk models, the toy's orders,
-conservation); C3 is a calibration (the run length was tuned to it); C12 and E are analyses of
-our own simulators and settings. The test claims are judged on the seeds, each workload by its
+"""Notebook 04's claims table (:mod:`storrepro.suite.table`; the bands quote the paper and the
+acceptance check). D1–D4 and D9 are invariants (disk models, the toy's orders, conservation);
+C3 is a calibration (the run length was tuned to it); C12 and E are analyses of our own
+simulators and settings. The test claims are judged on the seeds, each workload by its
 95 % interval over seeds of the paired per-seed quantity (:mod:`storrepro.suite.groups`: "on
 >= 4/6" is decided by the 4th best workload, a rank by the intervals that may lie above it, a
 rule's level is inconclusive when an undecided part could turn it). "Best Linux" is min(CFQ,
@@ -355,7 +353,6 @@ def _count_text(c: dict) -> str:
     return text + (f" (+{len(c['undecided'])} undecided)" if c["undecided"] else "")
 
 
-
 def _reduction(times: pd.DataFrame, scheme: str, q: str) -> pd.Series:
     """Per seed: ``1 - scheme / min(CFQ q, Noop)`` of the same trace."""
     return seed_reduction(times, scheme, (q, "noop"))
@@ -568,10 +565,9 @@ def measure_c4(inputs) -> Measured:
     times, parts = inputs["times"], _bands("C4")
     r = 1 - times["bid-hybrid"] / times["bid-hdd"]
     of = "BID-Hybrid's reduction vs BID-HDD"
-    n = r.index.get_level_values(0).nunique()
     inband = groups.per_group(r, parts["band"], of)
-    c = {"band": groups.at_least_k(n, inband),
-         "faster": groups.at_least_k(n, groups.per_group(r, parts["faster"], of)),
+    c = {"band": groups.at_least_k(len(inband), inband),
+         "faster": groups.at_least_k(len(inband), groups.per_group(r, parts["faster"], of)),
          "top1": groups.top_k(inband, "WordCount", parts["top1"], of),
          "top2": groups.top_k(inband, "WordCount", parts["top2"], of)}
     verdict, possible = groups.decided(_c4_rule, c)
@@ -599,7 +595,6 @@ def measure_c4(inputs) -> Measured:
 
 # -- C6a–C6d: arm movements ----------------------------------------------------------------------
 def measure_c6a(inputs) -> Measured:
-    """BID-HDD makes fewer arm movements (n2) than Noop and CFQ on every workload."""
     n2, band = inputs["n2"], _bands("C6a")[""]
 
     def criteria(q):
@@ -884,24 +879,22 @@ def measure_c12(inputs) -> Measured:
     mode_b = inputs["mode_b"][list(mode_a.columns)]
     b, a = ranking(mode_b), ranking(mode_a)
     same = b == a
-    best = mode_b.idxmin(axis=1) == mode_a.idxmin(axis=1)
-    ok = int(same.sum()) >= 5
+    n_same, n_best = int(same.sum()), int((mode_b.idxmin(axis=1) == mode_a.idxmin(axis=1)).sum())
     reason = (
         f"The authors' window model (Mode A, defects fixed) and the DES rank the five schemes "
-        f"alike on {int(same.sum())}/6 workloads and agree on the fastest on {int(best.sum())}/6. "
+        f"alike on {n_same}/6 workloads and agree on the fastest on {n_best}/6. "
         "Both are this reproduction's simulators, so this compares them, not the paper."
     )
-    if not ok:
+    if n_same < 5:
         w = same.index[~same][0]
         reason += (
             f" E.g. {w}: Mode A {a[w]}, DES {b[w]} — Mode A packs each process's consecutive "
             "events into one structure before any scheduler runs, which changes every "
             "scheme's cost (section 10)."
         )
-    return Measured(None, f"same ranking on {int(same.sum())}/6; same fastest on "
-                    f"{int(best.sum())}/6",
-                    {"same ranking": int(same.sum()), "same fastest": int(best.sum()),
-                     "Mode A": a.to_dict(), "Mode B": b.to_dict()}, _verdict(ok), reason)
+    return Measured(None, f"same ranking on {n_same}/6; same fastest on {n_best}/6",
+                    {"same ranking": n_same, "same fastest": n_best, "Mode A": a.to_dict(),
+                     "Mode B": b.to_dict()}, _verdict(n_same >= 5), reason)
 
 
 # -- E: sensitivity (our own parameters) ---------------------------------------------------------
