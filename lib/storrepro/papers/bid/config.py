@@ -144,11 +144,10 @@ READINGS = {
         "and added the 'partly' level with that result in view.",
     ),
 }
+#: The alternative readings, each "name=value": the primary readings with that one changed.
+READING_LABELS = tuple(reading_label(n, v) for n, r in READINGS.items() for v in r.others())
 
 
-#: Where a register entry's value lives, for dating it from git (the bands' entries are
-#: written from the claims table, storrepro.papers.bid.claims:TABLE).
-_CLAIMS = "storrepro.papers.bid.claims"
 _SPEC = "the acceptance check"
 #: The interrupters' share of each synthetic workload's events (register: interrupter_share;
 #: the workload generator's profiles read it).
@@ -169,7 +168,7 @@ FORCED = {
         "across processes, BID within a staging queue); q = 8 and q = 2, a check passing under "
         "either",
         kind="modelling",
-        symbol=f"{_CLAIMS}:QUANTA",
+        symbol="storrepro.papers.bid.claims:QUANTA",
         decides=("C1", "C2", "C5", "C6a", "C7", "C8", "C10"),
     ),
     "noop_model": Forced(
@@ -259,9 +258,9 @@ def reading_options(label: str | None = None, bid: bool = True) -> dict:
     """The options of the primary readings, with one reading changed by ``label``
     (``"name=value"``; ``None``: all primary): a BID scheduler's, or (``bid=False``) Noop's and
     CFQ's. The scheduler classes take their defaults from here (the readings in force)."""
-    labels = [reading_label(n, v) for n, r in READINGS.items() for v in r.others()]
-    if label is not None and label not in labels:
-        raise ValueError(f"reading {label!r}: expected one of {', '.join(labels)} (or None)")
+    if label is not None and label not in READING_LABELS:
+        raise ValueError(f"reading {label!r}: expected one of {', '.join(READING_LABELS)} "
+                         "(or None)")
     table = READING_OPTIONS if bid else BASELINE_OPTIONS
     options = {}
     for name in table:
@@ -284,8 +283,8 @@ MODERN_VARIANT = f"device_queue=all_clook{DQ_DEPTH}"
 
 #: The variants the BID schedulers run under: the primary and each alternative reading of the
 #: simulation (the readings of :data:`READING_OPTIONS`; the others change only a claim's inputs).
-VARIANTS = ("primary", *(reading_label(n, v) for n, r in READINGS.items() for v in r.others()
-                         if n in READING_OPTIONS))
+VARIANTS = ("primary", *(label for label in READING_LABELS
+                         if label.split("=")[0] in READING_OPTIONS))
 
 
 class BIDConfig(NotebookConfig):
