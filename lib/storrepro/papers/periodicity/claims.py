@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -110,9 +111,7 @@ B8_SLACK = 0.05
 #: Analysis, not a band: F3's cut "the same" for another scheduler within this many points.
 SAME_CUT_POINTS = 5.0
 
-_READINGS = "the table of PrecisePeriod under each verification reading (section 4b)"
 VERIFY = "verification_target"
-HORIZON = HORIZON_READING
 #: What the reading ``min_horizon`` sets, for the reasons of the claims it decides.
 HORIZON_NOTE = (
     f" PrecisePeriod's verification rests on at least {HORIZONS['11']} samples (reading "
@@ -143,10 +142,10 @@ def verification_inputs(config) -> Callable[[Callable], dict]:
     :meth:`storrepro.suite.run.Run.judge`), ``make(key)`` for each, with the key of
     :func:`~storrepro.papers.periodicity.precise_period.reading_fields`."""
     targets = config.readings[VERIFY].others()
-    horizons = config.readings[HORIZON].others()
+    horizons = config.readings[HORIZON_READING].others()
     return lambda make: {
         **{f"{VERIFY}={v}": make(v) for v in targets},
-        **{f"{HORIZON}={h}": make(f"{HORIZON}={h}") for h in horizons},
+        **{f"{HORIZON_READING}={h}": make(f"{HORIZON_READING}={h}") for h in horizons},
     }
 
 
@@ -177,52 +176,46 @@ def _ci(unc: dict | None, fmt: str = "{:+.3f}") -> str:
     return "" if unc is None else f" (over replicates: {ci_text(unc, fmt)})"
 
 
-def _of_synthetic(what: str, blocks: Sequence) -> str:
-    return f"{what}, over {len(blocks)} blocks of the seeded synthetic set (CRAN fixed)"
+def _of_synthetic(claim: str, blocks: Sequence) -> str:
+    """What one of ``claim``'s values is (its row's ``of``), over the synthetic ``blocks``."""
+    of = next(r.of for r in TABLE if r.id == claim)
+    return f"{of}, over {len(blocks)} blocks of the seeded synthetic set (CRAN fixed)"
 
 
-def _no_unc(unc: dict | None, reason: str = CRAN_FIXED) -> str:
-    return "" if unc is not None else reason
+def _row(scored: pd.DataFrame, dataset: str, tol: float, method: str = PP) -> pd.Series:
+    """The scored table's row of ``method`` on ``dataset`` at the tolerance ``tol``."""
+    return scored[(scored.dataset == dataset) & (scored.tolerance == tol)
+                  & (scored.method == method)].iloc[0]
 
 
 def _get(scored: pd.DataFrame, dataset: str, tol: float, method: str, metric: str) -> float:
-    row = scored[
-        (scored.dataset == dataset) & (scored.tolerance == tol) & (scored.method == method)
-    ]
-    return float(row[metric].iloc[0])
+    return float(_row(scored, dataset, tol, method)[metric])
 
 
-def _best_other(scored, dataset, tol, metric, methods=BASELINES):
-    others = {m: _get(scored, dataset, tol, m, metric) for m in methods if m != PP}
+def _best_other(scored, dataset, tol, metric):
+    others = {m: _get(scored, dataset, tol, m, metric) for m in BASELINES}
     name = max(others, key=others.get)
     return name, others[name]
 
 
 def _pp_profile(scored: pd.DataFrame, dataset: str, tol: float, on: str = "on") -> str:
     """Why PrecisePeriod scores as it does on a data set: how often it answers, how precisely."""
-    row = scored[
-        (scored.dataset == dataset) & (scored.tolerance == tol) & (scored.method == PP)
-    ].iloc[0]
+    row = _row(scored, dataset, tol)
     answered = row.answered / row.n if row.n else math.nan
-    return (
-        f"{on} {dataset} PrecisePeriod answers {answered:.0%} of {int(row.n)} series with "
-        f"precision {row.precision:.3f}"
-    )
+    return (f"{on} {dataset} PrecisePeriod answers {answered:.0%} of {int(row.n)} series with "
+            f"precision {row.precision:.3f}")
 
 
 def _cause_pp_low(scored, dataset, tol) -> str:
-    row = scored[
-        (scored.dataset == dataset) & (scored.tolerance == tol) & (scored.method == PP)
-    ].iloc[0]
-    if row.precision >= 0.85:
-        return (
-            f"{_pp_profile(scored, dataset, tol)}: it abstains on most series and its answers "
-            f"are mostly right, so abstaining costs recall; {_READINGS} shows how much of it "
-            "the verification target decides"
-        )
-    return (f"{_pp_profile(scored, dataset, tol)}: about one answer in "
-            f"{max(2, round(1 / max(1 - row.precision, 1e-9)))} misses the period by more than "
-            f"±{tol:.0%}")
+    precision = _row(scored, dataset, tol).precision
+    if precision >= 0.85:
+        why = ("it abstains on most series and its answers are mostly right, so abstaining "
+               "costs recall; the table of PrecisePeriod under each verification reading "
+               "(section 4b) shows how much of it the verification target decides")
+    else:
+        why = (f"about one answer in {max(2, round(1 / max(1 - precision, 1e-9)))} misses the "
+               f"period by more than ±{tol:.0%}")
+    return f"{_pp_profile(scored, dataset, tol)}: {why}"
 
 
 def _pm(x: float) -> str:
@@ -232,7 +225,7 @@ def _pm(x: float) -> str:
 DATASETS = ("cran", "synthetic")
 METHODS = (*BASELINES, PP)
 #: The readings a claim on the baselines alone cannot depend on (B4, B6).
-BASELINES_ONLY = (VERIFY, HORIZON, *DETECTION_ONLY)
+BASELINES_ONLY = (VERIFY, HORIZON_READING, *DETECTION_ONLY)
 FIG8, FIG10_11 = "fig8_precision_recall_f1", "fig10_11_surrogate_forecasts"
 ABLATION_PAPER = "both ablations lower Acc and F1 (Table 2, Fig. 9)"
 GAIN_OF = "the smallest gain over an ablation"
@@ -248,6 +241,10 @@ E1_OF = "percent of sampled segments found periodic, over surrogate replicates"
 POOL = "scheduling replicates"
 _OTHERS = ("greedy-history", "random-history")
 _F = {"pool": POOL, "not_affected_by": (B3_READING,)}
+#: What the detection rows share: they require A1 (against the baselines A2 too), and no
+#: scheduling reading or B3's band moves them.
+_DETECTION = {"requires": ("A1",), "not_affected_by": DETECTION_ONLY}
+_VS_BASELINES = {**_DETECTION, "requires": ("A1", "A2"), "figure": FIG8}
 _FLOWS_FIG, _LATENCY_FIG = "fig12_tail_flow_decline", "fig15_vs_history_baselines"
 
 
@@ -284,96 +281,86 @@ TABLE = (
         rule="round() equal to 17"),
     # ---- B: Table 1 / Fig. 8, on the scored table and its synthetic blocks (each band is a
     # constant of config.py, registered and dated there)
-    Row(id="B1", core=True, requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+    Row(id="B1", core=True, **_VS_BASELINES,
         statement="PrecisePeriod has the highest F1 of the 5 methods on both data sets at ±2%",
-        words=B1_BAND.words, paper_value="best overall (Table 1, Fig. 8)", band=B1_BAND,
+        paper_value="best overall (Table 1, Fig. 8)", band=B1_BAND,
         of="the smaller F1 margin over the best baseline (±2%)", fmt="{:+.3f}",
-        tolerance_text=B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins",
-        figure=FIG8),
-    Row(id="B1b", kind="should", requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        tolerance_text=B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins"),
+    Row(id="B1b", kind="should", **_VS_BASELINES,
         statement="PrecisePeriod has the highest F1 of the 5 methods on both data sets at ±0%",
-        words=B1_BAND.words, paper_value="best overall (Table 1, Fig. 8)", band=B1_BAND,
+        paper_value="best overall (Table 1, Fig. 8)", band=B1_BAND,
         of="the smaller F1 margin over the best baseline (±0%)", fmt="{:+.3f}",
-        tolerance_text=B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins",
-        figure=FIG8),
-    Row(id="B2", core=True, requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        tolerance_text=B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins"),
+    Row(id="B2", core=True, **_VS_BASELINES,
         statement="PrecisePeriod has the highest accuracy on the synthetic set at ±2 %",
-        words=B2_BAND.words, paper_value="best (Table 1)", band=B2_BAND,
-        of="the accuracy margin over the best baseline", fmt="{:+.3f}",
-        tolerance_text=B2_BAND.text("{:+.3f}"), figure=FIG8),
-    Row(id="B2b", kind="should", requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        paper_value="best (Table 1)", band=B2_BAND,
+        of="the accuracy margin over the best baseline", fmt="{:+.3f}"),
+    Row(id="B2b", kind="should", **_VS_BASELINES,
         statement="PrecisePeriod has the highest accuracy on CRAN (±0 %, ±2 %) and on synthetic "
-        "at ±0 %", words=B2_BAND.words, paper_value="best overall (Table 1)", band=B2_BAND,
+        "at ±0 %", paper_value="best overall (Table 1)", band=B2_BAND,
         of="the smallest accuracy margin", fmt="{:+.3f}",
-        tolerance_text=B2_BAND.text("{:+.3f}") + ", on the smallest of the three margins",
-        figure=FIG8),
+        tolerance_text=B2_BAND.text("{:+.3f}") + ", on the smallest of the three margins"),
     # B3 judges its own bands: the reading b3_nearly_one gives it another band of "nearly 1.0"
     Row(id="B3", core=True, requires=("A1", "A2"), not_affected_by=(LOAD, ARRIVAL),
         statement="PrecisePeriod's precision on CRAN is nearly 1.0, above every baseline's",
-        words=B3_NEARLY_ONE.words, paper_value="nearly 1.0 (Fig. 8)", band=B3_NEARLY_ONE,
+        paper_value="nearly 1.0 (Fig. 8)", band=B3_NEARLY_ONE,
         of="PrecisePeriod's precision on CRAN (±0 %)", no_uncertainty=CRAN_FIXED,
         tolerance_text=f"{B3_NEARLY_ONE.text()}; and {B3_ABOVE.text()}", figure=FIG8),
-    Row(id="B3b", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+    Row(id="B3b", kind="should", **_DETECTION,
         statement="PrecisePeriod's precision on synthetic (±2 %) is nearly 1.0",
-        words=B3_NEARLY_ONE.words, paper_value="≈ 1.0", band=B3_NEARLY_ONE,
-        of="PrecisePeriod's precision (±2 %)", fmt="{:.3f}",
-        miss="Many of its verified periods are wrong.", figure=FIG8),
+        paper_value="≈ 1.0", band=B3_NEARLY_ONE, of="PrecisePeriod's precision (±2 %)",
+        fmt="{:.3f}", miss="Many of its verified periods are wrong.", figure=FIG8),
     Row(id="B4", requires=("A2",), not_affected_by=BASELINES_ONLY,
         statement="findFrequency's accuracy decreases significantly on synthetic",
-        words=B4_BAND.words, paper_value="decreases significantly", band=B4_BAND,
+        paper_value="decreases significantly", band=B4_BAND,
         of="CRAN / synthetic accuracy of findFrequency", fmt="{:.2f}",
-        tolerance_text=B4_BAND.text("{:.2f}"), miss="It is not beyond the approx band.",
-        figure=FIG8),
+        miss="It is not beyond the approx band.", figure=FIG8),
     Row(id="B5", kind="should", requires=("A2",), not_affected_by=DETECTION_ONLY,
         statement="seasonLength scores lowest on CRAN (overfits a specific data set)",
-        words=B5_BAND.words, paper_value="low on CRAN", band=B5_BAND,
+        paper_value="low on CRAN", band=B5_BAND,
         of="seasonLength's worse rank from the bottom on CRAN (accuracy, F1)", fmt="{:g}",
         no_uncertainty=CRAN_FIXED, miss="It is not the worst there.", figure=FIG8),
     Row(id="B6", requires=("A2",), not_affected_by=BASELINES_ONLY,
         statement="findFrequency and SAZED have accuracy close to F1",
-        words=B6_BAND.words, paper_value="accuracy ≈ F1", band=B6_BAND,
-        of="the largest F1/accuracy factor", fmt="{:.3f}",
-        tolerance_text=B6_BAND.text("{:.3f}"), figure=FIG8),
-    Row(id="B7", kind="should", requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        paper_value="accuracy ≈ F1", band=B6_BAND,
+        of="the largest F1/accuracy factor", fmt="{:.3f}", figure=FIG8),
+    Row(id="B7", kind="should", **_VS_BASELINES,
         statement="SAZED keeps some accuracy on synthetic, between findFrequency and "
-        "PrecisePeriod", words=B7_BAND.words,
-        paper_value="findFrequency < SAZED < PrecisePeriod", band=B7_BAND,
+        "PrecisePeriod", paper_value="findFrequency < SAZED < PrecisePeriod", band=B7_BAND,
         of="the smaller step of the order", fmt="{:+.3f}",
-        tolerance_text=B7_BAND.text("{:+.3f}") + ", on the smaller step", figure=FIG8),
+        tolerance_text=B7_BAND.text("{:+.3f}") + ", on the smaller step"),
     Row(id="B8", role="invariant", kind="should",
         statement="SAZED paper cross-check on CRAN: opt ≥ maj − 0.05, both ≥ findFrequency − 0.05",
         words="(this suite's own check: the SAZED ports against the SAZED paper's benchmark)",
         paper_value="SAZED paper's ranking", rule=f"−{B8_SLACK:g} slack", figure=FIG8),
     # ---- C: Table 2 / Fig. 9 (C3 and C4 on the per-series results and their blocks)
-    Row(id="C1", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement="Both ablations lower accuracy and F1 on synthetic", words=C_BAND.words,
+    Row(id="C1", **_DETECTION,
+        statement="Both ablations lower accuracy and F1 on synthetic",
         paper_value=ABLATION_PAPER, band=C_BAND, of=GAIN_OF, fmt="{:+.3f}",
         tolerance_text=ABLATION_TOLERANCE, figure="fig9_ablation"),
-    Row(id="C2", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement="Both ablations lower accuracy and F1 on cran", words=C_BAND.words,
+    Row(id="C2", kind="should", **_DETECTION,
+        statement="Both ablations lower accuracy and F1 on cran",
         paper_value=ABLATION_PAPER, band=C_BAND, of=GAIN_OF, fmt="{:+.3f}",
         no_uncertainty=CRAN_FIXED, tolerance_text=ABLATION_TOLERANCE, figure="fig9_ablation"),
-    Row(id="C3", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+    Row(id="C3", kind="should", **_DETECTION,
         statement="Single verification prefers long periods (most of its errors on synthetic "
-        "are longer than T)", words=C3_BAND.words, paper_value="prefers long periods",
+        "are longer than T)", paper_value="prefers long periods",
         band=C3_BAND, of="share of wrong outputs longer than T, minus one half", fmt="{:+.3f}",
         no_uncertainty="too few synthetic blocks with wrong outputs in this profile",
         tolerance_text=C3_BAND.text("{:+.3f}") + ", on the share longer minus one half"),
-    Row(id="C4", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+    Row(id="C4", kind="should", **_DETECTION,
         statement=f"The preprocessing gain grows with the outlier ratio (r > {C4_SPLIT:g} vs "
-        f"r ≤ {C4_SPLIT:g}, ±2 %)", words=C4_BAND.words,
-        paper_value="preprocessing helps with outliers", band=C4_BAND,
-        of="high-r gain minus low-r gain", fmt="{:+.3f}",
+        f"r ≤ {C4_SPLIT:g}, ±2 %)", paper_value="preprocessing helps with outliers",
+        band=C4_BAND, of="high-r gain minus low-r gain", fmt="{:+.3f}",
         no_uncertainty="too few synthetic blocks with series on both sides of the outlier "
         "split in this profile",
         tolerance_text=C4_BAND.text("{:+.3f}") + ", on the high-r gain minus the low-r gain",
         miss="The gain hardly depends on the outlier ratio: preprocessing helps about as much "
         "on series with few outliers."),
     # ---- D: the θ sweep
-    Row(id="D1", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+    Row(id="D1", kind="should", **_DETECTION,
         statement="Precision rises and recall falls with θ; θ = 0.7 gives the best F1",
-        words=D1_BAND.words, paper_value="0.7 is best", band=D1_BAND,
-        of="the smallest θ margin", fmt="{:+.3f}",
+        paper_value="0.7 is best", band=D1_BAND, of="the smallest θ margin", fmt="{:+.3f}",
         tolerance_text=D1_BAND.text("{:+.3f}") + " for each of precision(0.9) − "
         "precision(0.5), recall(0.5) − recall(0.9) and F1(0.7) − best other F1, on at least "
         "one data set", figure="theta_sweep"),
@@ -381,18 +368,17 @@ TABLE = (
     Row(id="E1", role="stand-in", kind="should", requires=("A1",),
         not_affected_by=(B3_READING,),
         statement="About 30 % of the cloud series are found periodic, and correctly",
-        words=E1_SHARE.words, paper_value="30 % periodic and predictable", band=E1_SHARE,
+        paper_value="30 % periodic and predictable", band=E1_SHARE,
         of=E1_OF, no_uncertainty=_ONE_REPLICATE,
         tolerance_text=f"{E1_SHARE.text('{:g}')}; precision {E1_ACCURATE.text('{:.3f}')}"),
     Row(id="E2", kind="should", requires=("A1",), not_affected_by=(B3_READING,),
         statement="The SSD-aggregate forecast of predictable segments follows the actual "
-        "traffic over the next 6 h (Fig. 11)", words=E2_BAND.words,
-        paper_value="close to the actual traffic", band=E2_BAND,
-        of="median PCC of the SSD aggregates, over replicates", fmt="{:.3f}",
-        no_uncertainty=_ONE_REPLICATE, tolerance_text=E2_BAND.text("{:.3f}"),
+        "traffic over the next 6 h (Fig. 11)", paper_value="close to the actual traffic",
+        band=E2_BAND, of="median PCC of the SSD aggregates, over replicates", fmt="{:.3f}",
+        no_uncertainty=_ONE_REPLICATE,
         miss="The forecasts miss the surrogate's bursts (section 11).", figure=FIG10_11),
-    Row(id="E3", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement="Re-detection locks on a switched period", words=E3_BAND.words,
+    Row(id="E3", kind="should", **_DETECTION,
+        statement="Re-detection locks on a switched period",
         paper_value="tolerates period changes", band=E3_BAND,
         of="+1 when re-detection locks on the new period, −1 when it never does", fmt="{:+g}",
         no_uncertainty="one seeded switch series, a demonstration as the paper's Fig. 10 is",
@@ -400,7 +386,7 @@ TABLE = (
     # ---- F: the scheduling pool (F0, the calibration, judges its own rule: f0_load_regime)
     Row(id="F1", core=True, **_F,
         statement="PreciseScheduling lowers the 99 % and 99.9 % tail flow more than greedy- and "
-        "random-history at every move budget (Fig. 12)", words=F1_BAND.words,
+        "random-history at every move budget (Fig. 12)",
         paper_value="best at every number of moves", band=F1_BAND,
         of="PreciseScheduling's smallest lead over the history baselines (points), per "
         "replicate", fmt="{:+.1f}",
@@ -424,13 +410,13 @@ TABLE = (
         fmt="{:.1f}", tolerance_text=F3_BAND.text("{:g}") + f", on the {F3_STATISTIC} of the "
         "cuts at 1 % and 2 %", figure=_LATENCY_FIG),
     Row(id="F4", requires=("F0",), **_F, statement="Average latency is not raised",
-        words=F4_BAND.words, paper_value="not increased", band=F4_BAND,
+        paper_value="not increased", band=F4_BAND,
         of="mean latency after / before, per replicate", fmt="{:.4f}",
         tolerance_text=F4_BAND.text("{:g}"),
         miss="The moves concentrate load on some SSDs.", figure=_LATENCY_FIG),
     Row(id="F5", kind="should", requires=("F0",), **_F,
         statement="greedy-history with 5× the moves still leaves a higher worst-SSD tail than "
-        "PreciseScheduling at 1 %", words=F5_BAND.words, paper_value="greedy needs > 5×",
+        "PreciseScheduling at 1 %", paper_value="greedy needs > 5×",
         band=F5_BAND, of="greedy-history 5 % / PreciseScheduling 1 % worst-SSD tail − 1, per "
         "replicate", fmt="{:+.3f}",
         tolerance_text=F5_BAND.text("{:+.3f}") + ", on greedy 5 % / Precise 1 % − 1 per "
@@ -446,10 +432,10 @@ TABLE = (
         fmt="{:+.3f}", tolerance_text=f"1 %, 5 %: {F6_WORSE.text('{:+.3f}')}; 10 %: "
         f"{F6_SIMILAR.text('{:.3f}')}", figure=_LATENCY_FIG),
     Row(id="F7", kind="should", requires=("F0",), **_F,
-        statement="Raising the overhead from 1 % to 5 % changes little", words=F7_BAND.words,
+        statement="Raising the overhead from 1 % to 5 % changes little",
         paper_value="no discernible variation", band=F7_BAND,
         of="PreciseScheduling worst-SSD tail 5 % / 1 %, per replicate", fmt="{:.3f}",
-        tolerance_text=F7_BAND.text("{:.3f}"), miss="More moves keep lowering the tail."),
+        miss="More moves keep lowering the tail."),
 )
 
 
@@ -565,18 +551,18 @@ def _margin(dataset: str, tol: float, metric: str) -> Callable:
     return lambda s: _get(s, dataset, tol, PP, metric) - _best_other(s, dataset, tol, metric)[1]
 
 
-def _blocked(quantity: Callable, inputs: dict, what: str, key: str = "scored",
+def _blocked(quantity: Callable, inputs: dict, claim: str, key: str = "scored",
              blocks: str = "blocks") -> tuple[float, dict]:
     """``quantity`` on the whole run (``inputs[key]``), and the fields of :class:`Measured` that
-    give the core its values over the synthetic blocks (``inputs[blocks]``) and their
+    give the core ``claim``'s values over the synthetic blocks (``inputs[blocks]``) and their
     description; without two blocks, the whole run's value alone (and the row's ``of``)."""
     parts = inputs[blocks]
     value = float(quantity(inputs[key]))
     values = [float(quantity(b)) for b in parts] if len(parts) >= 2 else value
-    return value, {"values": values, "of": _of_synthetic(what, parts) if len(parts) >= 2 else ""}
+    return value, {"values": values, "of": _of_synthetic(claim, parts) if len(parts) >= 2 else ""}
 
 
-def _best_f1(inputs, tol: float) -> Measured:
+def _best_f1(inputs, claim: str, tol: float) -> Measured:
     """B1 (±2 %) or B1b (±0 %): PrecisePeriod has the highest F1 on both sets."""
     scored, parts, values = inputs["scored"], [], {}
     for d in DATASETS:
@@ -585,7 +571,7 @@ def _best_f1(inputs, tol: float) -> Measured:
         parts.append(f"{d} {pp:.3f} vs {name} {other:.3f}")
         values[d] = {"PrecisePeriod": pp, "best_baseline": name, "best_baseline_f1": other}
     margin, over = _blocked(lambda s: min(_margin(d, tol, "f1")(s) for d in DATASETS), inputs,
-                            f"the smaller F1 margin over the best baseline ({_pm(tol)})")
+                            claim)
     lost = [d for d in DATASETS if _margin(d, tol, "f1")(scored) <= 0]
     reason = f"F1 {_pm(tol)}: " + "; ".join(parts) + f"; the smaller margin is {margin:+.3f}."
     if lost:
@@ -597,20 +583,15 @@ def _best_f1(inputs, tol: float) -> Measured:
                     reason=reason + HORIZON_NOTE, **over)
 
 
-def measure_b1(inputs) -> Measured:
-    return _best_f1(inputs, 0.02)
-
-
-def measure_b1b(inputs) -> Measured:
-    return _best_f1(inputs, 0.0)
+measure_b1 = partial(_best_f1, claim="B1", tol=0.02)
+measure_b1b = partial(_best_f1, claim="B1b", tol=0.0)
 
 
 def measure_b2(inputs) -> Measured:
     scored = inputs["scored"]
     pp = _get(scored, "synthetic", 0.02, PP, "accuracy")
     name, other = _best_other(scored, "synthetic", 0.02, "accuracy")
-    margin, over = _blocked(_margin("synthetic", 0.02, "accuracy"), inputs,
-                            "the accuracy margin over the best baseline")
+    margin, over = _blocked(_margin("synthetic", 0.02, "accuracy"), inputs, "B2")
     return Measured(
         text=f"accuracy {pp:.3f} vs {name} {other:.3f}",
         extra={"PrecisePeriod": pp, "best_baseline": name, "best_baseline_accuracy": other,
@@ -637,8 +618,7 @@ def measure_b2b(inputs) -> Measured:
         if pp <= other:
             lost.append((d, t))
     margin, over = _blocked(
-        lambda s: min(_margin(d, t, "accuracy")(s) for d, t in _B2B_CELLS), inputs,
-        "the smallest accuracy margin")
+        lambda s: min(_margin(d, t, "accuracy")(s) for d, t in _B2B_CELLS), inputs, "B2b")
     reason = "Accuracy: " + "; ".join(parts) + f"; smallest margin {margin:+.3f}."
     if lost:
         reason += " Cause: " + "; ".join(_cause_pp_low(scored, d, t) for d, t in lost) + "."
@@ -669,8 +649,7 @@ def measure_b3(inputs) -> Measured:
 
 
 def measure_b3b(inputs) -> Measured:
-    prec, over = _blocked(lambda s: _get(s, "synthetic", 0.02, PP, "precision"), inputs,
-                          "PrecisePeriod's precision (±2 %)")
+    prec, over = _blocked(lambda s: _get(s, "synthetic", 0.02, PP, "precision"), inputs, "B3b")
     return Measured(text=f"precision {prec:.3f}", extra={"precision": prec}, **over,
                     reason=_pp_profile(inputs["scored"], "synthetic", 0.02, "On") + " (±2 %).")
 
@@ -683,7 +662,7 @@ def measure_b4(inputs) -> Measured:
         syn = _get(s, "synthetic", 0.02, "findFrequency", "accuracy")
         return fc / syn if syn > 0 else math.inf
 
-    r, over = _blocked(ratio, inputs, "CRAN / synthetic accuracy of findFrequency")
+    r, over = _blocked(ratio, inputs, "B4")
     return Measured(text=f"accuracy {fs:.3f} synthetic vs {fc:.3f} CRAN (±2 %): {r:.2f}×",
                     extra={"synthetic": fs, "cran": fc, "ratio": r}, **over,
                     reason=f"findFrequency's accuracy is {r:.2f}× higher on CRAN than on "
@@ -711,7 +690,7 @@ def measure_b6(inputs) -> Measured:
         r = [_get(s, d, t, m, "f1") / _get(s, d, t, m, "accuracy") for m, d, t in cells]
         return math.exp(max(abs(math.log(x)) if x > 0 else math.inf for x in r))
 
-    factor, over = _blocked(spread, inputs, "the largest F1/accuracy factor")
+    factor, over = _blocked(spread, inputs, "B6")
     scored = inputs["scored"]
     share = {f"{m} {d}": _get(scored, d, 0.0, m, "answered") / _get(scored, d, 0.0, m, "n")
              for m in _B6_METHODS for d in DATASETS}
@@ -738,7 +717,7 @@ def measure_b7(inputs) -> Measured:
 
     scored = inputs["scored"]
     sz, ffs, pps = sazed(scored), acc(scored, "findFrequency"), acc(scored, PP)
-    m, over = _blocked(step, inputs, "the smaller step of the order")
+    m, over = _blocked(step, inputs, "B7")
     reason = (f"Synthetic accuracy (±2 %): findFrequency {ffs:.3f}, best SAZED {sz:.3f}, "
               f"PrecisePeriod {pps:.3f}; smaller step {m:+.3f}.")
     if sz >= pps:
@@ -773,12 +752,12 @@ def _ablation_gain(dataset: str) -> Callable:
                          for a, m, t in _ABLATION_CELLS)
 
 
-def _ablation(inputs, dataset: str) -> Measured:
+def _ablation(inputs, claim: str, dataset: str) -> Measured:
     """C1 (synthetic, over its blocks) or C2 (CRAN: fixed, no blocks): the smallest gain of the
     full method over an ablation, over 2 ablations × 2 metrics × 2 tolerances."""
     scored = inputs["scored"]
     g, over = _blocked(_ablation_gain(dataset), inputs if dataset == "synthetic" else
-                       {**inputs, "blocks": ()}, GAIN_OF)
+                       {**inputs, "blocks": ()}, claim)
     acc = {a: _get(scored, dataset, 0.02, a, "accuracy") for a in (PP, *ABLATIONS)}
     shown = ", ".join(f"{a} {v:.3f}" for a, v in acc.items())
     not_lower = [f"{a} {m} {_pm(t)} {_get(scored, dataset, t, a, m):.3f} ≥ "
@@ -791,12 +770,8 @@ def _ablation(inputs, dataset: str) -> Measured:
                     extra={"accuracy_2pct": acc, "not_lower": not_lower, "smallest_gain": g})
 
 
-def measure_c1(inputs) -> Measured:
-    return _ablation(inputs, "synthetic")
-
-
-def measure_c2(inputs) -> Measured:
-    return _ablation(inputs, "cran")
+measure_c1 = partial(_ablation, claim="C1", dataset="synthetic")
+measure_c2 = partial(_ablation, claim="C2", dataset="cran")
 
 
 def _longer_share(results: pd.DataFrame) -> tuple[float, dict]:
@@ -825,7 +800,7 @@ def measure_c3(inputs) -> Measured:
         f"{share:.0%} of wrong outputs longer", {**d, "share_longer": share},
         reason=f"{d['longer']} of {d['wrong']} wrong Single-Verification outputs on synthetic "
         f"are longer than T ({d['multiples']} near a multiple).",
-        of=_of_synthetic("share of wrong outputs longer than T, minus one half", blocks))
+        of=_of_synthetic("C3", blocks))
 
 
 def explain_c3(inputs, verdict: str, measured: Measured) -> str:
@@ -864,7 +839,7 @@ def measure_c4(inputs) -> Measured:
         {"gain_low_r": low, "gain_high_r": high},
         reason=f"Preprocessing's accuracy gain (±2 %) is {low:.3f} on series with r ≤ "
         f"{C4_SPLIT:g} and {high:.3f} above: {high - low:+.3f}.",
-        of=_of_synthetic("high-r gain minus low-r gain", blocks))
+        of=_of_synthetic("C4", blocks))
 
 
 def explain_c4(inputs, verdict: str, measured: Measured) -> str:
@@ -900,7 +875,7 @@ def measure_d1(inputs) -> Measured:
                    for k in ("precision_rise", "recall_fall", "f1_at_0.7_lead"))
 
     values = _theta_margins(inputs["theta"])
-    m, over = _blocked(margin, inputs, "the smallest θ margin", "theta", "theta_blocks")
+    m, over = _blocked(margin, inputs, "D1", "theta", "theta_blocks")
     parts = [f"{d} F1(0.7) {v['f1_at_0.7']:.3f}, best {v['best_f1']:.3f} at θ = "
              f"{v['best_theta']:g}" for d, v in values.items()]
     reason = "; ".join(parts) + f"; smallest margin {m:+.3f}."
@@ -1242,10 +1217,6 @@ def _f0_checks(c: dict) -> dict:
         "mean latency": F0_MEAN_LATENCY.judge(c["hash_mean_latency_ms"] / F0_MEAN_LATENCY_MS),
         "traffic": F0_TRAFFIC.judge(c["mean_ssd_mb_per_s"] / F0_SSD_MB_PER_S),
     }
-
-
-def _span(values: list) -> str:
-    return f"{min(values)}" if min(values) == max(values) else f"{min(values)}–{max(values)}"
 
 
 #: F0's numbers by what holds them: set by construction, the fit's target, or a check.
