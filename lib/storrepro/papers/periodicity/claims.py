@@ -102,7 +102,6 @@ def verification_inputs(cfg) -> Callable[[Callable], dict]:
     }
 
 
-
 def block_count(series: int) -> int:
     """How many blocks the synthetic set of ``series`` is cut into (:data:`BLOCKS`)."""
     return max(2, min(BLOCKS, series // BLOCK_MIN)) if series >= 2 else 1
@@ -118,10 +117,7 @@ def _judge(band: bands.Band, value: float, unc: dict | None) -> str:
 
 
 def _worst(*verdicts: str) -> str:
-    for v in ("not reproduced", "inconclusive"):
-        if v in verdicts:
-            return v
-    return "reproduced"
+    return next((v for v in ("not reproduced", "inconclusive") if v in verdicts), "reproduced")
 
 
 def _ci(unc: dict | None, fmt: str = "{:+.3f}") -> str:
@@ -202,7 +198,7 @@ _FLOWS_FIG, _LATENCY_FIG = "fig12_tail_flow_decline", "fig15_vs_history_baseline
 
 
 # ------------------------------------------------------------------ the claims table
-# The rows of claims A-E (storrepro.suite.table), their measures below. A: invariants of the
+# The rows of claims A-F (storrepro.suite.table), their measures below. A: invariants of the
 # ports and data, and one line of arithmetic: each measure judges its own rule (no band), on
 # the inputs named in its docstring.
 TABLE = (
@@ -494,7 +490,7 @@ def measure_a5(inputs) -> Measured:
         reason=f"0.01 × 2.5 GB/s × 6 h / 32 GB = {moves:.2f} moves"
         + (", so the paper's 17 uses decimal units." if ok else ", not the paper's 17.")
         + " Arithmetic on the paper's own constants: it tests neither the paper's experiments "
-        "nor this implementation (role analysis).")
+        "nor this implementation.")
 
 
 # ------------------------------------------------------------------ B: Table 1 / Fig. 8
@@ -1008,21 +1004,18 @@ def _cuts(m: pd.DataFrame, overhead: float = 0.01,
         _tails(m, method, overhead), _tails(m, "hash", 0.0), strict=True)]
 
 
-def overloaded(lat: pd.DataFrame, overhead: float = 0.01, m: pd.DataFrame | None = None
-               ) -> list[str]:
-    """Each replicate in which PreciseScheduling at ``overhead`` leaves the worst SSD's tail
-    above hash placement's, with its cause: the interval and SSD of its worst tail, and that
-    SSD's busiest minute against what the SSD serves in the seconds the minute's requests
-    arrive in (when the rows record them). ``m``: the :func:`_per_replicate` table, when the
-    caller has it."""
-    m = _per_replicate(lat) if m is None else m
+def _overloads(lat: pd.DataFrame, m: pd.DataFrame) -> tuple[list[str], str]:
+    """Each replicate in which PreciseScheduling at 1 % leaves the worst SSD's tail above hash
+    placement's, with its cause (the interval and SSD of its worst tail, and that SSD's busiest
+    minute against what the SSD serves in the seconds the minute's requests arrive in, when the
+    rows record them), and the sentence naming them. ``m``: the :func:`_per_replicate` table."""
     out = []
     for r in _reps(lat):
-        mine, base = m.loc[(r, "PreciseScheduling", overhead)], m.loc[(r, "hash", 0.0)]
+        mine, base = m.loc[(r, "PreciseScheduling", 0.01)], m.loc[(r, "hash", 0.0)]
         if mine.max_tail_ms <= base.max_tail_ms:
             continue
         rows = lat[(lat.replicate == r) & (lat.method == "PreciseScheduling")
-                   & np.isclose(lat.overhead, overhead)]
+                   & np.isclose(lat.overhead, 0.01)]
         worst = rows.loc[rows.max_tail_ms.idxmax()]
         text = (f"replicate {r}: {mine.max_tail_ms:.2f} ms against hash's "
                 f"{base.max_tail_ms:.2f} ms (mean over its intervals)")
@@ -1036,18 +1029,13 @@ def overloaded(lat: pd.DataFrame, overhead: float = 0.01, m: pd.DataFrame | None
                      + f" the {capacity:.2f} GB it serves in the {seconds} s the minute's "
                      "requests arrive in")
         out.append(text)
-    return out
-
-
-def _overloads(lat: pd.DataFrame, m: pd.DataFrame) -> tuple[list[str], str]:
-    """The overloaded replicates (:func:`overloaded`) and the sentence naming them."""
-    over, n = overloaded(lat, m=m), len(m.index.unique("replicate"))
-    return over, (f" PreciseScheduling at 1 % overloads an SSD in {len(over)} of {n} "
-                  "replicates: " + "; ".join(over) + "." if over else "")
+    n = len(m.index.unique("replicate"))
+    return out, (f" PreciseScheduling at 1 % overloads an SSD in {len(out)} of {n} "
+                 "replicates: " + "; ".join(out) + "." if out else "")
 
 
 def measure_f3(replicates, inputs) -> Measured:
-    """The cuts at 1 % and 2 % (each judged on :data:`config.F3_STATISTIC`, the median: a typical
+    """The cuts at 1 % and 2 % (each judged on ``config.F3_STATISTIC``, the median: a typical
     run); the mean and the share of replicates inside the band beside them, every overloaded
     replicate named with its cause, and greedy-history and greedy on the actual 10-min and
     1-min traffic at 1 %."""
@@ -1135,11 +1123,10 @@ def measure_f6(replicates, inputs) -> Measured:
         f"{np.mean(p1):.3f} ms; both parts hold in {held} of {n} replicates",
         {"random_ms": mean, "precise_1pct_ms": p1, "worse_per_replicate": worse,
          "similar_per_replicate": similar},
-        reason=f"Worst-SSD 99.99 % latency of random-history at 1/5/10 %: {mean[0.01]:.3f}/"
-        f"{mean[0.05]:.3f}/{mean[0.1]:.3f} ms, PreciseScheduling at 1 %: {np.mean(p1):.3f} ms "
-        f"(means over {n} replicates); per replicate, random 10 % / Precise 1 % = "
-        f"{', '.join(f'{x:.2f}' for x in similar)}, random at 1 %/5 % worse by "
-        f"{', '.join(f'{x:+.0%}' for x in worse)}. Both hold in {held} of {n} replicates.")
+        reason="Worst-SSD 99.99 % latency per replicate: random-history 10 % / "
+        f"PreciseScheduling 1 % = {', '.join(f'{x:.2f}' for x in similar)}; random-history at "
+        f"1 %/5 % worse by {', '.join(f'{x:+.0%}' for x in worse)}. Both hold in {held} of {n} "
+        "replicates.")
 
 
 def measure_f7(replicates, inputs) -> Measured:
@@ -1413,8 +1400,7 @@ def b3_real_precision(table: pd.DataFrame | None, nearly_one: bands.Band = confi
     u = _wilson(hits, of=f"share of PrecisePeriod's answers that are {_RIGHT_ON_VMS}, over "
                 "the VMs it answers on (Wilson)")
     scale = 100.0 if nearly_one.unit == "%" else 1.0
-    shown = {**u, "mean": scale * u["mean"],
-             "ci95": None if u["ci95"] is None else [scale * x for x in u["ci95"]]}
+    shown = {**u, "mean": scale * u["mean"], "ci95": [scale * x for x in u["ci95"]]}
     near = judged(nearly_one, shown)
     others = {m: _vm_precision(relations[m]) for m in BASELINES}
     precision = {m: float(h.mean()) if n else float("nan") for m, (h, n) in others.items()}
