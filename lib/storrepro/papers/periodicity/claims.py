@@ -760,10 +760,8 @@ def measure_c3(inputs) -> Measured:
 
 def explain_c3(inputs, verdict: str, measured: Measured) -> str:
     d = measured.extra
-    said = ""
-    if verdict == "not reproduced":
-        said = (f"The other {d['wrong'] - d['longer']} are shorter than T: its errors are not "
-                "biased long as the paper describes. ")
+    said = (f"The other {d['wrong'] - d['longer']} are shorter than T: its errors are not biased "
+            "long as the paper describes. " if verdict == "not reproduced" else "")
     return said + NOISE_CEILING.strip()
 
 
