@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from storrepro.papers.periodicity import claims as rules
+from storrepro.papers.periodicity import config
 from storrepro.papers.periodicity.experiment import A2_EXPECTED
 from storrepro.suite.replicates import Pool
 from storrepro.suite.table import grow, judge_row
@@ -89,7 +90,7 @@ def test_each_b_rule_fails_on_a_table_that_breaks_it(claim_id, override):
 def test_b3_under_each_band_of_nearly_one():
     s = _scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.9)})  # precision 0.90
     assert _b("B3", s).verdict == "reproduced"  # ≥ 1/1.15 = 0.870
-    points = _b("B3", s, nearly_one=rules.B3_NEARLY_ONE_POINTS)  # ≥ 98.5 %
+    points = _b("B3", s, nearly_one=config.B3_NEARLY_ONE_POINTS)  # ≥ 98.5 %
     assert points.verdict == "not reproduced" and "\"nearly 1.0\" not reproduced" in points.reason
     low = _b("B3", _scored(override={("cran", "PrecisePeriod"): (0.6, 0.7, 0.86)}))
     assert low.verdict == "not reproduced"
@@ -513,8 +514,8 @@ def test_every_band_is_a_vocabulary_entry_and_in_the_register():
     from storrepro.papers.periodicity.config import BANDS, PrecisePeriodConfig
     from storrepro.suite.bands import VOCABULARY, Band
 
-    constants = {k for k, v in vars(rules).items() if isinstance(v, Band)}
-    assert all(getattr(rules, k).entry in VOCABULARY for k in constants)
+    constants = {k for k, v in vars(config).items() if isinstance(v, Band)}
+    assert all(getattr(config, k).entry in VOCABULARY for k in constants)
     # every band is dated by the register, but B3's "nearly 1.0", which is a reading
     assert constants - set(BANDS) == {"B3_NEARLY_ONE", "B3_NEARLY_ONE_POINTS"}
     assert set(PrecisePeriodConfig.readings[rules.B3_READING].alternatives) == {"ratio", "points"}
@@ -575,7 +576,7 @@ def test_f3_takes_the_median_replicate_and_names_each_overloaded_one():
     f4 = _f("F4", lats=_overload_lats(cuts))
     assert "overloads an SSD in 1 of 9 replicates: replicate 8" in f4.reason
     # the same cuts judged on their mean would not be reproduced: the aggregation decides
-    assert not rules.F3_BAND.contains(float(np.mean(cuts)))
+    assert not config.F3_BAND.contains(float(np.mean(cuts)))
     # most replicates below 50 %: the median is, too
     low = _f("F3", lats=_overload_lats([30.0, 35.0, 40.0, 32.0, 38.0, 36.0, 70.0]))
     assert low.verdict == "not reproduced" and low.values["overloaded"] == []

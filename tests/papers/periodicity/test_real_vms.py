@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from storrepro.papers.periodicity import claims as rules
+from storrepro.papers.periodicity import config
 from storrepro.papers.periodicity.experiment import METHODS
 from storrepro.papers.periodicity.experiment import real_vms as rs
 from storrepro.suite.parallel import sweep
@@ -59,8 +60,8 @@ def test_b3_real_needs_many_right_answers_above_the_baselines():
     assert silent.verdict == "not checkable" and "answers on none" in silent.reason
     missing = rules.b3_real_precision(None, why="no real-VM file: see the `real_vms` parameter")
     assert missing.verdict == "not checkable" and "`real_vms`" in missing.reason
-    points = rules.b3_real_precision(answers(many, [7.0] * 40), rules.B3_NEARLY_ONE_POINTS)
-    assert points.band == rules.B3_NEARLY_ONE_POINTS.source
+    points = rules.b3_real_precision(answers(many, [7.0] * 40), config.B3_NEARLY_ONE_POINTS)
+    assert points.band == config.B3_NEARLY_ONE_POINTS.source
 
 
 @pytest.mark.parametrize("pp, verdict", [([48.0] * 4, "reproduced"),

@@ -6,8 +6,7 @@ its own rule), B3-real and A6-real are one function each, returning a
 :class:`storrepro.suite.claims.Claim` that the notebook records with
 :meth:`storrepro.suite.run.Run.judge`. Every band is a module constant of
 :mod:`storrepro.papers.periodicity.config` (the paper's decision register, which dates it), built
-from the paper's words with :mod:`storrepro.suite.bands`; a row takes it as it is, so it writes
-no register entry of its own, and every tolerance text is the band's own. Replicates:
+from the paper's words with :mod:`storrepro.suite.bands`. Replicates:
 
 - **CRAN** (82 fixed series, deterministic detectors): no interval; a claim on CRAN alone says so
   in ``no_uncertainty``. A bootstrap over the 82 series was not used: the paper's claim is about
@@ -19,13 +18,6 @@ no register entry of its own, and every tolerance text is the band's own. Replic
 - **scheduling** (the pool :data:`POOL` of surrogate replicates, drawn until every F claim's
   interval decides or the pool's cap): the quantity per replicate (mean over its intervals),
   the interval over replicates; F5 and F6, per-run statements of the paper, are judged so.
-
-Roles: ``invariant`` A1–A4 and B8 (our ports and data sets); ``calibration`` F0 (the volume
-skew fitted to the paper's worst SSD, checked on all four of the paper's load numbers);
-``analysis`` A5 (arithmetic on the paper's own constants: it checks neither the paper's
-experiments nor our code); ``stand-in`` E1 (the share of periodic
-series is a property of Alibaba's traces, checked on our surrogate, where we planted it); every
-other claim is a ``test``.
 
 Conditions: PrecisePeriod's detection claims require A1 (a detector that cannot find a clean
 sine's period says nothing about the paper), the baseline comparisons require A2, F3–F7 require
@@ -39,53 +31,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from storrepro.papers.periodicity import config  # the bands, with the rest of the register
 from storrepro.papers.periodicity.ceiling import noise_limit
-from storrepro.papers.periodicity.config import (  # the bands, with the rest of the register
-    B1_BAND,
-    B2_BAND,
-    B3_ABOVE,
-    B3_NEARLY_ONE,
-    B3_NEARLY_ONE_POINTS,  # noqa: F401 (the reading's band)
-    B4_BAND,
-    B5_BAND,
-    B6_BAND,
-    B7_BAND,
-    C3_BAND,
-    C4_BAND,
-    C4_SPLIT,
-    C_BAND,
-    D1_BAND,
-    E1_ACCURATE,
-    E1_SHARE,
-    E2_BAND,
-    E3_BAND,
-    F0_BAND,
-    F0_MEAN_LATENCY,
-    F0_MEAN_LATENCY_MS,
-    F0_MEAN_TAIL,
-    F0_MEAN_TAIL_MS,
-    F0_SSD_MB_PER_S,
-    F0_TARGET_MS,
-    F0_TRAFFIC,
-    F1_BAND,
-    F2_EARLY,
-    F2_GROWS,
-    F2_SMALL,
-    F3_BAND,
-    F3_STATISTIC,
-    F4_BAND,
-    F5_BAND,
-    F6_SIMILAR,
-    F6_WORSE,
-    F7_BAND,
-)
 from storrepro.papers.periodicity.experiment import A2_EXPECTED
 from storrepro.papers.periodicity.metrics import error_direction, scores
 from storrepro.papers.periodicity.precise_period import HORIZON_READING, HORIZONS
+from storrepro.papers.periodicity.scheduling import ACTUAL_1MIN, ACTUAL_10MIN
 from storrepro.papers.periodicity.ssd_latency import REQUEST_BYTES, S_OPS
 from storrepro.suite import bands
 from storrepro.suite.claims import Claim, ci_text, headline_verdict, interval, judged, verdict_of
@@ -94,8 +50,6 @@ from storrepro.suite.table import Measured, Part, Row
 PP = "PrecisePeriod"
 BASELINES = ("findFrequency", "seasonLength", "SAZED_maj", "SAZED_opt")
 ABLATIONS = ("No Preprocessing", "Single Verification")
-ACTUAL_10MIN = "greedy on actual 10-min traffic"
-ACTUAL_1MIN = "greedy on actual 1-min traffic"
 #: Blocks the synthetic set is cut into for its seed interval (fewer when the set is small:
 #: at least :data:`BLOCK_MIN` series per block).
 BLOCKS, BLOCK_MIN = 10, 20
@@ -110,9 +64,7 @@ B8_SLACK = 0.05
 #: Analysis, not a band: F3's cut "the same" for another scheduler within this many points.
 SAME_CUT_POINTS = 5.0
 
-_READINGS = "the table of PrecisePeriod under each verification reading (section 4b)"
 VERIFY = "verification_target"
-HORIZON = HORIZON_READING
 #: What the reading ``min_horizon`` sets, for the reasons of the claims it decides.
 HORIZON_NOTE = (
     f" PrecisePeriod's verification rests on at least {HORIZONS['11']} samples (reading "
@@ -137,18 +89,17 @@ NOISE_CEILING = (
 
 
 # ------------------------------------------------------------------ replicates and verdicts
-def verification_inputs(config) -> Callable[[Callable], dict]:
-    """``inputs(make)``: a claim's inputs under each of ``config``'s alternative readings of
+def verification_inputs(cfg) -> Callable[[Callable], dict]:
+    """``inputs(make)``: a claim's inputs under each of ``cfg``'s alternative readings of
     PrecisePeriod, the verification target's and the minimum horizon's (``by_reading`` of
     :meth:`storrepro.suite.run.Run.judge`), ``make(key)`` for each, with the key of
     :func:`~storrepro.papers.periodicity.precise_period.reading_fields`."""
-    targets = config.readings[VERIFY].others()
-    horizons = config.readings[HORIZON].others()
+    targets = cfg.readings[VERIFY].others()
+    horizons = cfg.readings[HORIZON_READING].others()
     return lambda make: {
         **{f"{VERIFY}={v}": make(v) for v in targets},
-        **{f"{HORIZON}={h}": make(f"{HORIZON}={h}") for h in horizons},
+        **{f"{HORIZON_READING}={h}": make(f"{HORIZON_READING}={h}") for h in horizons},
     }
-
 
 
 def block_count(series: int) -> int:
@@ -166,10 +117,7 @@ def _judge(band: bands.Band, value: float, unc: dict | None) -> str:
 
 
 def _worst(*verdicts: str) -> str:
-    for v in ("not reproduced", "inconclusive"):
-        if v in verdicts:
-            return v
-    return "reproduced"
+    return next((v for v in ("not reproduced", "inconclusive") if v in verdicts), "reproduced")
 
 
 def _ci(unc: dict | None, fmt: str = "{:+.3f}") -> str:
@@ -177,52 +125,46 @@ def _ci(unc: dict | None, fmt: str = "{:+.3f}") -> str:
     return "" if unc is None else f" (over replicates: {ci_text(unc, fmt)})"
 
 
-def _of_synthetic(what: str, blocks: Sequence) -> str:
-    return f"{what}, over {len(blocks)} blocks of the seeded synthetic set (CRAN fixed)"
+def _of_synthetic(claim: str, blocks: Sequence) -> str:
+    """What one of ``claim``'s values is (its row's ``of``), over the synthetic ``blocks``."""
+    of = next(r.of for r in TABLE if r.id == claim)
+    return f"{of}, over {len(blocks)} blocks of the seeded synthetic set (CRAN fixed)"
 
 
-def _no_unc(unc: dict | None, reason: str = CRAN_FIXED) -> str:
-    return "" if unc is not None else reason
+def _row(scored: pd.DataFrame, dataset: str, tol: float, method: str = PP) -> pd.Series:
+    """The scored table's row of ``method`` on ``dataset`` at the tolerance ``tol``."""
+    return scored[(scored.dataset == dataset) & (scored.tolerance == tol)
+                  & (scored.method == method)].iloc[0]
 
 
 def _get(scored: pd.DataFrame, dataset: str, tol: float, method: str, metric: str) -> float:
-    row = scored[
-        (scored.dataset == dataset) & (scored.tolerance == tol) & (scored.method == method)
-    ]
-    return float(row[metric].iloc[0])
+    return float(_row(scored, dataset, tol, method)[metric])
 
 
-def _best_other(scored, dataset, tol, metric, methods=BASELINES):
-    others = {m: _get(scored, dataset, tol, m, metric) for m in methods if m != PP}
+def _best_other(scored, dataset, tol, metric):
+    others = {m: _get(scored, dataset, tol, m, metric) for m in BASELINES}
     name = max(others, key=others.get)
     return name, others[name]
 
 
 def _pp_profile(scored: pd.DataFrame, dataset: str, tol: float, on: str = "on") -> str:
     """Why PrecisePeriod scores as it does on a data set: how often it answers, how precisely."""
-    row = scored[
-        (scored.dataset == dataset) & (scored.tolerance == tol) & (scored.method == PP)
-    ].iloc[0]
+    row = _row(scored, dataset, tol)
     answered = row.answered / row.n if row.n else math.nan
-    return (
-        f"{on} {dataset} PrecisePeriod answers {answered:.0%} of {int(row.n)} series with "
-        f"precision {row.precision:.3f}"
-    )
+    return (f"{on} {dataset} PrecisePeriod answers {answered:.0%} of {int(row.n)} series with "
+            f"precision {row.precision:.3f}")
 
 
 def _cause_pp_low(scored, dataset, tol) -> str:
-    row = scored[
-        (scored.dataset == dataset) & (scored.tolerance == tol) & (scored.method == PP)
-    ].iloc[0]
-    if row.precision >= 0.85:
-        return (
-            f"{_pp_profile(scored, dataset, tol)}: it abstains on most series and its answers "
-            f"are mostly right, so abstaining costs recall; {_READINGS} shows how much of it "
-            "the verification target decides"
-        )
-    return (f"{_pp_profile(scored, dataset, tol)}: about one answer in "
-            f"{max(2, round(1 / max(1 - row.precision, 1e-9)))} misses the period by more than "
-            f"±{tol:.0%}")
+    precision = _row(scored, dataset, tol).precision
+    if precision >= 0.85:
+        why = ("it abstains on most series and its answers are mostly right, so abstaining "
+               "costs recall; the table of PrecisePeriod under each verification reading "
+               "(section 4b) shows how much of it the verification target decides")
+    else:
+        why = (f"about one answer in {max(2, round(1 / max(1 - precision, 1e-9)))} misses the "
+               f"period by more than ±{tol:.0%}")
+    return f"{_pp_profile(scored, dataset, tol)}: {why}"
 
 
 def _pm(x: float) -> str:
@@ -232,11 +174,11 @@ def _pm(x: float) -> str:
 DATASETS = ("cran", "synthetic")
 METHODS = (*BASELINES, PP)
 #: The readings a claim on the baselines alone cannot depend on (B4, B6).
-BASELINES_ONLY = (VERIFY, HORIZON, *DETECTION_ONLY)
+BASELINES_ONLY = (VERIFY, HORIZON_READING, *DETECTION_ONLY)
 FIG8, FIG10_11 = "fig8_precision_recall_f1", "fig10_11_surrogate_forecasts"
 ABLATION_PAPER = "both ablations lower Acc and F1 (Table 2, Fig. 9)"
 GAIN_OF = "the smallest gain over an ablation"
-ABLATION_TOLERANCE = (C_BAND.text("{:+.3f}") + ", on the smallest gain over 2 ablations × 2 "
+ABLATION_TOLERANCE = (config.C_BAND.text("{:+.3f}") + ", on the smallest gain over 2 ablations × 2 "
                       "metrics × 2 tolerances")
 _ONE_REPLICATE = "one surrogate replicate in this profile"
 E1_OF = "percent of sampled segments found periodic, over surrogate replicates"
@@ -248,11 +190,15 @@ E1_OF = "percent of sampled segments found periodic, over surrogate replicates"
 POOL = "scheduling replicates"
 _OTHERS = ("greedy-history", "random-history")
 _F = {"pool": POOL, "not_affected_by": (B3_READING,)}
+#: What the detection rows share: they require A1 (against the baselines A2 too), and no
+#: scheduling reading or B3's band moves them.
+_DETECTION = {"requires": ("A1",), "not_affected_by": DETECTION_ONLY}
+_VS_BASELINES = {**_DETECTION, "requires": ("A1", "A2"), "figure": FIG8}
 _FLOWS_FIG, _LATENCY_FIG = "fig12_tail_flow_decline", "fig15_vs_history_baselines"
 
 
 # ------------------------------------------------------------------ the claims table
-# The rows of claims A-E (storrepro.suite.table), their measures below. A: invariants of the
+# The rows of claims A-F (storrepro.suite.table), their measures below. A: invariants of the
 # ports and data, and one line of arithmetic: each measure judges its own rule (no band), on
 # the inputs named in its docstring.
 TABLE = (
@@ -284,172 +230,163 @@ TABLE = (
         rule="round() equal to 17"),
     # ---- B: Table 1 / Fig. 8, on the scored table and its synthetic blocks (each band is a
     # constant of config.py, registered and dated there)
-    Row(id="B1", core=True, requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+    Row(id="B1", core=True, **_VS_BASELINES,
         statement="PrecisePeriod has the highest F1 of the 5 methods on both data sets at ±2%",
-        words=B1_BAND.words, paper_value="best overall (Table 1, Fig. 8)", band=B1_BAND,
+        paper_value="best overall (Table 1, Fig. 8)", band=config.B1_BAND,
         of="the smaller F1 margin over the best baseline (±2%)", fmt="{:+.3f}",
-        tolerance_text=B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins",
-        figure=FIG8),
-    Row(id="B1b", kind="should", requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        tolerance_text=config.B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins"),
+    Row(id="B1b", kind="should", **_VS_BASELINES,
         statement="PrecisePeriod has the highest F1 of the 5 methods on both data sets at ±0%",
-        words=B1_BAND.words, paper_value="best overall (Table 1, Fig. 8)", band=B1_BAND,
+        paper_value="best overall (Table 1, Fig. 8)", band=config.B1_BAND,
         of="the smaller F1 margin over the best baseline (±0%)", fmt="{:+.3f}",
-        tolerance_text=B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins",
-        figure=FIG8),
-    Row(id="B2", core=True, requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        tolerance_text=config.B1_BAND.text("{:+.3f}") + ", on the smaller of the two margins"),
+    Row(id="B2", core=True, **_VS_BASELINES,
         statement="PrecisePeriod has the highest accuracy on the synthetic set at ±2 %",
-        words=B2_BAND.words, paper_value="best (Table 1)", band=B2_BAND,
-        of="the accuracy margin over the best baseline", fmt="{:+.3f}",
-        tolerance_text=B2_BAND.text("{:+.3f}"), figure=FIG8),
-    Row(id="B2b", kind="should", requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        paper_value="best (Table 1)", band=config.B2_BAND,
+        of="the accuracy margin over the best baseline", fmt="{:+.3f}"),
+    Row(id="B2b", kind="should", **_VS_BASELINES,
         statement="PrecisePeriod has the highest accuracy on CRAN (±0 %, ±2 %) and on synthetic "
-        "at ±0 %", words=B2_BAND.words, paper_value="best overall (Table 1)", band=B2_BAND,
+        "at ±0 %", paper_value="best overall (Table 1)", band=config.B2_BAND,
         of="the smallest accuracy margin", fmt="{:+.3f}",
-        tolerance_text=B2_BAND.text("{:+.3f}") + ", on the smallest of the three margins",
-        figure=FIG8),
+        tolerance_text=config.B2_BAND.text("{:+.3f}") + ", on the smallest of the three margins"),
     # B3 judges its own bands: the reading b3_nearly_one gives it another band of "nearly 1.0"
     Row(id="B3", core=True, requires=("A1", "A2"), not_affected_by=(LOAD, ARRIVAL),
         statement="PrecisePeriod's precision on CRAN is nearly 1.0, above every baseline's",
-        words=B3_NEARLY_ONE.words, paper_value="nearly 1.0 (Fig. 8)", band=B3_NEARLY_ONE,
+        paper_value="nearly 1.0 (Fig. 8)", band=config.B3_NEARLY_ONE,
         of="PrecisePeriod's precision on CRAN (±0 %)", no_uncertainty=CRAN_FIXED,
-        tolerance_text=f"{B3_NEARLY_ONE.text()}; and {B3_ABOVE.text()}", figure=FIG8),
-    Row(id="B3b", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+        tolerance_text=f"{config.B3_NEARLY_ONE.text()}; and {config.B3_ABOVE.text()}", figure=FIG8),
+    Row(id="B3b", kind="should", **_DETECTION,
         statement="PrecisePeriod's precision on synthetic (±2 %) is nearly 1.0",
-        words=B3_NEARLY_ONE.words, paper_value="≈ 1.0", band=B3_NEARLY_ONE,
-        of="PrecisePeriod's precision (±2 %)", fmt="{:.3f}",
-        miss="Many of its verified periods are wrong.", figure=FIG8),
+        paper_value="≈ 1.0", band=config.B3_NEARLY_ONE, of="PrecisePeriod's precision (±2 %)",
+        fmt="{:.3f}", miss="Many of its verified periods are wrong.", figure=FIG8),
     Row(id="B4", requires=("A2",), not_affected_by=BASELINES_ONLY,
         statement="findFrequency's accuracy decreases significantly on synthetic",
-        words=B4_BAND.words, paper_value="decreases significantly", band=B4_BAND,
+        paper_value="decreases significantly", band=config.B4_BAND,
         of="CRAN / synthetic accuracy of findFrequency", fmt="{:.2f}",
-        tolerance_text=B4_BAND.text("{:.2f}"), miss="It is not beyond the approx band.",
-        figure=FIG8),
+        miss="It is not beyond the approx band.", figure=FIG8),
     Row(id="B5", kind="should", requires=("A2",), not_affected_by=DETECTION_ONLY,
         statement="seasonLength scores lowest on CRAN (overfits a specific data set)",
-        words=B5_BAND.words, paper_value="low on CRAN", band=B5_BAND,
+        paper_value="low on CRAN", band=config.B5_BAND,
         of="seasonLength's worse rank from the bottom on CRAN (accuracy, F1)", fmt="{:g}",
         no_uncertainty=CRAN_FIXED, miss="It is not the worst there.", figure=FIG8),
     Row(id="B6", requires=("A2",), not_affected_by=BASELINES_ONLY,
         statement="findFrequency and SAZED have accuracy close to F1",
-        words=B6_BAND.words, paper_value="accuracy ≈ F1", band=B6_BAND,
-        of="the largest F1/accuracy factor", fmt="{:.3f}",
-        tolerance_text=B6_BAND.text("{:.3f}"), figure=FIG8),
-    Row(id="B7", kind="should", requires=("A1", "A2"), not_affected_by=DETECTION_ONLY,
+        paper_value="accuracy ≈ F1", band=config.B6_BAND,
+        of="the largest F1/accuracy factor", fmt="{:.3f}", figure=FIG8),
+    Row(id="B7", kind="should", **_VS_BASELINES,
         statement="SAZED keeps some accuracy on synthetic, between findFrequency and "
-        "PrecisePeriod", words=B7_BAND.words,
-        paper_value="findFrequency < SAZED < PrecisePeriod", band=B7_BAND,
+        "PrecisePeriod", paper_value="findFrequency < SAZED < PrecisePeriod", band=config.B7_BAND,
         of="the smaller step of the order", fmt="{:+.3f}",
-        tolerance_text=B7_BAND.text("{:+.3f}") + ", on the smaller step", figure=FIG8),
+        tolerance_text=config.B7_BAND.text("{:+.3f}") + ", on the smaller step"),
     Row(id="B8", role="invariant", kind="should",
         statement="SAZED paper cross-check on CRAN: opt ≥ maj − 0.05, both ≥ findFrequency − 0.05",
         words="(this suite's own check: the SAZED ports against the SAZED paper's benchmark)",
         paper_value="SAZED paper's ranking", rule=f"−{B8_SLACK:g} slack", figure=FIG8),
     # ---- C: Table 2 / Fig. 9 (C3 and C4 on the per-series results and their blocks)
-    Row(id="C1", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement="Both ablations lower accuracy and F1 on synthetic", words=C_BAND.words,
-        paper_value=ABLATION_PAPER, band=C_BAND, of=GAIN_OF, fmt="{:+.3f}",
+    Row(id="C1", **_DETECTION,
+        statement="Both ablations lower accuracy and F1 on synthetic",
+        paper_value=ABLATION_PAPER, band=config.C_BAND, of=GAIN_OF, fmt="{:+.3f}",
         tolerance_text=ABLATION_TOLERANCE, figure="fig9_ablation"),
-    Row(id="C2", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement="Both ablations lower accuracy and F1 on cran", words=C_BAND.words,
-        paper_value=ABLATION_PAPER, band=C_BAND, of=GAIN_OF, fmt="{:+.3f}",
+    Row(id="C2", kind="should", **_DETECTION,
+        statement="Both ablations lower accuracy and F1 on cran",
+        paper_value=ABLATION_PAPER, band=config.C_BAND, of=GAIN_OF, fmt="{:+.3f}",
         no_uncertainty=CRAN_FIXED, tolerance_text=ABLATION_TOLERANCE, figure="fig9_ablation"),
-    Row(id="C3", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+    Row(id="C3", kind="should", **_DETECTION,
         statement="Single verification prefers long periods (most of its errors on synthetic "
-        "are longer than T)", words=C3_BAND.words, paper_value="prefers long periods",
-        band=C3_BAND, of="share of wrong outputs longer than T, minus one half", fmt="{:+.3f}",
+        "are longer than T)", paper_value="prefers long periods", band=config.C3_BAND,
+        of="share of wrong outputs longer than T, minus one half", fmt="{:+.3f}",
         no_uncertainty="too few synthetic blocks with wrong outputs in this profile",
-        tolerance_text=C3_BAND.text("{:+.3f}") + ", on the share longer minus one half"),
-    Row(id="C4", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement=f"The preprocessing gain grows with the outlier ratio (r > {C4_SPLIT:g} vs "
-        f"r ≤ {C4_SPLIT:g}, ±2 %)", words=C4_BAND.words,
-        paper_value="preprocessing helps with outliers", band=C4_BAND,
-        of="high-r gain minus low-r gain", fmt="{:+.3f}",
+        tolerance_text=config.C3_BAND.text("{:+.3f}") + ", on the share longer minus one half"),
+    Row(id="C4", kind="should", **_DETECTION,
+        statement=f"The preprocessing gain grows with the outlier ratio (r > {config.C4_SPLIT:g} "
+        f"vs r ≤ {config.C4_SPLIT:g}, ±2 %)", paper_value="preprocessing helps with outliers",
+        band=config.C4_BAND, of="high-r gain minus low-r gain", fmt="{:+.3f}",
         no_uncertainty="too few synthetic blocks with series on both sides of the outlier "
         "split in this profile",
-        tolerance_text=C4_BAND.text("{:+.3f}") + ", on the high-r gain minus the low-r gain",
+        tolerance_text=config.C4_BAND.text("{:+.3f}") + ", on the high-r gain minus the low-r gain",
         miss="The gain hardly depends on the outlier ratio: preprocessing helps about as much "
         "on series with few outliers."),
     # ---- D: the θ sweep
-    Row(id="D1", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
+    Row(id="D1", kind="should", **_DETECTION,
         statement="Precision rises and recall falls with θ; θ = 0.7 gives the best F1",
-        words=D1_BAND.words, paper_value="0.7 is best", band=D1_BAND,
-        of="the smallest θ margin", fmt="{:+.3f}",
-        tolerance_text=D1_BAND.text("{:+.3f}") + " for each of precision(0.9) − "
+        paper_value="0.7 is best", band=config.D1_BAND, of="the smallest θ margin", fmt="{:+.3f}",
+        tolerance_text=config.D1_BAND.text("{:+.3f}") + " for each of precision(0.9) − "
         "precision(0.5), recall(0.5) − recall(0.9) and F1(0.7) − best other F1, on at least "
         "one data set", figure="theta_sweep"),
     # ---- E: the cloud surrogate (E1 judges its two bands itself, the share's interval kept)
     Row(id="E1", role="stand-in", kind="should", requires=("A1",),
         not_affected_by=(B3_READING,),
         statement="About 30 % of the cloud series are found periodic, and correctly",
-        words=E1_SHARE.words, paper_value="30 % periodic and predictable", band=E1_SHARE,
+        paper_value="30 % periodic and predictable", band=config.E1_SHARE,
         of=E1_OF, no_uncertainty=_ONE_REPLICATE,
-        tolerance_text=f"{E1_SHARE.text('{:g}')}; precision {E1_ACCURATE.text('{:.3f}')}"),
+        tolerance_text=f"{config.E1_SHARE.text('{:g}')}; precision "
+        f"{config.E1_ACCURATE.text('{:.3f}')}"),
     Row(id="E2", kind="should", requires=("A1",), not_affected_by=(B3_READING,),
         statement="The SSD-aggregate forecast of predictable segments follows the actual "
-        "traffic over the next 6 h (Fig. 11)", words=E2_BAND.words,
-        paper_value="close to the actual traffic", band=E2_BAND,
-        of="median PCC of the SSD aggregates, over replicates", fmt="{:.3f}",
-        no_uncertainty=_ONE_REPLICATE, tolerance_text=E2_BAND.text("{:.3f}"),
+        "traffic over the next 6 h (Fig. 11)", paper_value="close to the actual traffic",
+        band=config.E2_BAND, of="median PCC of the SSD aggregates, over replicates", fmt="{:.3f}",
+        no_uncertainty=_ONE_REPLICATE,
         miss="The forecasts miss the surrogate's bursts (section 11).", figure=FIG10_11),
-    Row(id="E3", kind="should", requires=("A1",), not_affected_by=DETECTION_ONLY,
-        statement="Re-detection locks on a switched period", words=E3_BAND.words,
-        paper_value="tolerates period changes", band=E3_BAND,
+    Row(id="E3", kind="should", **_DETECTION,
+        statement="Re-detection locks on a switched period",
+        paper_value="tolerates period changes", band=config.E3_BAND,
         of="+1 when re-detection locks on the new period, −1 when it never does", fmt="{:+g}",
         no_uncertainty="one seeded switch series, a demonstration as the paper's Fig. 10 is",
-        tolerance_text=E3_BAND.text("{:+g}") + " (+1: locked, −1: never)", figure=FIG10_11),
+        tolerance_text=config.E3_BAND.text("{:+g}") + " (+1: locked, −1: never)", figure=FIG10_11),
     # ---- F: the scheduling pool (F0, the calibration, judges its own rule: f0_load_regime)
     Row(id="F1", core=True, **_F,
         statement="PreciseScheduling lowers the 99 % and 99.9 % tail flow more than greedy- and "
-        "random-history at every move budget (Fig. 12)", words=F1_BAND.words,
-        paper_value="best at every number of moves", band=F1_BAND,
+        "random-history at every move budget (Fig. 12)",
+        paper_value="best at every number of moves", band=config.F1_BAND,
         of="PreciseScheduling's smallest lead over the history baselines (points), per "
         "replicate", fmt="{:+.1f}",
-        tolerance_text=F1_BAND.text("{:+.2f}") + ", on the smallest lead per replicate",
+        tolerance_text=config.F1_BAND.text("{:+.2f}") + ", on the smallest lead per replicate",
         miss="PreciseScheduling may move only the top-20 % segments it verifies periodic "
         "(section 11 gives the share), the history baselines any segment (section 12).",
         figure=_FLOWS_FIG),
     Row(id="F2", kind="should", **_F,
         statement="The 99 % decline grows with the moves; the 99.9 % decline gains little after "
-        "a few moves", words=F2_SMALL.words, paper_value="grows; insignificant further decline",
-        parts=(Part("99.9 %", F2_SMALL, "99.9 % decline's maximum / its early maximum, per "
+        "a few moves", words=config.F2_SMALL.words,
+        paper_value="grows; insignificant further decline",
+        parts=(Part("99.9 %", config.F2_SMALL, "99.9 % decline's maximum / its early maximum, per "
                     "replicate"),
-               Part("99 %", F2_GROWS, "growth of the 99 % decline (points), per replicate")),
-        fmt="{:.2f}", tolerance_text=f"99 %: {F2_GROWS.text('{:+.2f}')}; 99.9 %: "
-        f"{F2_SMALL.text('{:.2f}')}", figure=_FLOWS_FIG),
-    Row(id="F3", core=True, requires=("F0",), **_F, statistic=F3_STATISTIC,
+               Part("99 %", config.F2_GROWS, "growth of the 99 % decline (points), per replicate")),
+        fmt="{:.2f}", tolerance_text=f"99 %: {config.F2_GROWS.text('{:+.2f}')}; 99.9 %: "
+        f"{config.F2_SMALL.text('{:.2f}')}", figure=_FLOWS_FIG),
+    Row(id="F3", core=True, requires=("F0",), **_F, statistic=config.F3_STATISTIC,
         statement="At 1–2 % overhead the worst SSD's 99.99 % latency falls by 50–90 %",
-        words=F3_BAND.words, paper_value="50–90 %",
-        parts=tuple(Part(f"{o:.0%}", F3_BAND, f"the cut (%) of the worst SSD's tail at {o:.0%} "
-                         "overhead, per replicate") for o in (0.01, 0.02)),
-        fmt="{:.1f}", tolerance_text=F3_BAND.text("{:g}") + f", on the {F3_STATISTIC} of the "
-        "cuts at 1 % and 2 %", figure=_LATENCY_FIG),
+        words=config.F3_BAND.words, paper_value="50–90 %",
+        parts=tuple(Part(f"{o:.0%}", config.F3_BAND, f"the cut (%) of the worst SSD's tail at "
+                         f"{o:.0%} overhead, per replicate") for o in (0.01, 0.02)),
+        fmt="{:.1f}", tolerance_text=config.F3_BAND.text("{:g}") + f", on the "
+        f"{config.F3_STATISTIC} of the cuts at 1 % and 2 %", figure=_LATENCY_FIG),
     Row(id="F4", requires=("F0",), **_F, statement="Average latency is not raised",
-        words=F4_BAND.words, paper_value="not increased", band=F4_BAND,
+        paper_value="not increased", band=config.F4_BAND,
         of="mean latency after / before, per replicate", fmt="{:.4f}",
-        tolerance_text=F4_BAND.text("{:g}"),
+        tolerance_text=config.F4_BAND.text("{:g}"),
         miss="The moves concentrate load on some SSDs.", figure=_LATENCY_FIG),
     Row(id="F5", kind="should", requires=("F0",), **_F,
         statement="greedy-history with 5× the moves still leaves a higher worst-SSD tail than "
-        "PreciseScheduling at 1 %", words=F5_BAND.words, paper_value="greedy needs > 5×",
-        band=F5_BAND, of="greedy-history 5 % / PreciseScheduling 1 % worst-SSD tail − 1, per "
-        "replicate", fmt="{:+.3f}",
-        tolerance_text=F5_BAND.text("{:+.3f}") + ", on greedy 5 % / Precise 1 % − 1 per "
+        "PreciseScheduling at 1 %", paper_value="greedy needs > 5×",
+        band=config.F5_BAND, of="greedy-history 5 % / PreciseScheduling 1 % worst-SSD tail − 1, "
+        "per replicate", fmt="{:+.3f}",
+        tolerance_text=config.F5_BAND.text("{:+.3f}") + ", on greedy 5 % / Precise 1 % − 1 per "
         "replicate", miss="With 5× the moves greedy-history, which may move any segment, "
         "removes as much of the surrogate's tail or more (section 12).", figure=_LATENCY_FIG),
     Row(id="F6", kind="should", requires=("F0",), **_F,
         statement="random-history needs about 10 % overhead to match PreciseScheduling at 1 %",
-        words=F6_SIMILAR.words, paper_value="10 %",
-        parts=(Part("10 %", F6_SIMILAR, "random 10 % / Precise 1 % worst-SSD tail, per "
+        words=config.F6_SIMILAR.words, paper_value="10 %",
+        parts=(Part("10 %", config.F6_SIMILAR, "random 10 % / Precise 1 % worst-SSD tail, per "
                     "replicate"),
-               Part("1 %, 5 %", F6_WORSE, "random 1 %/5 % over Precise 1 % − 1 (the smaller), "
-                    "per replicate")),
-        fmt="{:+.3f}", tolerance_text=f"1 %, 5 %: {F6_WORSE.text('{:+.3f}')}; 10 %: "
-        f"{F6_SIMILAR.text('{:.3f}')}", figure=_LATENCY_FIG),
+               Part("1 %, 5 %", config.F6_WORSE, "random 1 %/5 % over Precise 1 % − 1 (the "
+                    "smaller), per replicate")),
+        fmt="{:+.3f}", tolerance_text=f"1 %, 5 %: {config.F6_WORSE.text('{:+.3f}')}; 10 %: "
+        f"{config.F6_SIMILAR.text('{:.3f}')}", figure=_LATENCY_FIG),
     Row(id="F7", kind="should", requires=("F0",), **_F,
-        statement="Raising the overhead from 1 % to 5 % changes little", words=F7_BAND.words,
-        paper_value="no discernible variation", band=F7_BAND,
+        statement="Raising the overhead from 1 % to 5 % changes little",
+        paper_value="no discernible variation", band=config.F7_BAND,
         of="PreciseScheduling worst-SSD tail 5 % / 1 %, per replicate", fmt="{:.3f}",
-        tolerance_text=F7_BAND.text("{:.3f}"), miss="More moves keep lowering the tail."),
+        miss="More moves keep lowering the tail."),
 )
 
 
@@ -553,7 +490,7 @@ def measure_a5(inputs) -> Measured:
         reason=f"0.01 × 2.5 GB/s × 6 h / 32 GB = {moves:.2f} moves"
         + (", so the paper's 17 uses decimal units." if ok else ", not the paper's 17.")
         + " Arithmetic on the paper's own constants: it tests neither the paper's experiments "
-        "nor this implementation (role analysis).")
+        "nor this implementation.")
 
 
 # ------------------------------------------------------------------ B: Table 1 / Fig. 8
@@ -565,18 +502,18 @@ def _margin(dataset: str, tol: float, metric: str) -> Callable:
     return lambda s: _get(s, dataset, tol, PP, metric) - _best_other(s, dataset, tol, metric)[1]
 
 
-def _blocked(quantity: Callable, inputs: dict, what: str, key: str = "scored",
+def _blocked(quantity: Callable, inputs: dict, claim: str, key: str = "scored",
              blocks: str = "blocks") -> tuple[float, dict]:
     """``quantity`` on the whole run (``inputs[key]``), and the fields of :class:`Measured` that
-    give the core its values over the synthetic blocks (``inputs[blocks]``) and their
+    give the core ``claim``'s values over the synthetic blocks (``inputs[blocks]``) and their
     description; without two blocks, the whole run's value alone (and the row's ``of``)."""
     parts = inputs[blocks]
     value = float(quantity(inputs[key]))
     values = [float(quantity(b)) for b in parts] if len(parts) >= 2 else value
-    return value, {"values": values, "of": _of_synthetic(what, parts) if len(parts) >= 2 else ""}
+    return value, {"values": values, "of": _of_synthetic(claim, parts) if len(parts) >= 2 else ""}
 
 
-def _best_f1(inputs, tol: float) -> Measured:
+def _best_f1(inputs, claim: str, tol: float) -> Measured:
     """B1 (±2 %) or B1b (±0 %): PrecisePeriod has the highest F1 on both sets."""
     scored, parts, values = inputs["scored"], [], {}
     for d in DATASETS:
@@ -585,7 +522,7 @@ def _best_f1(inputs, tol: float) -> Measured:
         parts.append(f"{d} {pp:.3f} vs {name} {other:.3f}")
         values[d] = {"PrecisePeriod": pp, "best_baseline": name, "best_baseline_f1": other}
     margin, over = _blocked(lambda s: min(_margin(d, tol, "f1")(s) for d in DATASETS), inputs,
-                            f"the smaller F1 margin over the best baseline ({_pm(tol)})")
+                            claim)
     lost = [d for d in DATASETS if _margin(d, tol, "f1")(scored) <= 0]
     reason = f"F1 {_pm(tol)}: " + "; ".join(parts) + f"; the smaller margin is {margin:+.3f}."
     if lost:
@@ -597,20 +534,15 @@ def _best_f1(inputs, tol: float) -> Measured:
                     reason=reason + HORIZON_NOTE, **over)
 
 
-def measure_b1(inputs) -> Measured:
-    return _best_f1(inputs, 0.02)
-
-
-def measure_b1b(inputs) -> Measured:
-    return _best_f1(inputs, 0.0)
+measure_b1 = partial(_best_f1, claim="B1", tol=0.02)
+measure_b1b = partial(_best_f1, claim="B1b", tol=0.0)
 
 
 def measure_b2(inputs) -> Measured:
     scored = inputs["scored"]
     pp = _get(scored, "synthetic", 0.02, PP, "accuracy")
     name, other = _best_other(scored, "synthetic", 0.02, "accuracy")
-    margin, over = _blocked(_margin("synthetic", 0.02, "accuracy"), inputs,
-                            "the accuracy margin over the best baseline")
+    margin, over = _blocked(_margin("synthetic", 0.02, "accuracy"), inputs, "B2")
     return Measured(
         text=f"accuracy {pp:.3f} vs {name} {other:.3f}",
         extra={"PrecisePeriod": pp, "best_baseline": name, "best_baseline_accuracy": other,
@@ -637,8 +569,7 @@ def measure_b2b(inputs) -> Measured:
         if pp <= other:
             lost.append((d, t))
     margin, over = _blocked(
-        lambda s: min(_margin(d, t, "accuracy")(s) for d, t in _B2B_CELLS), inputs,
-        "the smallest accuracy margin")
+        lambda s: min(_margin(d, t, "accuracy")(s) for d, t in _B2B_CELLS), inputs, "B2b")
     reason = "Accuracy: " + "; ".join(parts) + f"; smallest margin {margin:+.3f}."
     if lost:
         reason += " Cause: " + "; ".join(_cause_pp_low(scored, d, t) for d, t in lost) + "."
@@ -651,11 +582,11 @@ def measure_b3(inputs) -> Measured:
     """B3: CRAN precision nearly 1.0 (``inputs["nearly_one"]``: the ratio band, or the points
     band of the ``b3_nearly_one`` reading) and above every baseline's; judged here, since the
     reading changes the band."""
-    scored, nearly_one = inputs["scored"], inputs.get("nearly_one", B3_NEARLY_ONE)
+    scored, nearly_one = inputs["scored"], inputs.get("nearly_one", config.B3_NEARLY_ONE)
     prec = _get(scored, "cran", 0.0, PP, "precision")
     name, other = _best_other(scored, "cran", 0.0, "precision")
     near = nearly_one.judge(100 * prec if nearly_one.unit == "%" else prec)
-    above = B3_ABOVE.judge(prec - other)
+    above = config.B3_ABOVE.judge(prec - other)
     verdict = _worst(near, above)
     reason = (f"CRAN precision (±0 %): PrecisePeriod {prec:.3f}, best baseline {name} "
               f"{other:.3f}: \"nearly 1.0\" {near} ({nearly_one.text()}), above the baselines "
@@ -669,8 +600,7 @@ def measure_b3(inputs) -> Measured:
 
 
 def measure_b3b(inputs) -> Measured:
-    prec, over = _blocked(lambda s: _get(s, "synthetic", 0.02, PP, "precision"), inputs,
-                          "PrecisePeriod's precision (±2 %)")
+    prec, over = _blocked(lambda s: _get(s, "synthetic", 0.02, PP, "precision"), inputs, "B3b")
     return Measured(text=f"precision {prec:.3f}", extra={"precision": prec}, **over,
                     reason=_pp_profile(inputs["scored"], "synthetic", 0.02, "On") + " (±2 %).")
 
@@ -683,7 +613,7 @@ def measure_b4(inputs) -> Measured:
         syn = _get(s, "synthetic", 0.02, "findFrequency", "accuracy")
         return fc / syn if syn > 0 else math.inf
 
-    r, over = _blocked(ratio, inputs, "CRAN / synthetic accuracy of findFrequency")
+    r, over = _blocked(ratio, inputs, "B4")
     return Measured(text=f"accuracy {fs:.3f} synthetic vs {fc:.3f} CRAN (±2 %): {r:.2f}×",
                     extra={"synthetic": fs, "cran": fc, "ratio": r}, **over,
                     reason=f"findFrequency's accuracy is {r:.2f}× higher on CRAN than on "
@@ -711,7 +641,7 @@ def measure_b6(inputs) -> Measured:
         r = [_get(s, d, t, m, "f1") / _get(s, d, t, m, "accuracy") for m, d, t in cells]
         return math.exp(max(abs(math.log(x)) if x > 0 else math.inf for x in r))
 
-    factor, over = _blocked(spread, inputs, "the largest F1/accuracy factor")
+    factor, over = _blocked(spread, inputs, "B6")
     scored = inputs["scored"]
     share = {f"{m} {d}": _get(scored, d, 0.0, m, "answered") / _get(scored, d, 0.0, m, "n")
              for m in _B6_METHODS for d in DATASETS}
@@ -738,7 +668,7 @@ def measure_b7(inputs) -> Measured:
 
     scored = inputs["scored"]
     sz, ffs, pps = sazed(scored), acc(scored, "findFrequency"), acc(scored, PP)
-    m, over = _blocked(step, inputs, "the smaller step of the order")
+    m, over = _blocked(step, inputs, "B7")
     reason = (f"Synthetic accuracy (±2 %): findFrequency {ffs:.3f}, best SAZED {sz:.3f}, "
               f"PrecisePeriod {pps:.3f}; smaller step {m:+.3f}.")
     if sz >= pps:
@@ -773,12 +703,12 @@ def _ablation_gain(dataset: str) -> Callable:
                          for a, m, t in _ABLATION_CELLS)
 
 
-def _ablation(inputs, dataset: str) -> Measured:
+def _ablation(inputs, claim: str, dataset: str) -> Measured:
     """C1 (synthetic, over its blocks) or C2 (CRAN: fixed, no blocks): the smallest gain of the
     full method over an ablation, over 2 ablations × 2 metrics × 2 tolerances."""
     scored = inputs["scored"]
     g, over = _blocked(_ablation_gain(dataset), inputs if dataset == "synthetic" else
-                       {**inputs, "blocks": ()}, GAIN_OF)
+                       {**inputs, "blocks": ()}, claim)
     acc = {a: _get(scored, dataset, 0.02, a, "accuracy") for a in (PP, *ABLATIONS)}
     shown = ", ".join(f"{a} {v:.3f}" for a, v in acc.items())
     not_lower = [f"{a} {m} {_pm(t)} {_get(scored, dataset, t, a, m):.3f} ≥ "
@@ -791,18 +721,18 @@ def _ablation(inputs, dataset: str) -> Measured:
                     extra={"accuracy_2pct": acc, "not_lower": not_lower, "smallest_gain": g})
 
 
-def measure_c1(inputs) -> Measured:
-    return _ablation(inputs, "synthetic")
+measure_c1 = partial(_ablation, claim="C1", dataset="synthetic")
+measure_c2 = partial(_ablation, claim="C2", dataset="cran")
 
 
-def measure_c2(inputs) -> Measured:
-    return _ablation(inputs, "cran")
+def _answers(column: pd.Series) -> list[int | None]:
+    """A method's periods in the per-series results (None: no answer)."""
+    return [None if pd.isna(e) else int(e) for e in column]
 
 
 def _longer_share(results: pd.DataFrame) -> tuple[float, dict]:
     syn = results[results.dataset == "synthetic"]
-    est = [None if pd.isna(e) else int(e) for e in syn["Single Verification"]]
-    d = error_direction(est, syn.truth.tolist(), 0.02)
+    d = error_direction(_answers(syn["Single Verification"]), syn.truth.tolist(), 0.02)
     return (d["longer"] / d["wrong"] if d["wrong"] else math.nan), d
 
 
@@ -825,33 +755,26 @@ def measure_c3(inputs) -> Measured:
         f"{share:.0%} of wrong outputs longer", {**d, "share_longer": share},
         reason=f"{d['longer']} of {d['wrong']} wrong Single-Verification outputs on synthetic "
         f"are longer than T ({d['multiples']} near a multiple).",
-        of=_of_synthetic("share of wrong outputs longer than T, minus one half", blocks))
+        of=_of_synthetic("C3", blocks))
 
 
 def explain_c3(inputs, verdict: str, measured: Measured) -> str:
     d = measured.extra
-    said = ""
-    if verdict == "not reproduced":
-        said = (f"The other {d['wrong'] - d['longer']} are shorter than T: its errors are not "
-                "biased long as the paper describes. ")
+    said = (f"The other {d['wrong'] - d['longer']} are shorter than T: its errors are not biased "
+            "long as the paper describes. " if verdict == "not reproduced" else "")
     return said + NOISE_CEILING.strip()
 
 
 def _gains(results: pd.DataFrame) -> list[float]:
+    """Preprocessing's accuracy gain (±2 %) on the synthetic series with r ≤ config.C4_SPLIT, and
+    above."""
+    def accuracy(part, method):
+        return scores(_answers(part[method]), part.truth.tolist(), 0.02)["accuracy"]
+
     syn = results[results.dataset == "synthetic"]
-    high = syn.outlier_ratio > C4_SPLIT
-    gaps = []
-    for part in (syn[~high], syn[high]):
-        acc = [
-            scores([None if pd.isna(e) else int(e) for e in part[m]], part.truth.tolist(), 0.02)[
-                "accuracy"
-            ]
-            if len(part)
-            else math.nan
-            for m in (PP, "No Preprocessing")
-        ]
-        gaps.append(acc[0] - acc[1])
-    return gaps
+    high = syn.outlier_ratio > config.C4_SPLIT
+    return [accuracy(part, PP) - accuracy(part, "No Preprocessing") if len(part) else math.nan
+            for part in (syn[~high], syn[high])]
 
 
 def measure_c4(inputs) -> Measured:
@@ -863,12 +786,8 @@ def measure_c4(inputs) -> Measured:
         f"gain {low:.3f} (low r) vs {high:.3f} (high r)",
         {"gain_low_r": low, "gain_high_r": high},
         reason=f"Preprocessing's accuracy gain (±2 %) is {low:.3f} on series with r ≤ "
-        f"{C4_SPLIT:g} and {high:.3f} above: {high - low:+.3f}.",
-        of=_of_synthetic("high-r gain minus low-r gain", blocks))
-
-
-def explain_c4(inputs, verdict: str, measured: Measured) -> str:
-    return NOISE_CEILING.strip()
+        f"{config.C4_SPLIT:g} and {high:.3f} above: {high - low:+.3f}.{NOISE_CEILING}",
+        of=_of_synthetic("C4", blocks))
 
 
 # ------------------------------------------------------------------ D: theta
@@ -900,7 +819,7 @@ def measure_d1(inputs) -> Measured:
                    for k in ("precision_rise", "recall_fall", "f1_at_0.7_lead"))
 
     values = _theta_margins(inputs["theta"])
-    m, over = _blocked(margin, inputs, "the smallest θ margin", "theta", "theta_blocks")
+    m, over = _blocked(margin, inputs, "D1", "theta", "theta_blocks")
     parts = [f"{d} F1(0.7) {v['f1_at_0.7']:.3f}, best {v['best_f1']:.3f} at θ = "
              f"{v['best_theta']:g}" for d, v in values.items()]
     reason = "; ".join(parts) + f"; smallest margin {m:+.3f}."
@@ -921,9 +840,8 @@ def _replicate_interval(samples: list[float], of: str) -> dict | None:
 
 
 def measure_e1(results: list[dict]) -> Measured:
-    """E1 (stand-in) on the primary's scheduling replicates: the share of periodic series is a
-    property of Alibaba's traces; on the surrogate it is what we planted, so it says how
-    faithful the stand-in is. Both bands judged here, each on its interval over replicates."""
+    """E1 (stand-in) on the primary's scheduling replicates: both bands judged here, each on its
+    interval over replicates (the reason says what a stand-in's verdict tells)."""
     det = [r["detection"] for r in results]
     found, sampled, correct = (sum(d[k] for d in det) for k in ("found", "sampled", "correct"))
     planted_n = sum(d.get("planted_sampled", 0) for d in det)
@@ -943,7 +861,8 @@ def measure_e1(results: list[dict]) -> Measured:
             "workload has no known (planted) periods, so whether they are right cannot be told.")
     unc_p = _replicate_interval([d["correct"] / d["found"] for d in det if d["found"]],
                                 "precision of the found periods, over replicates")
-    verdict = _worst(_judge(E1_SHARE, 100 * share, unc), _judge(E1_ACCURATE, prec, unc_p))
+    verdict = _worst(_judge(config.E1_SHARE, 100 * share, unc),
+                     _judge(config.E1_ACCURATE, prec, unc_p))
     reason = (
         f"{found} of {sampled} sampled segments found periodic ({share:.1%}{_ci(unc, '{:.1f}')}"
         f", planted {planted:.1%}), {correct} of them with a planted period within ±2 % "
@@ -953,7 +872,7 @@ def measure_e1(results: list[dict]) -> Measured:
         "Alibaba's traces; on the surrogate it is the share we planted, so this tells how "
         "faithful the stand-in and its detection are, not whether the paper holds."
     )
-    if verdict != "reproduced" and prec < E1_ACCURATE.low:
+    if verdict != "reproduced" and prec < config.E1_ACCURATE.low:
         aperiodic = sum(d.get("found_aperiodic", 0) for d in det)
         reason += (f" {aperiodic} of the {found - correct} wrong detections are segments with "
                    "no planted period, the rest periodic ones found at another period "
@@ -990,15 +909,13 @@ def measure_e3(inputs) -> Measured:
     events, switch_at, new = (inputs[k] for k in ("events", "switch_at", "new_period"))
     lock = next((t for t, p in events if t > switch_at and p is not None
                  and abs(p - new) <= 0.02 * new), None)
-    late = (lock - switch_at) / new if lock is not None else math.inf
     if lock is None:
-        reason = f"Re-detection never reports the new period {new}."
-    else:
-        reason = (f"After a switch from period 60 to {new}, re-detection reports {new} "
-                  f"{late:.1f} new periods later.")
-    return Measured(1.0 if lock is not None else -1.0,
-                    f"locked after {late:.1f} new periods" if lock is not None
-                    else "never locked", {"periods_late": late}, reason=reason)
+        return Measured(-1.0, "never locked", {"periods_late": math.inf},
+                        reason=f"Re-detection never reports the new period {new}.")
+    late = (lock - switch_at) / new
+    return Measured(1.0, f"locked after {late:.1f} new periods", {"periods_late": late},
+                    reason=f"After a switch from period 60 to {new}, re-detection reports {new} "
+                    f"{late:.1f} new periods later.")
 
 
 # ------------------------------------------------------------------ F: scheduling
@@ -1038,14 +955,14 @@ def measure_f2(replicates, inputs) -> Measured:
         budgets = ps.index.to_numpy()
         grows.append(float(ps.decline_p99.iloc[-1] - ps.decline_p99.iloc[0]))
         early = ps.decline_p999[budgets <= budgets.min()
-                                + F2_EARLY * (budgets.max() - budgets.min())].max()
+                                + config.F2_EARLY * (budgets.max() - budgets.min())].max()
         further.append(float(ps.decline_p999.max() / early) if early > 0 else math.inf)
     mean = sweep.groupby("value")[["decline_p99", "decline_p999"]].mean().sort_index()
     p99 = np.round(mean.decline_p99.to_numpy(), 1).tolist()
     p999 = np.round(mean.decline_p999.to_numpy(), 1).tolist()
     reason = (f"PreciseScheduling's declines at {[int(b) for b in mean.index]} moves: 99 % "
               f"{p99}, 99.9 % {p999}.")
-    if np.mean(further) > F2_SMALL.high:
+    if np.mean(further) > config.F2_SMALL.high:
         reason += " More moves keep lowering the 99.9 % tail flow: its decline does not " \
             "level off after a few moves."
     return Measured({"99.9 %": further, "99 %": grows},
@@ -1085,21 +1002,18 @@ def _cuts(m: pd.DataFrame, overhead: float = 0.01,
         _tails(m, method, overhead), _tails(m, "hash", 0.0), strict=True)]
 
 
-def overloaded(lat: pd.DataFrame, overhead: float = 0.01, m: pd.DataFrame | None = None
-               ) -> list[str]:
-    """Each replicate in which PreciseScheduling at ``overhead`` leaves the worst SSD's tail
-    above hash placement's, with its cause: the interval and SSD of its worst tail, and that
-    SSD's busiest minute against what the SSD serves in the seconds the minute's requests
-    arrive in (when the rows record them). ``m``: the :func:`_per_replicate` table, when the
-    caller has it."""
-    m = _per_replicate(lat) if m is None else m
+def _overloads(lat: pd.DataFrame, m: pd.DataFrame) -> tuple[list[str], str]:
+    """Each replicate in which PreciseScheduling at 1 % leaves the worst SSD's tail above hash
+    placement's, with its cause (the interval and SSD of its worst tail, and that SSD's busiest
+    minute against what the SSD serves in the seconds the minute's requests arrive in, when the
+    rows record them), and the sentence naming them. ``m``: the :func:`_per_replicate` table."""
     out = []
     for r in _reps(lat):
-        mine, base = m.loc[(r, "PreciseScheduling", overhead)], m.loc[(r, "hash", 0.0)]
+        mine, base = m.loc[(r, "PreciseScheduling", 0.01)], m.loc[(r, "hash", 0.0)]
         if mine.max_tail_ms <= base.max_tail_ms:
             continue
         rows = lat[(lat.replicate == r) & (lat.method == "PreciseScheduling")
-                   & np.isclose(lat.overhead, overhead)]
+                   & np.isclose(lat.overhead, 0.01)]
         worst = rows.loc[rows.max_tail_ms.idxmax()]
         text = (f"replicate {r}: {mine.max_tail_ms:.2f} ms against hash's "
                 f"{base.max_tail_ms:.2f} ms (mean over its intervals)")
@@ -1113,18 +1027,13 @@ def overloaded(lat: pd.DataFrame, overhead: float = 0.01, m: pd.DataFrame | None
                      + f" the {capacity:.2f} GB it serves in the {seconds} s the minute's "
                      "requests arrive in")
         out.append(text)
-    return out
-
-
-def _overloads(lat: pd.DataFrame, m: pd.DataFrame) -> tuple[list[str], str]:
-    """The overloaded replicates (:func:`overloaded`) and the sentence naming them."""
-    over, n = overloaded(lat, m=m), len(m.index.unique("replicate"))
-    return over, (f" PreciseScheduling at 1 % overloads an SSD in {len(over)} of {n} "
-                  "replicates: " + "; ".join(over) + "." if over else "")
+    n = len(m.index.unique("replicate"))
+    return out, (f" PreciseScheduling at 1 % overloads an SSD in {len(out)} of {n} "
+                 "replicates: " + "; ".join(out) + "." if out else "")
 
 
 def measure_f3(replicates, inputs) -> Measured:
-    """The cuts at 1 % and 2 % (each judged on :data:`F3_STATISTIC`, the median: a typical
+    """The cuts at 1 % and 2 % (each judged on ``config.F3_STATISTIC``, the median: a typical
     run); the mean and the share of replicates inside the band beside them, every overloaded
     replicate named with its cause, and greedy-history and greedy on the actual 10-min and
     1-min traffic at 1 %."""
@@ -1137,7 +1046,7 @@ def measure_f3(replicates, inputs) -> Measured:
               if (reps[0], method, 0.01) in m.index}
     hash_ms = float(np.mean(_tails(m, "hash", 0.0)))
     r1, r2 = typical[0.01], typical[0.02]
-    inside = {o: sum(F3_BAND.contains(x) for x in red[o]) for o in red}
+    inside = {o: sum(config.F3_BAND.contains(x) for x in red[o]) for o in red}
     over, said = _overloads(lat, m)
     reason = (f"Hash placement's worst SSD: {hash_ms:.3f} ms (mean over replicates). The mean "
               f"cut is {np.mean(red[0.01]):.1f} % at 1 %, and {inside[0.01]} of {len(reps)} "
@@ -1151,10 +1060,10 @@ def measure_f3(replicates, inputs) -> Measured:
                    if all(abs(v - r1) <= SAME_CUT_POINTS for v in others.values()) else ".")
     return Measured(
         {"1%": red[0.01], "2%": red[0.02]},
-        f"{-r1:+.1f} % at 1 %, {-r2:+.1f} % at 2 % ({F3_STATISTIC} of {len(reps)} replicates; "
-        f"hash {hash_ms:.3f} ms)",
+        f"{-r1:+.1f} % at 1 %, {-r2:+.1f} % at 2 % ({config.F3_STATISTIC} of {len(reps)} "
+        f"replicates; hash {hash_ms:.3f} ms)",
         {"reduction_1pct": r1, "reduction_2pct": r2, "hash_max_tail_ms": hash_ms,
-         "statistic": F3_STATISTIC, "mean_1pct": float(np.mean(red[0.01])),
+         "statistic": config.F3_STATISTIC, "mean_1pct": float(np.mean(red[0.01])),
          "inside_band_1pct": inside[0.01], "inside_band_2pct": inside[0.02],
          "cut_per_replicate": red, "overloaded": over,
          **{f"{k} reduction_1pct": v for k, v in others.items()}},
@@ -1165,7 +1074,7 @@ def explain_f3(replicates, verdict: str, measured: Measured) -> str:
     hash_ms = measured.extra["hash_max_tail_ms"]
     return (f"Under hash placement the worst SSD reaches only {hash_ms:.2f} ms, against the "
             "paper's single-SSD ≈ 10 ms: there is little tail to remove."
-            if verdict != "reproduced" and hash_ms < F0_TARGET_MS / 2 else "")
+            if verdict != "reproduced" and hash_ms < config.F0_TARGET_MS / 2 else "")
 
 
 def measure_f4(replicates, inputs) -> Measured:
@@ -1182,8 +1091,7 @@ def measure_f4(replicates, inputs) -> Measured:
 
 
 def measure_f5(replicates, inputs) -> Measured:
-    lat = inputs(replicates)["latencies"]
-    m = _per_replicate(lat)
+    m = _per_replicate(inputs(replicates)["latencies"])
     g5, p1 = _tails(m, "greedy-history", 0.05), _tails(m, "PreciseScheduling", 0.01)
     excess = [float(g / p - 1) for g, p in zip(g5, p1, strict=True)]
     held = sum(x > 0 for x in excess)
@@ -1199,13 +1107,12 @@ def measure_f5(replicates, inputs) -> Measured:
 def measure_f6(replicates, inputs) -> Measured:
     """Per replicate: random-history's smaller worst-SSD tail at 1 % and 5 % over
     PreciseScheduling's at 1 %, minus 1; and random-history's at 10 % over it."""
-    lat = inputs(replicates)["latencies"]
-    m = _per_replicate(lat)
+    m = _per_replicate(inputs(replicates)["latencies"])
     p1 = _tails(m, "PreciseScheduling", 0.01)
     rnd = {o: _tails(m, "random-history", o) for o in (0.01, 0.05, 0.1)}
     worse = [float(min(a, b) / p - 1) for a, b, p in zip(rnd[0.01], rnd[0.05], p1, strict=True)]
     similar = [float(a / p) for a, p in zip(rnd[0.1], p1, strict=True)]
-    held = sum(x > 0 and F6_SIMILAR.contains(y) for x, y in zip(worse, similar, strict=True))
+    held = sum(x > 0 and config.F6_SIMILAR.contains(y) for x, y in zip(worse, similar, strict=True))
     mean = {o: float(np.mean(v)) for o, v in rnd.items()}
     n = len(p1)
     return Measured(
@@ -1214,16 +1121,14 @@ def measure_f6(replicates, inputs) -> Measured:
         f"{np.mean(p1):.3f} ms; both parts hold in {held} of {n} replicates",
         {"random_ms": mean, "precise_1pct_ms": p1, "worse_per_replicate": worse,
          "similar_per_replicate": similar},
-        reason=f"Worst-SSD 99.99 % latency of random-history at 1/5/10 %: {mean[0.01]:.3f}/"
-        f"{mean[0.05]:.3f}/{mean[0.1]:.3f} ms, PreciseScheduling at 1 %: {np.mean(p1):.3f} ms "
-        f"(means over {n} replicates); per replicate, random 10 % / Precise 1 % = "
-        f"{', '.join(f'{x:.2f}' for x in similar)}, random at 1 %/5 % worse by "
-        f"{', '.join(f'{x:+.0%}' for x in worse)}. Both hold in {held} of {n} replicates.")
+        reason="Worst-SSD 99.99 % latency per replicate: random-history 10 % / "
+        f"PreciseScheduling 1 % = {', '.join(f'{x:.2f}' for x in similar)}; random-history at "
+        f"1 %/5 % worse by {', '.join(f'{x:+.0%}' for x in worse)}. Both hold in {held} of {n} "
+        "replicates.")
 
 
 def measure_f7(replicates, inputs) -> Measured:
-    lat = inputs(replicates)["latencies"]
-    m = _per_replicate(lat)
+    m = _per_replicate(inputs(replicates)["latencies"])
     p1, p5 = _tails(m, "PreciseScheduling", 0.01), _tails(m, "PreciseScheduling", 0.05)
     ratios = [float(b / a) for a, b in zip(p1, p5, strict=True)]
     ratio = float(np.mean(ratios))
@@ -1234,18 +1139,13 @@ def measure_f7(replicates, inputs) -> Measured:
                     f"{np.mean(p5):.3f} ms at 5 % (means over replicates).")
 
 
-def _f0_checks(c: dict) -> dict:
-    """One replicate's four numbers, each judged on its approx band."""
-    return {
-        "worst SSD": F0_BAND.judge(c["hash_max_tail_ms"] / F0_TARGET_MS),
-        "mean tail": F0_MEAN_TAIL.judge(c["hash_mean_ssd_tail_ms"] / F0_MEAN_TAIL_MS),
-        "mean latency": F0_MEAN_LATENCY.judge(c["hash_mean_latency_ms"] / F0_MEAN_LATENCY_MS),
-        "traffic": F0_TRAFFIC.judge(c["mean_ssd_mb_per_s"] / F0_SSD_MB_PER_S),
-    }
-
-
-def _span(values: list) -> str:
-    return f"{min(values)}" if min(values) == max(values) else f"{min(values)}–{max(values)}"
+#: F0's four numbers of §5.2.1: each one's name, a replicate's key, its approx band (judged on
+#: the ratio to the paper's value) and the paper's value.
+_F0_NUMBERS = (
+    ("worst SSD", "hash_max_tail_ms", config.F0_BAND, config.F0_TARGET_MS),
+    ("mean tail", "hash_mean_ssd_tail_ms", config.F0_MEAN_TAIL, config.F0_MEAN_TAIL_MS),
+    ("mean latency", "hash_mean_latency_ms", config.F0_MEAN_LATENCY, config.F0_MEAN_LATENCY_MS),
+    ("traffic", "mean_ssd_mb_per_s", config.F0_TRAFFIC, config.F0_SSD_MB_PER_S))
 
 
 #: F0's numbers by what holds them: set by construction, the fit's target, or a check.
@@ -1257,35 +1157,32 @@ def f0_load_regime(calibrations: list[dict | None], arrival_fit: dict | None = N
     """F0 (calibration): the surrogate meets §5.2.1's four numbers under hash placement, in the
     evaluation's own runs (:mod:`.experiment.calibration`): worst SSD ≈ 10 ms, mean per-SSD
     99.99 % tail 1.019 ms, mean latency 127 µs, 26 MB/s per SSD, each within the approx band in
-    every replicate (the worst verdict counts). Two hold by construction and one is the
-    per-replicate fit's target (:data:`F0_BY_CONSTRUCTION`, :data:`F0_TARGETS`); the mean tail
-    is a check, the arrival seconds having been fitted once on a workload of their own
-    (``arrival_fit``), so F0 can fail."""
+    every replicate (the worst verdict counts); the reason says which hold by construction
+    (:data:`F0_BY_CONSTRUCTION`), which is fitted (:data:`F0_TARGETS`) and which can fail
+    (``arrival_fit``: the arrival seconds' fit, made once on a workload of its own)."""
     cal = [c for c in calibrations if c]
     statement = ("The surrogate is in the paper's regime: under hash placement the worst SSD's "
                  "99.99 % latency is ≈ 10 ms, the mean per-SSD tail 1.019 ms, the mean latency "
                  "127 µs and the traffic 26 MB/s per SSD")
-    paper = (f"≈ {F0_TARGET_MS:g} ms worst SSD, {F0_MEAN_TAIL_MS:g} ms mean tail, "
-             f"{1e3 * F0_MEAN_LATENCY_MS:g} µs mean latency, 2.5 GB/s over 96 SSDs")
+    paper = (f"≈ {config.F0_TARGET_MS:g} ms worst SSD, {config.F0_MEAN_TAIL_MS:g} ms mean tail, "
+             f"{1e3 * config.F0_MEAN_LATENCY_MS:g} µs mean latency, 2.5 GB/s over 96 SSDs")
     if not cal:
         return Claim(
             id="F0",
             statement=statement,
             paper_value=paper,
             reproduced_value="not calibrated",
-            tolerance=F0_BAND.text(),
+            tolerance=config.F0_BAND.text(),
             verdict="not checkable",
             reason="This run keeps the surrogate's traffic at the paper's mean per-SSD rate "
             "with the generated volumes; no load calibration was made.",
             role="calibration",
         )
-    got = {k: float(np.mean([c[k] for c in cal])) for k in (
-        "hash_max_tail_ms", "hash_mean_ssd_tail_ms", "hash_mean_latency_ms",
-        "mean_ssd_mb_per_s")}
+    got = {key: float(np.mean([c[key] for c in cal])) for _, key, _, _ in _F0_NUMBERS}
     worst, mean_tail = got["hash_max_tail_ms"], got["hash_mean_ssd_tail_ms"]
     mean_lat, mbps = got["hash_mean_latency_ms"], got["mean_ssd_mb_per_s"]
-    per_replicate = [_f0_checks(c) for c in cal]
-    checks = {k: _worst(*(r[k] for r in per_replicate)) for k in per_replicate[0]}
+    checks = {name: _worst(*(band.judge(c[key] / paper) for c in cal))
+              for name, key, band, paper in _F0_NUMBERS}
     verdict = _worst(*checks.values())
     missed = [k for k, v in checks.items() if v != "reproduced"]
     if "volume_sigma" in cal[0]:
@@ -1293,8 +1190,8 @@ def f0_load_regime(calibrations: list[dict | None], arrival_fit: dict | None = N
         seconds = cal[0]["arrival_seconds"]
         how = (f"Fitted per replicate (a target, not a test): the segment volumes' lognormal "
                f"sigma {min(sigma):.2f}–{max(sigma):.2f} (generated: 1.8), the total traffic "
-               f"unchanged, for hash placement's worst SSD to reach {F0_TARGET_MS:g} ms in its "
-               "worst interval (a few SSDs carry the largest segments, as the paper's SSDs "
+               f"unchanged, for hash placement's worst SSD to reach {config.F0_TARGET_MS:g} ms in "
+               "its worst interval (a few SSDs carry the largest segments, as the paper's SSDs "
                "differ). ")
         if arrival_fit:
             how += (f"Each minute's requests arrive in its first {seconds} s, fitted once for "
@@ -1307,20 +1204,20 @@ def f0_load_regime(calibrations: list[dict | None], arrival_fit: dict | None = N
     else:
         scale = [c["scale"] for c in cal]
         how = (f"The surrogate's traffic was scaled by {min(scale):.2f}–{max(scale):.2f} so that "
-               f"hash placement's worst SSD reaches {F0_TARGET_MS:g} ms in the first interval (a "
-               "fitted target, not a test). ")
+               f"hash placement's worst SSD reaches {config.F0_TARGET_MS:g} ms in the first "
+               "interval (a fitted target, not a test). ")
         fitted = {"scale": scale}
     how += ("By construction the traffic holds (the generator's mean per SSD, which the fits "
             "keep) and so, nearly, does the mean latency (the base latency is set so that the "
             "mean load arriving as the model says has 127 µs); the worst SSD is the fit's "
             "target; the mean tail is the number that can fail. The evaluation's own numbers "
             "under hash placement, the runs every scheduling claim starts from")
-    reason = (f"{how}: worst SSD {worst:.2f} ms (paper ≈ {F0_TARGET_MS:g}), mean per-SSD "
+    reason = (f"{how}: worst SSD {worst:.2f} ms (paper ≈ {config.F0_TARGET_MS:g}), mean per-SSD "
               f"99.99 % latency {mean_tail:.3f} ms (paper "
-              f"{F0_MEAN_TAIL_MS:g}), mean latency {1e3 * mean_lat:.0f} µs (paper "
-              f"{1e3 * F0_MEAN_LATENCY_MS:g}), {mbps:.1f} MB/s per SSD (paper "
-              f"{F0_SSD_MB_PER_S:.1f}); worst/mean tail {worst / mean_tail:.1f} (paper ≈ "
-              f"{F0_TARGET_MS / F0_MEAN_TAIL_MS:.0f}).")
+              f"{config.F0_MEAN_TAIL_MS:g}), mean latency {1e3 * mean_lat:.0f} µs (paper "
+              f"{1e3 * config.F0_MEAN_LATENCY_MS:g}), {mbps:.1f} MB/s per SSD (paper "
+              f"{config.F0_SSD_MB_PER_S:.1f}); worst/mean tail {worst / mean_tail:.1f} (paper ≈ "
+              f"{config.F0_TARGET_MS / config.F0_MEAN_TAIL_MS:.0f}).")
     reason += (" All four of §5.2.1's numbers are met in every replicate." if not missed else
                f" Missed in at least one replicate: {', '.join(missed)}.")
     if len(cal) > 1:  # the means above can hide a replicate that meets them all, or misses
@@ -1334,7 +1231,7 @@ def f0_load_regime(calibrations: list[dict | None], arrival_fit: dict | None = N
         paper_value=paper,
         reproduced_value=f"worst SSD {worst:.2f} ms, mean tail {mean_tail:.3f} ms, mean latency "
         f"{1e3 * mean_lat:.0f} µs, {mbps:.1f} MB/s per SSD",
-        tolerance=F0_BAND.text() + ", on each of the four as a ratio to the paper's",
+        tolerance=config.F0_BAND.text() + ", on each of the four as a ratio to the paper's",
         verdict=verdict,
         reason=reason,
         role="calibration",
@@ -1480,7 +1377,7 @@ def _real_vms_missing(cid: str, statement: str, why: str, band: bands.Band | Non
                  no_uncertainty=why, values={"input": ""})
 
 
-def b3_real_precision(table: pd.DataFrame | None, nearly_one: bands.Band = B3_NEARLY_ONE,
+def b3_real_precision(table: pd.DataFrame | None, nearly_one: bands.Band = config.B3_NEARLY_ONE,
                       why: str = "", on: str = "") -> Claim:
     """B3-real (test): PrecisePeriod's precision on real production VMs, an answer counted
     right when it is the daily cycle or a harmonic (no labels: the physical period is one day),
@@ -1501,13 +1398,12 @@ def b3_real_precision(table: pd.DataFrame | None, nearly_one: bands.Band = B3_NE
     u = _wilson(hits, of=f"share of PrecisePeriod's answers that are {_RIGHT_ON_VMS}, over "
                 "the VMs it answers on (Wilson)")
     scale = 100.0 if nearly_one.unit == "%" else 1.0
-    shown = {**u, "mean": scale * u["mean"],
-             "ci95": None if u["ci95"] is None else [scale * x for x in u["ci95"]]}
+    shown = {**u, "mean": scale * u["mean"], "ci95": [scale * x for x in u["ci95"]]}
     near = judged(nearly_one, shown)
     others = {m: _vm_precision(relations[m]) for m in BASELINES}
     precision = {m: float(h.mean()) if n else float("nan") for m, (h, n) in others.items()}
     best = max((m for m in BASELINES if others[m][1]), key=precision.get, default=None)
-    above = B3_ABOVE.judge(u["mean"] - precision[best]) if best else "reproduced"
+    above = config.B3_ABOVE.judge(u["mean"] - precision[best]) if best else "reproduced"
     verdict = _worst(near, above)
     beside = ", ".join(f"{m} {precision[m]:.2f} of {others[m][1]}" for m in BASELINES)
     reason = (f"On {len(table)} real VMs PrecisePeriod answers on {answered}; "
@@ -1521,7 +1417,7 @@ def b3_real_precision(table: pd.DataFrame | None, nearly_one: bands.Band = B3_NE
         id="B3-real", statement=statement, paper_value="nearly 1.0 (Fig. 8, on CRAN)",
         reproduced_value=f"precision {u['mean']:.3f} on {answered} answers"
         + (f" vs {best} {precision[best]:.3f}" if best else ""),
-        tolerance=f"{nearly_one.text()}; and {B3_ABOVE.text()}", verdict=verdict,
+        tolerance=f"{nearly_one.text()}; and {config.B3_ABOVE.text()}", verdict=verdict,
         reason=reason + (f" Judged on {on}." if on else ""), requires=("A1", "A2"),
         band=nearly_one.source, uncertainty=u,
         values={"precision": u["mean"], "answered": answered, "vms": len(table),
