@@ -215,3 +215,20 @@ def test_a_replay_leaves_the_busy_periods_above_its_floor(seed):
     latency, none = np.empty(a.size), np.empty(0, np.int64)
     *_, periods, requests = _replay(everything, 1 / 2_300.0, 1e9, latency, none, False, kept)
     assert (periods, requests) == (0, 0)
+
+
+def test_the_overheads_floor_is_the_bucket_bincount_finds():
+    """The floor of a rank (the lower edge of the bucket holding that rank of the overheads),
+    from the selection histogram, is the one ``np.bincount`` of the buckets gave; a -0.0
+    overhead counts as 0.0."""
+    from storrepro.papers.accgecko.pacer import BUCKET_SHIFT
+
+    overhead = np.array([-0.0, 0.0, 17.0, 17.0, 17.25, 20.0, 25.5, 25.5, 33.0, 1e-300])
+    replayer = Replayer(np.arange(overhead.size) * 1e-3, overhead)
+    buckets = np.bincount((overhead + 0.0).view(np.int64) >> BUCKET_SHIFT)
+    at_or_above = np.cumsum(buckets[::-1])
+    for rank in range(1, overhead.size + 1):
+        bucket = at_or_above.size - 1 - int(np.searchsorted(at_or_above, rank))
+        expected = float(np.array([bucket << BUCKET_SHIFT]).view(float)[0])
+        assert replayer._floor([rank]) == expected
+    assert replayer._floor([1]) == 33.0 and replayer._floor([overhead.size]) == 0.0

@@ -212,12 +212,13 @@ def _kth_smallest(values, k):
 
 @numba.njit(cache=True)
 def _histogram(values, counts):
-    """The selection histogram of ``values`` (all >= 0) into ``counts``; returns the top bucket."""
+    """The selection histogram of ``values`` (all >= 0; -0.0 counts as 0.0) into ``counts``;
+    returns the top bucket."""
     bits = values.view(np.int64)
     counts[:] = 0
     top = 0
     for k in range(values.size):
-        bucket = bits[k] >> BUCKET_SHIFT
+        bucket = max(bits[k] >> BUCKET_SHIFT, 0)  # -0.0's sign bit: bucket 0, as 0.0
         counts[bucket] += 1
         top = max(top, bucket)
     return top
@@ -319,6 +320,7 @@ class Replayer:
         self._found: dict[int, dict[float, float]] = {}  # rank -> {rate: its latency there}
         self._latency = np.empty(n)
         self._counts = np.zeros(BUCKETS, np.int64)
+        self._room: tuple[np.ndarray, ...] | None = None  # every replay's room for a snapshot
 
     def latencies_us(self, sr: float) -> np.ndarray:
         """Server-side latency of every request in µs."""
@@ -333,9 +335,9 @@ class Replayer:
         if not self.overhead_us.size or not ranks:
             return 0.0
         for rank in set(ranks) - set(self._floors):
-            if self._seen is None:  # the overheads' histogram, read once
-                counts = np.bincount(self.overhead_us.view(np.int64) >> BUCKET_SHIFT)
-                self._seen = np.cumsum(counts[::-1])  # requests in this bucket or above
+            if self._seen is None:  # the overheads' histogram, read once (a replay's scratch)
+                top = _histogram(self.overhead_us, self._counts)
+                self._seen = np.cumsum(self._counts[top::-1])  # requests in this bucket or above
             bucket = self._seen.size - 1 - int(np.searchsorted(self._seen, rank))
             self._floors[rank] = float(np.array([bucket << BUCKET_SHIFT]).view(float)[0])
         return min(self._floors[rank] for rank in ranks)
@@ -363,8 +365,7 @@ class Replayer:
         usable = [s for s in self._snapshots if s.rate <= sr and s.floor <= floor]
         snap = min(usable, key=lambda s: s.arrivals.size)
         counts = self._counts if ranks else np.empty(0, np.int64)
-        # a snapshot may be taken: room for every request replayed
-        kept = snapshot_room(snap.arrivals.size if use != "once" else 0, snap.overhead.size > 0)
+        kept = snapshot_room(0, False) if use == "once" else self._snapshot_room(snap)
         packed, top, longest, matter, done, periods, requests = _replay(
             snap.requests, 1.0 / sr, floor, self._latency, counts, False, kept
         )
@@ -380,8 +381,17 @@ class Replayer:
                 sr, floor, firsts[:periods], arrivals[:requests], overhead[:requests],
                 starts[: periods + 1], peaks[:periods],
             ))  # fmt: skip
+            self._room = None  # the snapshot's now
         self._replayed, self._replayed_requests = snap, done
         return values, longest
+
+    def _snapshot_room(self, snap: Snapshot) -> tuple[np.ndarray, ...]:
+        """Room for a snapshot of every request of ``snap``, lent to each replay that may take
+        one until one does: most replays of a search take none, and each would otherwise
+        allocate five arrays the size of ``snap`` for nothing."""
+        if self._room is None or self._room[1].size < snap.arrivals.size:
+            self._room = snapshot_room(snap.arrivals.size, snap.overhead.size > 0)
+        return self._room
 
     def _narrow(self, floor: float) -> None:
         """Keep, beside the snapshot just replayed, a copy of its busy periods that peak above
