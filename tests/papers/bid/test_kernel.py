@@ -6,8 +6,15 @@ import pytest
 
 from storrepro.papers.bid import Deadline, make_scheduler, workload
 from storrepro.papers.bid.experiment import simulate
+from storrepro.papers.bid.hybrid import VfsSsdTable
 from storrepro.papers.bid.kernel import replay, trace_events
-from storrepro.papers.bid.kernel_core import _geometry_arrays, hdd_time
+from storrepro.papers.bid.kernel_core import (
+    COUNTERS,
+    Vfs,
+    _geometry_arrays,
+    _table_add,
+    hdd_time,
+)
 from storrepro.sim.disk_checks import HDD_REFERENCE
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, hdd_service_time
 
@@ -165,3 +172,19 @@ def test_trace_events_number_pids_densely_and_reject_other_ops():
     assert pids.tolist() == [7] and records["pid"].tolist() == [0] and records["op"].tolist() == [1]
     with pytest.raises(ValueError, match="'R' or 'W'.*'X'"):
         trace_events(one.assign(op=["X"]))
+
+
+def test_vfs_table_add_equals_the_python_table():
+    """The kernel's VFS-SSD table (its shifts index unsigned) against VfsSsdTable, add by add:
+    inserts, joins of one or many intervals, touching ends."""
+    rng = np.random.default_rng(3)
+    table = VfsSsdTable()
+    room = np.empty(2001, dtype=np.int64)
+    vfs = Vfs(room, room.copy(), room[:1], np.empty(1), np.empty((1, 3), dtype=np.int64))
+    counters = np.zeros(1, dtype=COUNTERS)
+    for _ in range(2000):
+        lba, size = int(rng.integers(0, 100_000)), int(rng.choice([8, 64, 3000]))
+        table.add(lba, size)
+        _table_add(vfs, counters[0], lba, size)
+        m = counters[0]["ntab"]
+        assert vfs.start[:m].tolist() == table._starts and vfs.end[:m].tolist() == table._ends

@@ -39,6 +39,7 @@ borrowing = numba.njit(cache=True, _nrt=False)
 allocating = numba.njit(cache=True, _nrt=True)
 
 I8, F8, B1 = np.int64, np.float64, np.bool_
+U8 = numba.uint64  # an index that is never negative (no wrap-around check)
 
 #: The replay's counters (one record).
 COUNTERS = np.dtype(
@@ -438,13 +439,16 @@ def _table_add(vfs, st, lba, size):
         start = min(start, tab_s[i])
         end = max(end, tab_e[j - 1])
     removed = j - i
+    # the shifts index with unsigned integers: numba checks every signed index for a negative
+    # one to wrap around, which keeps these long copies several times slower
     if removed == 0:  # insert at i: shift right
-        for x in range(m, i, -1):
-            tab_s[x] = tab_s[x - 1]
-            tab_e[x] = tab_e[x - 1]
+        for x in range(U8(m), U8(i), -1):
+            tab_s[x] = tab_s[x - U8(1)]
+            tab_e[x] = tab_e[x - U8(1)]
     elif removed > 1:  # replace [i, j) by one: shift left
-        for x in range(j, m):
-            tab_s[x - removed + 1] = tab_s[x]
-            tab_e[x - removed + 1] = tab_e[x]
+        gap = U8(removed - 1)
+        for x in range(U8(j), U8(m)):
+            tab_s[x - gap] = tab_s[x]
+            tab_e[x - gap] = tab_e[x]
     tab_s[i], tab_e[i] = start, end
     st.ntab = m - removed + 1

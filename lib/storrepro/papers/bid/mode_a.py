@@ -11,7 +11,8 @@ per process, lowest sector first, each round sorted by sector) within each windo
 each process's structures and, one window later, dispatches them alone (no new structures), on
 an expired deadline, or after absorbing the new structures that arrive within the wait timer;
 BID-Hybrid first sends structures whose sector the VFS-SSD table holds to the SSD and classifies
-each staged group (M5).
+each staged group (M5). BID's windows run in Python (:class:`_Bid`) or in its numba twin
+(:mod:`~storrepro.papers.bid.mode_a_kernel`, the experiment's).
 
 ``defects=False`` fixes the code defects of M6; ``defects=True`` reproduces them: groups handled
 in ascending process number (not marking order), absorption that deletes from the list it walks
@@ -113,7 +114,8 @@ def _mean(sizes: list[int]) -> float:
 
 
 class _Bid:
-    """M3 for one trace: the staged groups, the wait histories and the dispatch lists."""
+    """M3 for one trace: the staged groups, the wait histories and the dispatch lists (the
+    Python twin of :func:`~storrepro.papers.bid.mode_a_kernel.bid_windows`)."""
 
     def __init__(self, s: pd.DataFrame, options: ModeAOptions, hybrid: bool):
         self.o, self.hybrid = options, hybrid
@@ -239,33 +241,40 @@ class _Bid:
                 self.dispatch(staged[p])
 
 
+def bid_python(s: pd.DataFrame, options: ModeAOptions, hybrid: bool):
+    """M3 (M5 if ``hybrid``) over the structures ``s`` with :class:`_Bid`: the HDD's and the
+    SSD's dispatch orders, the anticipation (ms) and the groups sent to the SSD."""
+    bid = _Bid(s, options, hybrid)
+    bid.run()
+    return (np.asarray(bid.hdd, dtype=np.int64), np.asarray(bid.ssd, dtype=np.int64),
+            bid.anticipation, sum(d[2] == "ssd" for d in bid.decisions))  # fmt: skip
+
+
 def simulate_mode_a(
     trace: pd.DataFrame,
     scheme: str,
     options: ModeAOptions = ModeAOptions(),
     ssd: SSDParams = DEFAULT_SSD,
     packed: pd.DataFrame | None = None,
+    bid=bid_python,
 ) -> dict:
     """Cumulative device time (s) and arm movements of one scheme on one trace, in Mode A.
 
-    ``packed`` may hand in ``structures(trace)``, computed once for the schemes of one trace."""
+    ``packed`` may hand in ``structures(trace)``, computed once for the schemes of one trace.
+    ``bid`` runs BID-HDD's and BID-Hybrid's windows, as :func:`bid_python` does: that, or its
+    numba twin :func:`storrepro.papers.bid.mode_a_kernel.bid_orders` (the experiment's)."""
     if scheme not in SCHEMES:
         raise ValueError(f"scheme must be one of {SCHEMES}, got {scheme!r}")
     s = structures(trace) if packed is None else packed
     ssd_order = np.zeros(0, dtype=np.int64)
-    anticipation, decisions = 0.0, []
+    anticipation, ssd_decisions = 0.0, 0
     if scheme == "noop":
         hdd_order = np.arange(len(s))
     elif scheme.startswith("cfq"):
         hdd_order = _cfq_order(s, options.window, int(scheme.split("q")[-1]))
     else:
-        bid = _Bid(s, options, hybrid=scheme == "bid-hybrid")
-        bid.run()
-        hdd_order, ssd_order = (
-            np.asarray(bid.hdd, dtype=np.int64),
-            np.asarray(bid.ssd, dtype=np.int64),
-        )
-        anticipation, decisions = bid.anticipation, bid.decisions
+        hdd_order, ssd_order, anticipation, ssd_decisions = bid(s, options,
+                                                                scheme == "bid-hybrid")
     lba, size = s.lba.to_numpy()[hdd_order], s["size"].to_numpy()[hdd_order]
     after = s.last_lba.to_numpy()[hdd_order] if options.defects else lba + size
     head = np.concatenate([[0], after[:-1]]).astype(np.int64)
@@ -287,5 +296,5 @@ def simulate_mode_a(
         "n2": int((distance >= 2).sum()),
         "TD_sweep": float(distance.sum() / CYLINDERS),
         "anticipation_s": anticipation / 1000,
-        "ssd_decisions": sum(d[2] == "ssd" for d in decisions),
+        "ssd_decisions": ssd_decisions,
     }
