@@ -30,13 +30,15 @@ COLUMNS = ("t_arrive", "t_admit", "t_first_start", "t_end", "n", "k", "cost", "q
 
 
 @numba.njit(cache=True)
-def _task_delay(blocks, r, n_max, j, chunk, mp):
-    # Same operations, in the same order, as TaskDelayModel.delays (bit-identical results).
+def _task_delay(x, y, s, chunk, mp):
+    # Same operations, in the same order, as TaskDelayModel.delays (bit-identical results). The
+    # task's variates x, y, s and the coefficients mp (a tuple) come as values: array arguments
+    # cost atomic reference-count updates on every call, a sixth of the kernel's time.
     shift = mp[0] + mp[1] * chunk
     tail = mp[2] + mp[3] * chunk
-    d = shift + tail * blocks[r, j]
-    if blocks[r, 2 * n_max + j] > mp[4]:
-        d = d + mp[5] * chunk * blocks[r, n_max + j]
+    d = shift + tail * x
+    if s > mp[4]:
+        d = d + mp[5] * chunk * y
     return d
 
 
@@ -71,6 +73,7 @@ def _choose(kind, ints, floats, ta, tb, q_bar, queue_len, idle, now):
 def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, at_admission):
     count = arrivals.shape[0]
     n_max = blocks.shape[1] // 3
+    coef = (mp[0], mp[1], mp[2], mp[3], mp[4], mp[5])
     out_n = np.zeros(count, np.int64)
     out_k = np.zeros(count, np.int64)
     out_q = np.zeros(count, np.int64)
@@ -94,6 +97,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
     in_service = 0
     tq_req = -1  # the one request whose tasks may be queued
     tq_next = 0  # its next task index; queued tasks = n - tq_next
+    tq_chunk = 0.0  # its chunk size (MB), divided once per request rather than per task
     finished = 0
     t_c = np.inf  # the next completion: the earliest end, on the lowest thread among equals
     th_c = -1
@@ -136,7 +140,8 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 for th in range(n_threads):
                     if th_req[th] == r:
                         running[th_task[th]] = th
-                for th in running:  # interrupt them, in start order (task index)
+                for j in range(n_max):  # interrupt them, in start order (task index)
+                    th = running[j]
                     if th >= 0:
                         cost[r] += now - th_start[th]
                         th_req[th] = -1
@@ -146,13 +151,17 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 in_service -= 1
                 finished += 1
         # ---- dispatch ----
+        free = 0  # no idle thread below this one (each task started takes the lowest idle)
         while idle > 0:
             if tq_req >= 0 and tq_next < out_n[tq_req]:
                 r = tq_req
-                for th in range(n_threads):
+                for th in range(free, n_threads):
                     if th_req[th] < 0:
                         break
-                d = _task_delay(blocks, r, n_max, tq_next, file_mb / out_k[r], mp)
+                free = th + 1
+                j = tq_next
+                x, y, s = blocks[r, j], blocks[r, n_max + j], blocks[r, 2 * n_max + j]
+                d = _task_delay(x, y, s, tq_chunk, coef)
                 th_req[th] = r
                 th_task[th] = tq_next
                 th_start[th] = now
@@ -178,6 +187,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 in_service += 1
                 tq_req = r
                 tq_next = 0
+                tq_chunk = file_mb / out_k[r]
             else:
                 break
     return t_arr, t_admit, t_first, t_end, out_n, out_k, cost, out_q
