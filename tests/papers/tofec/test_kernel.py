@@ -6,7 +6,7 @@ import pytest
 
 from storrepro.papers.tofec import analysis
 from storrepro.papers.tofec.delay import SUR, ModelParams, TaskDelayModel
-from storrepro.papers.tofec.kernel import COLUMNS, simulate
+from storrepro.papers.tofec.kernel import COLUMNS, _task_delay, simulate
 from storrepro.papers.tofec.policies import Greedy, Ideal, Static, Tofec
 from storrepro.papers.tofec.reference import simulate_store
 from storrepro.sim.cloud_inputs import poisson_arrival_times
@@ -115,3 +115,12 @@ def test_head_of_line_ideal_recodes_the_queued_requests():
 def test_bad_decision_point():
     with pytest.raises(ValueError, match="decide_at"):
         Ideal((1.0,), ((1, 1), (2, 1)), decide_at="later")
+
+
+def test_task_delay_is_the_models_delay():
+    # One hand-made block of n_max = 2 tasks: task 0 slow (s = 3 > ln 10), task 1 not (s = 1).
+    model = TaskDelayModel("hand", 40.0, 20.0, 10.0, 5.0, slow_prob=0.1, slow_per_mb=100.0, n_max=2)
+    block = np.array([0.5, 2.0, 1.5, 0.25, 3.0, 1.0])
+    coef = tuple(model.kernel_params())
+    fast = [_task_delay(block[j], block[2 + j], block[4 + j], 1.5, coef) for j in range(2)]
+    np.testing.assert_array_equal(fast, model.delays(block, 1.5, 2))
