@@ -107,6 +107,8 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
     t_c = np.inf  # the next completion: the earliest end, on the lowest thread among equals
     th_c = -1
     rescan = False  # set when threads are freed; a started task updates (t_c, th_c) itself
+    free = 0  # no idle thread below this one: lowered as threads are freed, and a task starts
+    # on the lowest idle thread, so none is idle up to it
     while finished < count:
         if rescan:
             t_c = np.inf
@@ -136,6 +138,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
             done[r] += 1
             th_req[th_c] = -1
             th_end[th_c] = np.inf
+            free = min(free, th_c)
             idle += 1
             rescan = True
             if done[r] == out_k[r]:
@@ -151,12 +154,12 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                         cost[r] += now - th_start[th]
                         th_req[th] = -1
                         th_end[th] = np.inf
+                        free = min(free, th)
                         idle += 1
                 t_end[r] = now
                 in_service -= 1
                 finished += 1
         # ---- dispatch ----
-        free = 0  # no idle thread below this one (each task started takes the lowest idle)
         while idle > 0:
             if tq_req >= 0 and tq_next < out_n[tq_req]:
                 r = tq_req
@@ -175,7 +178,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 if th_end[th] < t_c or (th_end[th] == t_c and th < th_c):
                     t_c = th_end[th]
                     th_c = th
-                if math.isnan(t_first[r]):
+                if tq_next == 0:  # its first task
                     t_first[r] = now
                 tq_next += 1
                 idle -= 1
