@@ -12,9 +12,6 @@ the request queue is FIFO by arrival, so it is a range of indices; the L threads
 The next completion (earliest end, lowest thread among equals, as a scan finds it) is updated
 as tasks start and found by scanning the threads only after some were freed, and a finished
 request's running tasks are found in one pass over the threads.
-
-:func:`delay_table` computes the model's task delays of many blocks with the same arithmetic, for
-the Monte-Carlo capacities.
 """
 
 from __future__ import annotations
@@ -24,25 +21,12 @@ import math
 import numba
 import numpy as np
 
-from storrepro.papers.tofec.delay import TaskDelayModel
+from storrepro.papers.tofec.delay import TaskDelayModel, task_delay
 from storrepro.papers.tofec.policies import GREEDY, SCHEDULE, STATIC, THRESHOLD
 from storrepro.sim.cloud_inputs import DECISION_POINTS
 from storrepro.suite.checks import whole
 
 COLUMNS = ("t_arrive", "t_admit", "t_first_start", "t_end", "n", "k", "cost", "queue_length")
-
-
-@numba.njit(cache=True)
-def _task_delay(x, y, s, chunk, mp):
-    # Same operations, in the same order, as TaskDelayModel.delays (bit-identical results). The
-    # task's variates x, y, s and the coefficients mp (a tuple) come as values: array arguments
-    # cost atomic reference-count updates on every call, a sixth of the kernel's time.
-    shift = mp[0] + mp[1] * chunk
-    tail = mp[2] + mp[3] * chunk
-    d = shift + tail * x
-    if s > mp[4]:
-        d = d + mp[5] * chunk * y
-    return d
 
 
 # Without the runtime's reference counting (_nrt=False): it allocates nothing, and counting its
@@ -169,7 +153,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 free = th + 1
                 j = tq_next
                 x, y, s = blocks[r, j], blocks[r, n_max + j], blocks[r, 2 * n_max + j]
-                d = _task_delay(x, y, s, tq_chunk, coef)
+                d = task_delay(x, y, s, tq_chunk, coef)
                 th_req[th] = r
                 th_task[th] = tq_next
                 th_start[th] = now
@@ -199,27 +183,6 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
             else:
                 break
     return t_arr, t_admit, t_first, t_end, out_n, out_k, cost, out_q
-
-
-@numba.njit(cache=True)
-def _delay_table(blocks, n, chunk, mp):
-    # One pass, row by row: ten times faster than the model's numpy delays, whose every step
-    # runs over strided views n values at a time.
-    n_max = blocks.shape[1] // 3
-    out = np.empty((blocks.shape[0], n))
-    for i in range(blocks.shape[0]):
-        for j in range(n):
-            x, y, s = blocks[i, j], blocks[i, n_max + j], blocks[i, 2 * n_max + j]
-            out[i, j] = _task_delay(x, y, s, chunk, mp)
-    return out
-
-
-def delay_table(model: TaskDelayModel, blocks: np.ndarray, chunk: float, n: int) -> np.ndarray:
-    """``model.delays(blocks, chunk, n)`` of a 2-D array of blocks: the same values, faster."""
-    if not 1 <= n <= model.n_max or blocks.ndim != 2 or blocks.shape[1] != model.block_size:
-        raise ValueError(f"need blocks of shape (count, {model.block_size}) and n in "
-                         f"[1, {model.n_max}], got {blocks.shape} and n = {n!r}")
-    return _delay_table(blocks, n, float(chunk), tuple(model.kernel_params()))
 
 
 def simulate(

@@ -20,9 +20,9 @@ from storrepro.papers.tofec.delay import (
     copula_delays,
     copula_draws,
     copula_rho_for,
+    delay_table,
     mean_pairwise_correlation,
 )
-from storrepro.papers.tofec.kernel import delay_table
 from storrepro.papers.tofec.metrics import GridResults
 from storrepro.suite.parallel import task_rng
 
