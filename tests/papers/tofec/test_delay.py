@@ -12,8 +12,10 @@ from storrepro.papers.tofec.delay import (
     TaskDelayModel,
     chunk_statistics,
     copula_rho_for,
+    delay_table,
     fit_params,
     sample_chunks,
+    task_delay,
 )
 
 
@@ -166,3 +168,24 @@ def test_copula_rho_for_inverts_the_correlation():
     assert copula_rho_for(normal_copula, 0.30) == pytest.approx(0.30, abs=0.01)
     with pytest.raises(ValueError, match="target correlation 0.9 is not reached"):
         copula_rho_for(normal_copula, 0.9)
+
+
+def test_task_delay_is_the_models_delay():
+    # One hand-made block of n_max = 2 tasks: task 0 slow (s = 3 > ln 10), task 1 not (s = 1).
+    model = TaskDelayModel("hand", 40.0, 20.0, 10.0, 5.0, slow_prob=0.1, slow_per_mb=100.0, n_max=2)
+    block = np.array([0.5, 2.0, 1.5, 0.25, 3.0, 1.0])
+    coef = tuple(model.kernel_params())
+    fast = [task_delay(block[j], block[2 + j], block[4 + j], 1.5, coef) for j in range(2)]
+    np.testing.assert_array_equal(fast, model.delays(block, 1.5, 2))
+
+
+@pytest.mark.parametrize("model", [SUR, PURE])
+def test_delay_table_is_the_models_delays(model):
+    blocks = model.draw(np.random.default_rng(5), 2000)
+    blocks[0, :3] = [0.0, 1.0, 1.0]  # hand-set variates: a zero and a tie
+    for chunk, n in ((3.0, 1), (0.5, 12), (0.75, 7)):
+        np.testing.assert_array_equal(
+            delay_table(model, blocks, chunk, n), model.delays(blocks, chunk, n)
+        )
+    with pytest.raises(ValueError, match="n in"):
+        delay_table(model, blocks, 1.0, 13)

@@ -115,3 +115,4 @@ def test_head_of_line_ideal_recodes_the_queued_requests():
 def test_bad_decision_point():
     with pytest.raises(ValueError, match="decide_at"):
         Ideal((1.0,), ((1, 1), (2, 1)), decide_at="later")
+

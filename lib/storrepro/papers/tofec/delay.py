@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from storrepro.suite.checks import MAX_COUNT, finite, whole
@@ -122,6 +123,41 @@ class TaskDelayModel:
         if self.slow_prob:
             raise ValueError(f"{self.name} is not a pure shifted exponential; use fit_params")
         return ModelParams(self.shift_per_mb, self.shift, self.tail_per_mb, self.tail)
+
+
+@numba.njit(cache=True)
+def task_delay(x, y, s, chunk, mp):
+    # One task's delay for the compiled kernels: the same operations, in the same order, as
+    # TaskDelayModel.delays (bit-identical results). The task's variates x, y, s and the
+    # coefficients mp (a tuple) come as values: array arguments cost atomic reference-count
+    # updates on every call, a sixth of the simulation kernel's time.
+    shift = mp[0] + mp[1] * chunk
+    tail = mp[2] + mp[3] * chunk
+    d = shift + tail * x
+    if s > mp[4]:
+        d = d + mp[5] * chunk * y
+    return d
+
+
+@numba.njit(cache=True)
+def _delay_table(blocks, n, chunk, mp):
+    # One pass, row by row: ten times faster than the model's numpy delays, whose every step
+    # runs over strided views n values at a time.
+    n_max = blocks.shape[1] // 3
+    out = np.empty((blocks.shape[0], n))
+    for i in range(blocks.shape[0]):
+        for j in range(n):
+            x, y, s = blocks[i, j], blocks[i, n_max + j], blocks[i, 2 * n_max + j]
+            out[i, j] = task_delay(x, y, s, chunk, mp)
+    return out
+
+
+def delay_table(model: TaskDelayModel, blocks: np.ndarray, chunk: float, n: int) -> np.ndarray:
+    """``model.delays(blocks, chunk, n)`` of a 2-D array of blocks: the same values, faster."""
+    if not 1 <= n <= model.n_max or blocks.ndim != 2 or blocks.shape[1] != model.block_size:
+        raise ValueError(f"need blocks of shape (count, {model.block_size}) and n in "
+                         f"[1, {model.n_max}], got {blocks.shape} and n = {n!r}")
+    return _delay_table(blocks, n, float(chunk), tuple(model.kernel_params()))
 
 
 #: Heavy-tailed surrogate calibrated to 205/156 ms (1,1), 151/138 ms (2,1) and the capacities.

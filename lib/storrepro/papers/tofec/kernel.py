@@ -21,7 +21,7 @@ import math
 import numba
 import numpy as np
 
-from storrepro.papers.tofec.delay import TaskDelayModel
+from storrepro.papers.tofec.delay import TaskDelayModel, task_delay
 from storrepro.papers.tofec.policies import GREEDY, SCHEDULE, STATIC, THRESHOLD
 from storrepro.sim.cloud_inputs import DECISION_POINTS
 from storrepro.suite.checks import whole
@@ -29,18 +29,9 @@ from storrepro.suite.checks import whole
 COLUMNS = ("t_arrive", "t_admit", "t_first_start", "t_end", "n", "k", "cost", "queue_length")
 
 
-@numba.njit(cache=True)
-def _task_delay(blocks, r, n_max, j, chunk, mp):
-    # Same operations, in the same order, as TaskDelayModel.delays (bit-identical results).
-    shift = mp[0] + mp[1] * chunk
-    tail = mp[2] + mp[3] * chunk
-    d = shift + tail * blocks[r, j]
-    if blocks[r, 2 * n_max + j] > mp[4]:
-        d = d + mp[5] * chunk * blocks[r, n_max + j]
-    return d
-
-
-@numba.njit(cache=True)
+# Without the runtime's reference counting (_nrt=False): it allocates nothing, and counting its
+# four array arguments on every call (atomic updates) cost a twentieth of the kernel's time.
+@numba.njit(cache=True, _nrt=False)
 def _choose(kind, ints, floats, ta, tb, q_bar, queue_len, idle, now):
     if kind == 0:  # STATIC
         return ints[0], ints[1], q_bar
@@ -71,6 +62,7 @@ def _choose(kind, ints, floats, ta, tb, q_bar, queue_len, idle, now):
 def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, at_admission):
     count = arrivals.shape[0]
     n_max = blocks.shape[1] // 3
+    coef = (mp[0], mp[1], mp[2], mp[3], mp[4], mp[5])
     out_n = np.zeros(count, np.int64)
     out_k = np.zeros(count, np.int64)
     out_q = np.zeros(count, np.int64)
@@ -94,10 +86,13 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
     in_service = 0
     tq_req = -1  # the one request whose tasks may be queued
     tq_next = 0  # its next task index; queued tasks = n - tq_next
+    tq_chunk = 0.0  # its chunk size (MB), divided once per request rather than per task
     finished = 0
     t_c = np.inf  # the next completion: the earliest end, on the lowest thread among equals
     th_c = -1
     rescan = False  # set when threads are freed; a started task updates (t_c, th_c) itself
+    free = 0  # no idle thread below this one: lowered as threads are freed, and a task starts
+    # on the lowest idle thread, so none is idle up to it
     while finished < count:
         if rescan:
             t_c = np.inf
@@ -127,6 +122,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
             done[r] += 1
             th_req[th_c] = -1
             th_end[th_c] = np.inf
+            free = min(free, th_c)
             idle += 1
             rescan = True
             if done[r] == out_k[r]:
@@ -136,11 +132,13 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 for th in range(n_threads):
                     if th_req[th] == r:
                         running[th_task[th]] = th
-                for th in running:  # interrupt them, in start order (task index)
+                for j in range(n_max):  # interrupt them, in start order (task index)
+                    th = running[j]
                     if th >= 0:
                         cost[r] += now - th_start[th]
                         th_req[th] = -1
                         th_end[th] = np.inf
+                        free = min(free, th)
                         idle += 1
                 t_end[r] = now
                 in_service -= 1
@@ -149,10 +147,13 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
         while idle > 0:
             if tq_req >= 0 and tq_next < out_n[tq_req]:
                 r = tq_req
-                for th in range(n_threads):
+                for th in range(free, n_threads):
                     if th_req[th] < 0:
                         break
-                d = _task_delay(blocks, r, n_max, tq_next, file_mb / out_k[r], mp)
+                free = th + 1
+                j = tq_next
+                x, y, s = blocks[r, j], blocks[r, n_max + j], blocks[r, 2 * n_max + j]
+                d = task_delay(x, y, s, tq_chunk, coef)
                 th_req[th] = r
                 th_task[th] = tq_next
                 th_start[th] = now
@@ -161,7 +162,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 if th_end[th] < t_c or (th_end[th] == t_c and th < th_c):
                     t_c = th_end[th]
                     th_c = th
-                if math.isnan(t_first[r]):
+                if tq_next == 0:  # its first task
                     t_first[r] = now
                 tq_next += 1
                 idle -= 1
@@ -178,6 +179,7 @@ def _run(arrivals, blocks, mp, n_threads, file_mb, kind, ints, floats, ta, tb, a
                 in_service += 1
                 tq_req = r
                 tq_next = 0
+                tq_chunk = file_mb / out_k[r]
             else:
                 break
     return t_arr, t_admit, t_first, t_end, out_n, out_k, cost, out_q

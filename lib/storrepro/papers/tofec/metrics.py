@@ -50,8 +50,9 @@ def run_metrics(res: dict[str, np.ndarray], warmup: float = WARMUP) -> dict[str,
         "mean_n": res["n"][start:].mean(),
         "trend": delay[-fifth:].mean() > TREND_FACTOR * delay[:fifth].mean(),
     }
+    shares = np.bincount(k, minlength=K_MAX + 1) / len(k)  # one pass for the six np.mean(k == kk)
     for kk in range(1, K_MAX + 1):
-        out[f"k{kk}"] = np.mean(k == kk)
+        out[f"k{kk}"] = shares[kk]
     return out
 
 

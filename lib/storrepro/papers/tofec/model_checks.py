@@ -20,6 +20,7 @@ from storrepro.papers.tofec.delay import (
     copula_delays,
     copula_draws,
     copula_rho_for,
+    delay_table,
     mean_pairwise_correlation,
 )
 from storrepro.papers.tofec.metrics import GridResults
@@ -48,7 +49,7 @@ def order_statistics(
     model: TaskDelayModel, blocks: np.ndarray, n: int, k: int, file_mb: float = FILE_MB
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`simultaneous_start` on given variate blocks (one row per request)."""
-    return kth_and_cost(model.delays(blocks, file_mb / k, n), k)
+    return kth_and_cost(delay_table(model, blocks, file_mb / k, n), k)
 
 
 def kth_and_cost(delays: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -79,7 +80,7 @@ def mc_capacities(
     for n, k in codes:
         if k != table_k:
             widest = max(m for m, j in codes if j == k)
-            table_k, table = k, model.delays(blocks, FILE_MB / k, widest)
+            table_k, table = k, delay_table(model, blocks, FILE_MB / k, widest)
         service, cost = kth_and_cost(table[:, :n], k)
         rows.append(
             {

@@ -18,6 +18,7 @@ for the fast kernel (:mod:`storrepro.papers.tofec.kernel`); a test checks both g
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass, field
@@ -131,9 +132,8 @@ class Tofec:
         k_max, r_max = _check_k_max(k_max), _check_r_max(r_max)
         n_max = int(math.floor(r_max * k_max))
         check_code(n_max, k_max, n_max=N_MAX)
-        t_n = analysis.thresholds(analysis.n_backlogs(setting, n_max), rule)
-        t_k = analysis.thresholds(analysis.k_backlogs(setting, k_max), rule)
-        return cls(tuple(t_n), tuple(t_k), alpha, r_max, name=name)
+        t_n, t_k = _model_thresholds(setting, n_max, k_max, rule)
+        return cls(t_n, t_k, alpha, r_max, name=name)
 
     @classmethod
     def fixed_k(
@@ -166,6 +166,15 @@ class Tofec:
             self.n_thresholds,
             self.k_thresholds,
         )
+
+
+@functools.cache
+def _model_thresholds(setting: analysis.Setting, n_max: int, k_max: int, rule: str):
+    """Eq. (14)'s n- and k-thresholds, solved once per model: a sweep builds TOFEC at every α
+    and rate from the same ones, and each costs a root search per n and k."""
+    t_n = analysis.thresholds(analysis.n_backlogs(setting, n_max), rule)
+    t_k = analysis.thresholds(analysis.k_backlogs(setting, k_max), rule)
+    return tuple(t_n), tuple(t_k)
 
 
 @dataclass(frozen=True)
