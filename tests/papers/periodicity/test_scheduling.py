@@ -312,6 +312,25 @@ def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():
     assert np.array_equal(got, scheduling.interval_traffic(w, start))
 
 
+def test_interval_load_is_the_ssd_load_of_the_interval_traffic():
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment.calibration import skew_factor
+
+    w = _small_surrogate()
+    start = scheduling.interval_starts(w)[1]
+    other = (w.placement * 3 + 1) % w.spec.ssds
+    for factor in (skew_factor(w, 0.7), np.float32(1.37), None):
+        for place in (w.placement, other):
+            got = scheduling.interval_load(w, start, place, factor)
+            want = scheduling.ssd_load(scheduling.interval_traffic(w, start, factor=factor),
+                                       place, w.spec.ssds)
+            assert got.tobytes() == want.tobytes()
+    w.read = w.read.astype(float)  # not float32: the two steps, as before
+    assert scheduling.interval_load(w, start, w.placement, 2.0).tobytes() == (
+        scheduling.ssd_load(scheduling.interval_traffic(w, start, factor=2.0), w.placement,
+                            w.spec.ssds).tobytes())
+
+
 def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):
     from storrepro.papers.periodicity import experiment as ex
     from storrepro.papers.periodicity import scheduling
