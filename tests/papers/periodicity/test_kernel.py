@@ -234,6 +234,22 @@ def test_surrogate_fused_passes_equal_the_numpy_expressions():
     assert got[2, 5] != 0 and got[2, 6] == 0
 
 
+def test_arrivals_equal_the_numpy_sub_bin_arrivals():
+    rng = np.random.default_rng(15)
+    x = rng.lognormal(0, 0.5, size=(5, 40)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(5, 1))
+    x[1, 3:9] = 0.0  # idle minutes
+    x[2, 10:20] = rng.uniform(0, 3 * lat.REQUEST_BYTES, 10)  # a few requests: counts at 0
+    for seconds in (60, 25, 7, 1):
+        normals = lat.Normals(3, 5, 40, seconds).z
+        for draw in (normals, np.random.default_rng(4)):
+            want = lat.sub_bin_arrivals(x, draw if draw is normals else np.random.default_rng(4),
+                                        seconds)
+            got = kernel.arrivals(x, draw, seconds)
+            assert all(a.tobytes() == b.tobytes() for a, b in zip(got, want, strict=True))
+    with pytest.raises(ValueError, match="normals of shape"):
+        kernel.arrivals(x, np.zeros((5, 3)), 60)
+
+
 def test_latency_mixture_cdf_equals_the_numpy_expression():
     rng = np.random.default_rng(9)
     x = rng.lognormal(0, 0.5, size=(8, 120)) * 26e6 * 60 * rng.uniform(0.3, 3, size=(8, 1))
@@ -331,6 +347,8 @@ def test_collapsed_cdf_is_within_its_error_bound():
     mu = np.maximum(lat.S_OPS - rate, 0.05 * lat.S_OPS)
     runs = kernel._Runs(counts, mu, wait)
     assert np.diff(runs.start).max() < counts.shape[1]  # runs really collapse sub-bins
+    total = kernel.moments(counts, rate, np.ascontiguousarray(wait))[1]  # as the kernel has it
+    assert np.array_equal(kernel._Runs(counts, mu, wait, total).error_bound, runs.error_bound)
     for at in np.geomspace(1e-6, 1e-1, 60):
         point = np.full(6, at)
         gap = np.abs(runs.cdf(point) - kernel.mixture_cdf(counts, mu, wait, point))

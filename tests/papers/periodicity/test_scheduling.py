@@ -281,8 +281,8 @@ def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypat
     from storrepro.papers.periodicity import kernel
 
     drawn = []
-    real = kernel.sub_bin_arrivals
-    monkeypatch.setattr(kernel, "sub_bin_arrivals",
+    real = kernel.arrivals
+    monkeypatch.setattr(kernel, "arrivals",
                         lambda x, rng, *a: drawn.append(x.shape[0]) or real(x, rng, *a))
     x = np.full((32, 60), 26e6 * 60)
     x[2, 20:30] *= 30  # a backlog on SSD 2: in the first two blocks of 2
@@ -291,6 +291,24 @@ def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypat
     drawn.clear()
     assert kernel.tail_below(np.full((32, 60), 26e6 * 60), np.random.default_rng(0), 5.0)
     assert drawn == [2, 2, 4, 8, 16]  # every SSD, once
+
+
+def test_tail_below_with_normals_tries_the_heaviest_ssd_first(monkeypatch):
+    from storrepro.papers.periodicity import kernel
+
+    rng = np.random.default_rng(22)
+    x = rng.lognormal(0, 0.3, size=(32, 60)) * 26e6 * 60
+    x[29, 20:30] *= 30  # a backlog on SSD 29: in the last block in index order
+    z = Normals(8, 32, 60, 20).z
+    worst = 1e3 * latency_stats(x, z, arrival_seconds=20)[1].max()
+    for limit in (worst, np.nextafter(worst, np.inf), np.nextafter(worst, 0), worst * 0.5):
+        assert kernel.tail_below(x, z, limit, arrival_seconds=20) == (worst < limit)
+    drawn = []
+    real = kernel.arrivals
+    monkeypatch.setattr(kernel, "arrivals",
+                        lambda x, rng, *a: drawn.append(x.shape[0]) or real(x, rng, *a))
+    assert not kernel.tail_below(x, z, worst * 0.5, arrival_seconds=20)
+    assert drawn == [2]  # SSD 29 in the first block
 
 
 def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():
@@ -310,6 +328,25 @@ def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():
     w.read *= factor
     w.write *= factor
     assert np.array_equal(got, scheduling.interval_traffic(w, start))
+
+
+def test_interval_load_is_the_ssd_load_of_the_interval_traffic():
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.experiment.calibration import skew_factor
+
+    w = _small_surrogate()
+    start = scheduling.interval_starts(w)[1]
+    other = (w.placement * 3 + 1) % w.spec.ssds
+    for factor in (skew_factor(w, 0.7), np.float32(1.37), None):
+        for place in (w.placement, other):
+            got = scheduling.interval_load(w, start, place, factor)
+            want = scheduling.ssd_load(scheduling.interval_traffic(w, start, factor=factor),
+                                       place, w.spec.ssds)
+            assert got.tobytes() == want.tobytes()
+    w.read = w.read.astype(float)  # not float32: the two steps, as before
+    assert scheduling.interval_load(w, start, w.placement, 2.0).tobytes() == (
+        scheduling.ssd_load(scheduling.interval_traffic(w, start, factor=2.0), w.placement,
+                            w.spec.ssds).tobytes())
 
 
 def test_memoised_evaluations_equal_fresh_ones_and_run_once_per_placement(monkeypatch):

@@ -21,9 +21,9 @@ from storrepro.papers.periodicity.ssd_latency import (
     Normals,
     base_latency,
     check_arrival_seconds,
-    sub_bin_arrivals,
     sub_bin_lengths,
 )
+from storrepro.papers.periodicity.workload import REQUEST_BYTES
 
 
 def latency_stats(
@@ -40,7 +40,7 @@ def latency_stats(
     generator of the arrivals' normals, or those normals (:class:`~.ssd_latency.Normals`)."""
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
-    counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
+    counts, rate = arrivals(x, rng, arrival_seconds)
     wait = backlog_wait(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
     weight = counts
     mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
@@ -48,7 +48,7 @@ def latency_stats(
     lo = np.zeros(x.shape[0])
     hi = wait_max + 50 / mu_min
     target = quantile * np.maximum(total, 1)
-    runs = _Runs(weight, mu, wait)
+    runs = _Runs(weight, mu, wait, total)
     work = None
     for _ in range(40):  # bisection on the mixture's CDF
         mid = (lo + hi) / 2
@@ -81,16 +81,19 @@ def tail_below(
     drawing the next rows of ``rng``'s Poisson stream (drawn row after row, the same counts as
     one draw of all rows): once an SSD is over the limit, the later SSDs are never drawn (the
     draws are the bulk of the work). ``rng`` is then left where the last block ended. Given
-    the normals already drawn (:attr:`.ssd_latency.Normals.z`), each block takes its rows."""
+    the normals already drawn (:attr:`.ssd_latency.Normals.z`), no stream fixes the order:
+    each block takes its SSDs' rows, the SSDs with the highest peak minute first (the likeliest
+    over the limit, so that an answer "over" comes from the first block, not the last)."""
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
     done = 0
     drawn = not isinstance(rng, np.random.Generator)  # the normals themselves (Normals.z)
+    order = np.argsort(-x.max(axis=1), kind="stable") if drawn else np.arange(x.shape[0])
     while done < x.shape[0]:
         block = max(1, x.shape[0] // 16, done)
-        z = rng[done : done + block] if drawn else rng
-        if not _block_below(x[done : done + block], z, limit_ms, quantile, service, base,
-                            arrival_seconds):
+        rows = order[done : done + block]
+        if not _block_below(x[rows], rng[rows] if drawn else rng, limit_ms, quantile, service,
+                            base, arrival_seconds):
             return False
         done += block
     return True
@@ -147,14 +150,14 @@ def _base(base: float | None, arrival_seconds: int) -> float:
 
 def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> bool:
     """:func:`tail_below` of the SSDs (rows) of ``x``, all drawn at once."""
-    counts, rate = sub_bin_arrivals(x, rng, arrival_seconds)
+    counts, rate = arrivals(x, rng, arrival_seconds)
     wait = backlog_wait(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
     weight = counts
     mu, total, _, wait_max, mu_min = moments(weight, rate, wait, service)
     lo = np.zeros(x.shape[0])
     hi = wait_max + 50 / mu_min
     target = quantile * np.maximum(total, 1)
-    runs = _Runs(weight, mu, wait)
+    runs = _Runs(weight, mu, wait, total)
     work = None
     for _ in range(40):
         open_ = ~(1e3 * (base + hi) < limit_ms)
@@ -173,6 +176,44 @@ def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> 
     return bool(1e3 * (base + hi).max() < limit_ms)
 
 
+def arrivals(x: np.ndarray, rng: np.random.Generator | np.ndarray,
+             arrival_seconds: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~.ssd_latency.sub_bin_arrivals` of the rows of ``x`` (SSDs × minutes), its counts
+    and rates to the last bit, in one pass: numpy's seven passes over the (SSDs × sub-bins)
+    arrays and their temporaries were a good part of the latency model's time."""
+    x = np.ascontiguousarray(x, dtype=float)
+    shape = (x.shape[0], x.shape[1] * (arrival_seconds + (arrival_seconds < SMOOTH)))
+    z = rng.standard_normal(shape) if isinstance(rng, np.random.Generator) else rng
+    if z.shape != shape:
+        raise ValueError(f"rng: normals of shape {z.shape}, expected the rates' {shape}")
+    # numpy allocates the outputs: its large arrays get huge pages, far fewer page faults
+    counts, rate = np.empty(shape), np.empty(shape)
+    _arrivals(x, np.ascontiguousarray(z, dtype=float), arrival_seconds,
+              SMOOTH / arrival_seconds, counts, rate)
+    return counts, rate
+
+
+@numba.njit(cache=True)
+def _arrivals(x, z, seconds, speedup, counts, rate):  # pragma: no cover (numba)
+    """Per sub-bin, numpy's ``rate`` and ``rint(sqrt(rate) * z + rate)`` floored at 0 (a quiet
+    sub-bin's rate is 0, so is its count): the same operations on each element, in order."""
+    rows, minutes = x.shape
+    per = z.shape[1] // minutes  # sub-bins per minute
+    for row in range(rows):
+        for m in range(minutes):
+            r = x[row, m] / 60 / REQUEST_BYTES * speedup  # burst_rate of the minute's ops/s
+            root = np.sqrt(r)
+            for s in range(per):
+                i = m * per + s
+                if s < seconds:
+                    rate[row, i] = r
+                    c = np.rint(root * z[row, i] + r)
+                    counts[row, i] = c if c > 0.0 else 0.0  # -0.0 too, as np.maximum
+                else:
+                    rate[row, i] = 0.0
+                    counts[row, i] = 0.0
+
+
 def backlog_wait(counts: np.ndarray, service: float = S_OPS,
                  lengths: np.ndarray | None = None) -> np.ndarray:
     """The wait of a request arriving in each sub-bin: the backlog left by the sub-bins
@@ -185,13 +226,14 @@ def backlog_wait(counts: np.ndarray, service: float = S_OPS,
     counts = np.ascontiguousarray(counts, dtype=float)
     served = (np.full(counts.shape[1], float(service)) if lengths is None
               else service * np.asarray(lengths, dtype=float))
-    return _backlog_wait(counts, float(service), served)
+    wait = np.empty(counts.shape)  # by numpy: huge pages (see arrivals)
+    _backlog_wait(counts, float(service), served, wait)
+    return wait
 
 
 @numba.njit(cache=True)
-def _backlog_wait(counts, service, served):  # pragma: no cover (numba)
+def _backlog_wait(counts, service, served, wait):  # pragma: no cover (numba)
     rows, cols = counts.shape
-    wait = np.empty((rows, cols))
     for row in range(rows):
         c = 0.0
         floor = 0.0
@@ -204,7 +246,6 @@ def _backlog_wait(counts, service, served):  # pragma: no cover (numba)
                 wait[row, i + 1] = (c - floor) / service
         if cols:
             wait[row, 0] = 0.0 / service
-    return wait
 
 
 def moments(weight: np.ndarray, rate: np.ndarray, wait: np.ndarray, service: float = S_OPS):
@@ -218,14 +259,14 @@ def moments(weight: np.ndarray, rate: np.ndarray, wait: np.ndarray, service: flo
 
     (the sums in numpy's pairwise order, :func:`pairwise_sum`)."""
     f = np.ascontiguousarray
-    return _moments(f(weight, dtype=float), f(rate, dtype=float), f(wait, dtype=float),
-                    float(service), float(0.05 * service))
+    mu = np.empty(np.shape(weight))  # by numpy: huge pages (see arrivals)
+    return (mu, *_moments(f(weight, dtype=float), f(rate, dtype=float), f(wait, dtype=float),
+                          float(service), float(0.05 * service), mu))
 
 
 @numba.njit(cache=True)
-def _moments(weight, rate, wait, service, floor):  # pragma: no cover (numba)
+def _moments(weight, rate, wait, service, floor, mu):  # pragma: no cover (numba)
     rows, cols = weight.shape
-    mu = np.empty((rows, cols))
     terms = np.empty(cols)
     total, weighted = np.empty(rows), np.empty(rows)
     wait_max, mu_min = np.empty(rows), np.empty(rows)
@@ -241,7 +282,7 @@ def _moments(weight, rate, wait, service, floor):  # pragma: no cover (numba)
         total[row] = pairwise_sum(weight[row], 0, cols)
         wait_max[row] = wait[row].max()
         mu_min[row] = mu[row].min()
-    return mu, total, weighted, wait_max, mu_min
+    return total, weighted, wait_max, mu_min
 
 
 class _Runs:
@@ -256,10 +297,11 @@ class _Runs:
     rounding) in the bisection's comparison; elsewhere :func:`mixture_cdf` computes the latter.
     """
 
-    def __init__(self, weight, mu, wait):
+    def __init__(self, weight, mu, wait, total=None):
+        """``total``: ``weight.sum(axis=1)`` if known (:func:`moments` sums it)."""
         self.weight, self.mu, self.wait, counts, self.first = _collapse(weight, mu, wait)
         self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        total = np.maximum(weight.sum(axis=1), 1)
+        total = np.maximum(weight.sum(axis=1) if total is None else total, 1)
         self.error_bound = (8 * counts + 512) * (np.finfo(float).eps / 2) * total
 
     def cdf(self, at: np.ndarray) -> np.ndarray:

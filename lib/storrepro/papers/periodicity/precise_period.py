@@ -173,6 +173,12 @@ def _filters(wavelet: str) -> tuple[np.ndarray, np.ndarray]:
     return np.array(w.dec_lo), np.array(w.rec_lo)
 
 
+@cache
+def _max_level(n: int, wavelet: str) -> int:
+    """pywt's deepest useful level for ``n`` samples (asked for every candidate verified)."""
+    return pywt.dwt_max_level(n, _filters(wavelet)[0].size)
+
+
 def dwt_lowpass_levels(x: np.ndarray, levels, wavelet: str = "db4") -> np.ndarray:
     """One row per level j: ``x`` rebuilt from its level-j approximation only (all details
     zeroed; level 0 is ``x``). Equal, bit for bit, to pywt ``waverec`` of ``wavedec(x padded
@@ -187,7 +193,7 @@ def dwt_lowpass(x: np.ndarray, level: int, wavelet: str = "db4") -> np.ndarray:
 
 
 def level_set(n: int, jmax: int = 5, level0: bool = True, wavelet: str = "db4") -> list[int]:
-    top = min(jmax, pywt.dwt_max_level(n, _filters(wavelet)[0].size))
+    top = min(jmax, _max_level(n, wavelet))
     return ([0] if level0 else []) + list(range(1, top + 1))
 
 
@@ -533,11 +539,25 @@ class PrecisePeriod:
         asks for many of the same PCCs)."""
         key = ("pcc", self.verification, length, end, t, h)
         if key not in cache:
-            target = ("target", self.verification, length, end, t)
-            if target not in cache:
-                cache[target] = self.target_of(cache[end], length, t, x[: end[1]])
-            cache[key] = pcc(self.predict(cache[length][0], t, h), cache[target][:h])
+            source, target = self._inputs(x, cache, length, end, t)
+            cache[key] = pcc(forecast(source, t, h), target[:h])
         return cache[key]
+
+    def _inputs(self, x: np.ndarray, cache: dict, length: int, end: tuple,
+                t: int) -> tuple[np.ndarray, np.ndarray]:
+        """Period t's forecast source (of the window ``cache[length][0]``) and verification
+        target (cut from ``cache[end]``), kept in ``cache`` by what they depend on: under the
+        verifications that low-pass, t's DWT level (the candidates of one level share one
+        low-pass, and both readings that low-pass the history share it), else nothing more."""
+        low = self.verification in ("denoised", "forecast_denoised")
+        level = self.level_of(t, length) if low else None
+        source = ("source", length, level)
+        if source not in cache:
+            cache[source] = self.forecast_source(cache[length][0], t)
+        target = ("target", self.verification, length, end, level)
+        if target not in cache:
+            cache[target] = self.target_of(cache[end], length, t, x[: end[1]])
+        return cache[source], cache[target]
 
     def detect(self, x, cache: dict | None = None) -> int | None:
         """The verified period of ``x``, or ``None`` (too short, constant, or none verified);
@@ -634,11 +654,8 @@ class PrecisePeriod:
         todo = {}
         for (x, store, length, end, t, h), key in zip(requests, keys, strict=True):
             if key not in store and (id(store), key) not in todo:
-                target = ("target", self.verification, length, end, t)
-                if target not in store:
-                    store[target] = self.target_of(store[end], length, t, x[: end[1]])
-                todo[id(store), key] = (store, key, self.forecast_source(store[length][0], t),
-                                        t, store[target], h)
+                source, target = self._inputs(x, store, length, end, t)
+                todo[id(store), key] = (store, key, source, t, target, h)
         done = forecast_pccs([(src, t, target, h) for _, _, src, t, target, h in todo.values()])
         for (store, key, *_), score in zip(todo.values(), done, strict=True):
             store[key] = score

@@ -41,9 +41,8 @@ SIGMA_STEPS = 12
 
 def hash_load(w: Workload, start: int, factor) -> np.ndarray:
     """Per-SSD traffic under hash placement of the interval at ``start``, the traffic scaled
-    by ``factor`` as the replicate scales it (:func:`.scheduling.interval_traffic`)."""
-    return scheduling.ssd_load(scheduling.interval_traffic(w, start, factor=factor),
-                               w.placement, w.spec.ssds)
+    by ``factor`` as the replicate scales it (:func:`.scheduling.interval_load`)."""
+    return scheduling.interval_load(w, start, w.placement, factor)
 
 
 def interval_draws(w: Workload, seeds: list[int] | IntervalDraws) -> IntervalDraws:
