@@ -259,6 +259,9 @@ def test_a_registered_band_lends_its_words_a_built_one_needs_them_and_edges_prin
                  band=partial(bands.paper_range, 1.5, 2.5), fmt="{:.2f}")
     module = type("M", (), {"measure_r3": staticmethod(lambda x: Measured(x, "x"))})
     assert judge_row(ranged, module, [2.0, 2.1], {}).tolerance.startswith("in [1.50, 2.50]")
+    edge = Row(id="R3", statement="s", words="'about 1'", paper_value=1, of="m", fmt="{:.3f}",
+               band=partial(bands.paper_range, 1 / 1.15, 1.15))  # the edge is never rounded
+    assert judge_row(edge, module, [1.0, 1.1], {}).tolerance.startswith("in [0.869565, 1.15]")
 
 
 def test_a_measure_describes_its_interval_and_a_row_writes_its_tolerance():

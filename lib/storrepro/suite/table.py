@@ -383,13 +383,24 @@ def judge_row(row: Row, module: Any, inputs: Any, pools: Mapping[str, Pool]) -> 
 def _tolerance(row: Row, bands: Mapping[str, Band], judged: Sequence[Band] = ()) -> str:
     """The bands as a tolerance text; a row's own ``tolerance`` (its rule) with the band's
     source; without a band in the row, the bands its measure judged, each once; or the row's
-    ``tolerance_text`` as written. Band edges print in the row's ``fmt``."""
+    ``tolerance_text`` as written. Band edges print in the row's ``fmt`` where it is exact."""
     if row.tolerance_text:
         return row.tolerance_text
     if row.tolerance:
         return row.tolerance + (f" ({next(iter(bands.values())).source})" if bands else "")
-    return "; ".join((f"{n}: " if n else "") + b.text(row.fmt) for n, b in bands.items()) or \
-        _joined((b.text() for b in judged), "; ") or row.rule or "its own rule (see the reason)"
+    own = "; ".join((f"{n}: " if n else "") + b.text(_exact(row.fmt, b)) for n, b in bands.items())
+    return own or _joined((b.text() for b in judged), "; ") or row.rule or \
+        "its own rule (see the reason)"
+
+
+def _exact(fmt: str, band: Band) -> str:
+    """``fmt`` where it prints the band's finite edges exactly, else ``"{:g}"``: a row's format
+    may round a value, never the edge that judges it (1/1.15 stays 0.869565, not 0.870)."""
+    try:
+        exact = all(float(fmt.format(e)) == e for e in (band.low, band.high) if math.isfinite(e))
+    except ValueError:  # a format float() cannot read back (a percent sign)
+        exact = False
+    return fmt if exact else "{:g}"
 
 
 def _joined(texts: Iterable[str], sep: str = " | ") -> str:
