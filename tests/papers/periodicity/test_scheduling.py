@@ -133,6 +133,7 @@ def test_requests_arrive_in_the_first_seconds_of_each_minute():
     smooth = lat.sub_bin_arrivals(x, np.random.default_rng(0), 60)[1]
     assert smooth.tolist() == [[r] * 60 + [2 * r] * 60]
     assert lat.sub_bin_lengths(2, 60).tolist() == [1.0] * 120
+    assert lat.sub_bins_per_minute(20) == 21 and lat.sub_bins_per_minute(60) == 60
 
 
 def test_counts_are_poisson_by_the_normal_approximation_with_shared_normals():

@@ -22,6 +22,7 @@ from storrepro.papers.periodicity.ssd_latency import (
     base_latency,
     check_arrival_seconds,
     sub_bin_lengths,
+    sub_bins_per_minute,
 )
 from storrepro.papers.periodicity.workload import REQUEST_BYTES
 
@@ -182,7 +183,7 @@ def arrivals(x: np.ndarray, rng: np.random.Generator | np.ndarray,
     and rates to the last bit, in one pass: numpy's seven passes over the (SSDs × sub-bins)
     arrays and their temporaries were a good part of the latency model's time."""
     x = np.ascontiguousarray(x, dtype=float)
-    shape = (x.shape[0], x.shape[1] * (arrival_seconds + (arrival_seconds < SMOOTH)))
+    shape = (x.shape[0], x.shape[1] * sub_bins_per_minute(arrival_seconds))
     z = rng.standard_normal(shape) if isinstance(rng, np.random.Generator) else rng
     if z.shape != shape:
         raise ValueError(f"rng: normals of shape {z.shape}, expected the rates' {shape}")

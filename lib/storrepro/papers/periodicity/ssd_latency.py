@@ -65,6 +65,12 @@ def eq1_delay(arrival_rate, service_rate: float = S_OPS) -> np.ndarray:
         return np.where(a < service_rate, 1.0 / (service_rate - a), np.inf)
 
 
+def sub_bins_per_minute(arrival_seconds: int = SMOOTH) -> int:
+    """How many sub-bins a minute has: ``arrival_seconds`` busy ones, then one quiet one for the
+    rest of the minute unless they fill all 60 seconds."""
+    return arrival_seconds + (arrival_seconds < SMOOTH)
+
+
 def sub_bin_lengths(minutes: int, arrival_seconds: int = SMOOTH) -> np.ndarray:
     """The length (s) of each sub-bin over ``minutes`` minutes: per minute ``arrival_seconds``
     sub-bins of one second, then (unless that is all 60) one quiet one for the rest."""
@@ -88,7 +94,7 @@ def sub_bin_arrivals(bytes_per_minute: np.ndarray, rng: np.random.Generator | np
     rates (hundreds of requests per second and more) the approximation is close."""
     per_s = burst_rate(np.asarray(bytes_per_minute, dtype=float) / 60 / REQUEST_BYTES,
                        arrival_seconds)
-    rate = np.zeros((*per_s.shape, arrival_seconds + (arrival_seconds < SMOOTH)))
+    rate = np.zeros((*per_s.shape, sub_bins_per_minute(arrival_seconds)))
     rate[..., :arrival_seconds] = per_s[..., None]  # the quiet sub-bin, if any, stays at 0
     rate = rate.reshape(*per_s.shape[:-1], -1)
     counts = np.sqrt(rate)
@@ -112,7 +118,7 @@ class Normals:
 
     def __init__(self, seed: int, ssds: int, minutes: int, arrival_seconds: int = SMOOTH):
         self.arrival_seconds = check_arrival_seconds(arrival_seconds)
-        self.shape = (ssds, minutes * (arrival_seconds + (arrival_seconds < SMOOTH)))
+        self.shape = (ssds, minutes * sub_bins_per_minute(arrival_seconds))
         self.seed = seed
         self._z = None
 
