@@ -53,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs",
         type=int,
         metavar="N",
-        help="notebooks run side by side (default: one per core in the quick profile, else 1)",
+        help="notebooks run side by side (default: one per core)",
     )
     run.add_argument(
         "--force",

@@ -575,6 +575,34 @@ def test_dask_scheduler_address_is_honoured_or_refused_by_name(tiny_suite, monke
     assert seen == {"DASK_SCHEDULER_ADDRESS": cluster.scheduler_address, "STORREPRO_WORKERS": None}
 
 
+def test_the_full_profile_runs_notebooks_side_by_side_on_one_cluster_of_its_own(
+    tiny_suite, monkeypatch
+):
+    from storrepro.suite import parallel
+
+    seen = {}
+
+    def kernels_see(jobs, folder, at_once):
+        address = os.environ.get("DASK_SCHEDULER_ADDRESS")
+        workers = parallel.dask_identity(address)["workers"] if address else {}
+        seen.update(at_once=at_once, address=address, workers=len(workers),
+                    local=os.environ.get("STORREPRO_WORKERS"))  # fmt: skip
+        raise KeyboardInterrupt
+
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    monkeypatch.setattr(runner, "_run_jobs", kernels_see)
+    assert runner.reproduce("full", ["good", "bad"], tiny_suite) == 130
+    cores = os.cpu_count() or 1
+    assert seen["at_once"] == min(2, cores) and seen["local"] is None
+    assert seen["workers"] == cores  # one single-threaded worker per core, for both notebooks
+    assert "no longer answers" in runner.workers_lost(seen["address"])  # closed with the run
+    # --workers, or the quick profile side by side: no cluster of the run's own
+    for profile, workers, local in [("full", 1, "1"), ("full", 2, "2"), ("quick", None, "1")]:
+        assert runner.reproduce(profile, ["good", "bad"], tiny_suite, workers=workers,
+                                at_once=2) == 130  # fmt: skip
+        assert (seen["address"], seen["local"]) == (None, local)
+
+
 def test_a_disk_too_full_for_the_outputs_is_refused_before_any_kernel(tiny_suite, monkeypatch,
                                                                       capsys):  # fmt: skip
     started = []

@@ -520,12 +520,37 @@ def kernel_environment(out: Path, workers: int | None, scheduler: str | None):
         needs.CHECKED_ENV: ",".join(sorted(needs.PASSED)) or None,  # plan()'s trace checks
         **numeric_pins(),
     }
+    with environment(settings):
+        yield
+
+
+@contextmanager
+def environment(settings: dict[str, str | None]):
+    """``os.environ`` with ``settings`` (None unsets), as it was again after."""
     saved = {k: os.environ.get(k) for k in settings}
     try:
         _set_environment(settings)
         yield
     finally:
         _set_environment(saved)
+
+
+@contextmanager
+def run_cluster(start: bool):
+    """Where ``start``: one local dask cluster for the whole run (one single-threaded worker
+    per core), started inside :func:`kernel_environment` so that its workers take the kernels'
+    numeric pins, and every notebook's sweeps sent to it. Notebooks side by side then share
+    the cores: one notebook's sweep keeps both busy while another runs its serial cells, and no
+    notebook starts workers of its own. Closed when the run ends, however it ends."""
+    if not start:
+        yield
+        return
+    cluster = parallel.local_cluster(os.cpu_count() or 1)
+    try:
+        with environment({SCHEDULER_ENV: cluster.scheduler_address, WORKERS_CHECKED_ENV: "1"}):
+            yield
+    finally:
+        cluster.close()
 
 
 def _set_environment(values: dict[str, str | None]) -> None:
@@ -582,9 +607,10 @@ def reproduce(
 ) -> int:
     """Run the selected notebooks; return the process exit code (0 when all ran).
 
-    ``at_once`` notebooks run side by side (default: one per core in the quick profile, whose
-    sweeps are too small to keep two cores busy, else one); with more than one, each notebook's
-    sweeps run in its own process unless ``workers`` or ``scheduler`` says otherwise.
+    ``at_once`` notebooks run side by side (default: one per core). Unless ``workers`` or
+    ``scheduler`` says otherwise, the full profile's sweeps all run on one local cluster the run
+    starts (:func:`run_cluster`), and with more than one notebook at once the quick profile's
+    sweeps, too small to keep two cores busy, each in its notebook's own process.
     """
     with owned_signals():
         return _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force)
@@ -619,14 +645,13 @@ def owned_signals():
 
 def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force) -> int:
     jobs = plan(profile, only, overrides or [], force)
-    if at_once is None:
-        at_once = (os.cpu_count() or 1) if profile == "quick" else 1
-    at_once = max(1, min(at_once, len(jobs)))
+    at_once = max(1, min(at_once or os.cpu_count() or 1, len(jobs)))
     source = "--scheduler"
     if workers is None and scheduler is None and parallel.configured_scheduler():
         scheduler = parallel.configured_scheduler()  # dask's own configuration is honoured
         source = "dask's scheduler-address (DASK_SCHEDULER_ADDRESS)"
-    if at_once > 1 and workers is None and scheduler is None:
+    shared = workers is None and scheduler is None and profile != "quick"
+    if at_once > 1 and workers is None and scheduler is None and not shared:
         workers = 1
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
@@ -640,7 +665,7 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
         staging = build_dir(out, "staging")
         shutil.rmtree(staging, ignore_errors=True)
         try:
-            with kernel_environment(staging, workers, scheduler):
+            with kernel_environment(staging, workers, scheduler), run_cluster(shared):
                 outcomes = _run_jobs(jobs, executed_dir(staging), at_once)
             _print_summary(outcomes, staging, time.perf_counter() - started)
             if not all(o.ok for o in outcomes):
