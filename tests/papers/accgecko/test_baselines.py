@@ -92,6 +92,26 @@ def test_snc_bound_falls_with_rate_and_rises_with_percentile():
     assert model.predict(99, 1000.0) == math.inf  # below the model's mean rate
 
 
+def test_snc_bounds_of_a_search_are_a_fresh_models(monkeypatch):
+    """One model asked for every (p, rate) of a search, its arrival rates at the θ probed kept,
+    gives exactly what a fresh model gives for each alone, and it probes θ again."""
+    rng = np.random.default_rng(2)
+    counts = rng.poisson(2, 20000)
+    counts[rng.integers(0, 20000, 300)] += 6
+    model = SncMeister().fit(counts)
+    computed, probed = [], []
+    arrival_rate, rate_at = SncMeister.arrival_rate, SncMeister._rate_at
+    monkeypatch.setattr(SncMeister, "arrival_rate",
+                        lambda self, theta: computed.append(theta) or arrival_rate(self, theta))
+    monkeypatch.setattr(SncMeister, "_rate_at",
+                        lambda self, theta: probed.append(theta) or rate_at(self, theta))
+    asked = [(p, sr) for p in (99.0, 99.9) for sr in np.linspace(3000.0, 9000.0, 25)]
+    kept = [model.bound_us(p, sr) for p, sr in asked]
+    assert len(computed) == len(set(probed)) < len(probed)  # each θ computed once
+    fresh = [SncMeister().fit(counts).bound_us(p, sr) for p, sr in asked]
+    assert kept == fresh
+
+
 def test_snc_transition_matrix_rows_are_stochastic():
     counts = np.array([0, 9, 9, 0, 0, 9, 0, 0, 0, 9] * 20)
     model = SncMeister().fit(counts)

@@ -84,3 +84,29 @@ def test_g2_has_no_within_ms_poisson_noise():
     assert abs(arrivals.size / 60.0 - 2000.0) < 100.0
     assert counts.var() / counts.mean() < 0.7
     assert np.mean(counts > 4) < 0.02  # Poisson(2): 5.3 % of periods above 2x the mean
+
+
+def burst_states_loop(rng, periods, burst_ms, base_ms):
+    """G2's states by the loop :func:`burst_states` replaces: one draw per sojourn."""
+    state = np.zeros(periods, dtype=bool)
+    t, burst = int(rng.exponential(base_ms)), True
+    while t < periods:
+        span = max(1, int(round(rng.exponential(burst_ms if burst else base_ms))))
+        state[t : t + span] = burst
+        t, burst = t + span, not burst
+    return state
+
+
+@pytest.mark.parametrize("periods, burst_ms, base_ms", [
+    (1_800_000, 1.5, 150.0), (60_000, 1.0, 332.0), (5_000, 2.0, 98.0), (200, 2.0, 5e4),
+    (3, 1.0, 0.2), (10_000, 40.0, 0.5)])  # fmt: skip
+def test_burst_states_are_the_loops_and_leave_the_stream_where_it_did(periods, burst_ms, base_ms):
+    """The same states as one draw per sojourn, and the generator left where that loop left it
+    (a base state longer than the trace; a first guess of 3 draws, too few)."""
+    from storrepro.papers.accgecko.workload import burst_states
+
+    for seed, guess in ((0, None), (1, None), (2, 3)):  # 3 draws first: too few, drawn again
+        loop_rng, rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        want = burst_states_loop(loop_rng, periods, burst_ms, base_ms)
+        assert np.array_equal(burst_states(rng, periods, burst_ms, base_ms, guess), want)
+        assert rng.random(4).tolist() == loop_rng.random(4).tolist()

@@ -128,6 +128,7 @@ class SncMeister:
         self.chain = chain
         self.step_prob = np.minimum(rates / steps_per_period, 1.0)  # p_s per step
         self._grid_rate = self.arrival_rate(THETA_GRID)  # ρ_A depends on neither p nor sr
+        self._rates_at: dict[float, np.ndarray] = {}  # nor does it at the θ a search probes
         return self
 
     def arrival_rate(self, theta: np.ndarray) -> np.ndarray:
@@ -136,6 +137,14 @@ class SncMeister:
         mgf = self.step_prob[None, :] * np.exp(theta[:, None]) + 1 - self.step_prob[None, :]
         radius = np.abs(np.linalg.eigvals(mgf[:, :, None] * self.chain[None])).max(axis=1)
         return np.log(radius) / theta
+
+    def _rate_at(self, theta: float) -> np.ndarray:
+        """:meth:`arrival_rate` at one θ, kept: the θ searches of the rates and percentiles of
+        a rate search start from the same brackets of the grid and probe many θ again."""
+        key = float(theta)
+        if key not in self._rates_at:
+            self._rates_at[key] = self.arrival_rate(theta)
+        return self._rates_at[key]
 
     def bound_us(self, p: float, sr: float) -> float:
         """E24 minimised over θ: the latency bound (µs) without c; inf if no θ is stable."""
@@ -158,7 +167,7 @@ class SncMeister:
             return math.inf
         lo, hi = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
         res = optimize.minimize_scalar(
-            lambda x: min(delay(x)[0], 1e300),
+            lambda x: min(delay(x, self._rate_at(x))[0], 1e300),
             bounds=(lo, hi),
             method="bounded",
             options={"xatol": 1e-3 * lo},

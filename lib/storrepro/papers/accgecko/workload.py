@@ -143,18 +143,44 @@ def generate_g2(
     periods = int(round(duration * 1e3))
     per_ms = mean_rate * 1e-3
     base_ms = params.burst_ms * (1 - params.burst_share) / params.burst_share
-    state = np.zeros(periods, dtype=bool)
-    t, burst = int(rng.exponential(base_ms)), True
-    while t < periods:
-        span = max(1, int(round(rng.exponential(params.burst_ms if burst else base_ms))))
-        state[t : t + span] = burst
-        t, burst = t + span, not burst
+    state = burst_states(rng, periods, params.burst_ms, base_ms)
     share = state.mean()
     base_rate = (per_ms - share * params.intensity * per_ms) / (1 - share)
     rate = np.where(state, params.intensity * per_ms, max(base_rate, 0.0))  # per ms
     expected = np.concatenate(([0.0], np.cumsum(rate)))  # Λ at each ms boundary
     points = gamma_renewal(rng, G2_KAPPA, expected[-1], expected[-1])  # unit mean gaps
     return np.interp(points, expected, np.arange(periods + 1)) * 1e-3
+
+
+def burst_states(rng: np.random.Generator, periods: int, burst_ms: float, base_ms: float,
+                 guess: int | None = None) -> np.ndarray:  # fmt: skip
+    """G2's state per ms: True in the burst state. The base state first, for
+    ``int(Exp(base_ms))`` ms, then alternating sojourns of ``max(1, round(Exp(mean)))`` ms,
+    the burst state's first, until ``periods`` are covered: one exponential draw per sojourn,
+    the draws a loop of single draws takes. They are drawn at once (``guess`` of them, by
+    default a quarter more than expected, twice as many while too few), then again from the
+    same state, exactly as many as the sojourns use, so that ``rng`` moves on as far as the
+    loop moved it."""
+    start = rng.bit_generator.state
+    needed = int(2.5 * periods / (burst_ms + base_ms)) + 64 if guess is None else max(guess, 2)
+    while True:
+        rng.bit_generator.state = start
+        draws = rng.standard_exponential(needed)
+        first = int(base_ms * draws[0])
+        means = np.where(np.arange(needed - 1) % 2 == 0, burst_ms, base_ms)
+        spans = np.maximum(1, np.rint(means * draws[1:]).astype(np.int64))
+        ends = first + np.cumsum(spans)
+        if first >= periods or ends[-1] >= periods:
+            break
+        needed *= 2
+    used = 0 if first >= periods else int(np.searchsorted(ends, periods)) + 1  # sojourns
+    rng.bit_generator.state = start
+    rng.standard_exponential(1 + used)  # as far as the loop's draws
+    edges = np.minimum(np.append(first, ends[:used]), periods)
+    marks = np.zeros(periods + 1, np.int64)
+    np.add.at(marks, edges[:-1][::2], 1)  # a burst from each odd sojourn's start ...
+    np.add.at(marks, edges[1:][::2], -1)  # ... to its end
+    return np.cumsum(marks[:-1]) > 0
 
 
 def uniform_in_periods(counts, rng: np.random.Generator, delta: float) -> np.ndarray:
