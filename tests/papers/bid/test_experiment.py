@@ -172,6 +172,22 @@ def test_every_scheduler_sees_the_same_trace():
     assert {"summary", "arm", "flushes", "waits"} <= set(out)
 
 
+def test_a_main_sweep_task_is_every_cell_of_one_trace_in_order():
+    from storrepro.papers.bid.experiment import _trace_key, main_cells, run_trace, trace_tasks
+
+    cfg = BIDConfig(profile="quick", events=600, seeds=2)
+    cells = main_cells(cfg, ["Grep", "Sort"])
+    tasks = trace_tasks(cells)
+    assert [c for task in tasks for c in task] == cells
+    assert len(tasks) == 4 and all(len({_trace_key(c) for c in task}) == 1 for task in tasks)
+    assert len({_trace_key(task[0]) for task in tasks}) == 4
+    # a task's outputs are its cells' own, whatever stream the sweep hands the task
+    task = tasks[3][-3:]
+    outs = run_trace(task, np.random.default_rng(1))
+    pd.testing.assert_frame_equal(pd.DataFrame([o["summary"] for o in outs]),
+                                  pd.DataFrame([run_cell(c)["summary"] for c in task]))
+
+
 def test_config_profiles_and_errors():
     quick, full = BIDConfig(profile="quick"), BIDConfig(profile="full")
     assert quick.events < full.events and full.seeds >= 5

@@ -5,7 +5,13 @@ import pandas as pd
 import pytest
 
 from storrepro.papers.bid import claims, workload
-from storrepro.papers.bid.mode_a import ModeAOptions, simulate_mode_a, structures
+from storrepro.papers.bid.mode_a import (
+    ModeAOptions,
+    _cfq_order,
+    cfq_order_frame,
+    simulate_mode_a,
+    structures,
+)
 from storrepro.papers.bid.mode_a_kernel import _pairwise_sum, bid_orders
 from storrepro.papers.bid.workload import WORKLOADS
 from storrepro.sim.disk_model import hdd_service_times
@@ -127,6 +133,23 @@ def test_kernel_equals_python_twin(scheme, options):
         assert fast["dispatched"] == fast["structures"] or options.defects
     if scheme == "bid-hybrid" and options.window == 4:
         assert simulate_mode_a(traces[0], scheme, options, bid=bid_orders)["ssd_decisions"] > 0
+
+
+def test_cfq_rounds_equal_the_pandas_form():
+    """The argsort form of CFQ's rounds against the pandas one, order for order: windows of
+    one, a few and 128 structures, quanta 1, 2 and 8, pids far apart, an empty trace."""
+    traces = [rows(HAND_MADE)] + [
+        workload.generate(w, 4000, np.random.default_rng(seed))
+        for w in WORKLOADS for seed in (1, 2)
+    ]
+    far = traces[1].assign(pid=traces[1].pid * 10**12 - 7)
+    for t in [*traces, far, rows([])]:
+        s = structures(t)
+        for window in (1, 3, 128):
+            for quantum in (1, 2, 8):
+                fast = _cfq_order(s, window, quantum)
+                assert fast.dtype == np.int64
+                np.testing.assert_array_equal(fast, cfq_order_frame(s, window, quantum))
 
 
 def test_pairwise_sum_is_numpys():

@@ -30,5 +30,6 @@ def largest_sweep() -> Sweep:
 
     cfg = BIDConfig(profile="full")
     experiment.warm_up()
-    tasks = experiment.main_cells(cfg, WORKLOADS)  # the notebook's cells: every scheme, reading
-    return Sweep("workloads × schedulers × seeds", experiment.run_cell, tasks, cfg.seed, digest)
+    # the notebook's tasks: every scheme and reading of one trace in each
+    tasks = experiment.trace_tasks(experiment.main_cells(cfg, WORKLOADS))
+    return Sweep("workloads × schedulers × seeds", experiment.run_trace, tasks, cfg.seed, digest)

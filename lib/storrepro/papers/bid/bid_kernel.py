@@ -2,7 +2,8 @@
 BID-Hybrid's tier placement when a queue is marked, :mod:`storrepro.papers.bid.hybrid`).
 
 Staging queues are linked lists of requests; their timers are found by scanning the open queues
-(at most one per process) in the Python heap's (expiry, queue) order; the wait history is a ring
+(at most one per process) in the Python heap's (expiry, queue) order, a scan a timer event skips
+when a floor under every timer (``st.timer_floor``) is still ahead; the wait history is a ring
 per process; marked queues form one flat FIFO of requests (they are flushed whole, in marking
 order); the dispatch queue is served C-LOOK. The three entry points are BID's events: an arrival
 (:func:`_bid_add`), the timers (:func:`_fire`) and a dispatch (:func:`_bid_next`).
@@ -14,6 +15,7 @@ import numpy as np
 
 from storrepro.papers.bid.kernel_core import (
     HYBRID,
+    INF,
     READ,
     WRITE,
     _device_take,
@@ -152,9 +154,12 @@ def _close(p, st, sq):
 def _fire(now, tsim, opt, st, req, idx, sq, hist, logs, vfs):
     """The timer event: mark, in timer order, every staging queue whose timer is due by
     ``now``."""
+    if st.timer_floor > now:  # no timer is due: skip the scan
+        return
     while True:
         s = _earliest(st, sq)
         if s < 0 or sq.queues[s].expiry > now:
+            st.timer_floor = INF if s < 0 else sq.queues[s].expiry
             return
         _close(sq.queues[s].pid, st, sq)
         _mark(s, sq.queues[s].expiry, tsim, opt, st, req, idx, sq, hist, logs, vfs)
@@ -229,6 +234,7 @@ def _bid_add(lba, size, op, p, event, now, tsim, opt, st, req, idx, pieces, sq, 
         st.count += 1
     _piece(st, pieces, event, target)
     queue.expiry = min(queue.last_at + queue.wait, queue.deadline)  # the (re-armed) timer
+    st.timer_floor = min(st.timer_floor, queue.expiry)
 
 
 @borrowing

@@ -1,6 +1,6 @@
 """The experiment of notebook 04: one replay (:func:`simulate`, with the kernel or the simpy
 reference model) and the sweeps over them. Every (workload, scheduler, replicate, variant) cell
-is one task.
+is one run; the main sweep's task is the cells of one trace, the sensitivity sweep's one cell.
 
 The trace of a (workload, replicate) pair comes from its own random stream, keyed by the pair
 alone, so every scheduler sees the identical trace (each worker process keeps the traces it made,
@@ -17,6 +17,7 @@ clairvoyant sweep.
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -208,8 +209,8 @@ def run_cell(cell: Cell, rng=None) -> dict:
 
 def main_cells(cfg, workloads, schedulers=MAIN, variants=VARIANTS) -> list[Cell]:
     """Every (workload, replicate, scheduler, variant) run — a scheduler once per group of
-    variants that share its options (:func:`shared_runs`); the cells of one trace side by side,
-    so a worker often reuses the trace it made."""
+    variants that share its options (:func:`shared_runs`); the cells of one trace side by side
+    (:func:`trace_tasks` groups them)."""
     runs = {s: shared_runs(s, variants) for s in schedulers}
     return [
         Cell(w, s, r, cfg.events, cfg.seed, cfg.rq_limit, cfg.mode, v, *selected(cfg))
@@ -220,13 +221,28 @@ def main_cells(cfg, workloads, schedulers=MAIN, variants=VARIANTS) -> list[Cell]
     ]
 
 
-def run_all(cfg, workloads, schedulers=MAIN, desc="workloads x schedulers x readings"):
+def trace_tasks(cells: list[Cell]) -> list[tuple[Cell, ...]]:
+    """The cells grouped by trace, one sweep task each (cells of one trace side by side, as
+    :func:`main_cells` orders them). One worker then makes a trace, its kernel records and its
+    Mode A structures once for all its cells; one task per cell gave a trace's cells to both
+    workers, and each made them."""
+    return [tuple(group) for _, group in itertools.groupby(cells, key=_trace_key)]
+
+
+def run_trace(cells: tuple[Cell, ...], rng=None) -> list[dict]:
+    """:func:`run_cell` of each cell of one trace (:func:`trace_tasks`), in order; a cell's
+    numbers come from its trace's own stream, not from ``rng``."""
+    return [run_cell(cell) for cell in cells]
+
+
+def run_all(cfg, workloads, schedulers=MAIN, desc="traces (workloads x seeds)"):
     """All runs; returns (summary frame with one row per (workload, scheduler, replicate,
     variant) — a shared run under each variant it serves — and
     {(workload, scheduler, replicate, variant): detail dict})."""
     warm_up()
     cells = main_cells(cfg, workloads, schedulers)
-    outs = sweep(run_cell, cells, seed=cfg.seed, desc=desc)
+    tasks = trace_tasks(cells)
+    outs = [out for task in sweep(run_trace, tasks, seed=cfg.seed, desc=desc) for out in task]
     runs = {s: shared_runs(s) for s in schedulers}
     served = [(c, o, v) for c, o in zip(cells, outs, strict=True)
               for v in runs[c.scheduler][c.variant]]  # fmt: skip

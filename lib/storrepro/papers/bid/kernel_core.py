@@ -68,6 +68,9 @@ COUNTERS = np.dtype(
         ("nroute", I8),  # BID-Hybrid: requests sent to the SSD
         ("hits_r", I8),  # BID-Hybrid: arrivals the VFS-SSD table routed, per direction
         ("hits_w", I8),
+        # BID: at most the earliest open staging queue's timer (each timer set lowers it, a scan
+        # of the open queues makes it exact), so a timer event with none due skips the scan
+        ("timer_floor", F8),
     ]
 )
 

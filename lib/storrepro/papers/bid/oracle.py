@@ -194,13 +194,14 @@ def _parts(geometry: HDDGeometry, modern: bool):
     return fixed, (g.t_rot if modern else 0.0), g.t_adjacent + 2 * g.t_cyl_switch
 
 
-def _bound(op, lba, size, no_seek, must, geometry, modern):
+def _bound(op, lba, size, no_seek, must, geometry, modern, requests=None):
     """The lower bound (ms) when the events ``must`` have to be served by the HDD (all: the
-    HDD's bound; some: the tiered bound)."""
+    HDD's bound; some: the tiered bound). ``requests`` may hand in :func:`fewest_requests` of
+    all the events."""
     fixed, rotation, seek = _parts(geometry, modern)
     variable = no_seek - fixed  # service from its own start: no seek and, modern, no rotation
     if must.all():
-        requests = fewest_requests(op, lba, size)
+        requests = fewest_requests(op, lba, size) if requests is None else requests
         chains = fewest_chains(lba, size) if modern else 1
     else:
         requests = _layers_requests(op, lba, size, must)
@@ -253,10 +254,12 @@ def oracle_bound(
     everything = np.ones(len(lba), dtype=bool)
     swept = swept_requests(trace)
     sweep = _costs(swept.lba.to_numpy(np.int64), swept["size"].to_numpy(np.int64), gi, gf)[1]
+    requests = fewest_requests(op, lba, size)
+    floor = _bound(op, lba, size, no_seek, everything, geometry, modern_disk, requests)
     return {
-        "oracle_floor_s": _bound(op, lba, size, no_seek, everything, geometry, modern_disk) / 1000,
+        "oracle_floor_s": floor / 1000,
         "oracle_sweep_s": float(sweep.sum() / 1000),
         "oracle_tiered_s": _bound(op, lba, size, no_seek, ~_may_ssd(op, lba, size), geometry,
                                   modern_disk) / 1000,  # fmt: skip
-        "oracle_requests": fewest_requests(op, lba, size),
+        "oracle_requests": requests,
     }
