@@ -76,3 +76,24 @@ def _quick_run(name, out, tmp_path_factory, public_trace) -> int:
         trace = trace_arguments(tmp_path_factory.mktemp("traces"), [name])
     return main(["reproduce", "--profile", "quick", "--only", name, "--workers", "1", "--out",
                  str(out), *trace])
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: none without it (-p no:xdist)
+def pytest_xdist_make_scheduler(config, log):
+    """Under `-n` (its default `--dist load`), each paper's own tests (tests/papers/<paper>/)
+    go to one xdist worker as one unit, and every other test alone, as `load` sends them: a
+    paper's numba kernels then compile once, in that worker, not in both at the same moment as
+    when a file's tests were dealt out in turn (a clean clone has no kernel cache, and compiling
+    a paper's kernels takes up to a minute). xdist's own `--dist loadgroup` would do this with
+    marks, but pytest 9 no longer reads the node id it rewrites."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class PaperScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            parts = nodeid.split("/", 3)
+            return "/".join(parts[:3]) if parts[:2] == ["tests", "papers"] and len(parts) > 3 \
+                else nodeid
+
+    return PaperScheduling(config, log)
