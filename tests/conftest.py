@@ -5,10 +5,9 @@ import socket
 
 import pytest
 
-from helpers import CRAN_MISSING, ON_PUBLIC_TRACE
+from helpers import ON_PUBLIC_TRACE
 from storrepro.__main__ import main
 from storrepro.suite.data.cloudphysics import TraceUnavailable, cloudphysics_trace
-from storrepro.suite.notebooks import NOTEBOOKS, config_class
 from trace_samples import trace_arguments
 
 
@@ -34,43 +33,67 @@ def public_trace():
 
 
 def pytest_collection_modifyitems(items):
-    """The tests that execute notebooks first: the quick run they share is the longest single
-    piece of work, so it starts while the other tests fill the other core."""
+    """The tests that execute notebooks first: the notebooks' quick runs are the longest pieces
+    of work, and the xdist workers take the tests in turn, so each runs its share of them side
+    by side with the other's, and the short tests fill the cores at the end."""
     items.sort(key=lambda item: item.get_closest_marker("notebook") is None)
 
 
 @pytest.fixture(scope="session")
 def quick_runs(tmp_path_factory, public_trace):
-    """Every notebook executed once in the quick profile, in one run as `make reproduce
-    PROFILE=quick` does it (two notebooks side by side), shared by the tests of
-    test_notebooks.py and test_public_trace.py: made once per test session, by whichever xdist
-    worker asks first, while the others wait on its lock and read its outputs. A notebook that
-    takes a trace runs on one: the public trace for :data:`helpers.ON_PUBLIC_TRACE` when it is
-    available, else its package's small sample trace in a public format (the synthetic stand-ins
-    run in every `make reproduce`). A notebook that fails leaves the run's outputs in its
-    staging folder, where each test still finds its own notebook's."""
+    """Each notebook executed once in the quick profile, shared by the tests of
+    test_notebooks.py and test_public_trace.py: a notebook runs when a test first asks for it,
+    in the xdist worker that asks first, while a worker asking for the same notebook waits on
+    its lock and then reads its outputs. Each notebook is a run of its own, sweeping in its
+    kernel's process (``--workers 1``, as each of the two notebooks `make reproduce
+    PROFILE=quick` runs side by side does), so that the workers run different notebooks at once
+    and a worker whose notebook is done goes on with other tests. A notebook that takes a trace
+    runs on one: the public trace for :data:`helpers.ON_PUBLIC_TRACE` when it is available, else
+    its package's small sample trace in a public format (the synthetic stand-ins run in every
+    `make reproduce`). A notebook that fails leaves its run's outputs in its staging folder,
+    where its tests still find them."""
     shared = tmp_path_factory.getbasetemp()  # this session's; a worker's is in the session's
     shared = shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
-    out, done = shared / "quick_runs", shared / "quick_runs.exit"
-    with open(shared / "quick_runs.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker runs; the others wait, then read
-        if not done.exists():
-            done.write_text(str(_quick_run(out, tmp_path_factory, public_trace)))
-    folder = out if done.read_text() == "0" else out / "staging"
 
     def get(name):
+        out, done = shared / "quick_runs" / name, shared / f"quick_runs.{name}.exit"
+        with open(shared / f"quick_runs.{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one worker runs it; the others wait, then read
+            if not done.exists():
+                done.write_text(str(_quick_run(name, out, tmp_path_factory, public_trace)))
+        folder = out if done.read_text() == "0" else out / "staging"
         path = folder / "results" / f"{name}.json"
-        assert path.exists(), f"{name} wrote no result in the quick run (exit {done.read_text()})"
+        assert path.exists(), f"{name} wrote no result in its quick run (exit {done.read_text()})"
         return folder, json.loads(path.read_text())
 
     return get
 
 
-def _quick_run(out, tmp_path_factory, public_trace) -> int:
-    names = [n for n in NOTEBOOKS if not (config_class(n).needs_cran and CRAN_MISSING)]
-    public = [n for n in ON_PUBLIC_TRACE if n in names and not isinstance(public_trace,
-                                                                          Exception)]
-    traces = trace_arguments(tmp_path_factory.mktemp("traces"),
-                             [n for n in names if n not in public])
-    traces += [a for n in public for a in ("-p", f"{n}:trace={public_trace}")]
-    return main(["reproduce", "--profile", "quick", "--only", *names, "--out", str(out), *traces])
+def _quick_run(name, out, tmp_path_factory, public_trace) -> int:
+    if name in ON_PUBLIC_TRACE and not isinstance(public_trace, Exception):
+        trace = ["-p", f"{name}:trace={public_trace}"]
+    else:
+        trace = trace_arguments(tmp_path_factory.mktemp("traces"), [name])
+    return main(["reproduce", "--profile", "quick", "--only", name, "--workers", "1", "--out",
+                 str(out), *trace])
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: none without it (-p no:xdist)
+def pytest_xdist_make_scheduler(config, log):
+    """Under `-n` (its default `--dist load`), each paper's own tests (tests/papers/<paper>/)
+    go to one xdist worker as one unit, and every other test alone, as `load` sends them: a
+    paper's numba kernels then compile once, in that worker, not in both at the same moment as
+    when a file's tests were dealt out in turn (a clean clone has no kernel cache, and compiling
+    a paper's kernels takes up to a minute). xdist's own `--dist loadgroup` would do this with
+    marks, but pytest 9 no longer reads the node id it rewrites."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class PaperScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            parts = nodeid.split("/", 3)
+            return "/".join(parts[:3]) if parts[:2] == ["tests", "papers"] and len(parts) > 3 \
+                else nodeid
+
+    return PaperScheduling(config, log)

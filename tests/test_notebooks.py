@@ -204,7 +204,7 @@ def test_simulator_validation_reproduces_every_claim_in_quick(quick_runs):
 
 @pytest.mark.notebook
 def test_same_seed_gives_identical_numbers_serial_and_on_dask(tmp_path, quick_runs):
-    # the shared quick run sweeps in-process (two notebooks side by side); this one on a local
+    # the shared quick run sweeps in the kernel's process (--workers 1); this one on a local
     # dask cluster
     name = "00_simulator_validation"
     _, serial = quick_runs(name)
