@@ -95,6 +95,12 @@ def test_lagged_pearson_and_peaks_equal_numpy():
     assert np.array_equal(
         pp.acf_lagged_pearson(rows, 200), [ref.lagged_pearson(r, 200) for r in rows]
     )
+    # more rows than one chunk of spectra (pp.FFT_CHUNK_BYTES): the chunks' rows alike
+    rows = np.array([random_series(rng, 300) for _ in range(150)])
+    assert rows.shape[0] > pp.FFT_CHUNK_BYTES // (16 * 513)
+    assert np.array_equal(
+        pp.acf_lagged_pearson(rows, 151), [ref.lagged_pearson(r, 151) for r in rows]
+    )
 
 
 def test_aggregate_and_forecast_equal_numpy():

@@ -387,6 +387,49 @@ def test_detect_many_fills_each_cache_as_detect_does():
                 not isinstance(key, int) or np.array_equal(a[key][0], b[key][0]))
 
 
+def test_minimum_horizons_sharing_a_cache_give_the_periods_of_fresh_detectors(monkeypatch):
+    # long periods (every candidate verified at least 11: the other horizons reuse the first
+    # detector's period) and short ones (candidates under 11: each horizon verifies its own)
+    rng = np.random.default_rng(9)
+    xs = [sine(p, n) + s * rng.normal(size=n) for n in (40, 120, 432)
+          for p in (3, 4, 5, 24, 72) for s in (0.1, 0.5, 1.0, 3.0)]
+    detectors = [PrecisePeriod(**ppm.reading_fields(f"min_horizon={h}"))
+                 for h in ("11", "none", "7")]
+    fresh = [[d.detect(x) for x in xs] for d in detectors]
+    verified, real = [], PrecisePeriod._verify
+    monkeypatch.setattr(PrecisePeriod, "_verify",
+                        lambda self, rows: verified.extend(rows) or real(self, rows))
+    assert fresh[0] != fresh[1]  # the horizons differ on some series
+    caches = [{} for _ in xs]
+    assert detectors[0].detect_many(xs, caches) == fresh[0]
+    first = len(verified)
+    assert [d.detect_many(xs, caches) for d in detectors[1:]] == fresh[1:]
+    assert 0 < len(verified) - first < 2 * first  # the later two skip the long periods
+    alone = [{} for _ in xs]
+    assert [[d.detect(x, cache=c) for x, c in zip(xs, alone, strict=True)]
+            for d in detectors] == fresh
+    for a, b in zip(alone, caches, strict=True):  # alone as batched
+        assert a.keys() == b.keys() and all(repr(a[key]) == repr(b[key]) for key in a)
+
+
+def test_detect_many_checks_its_series_as_detect_does():
+    # rows of one length are checked at once; a bad one is still named as as_series names it
+    rng = np.random.default_rng(3)
+    rows = [sine(24, 300) + rng.normal(0, 0.2, 300) for _ in range(3)] + [np.full(300, 2.0)]
+    detector = PrecisePeriod()
+    assert detector.detect_many(rows) == [detector.detect(x) for x in rows]
+    assert detector.detect_many(rows)[-1] is None  # constant
+    assert detector.detect_many([r.astype(np.float32) for r in rows]) == detector.detect_many(rows)
+    for bad, match in ((np.nan, "NaN or infinite"), (np.inf, "NaN or infinite"),
+                       (1e60, "in magnitude")):
+        broken = [r.copy() for r in rows]
+        broken[1][7] = bad
+        with pytest.raises(ValueError, match=match):
+            detector.detect_many(broken)
+        with pytest.raises(ValueError, match=match):
+            detector.detect(broken[1])
+
+
 def test_forecast_pccs_are_pcc_of_each_forecast():
     # horizons within and beyond one period, repeated horizons (one batch row each), a
     # constant target (no variance: nan), a history with exactly 3T samples and a target

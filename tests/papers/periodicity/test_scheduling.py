@@ -383,7 +383,9 @@ def test_readings_sharing_caches_equal_fresh_forecasts_and_detection_checks():
     from storrepro.papers.periodicity.experiment import detection_check
 
     w = _small_surrogate(segments=160)
-    readings = ("preprocessed", "denoised", "raw", "min_horizon=7")
+    # both readings that low-pass the history in turn (they share its low-pass)
+    readings = ("preprocessed", "denoised", "forecast_denoised", "raw", "min_horizon=none",
+                "min_horizon=7")
     start = w.spec.history_minutes
     caches, det_caches = {}, {}
     ids = np.arange(0, 160, 3)

@@ -62,7 +62,13 @@ import numpy as np
 import pywt
 
 from storrepro.papers.periodicity import _fast_steps as fast
-from storrepro.papers.periodicity._input import as_series, is_constant
+from storrepro.papers.periodicity._input import (
+    MAX_MAGNITUDE,
+    MIN_MAGNITUDE,
+    MIN_VALUES,
+    as_series,
+    is_constant,
+)
 from storrepro.suite.checks import finite, whole
 
 TUKEY_K = 1.5
@@ -209,17 +215,26 @@ def acf_unbiased(x: np.ndarray, max_lag: int) -> np.ndarray:
     return acov / ((n - np.arange(max_lag + 1)) * var)
 
 
+#: The spectra of the rows :func:`acf_lagged_pearson` transforms at once, in bytes.
+FFT_CHUNK_BYTES = 1 << 18
+
+
 def acf_lagged_pearson(x: np.ndarray, max_lag: int) -> np.ndarray:
     """Pearson correlation of ``x[:-k]`` with ``x[k:]`` (each side its own mean and variance),
     k = 0..max_lag; ``x`` may hold one series per row. The lagged cross products come from one
     FFT; means and variances from prefix sums (:func:`~storrepro.papers.periodicity._fast_steps.
     lagged_pearson`); a side without variance gives 0."""
-    rows = np.atleast_2d(np.asarray(x, dtype=float))
+    rows = np.ascontiguousarray(np.atleast_2d(np.asarray(x, dtype=float)))
     n = rows.shape[1]
     size = 1 << int(np.ceil(np.log2(2 * n)))
-    f = np.fft.rfft(rows, size, axis=-1)
-    cross = np.fft.irfft(f.real**2 + f.imag**2, size, axis=-1)[:, : max_lag + 1]
-    r = fast.lagged_pearson(np.ascontiguousarray(rows), np.ascontiguousarray(cross))
+    cross = np.empty((rows.shape[0], max_lag + 1))
+    # rows in chunks whose spectra fit in the cache (each row's FFTs do not depend on the
+    # others: the same bits as one batch), not one batch of large temporaries
+    chunk = max(1, FFT_CHUNK_BYTES // (16 * (size // 2 + 1)))
+    for lo in range(0, rows.shape[0], chunk):
+        f = np.fft.rfft(rows[lo:lo + chunk], size, axis=-1)
+        cross[lo:lo + chunk] = np.fft.irfft(f.real**2 + f.imag**2, size, axis=-1)[:, : max_lag + 1]
+    r = fast.lagged_pearson(rows, cross)
     return r if np.ndim(x) == 2 else r[0]
 
 
@@ -325,9 +340,11 @@ def forecast_pccs(requests: list[tuple[np.ndarray, int, np.ndarray, int]]) -> li
     order = sorted(range(len(requests)), key=lambda r: requests[r][3])  # by horizon
     horizon = np.array([requests[r][3] for r in order], dtype=np.int64)
     out_start = np.concatenate([[0], np.cumsum(horizon)])
-    sizes = np.array([requests[r][0].size for r in order], dtype=np.int64)
+    # each forecast reads only the last 3T samples of its history
+    sizes = np.array([3 * requests[r][1] for r in order], dtype=np.int64)
     a, b = fast.centred_forecasts(
-        np.concatenate([requests[r][0] for r in order]).astype(float, copy=False),
+        np.concatenate([requests[r][0][requests[r][0].size - 3 * requests[r][1]:]
+                        for r in order]).astype(float, copy=False),
         np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes,
         np.concatenate([requests[r][2][: requests[r][3]] for r in order]).astype(float,
                                                                                copy=False),
@@ -427,7 +444,7 @@ class PrecisePeriod:
 
     def level_of(self, period: int, n: int) -> int:
         """The DWT level the ``'denoised'`` readings low-pass a candidate's series at."""
-        return verification_level(period, level_set(n, self.jmax, True, self.wavelet)[-1])
+        return _level_of(period, n, self.jmax, self.wavelet)
 
     def forecast_source(self, w: np.ndarray, period: int) -> np.ndarray:
         """The history the forecast of ``period`` is built from, under ``verification``."""
@@ -513,15 +530,7 @@ class PrecisePeriod:
         """``caches[i][length]``, as :meth:`windows` keeps it, for the window ``xs[i][:length]``
         of every series at once: one preprocessing, one DWT and one ACF batch for all rows
         (the same kernels row by row, so the same numbers as one window at a time)."""
-        x = np.stack([s[:length] for s in xs])
-        if self.preprocess:
-            k = float(self.tukey_k)
-            w = fast.preprocess_rows(x, k, min(int(self.dip_max), length),
-                                     min(int(self.dip_neighbours), length))
-            if self.spikes == "remove":
-                w = np.array([remove_spikes(row, k) for row in w])
-        else:
-            w = x
+        w = self._clean_rows(np.stack([s[:length] for s in xs]))
         levels = level_set(length, self.jmax, self.level0, self.wavelet)
         low = fast.lowpass_levels_rows(w, np.asarray(levels, dtype=np.int64),
                                        *_filters(self.wavelet))
@@ -530,6 +539,14 @@ class PrecisePeriod:
             per_level = peaks[i * len(levels):(i + 1) * len(levels)]
             windows[length] = (w[i], per_level,
                              aggregate([p for p in per_level if p is not None], self.aggregation))
+
+    def _clean_rows(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`clean` of each row of ``x`` (series of one length), one kernel call for all."""
+        if not self.preprocess:
+            return x
+        k, n = float(self.tukey_k), x.shape[1]
+        w = fast.preprocess_rows(x, k, min(int(self.dip_max), n), min(int(self.dip_neighbours), n))
+        return np.array([remove_spikes(row, k) for row in w]) if self.spikes == "remove" else w
 
     def _score(self, x: np.ndarray, cache: dict, length: int, end: tuple, t: int,
                h: int) -> float:
@@ -561,27 +578,59 @@ class PrecisePeriod:
 
     def detect(self, x, cache: dict | None = None) -> int | None:
         """The verified period of ``x``, or ``None`` (too short, constant, or none verified);
-        ``cache`` as in :meth:`windows`."""
+        ``cache`` as in :meth:`windows` (it also keeps the period, see :meth:`_known`)."""
         x = as_series(x)
         if x.size < self.L0_min or is_constant(x):
             return None
-        last = None
+        cache = {} if cache is None else cache
+        known = self._known(cache)
+        if known:
+            return known[0]
+        last, low = None, math.inf
         for window in self.windows(x, cache=cache):
+            low = min(low, _smallest(window.candidates, window.length))
             if window.verified(self.theta):
-                return window.best
+                return self._keep(cache, window.best, low)
             last = window.best if window.best is not None else last
-        return last if self.on_fail == "best" else None
+        return self._keep(cache, last if self.on_fail == "best" else None, low)
+
+    def _known(self, cache: dict) -> tuple[int | None] | None:
+        """``(period,)`` when a detector that differs from this one only in its minimum horizon
+        found ``period`` on the series of ``cache`` and no candidate it verified (in the windows
+        it went through) was shorter than either minimum horizon: then every window's
+        verifiable candidates, horizons, PCCs and decisions were this detector's too, so it
+        finds the same period (and would add nothing to ``cache``)."""
+        for hmin, (period, low) in cache.get(self._outcomes, {}).items():
+            if low >= max(hmin, self.min_horizon):
+                return (period,)
+        return None
+
+    def _keep(self, cache: dict, period: int | None, low: float) -> int | None:
+        """Keep ``period`` and ``low`` (the shortest candidate with 3T within its window, of the
+        windows gone through) in ``cache`` for :meth:`_known`; return ``period``."""
+        cache.setdefault(self._outcomes, {})[self.min_horizon] = (period, low)
+        return period
+
+    @property
+    def _outcomes(self) -> tuple:
+        return ("outcomes", self.verification, self.theta, self.on_fail)
 
     def detect_many(self, xs, caches: list | None = None) -> list[int | None]:
         """``[self.detect(x, cache) for x, cache in zip(xs, caches)]``, the same periods and
         caches: the loops run in step; each step's windows of one length are preprocessed and
         searched for candidates in one batch (:meth:`_fill_windows`), and all of the step's
         verifications are scored in one batch (:meth:`_verify`), not one series at a time."""
-        xs = [as_series(x) for x in xs]
+        xs, constant = _series_rows(xs)
         caches = [{} for _ in xs] if caches is None else caches
         out: list[int | None] = [None] * len(xs)
-        live = {i: None for i, x in enumerate(xs)  # the last window's best candidate
-                if x.size >= self.L0_min and not is_constant(x)}
+        live, low = {}, {}  # the last window's best candidate; the shortest candidate
+        for i, x in enumerate(xs):
+            if x.size >= self.L0_min and not constant[i]:
+                known = self._known(caches[i])
+                if known:
+                    out[i] = known[0]
+                else:
+                    live[i], low[i] = None, math.inf
         lengths = {n: list(self.window_lengths(n)) for n in {xs[i].size for i in live}}
         step = 0
         while live:
@@ -590,7 +639,8 @@ class PrecisePeriod:
                 schedule = lengths[xs[i].size]
                 if step == len(schedule):  # no window verified
                     last = live.pop(i)
-                    out[i] = last if self.on_fail == "best" else None
+                    out[i] = self._keep(caches[i], last if self.on_fail == "best" else None,
+                                        low[i])
                 else:
                     now[i] = schedule[step]
             batches: dict[int, list[int]] = {}
@@ -599,67 +649,104 @@ class PrecisePeriod:
                     batches.setdefault(length, []).append(i)
             for length, rows in batches.items():
                 self._fill_windows([xs[i] for i in rows], [caches[i] for i in rows], length)
-            windows = self._verify([(xs[i], caches[i], length) for i, length in now.items()])
-            for i, window in zip(now, windows, strict=True):
-                if window.verified(self.theta):
-                    out[i] = window.best
+            picks = self._verify([(xs[i], caches[i], length) for i, length in now.items()])
+            for i, (best, verified, shortest) in zip(now, picks, strict=True):
+                low[i] = min(low[i], shortest)
+                if verified:
+                    out[i] = self._keep(caches[i], best, low[i])
                     del live[i]
-                elif window.best is not None:
-                    live[i] = window.best
+                elif best is not None:
+                    live[i] = best
             step += 1
         return out
 
-    def _verify(self, rows: list) -> list[Window]:
-        """The :class:`Window` that :meth:`windows` (stopping at the first verified window)
-        makes of each ``(x, cache, length)`` of ``rows``, with the same entries in each
-        ``cache``: each step's PCCs not yet in a cache are scored in one batch
-        (:func:`forecast_pccs`), the accuracy checks first, then the stability checks of the
-        windows whose best candidate passed."""
-        hmin = self.min_horizon
-        plans = []
+    def _verify(self, rows: list) -> list[tuple[int | None, bool, float]]:
+        """The best candidate of the :class:`Window` that :meth:`windows` (stopping at the
+        first verified window) makes of each ``(x, cache, length)`` of ``rows``, whether it
+        verified and the window's shortest candidate with 3T within it (inf: none), with the
+        same entries in each ``cache``: each step's PCCs not yet in a cache are scored in one
+        batch (:func:`forecast_pccs`), the accuracy checks first, then the stability checks of
+        the windows whose best candidate passed."""
+        hmin, theta = self.min_horizon, self.theta
+        plans, requests, lows, ends = [], [], [], {}
         for x, store, length in rows:
-            n = x.size
-            ok = [t for t in store[length][2] if 3 * t <= length and length + max(t, hmin) <= n]
+            n, ok, low = x.size, [], math.inf
+            for t in store[length][2]:
+                if 3 * t <= length:
+                    low = min(low, t)
+                    if length + max(t, hmin) <= n:
+                        ok.append(t)
+            lows.append(low)
             end = None
             if ok:
                 end = ("full", length + min(n - length, 3 * max(max(ok), hmin)))
                 if end not in store:
-                    store[end] = self.clean(x[: end[1]])
+                    ends.setdefault(end, []).append((x, store))
+                requests += [(x, store, length, end, t, max(t, hmin)) for t in ok]
             plans.append((ok, end))
-        scores = self._pccs([(x, store, length, end, t, max(t, hmin))
-                             for (x, store, length), (ok, end) in zip(rows, plans, strict=True)
-                             for t in ok])
+        for end, todo in ends.items():  # the cleaned histories-plus-futures, by length
+            clean = self._clean_rows(np.stack([x[: end[1]] for x, _ in todo]))
+            for (_, store), row in zip(todo, clean, strict=True):
+                store[end] = row
+        scores = self._pccs(requests)
         picks, stable, k = [], [], 0
         for (x, store, length), (ok, end) in zip(rows, plans, strict=True):
-            mine, k = scores[k:k + len(ok)], k + len(ok)
-            best, acc = None, math.nan
-            if ok:  # np.argmax of the scores, nan as -inf (the first best), as in windows()
-                ranked = [s if math.isfinite(s) else -math.inf for s in mine]
+            if not ok:
+                picks.append(None)
+                continue
+            if len(ok) == 1:
+                i = 0
+            else:  # np.argmax of the scores, nan as -inf (the first best), as in windows()
+                ranked = [s if math.isfinite(s) else -math.inf for s in scores[k:k + len(ok)]]
                 i = max(range(len(ranked)), key=ranked.__getitem__)
-                best, acc = ok[i], mine[i]
-                if acc >= self.theta:
-                    h = min(x.size - length, 3 * max(best, hmin))
-                    stable.append((x, store, length, end, best, h))
-            picks.append((tuple(mine), best, acc))
+            best, acc = ok[i], scores[k + i]
+            k += len(ok)
+            if acc >= theta:
+                stable.append((x, store, length, end, best, min(x.size - length,
+                                                                 3 * max(best, hmin))))
+                picks.append(best)
+            else:
+                picks.append((best,))  # not verified
         stabs = iter(self._pccs(stable))
-        return [Window(length, tuple(store[length][1]), tuple(store[length][2]), mine, best, acc,
-                       next(stabs) if best is not None and acc >= self.theta else math.nan)
-                for (x, store, length), (mine, best, acc) in zip(rows, picks, strict=True)]
+        return [(None, False, low) if best is None else (best[0], False, low)
+                if isinstance(best, tuple) else (best, next(stabs) >= theta, low)
+                for best, low in zip(picks, lows, strict=True)]
 
     def _pccs(self, requests: list) -> list[float]:
         """``[self._score(*request) for request in requests]`` (requests: ``(x, cache, length,
         end, t, h)``), the PCCs not yet in their caches computed in one batch."""
-        keys = [("pcc", self.verification, length, end, t, h)
-                for _, _, length, end, t, h in requests]
-        todo = {}
-        for (x, store, length, end, t, h), key in zip(requests, keys, strict=True):
+        verification, keys, todo = self.verification, [], {}
+        for x, store, length, end, t, h in requests:
+            key = ("pcc", verification, length, end, t, h)
+            keys.append(key)
             if key not in store and (id(store), key) not in todo:
                 source, target = self._inputs(x, store, length, end, t)
                 todo[id(store), key] = (store, key, source, t, target, h)
         done = forecast_pccs([(src, t, target, h) for _, _, src, t, target, h in todo.values()])
         for (store, key, *_), score in zip(todo.values(), done, strict=True):
             store[key] = score
-        return [store[key] for (_, store, *_), key in zip(requests, keys, strict=True)]
+        return [request[1][key] for request, key in zip(requests, keys, strict=True)]
+
+
+def _series_rows(xs) -> tuple[list[np.ndarray], list[bool]]:
+    """``[as_series(x) for x in xs]`` and which are constant (:func:`is_constant`): float
+    rows of one length checked at once (the same checks as :func:`as_series`, which still
+    names a bad row)."""
+    xs = list(xs)
+    if xs and all(type(x) is np.ndarray and x.dtype == float and x.ndim == 1 for x in xs) and (
+            len({x.size for x in xs}) == 1 and xs[0].size >= MIN_VALUES):
+        rows = np.stack(xs)
+        peak = np.abs(rows).max(axis=1)
+        if np.isfinite(peak).all() and (
+                (peak == 0) | ((peak >= MIN_MAGNITUDE) & (peak <= MAX_MAGNITUDE))).all():
+            return xs, (rows == rows[:, :1]).all(axis=1).tolist()
+    xs = [as_series(x) for x in xs]
+    return xs, [is_constant(x) for x in xs]
+
+
+def _smallest(candidates, length: int) -> float:
+    """The shortest of ``candidates`` with 3T within ``length`` samples (inf: none)."""
+    return min((t for t in candidates if 3 * t <= length), default=math.inf)
 
 
 def detect_readings(x, verifications, **config) -> dict:
@@ -677,6 +764,12 @@ def verification_level(period: int, top: int) -> int:
     """⌊log2(T/8)⌋ clipped to 0..``top``: the deepest level whose low-pass band (below
     1/2^(j+1) cycles per sample) still holds a period-T signal's first four harmonics."""
     return int(min(max(math.floor(math.log2(max(period, 1) / 8)), 0), top))
+
+
+@cache
+def _level_of(period: int, n: int, jmax: int, wavelet: str) -> int:
+    """:meth:`PrecisePeriod.level_of` (asked for every candidate verified)."""
+    return verification_level(period, level_set(n, jmax, True, wavelet)[-1])
 
 
 def _count(value) -> bool:

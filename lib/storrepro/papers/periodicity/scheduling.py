@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from storrepro.papers.periodicity.precise_period import PrecisePeriod, reading_fields
+from storrepro.papers.periodicity.precise_period import PrecisePeriod, forecast, reading_fields
 from storrepro.papers.periodicity.workload import MINUTES_PER_INTERVAL, Workload, bin_sum
 
 SEGMENT_BYTES = 32e9
@@ -159,11 +159,11 @@ def _greedy_moves(P, pred, where, budget):  # pragma: no cover (numba)
     moves = np.empty((max(budget, 0), 3), dtype=np.int64)
     count = 0
     while count < budget:
-        top = 0  # the SSD and bin of the highest forecast load
-        for k in range(1, P.size):
-            if P[k // bins, k % bins] > P[top // bins, top % bins]:
-                top = k
-        s_star, b_star = top // bins, top % bins
+        s_star, b_star = 0, 0  # the SSD and bin of the highest forecast load (the first)
+        for s in range(ssds):
+            for t in range(bins):
+                if P[s, t] > P[s_star, b_star]:
+                    s_star, b_star = s, t
         i = -1  # its unfrozen segment contributing most to that bin
         for j in range(n):
             if where[j] == s_star and not frozen[j] and (
@@ -244,8 +244,7 @@ def precise_prediction(
         for k, side in enumerate((read, write)):  # step 1 does not depend on the reading
             if ("clean", g, k) not in caches:
                 caches[("clean", g, k)] = det.clean(side[g])
-        preds.append(det.predict(caches[("clean", g, 0)], tr, BINS)
-                     + det.predict(caches[("clean", g, 1)], tw, BINS))
+        preds.append(_predict(det, caches, g, 0, tr) + _predict(det, caches, g, 1, tw))
     pred = np.array(preds) if preds else np.zeros((0, BINS))
     ids = np.array(ids, dtype=int)
     # the optional constant of the reconstruction: each SSD's unpredictable load, as its
@@ -255,6 +254,17 @@ def precise_prediction(
     per_segment = (read.sum(axis=1) + write.sum(axis=1)) / read.shape[1]
     base = np.bincount(w.placement[rest], weights=per_segment[rest], minlength=w.spec.ssds)
     return Prediction(ids, np.maximum(pred, 0.0), periods, base)
+
+
+def _predict(det: PrecisePeriod, caches: dict, g: int, k: int, period: int) -> np.ndarray:
+    """``det.predict(caches[("clean", g, k)], period, BINS)``, the history it forecasts from
+    kept in ``caches`` by its DWT level: the readings that low-pass the history share it."""
+    clean = caches[("clean", g, k)]
+    key = ("source", g, k, det.level_of(period, clean.size)
+           if det.verification in ("denoised", "forecast_denoised") else None)
+    if key not in caches:
+        caches[key] = det.forecast_source(clean, period)
+    return forecast(caches[key], period, BINS)
 
 
 def _binned_history(w: Workload, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
