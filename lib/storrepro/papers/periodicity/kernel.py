@@ -84,13 +84,18 @@ def tail_below(
     draws are the bulk of the work). ``rng`` is then left where the last block ended. Given
     the normals already drawn (:attr:`.ssd_latency.Normals.z`), no stream fixes the order:
     each block takes its SSDs' rows, the SSDs with the highest peak minute first (the likeliest
-    over the limit, so that an answer "over" comes from the first block, not the last)."""
+    over the limit, so that an answer "over" comes from the first block, not the last), and an
+    SSD whose first bracket is already below the limit (:func:`quiet_bound`: most SSDs of the
+    calibrations' loads) is not drawn at all."""
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
     done = 0
     drawn = not isinstance(rng, np.random.Generator)  # the normals themselves (Normals.z)
     order = np.argsort(-x.max(axis=1), kind="stable") if drawn else np.arange(x.shape[0])
-    while done < x.shape[0]:
+    if drawn:  # the SSDs whose first bracket already puts them below the limit: not drawn
+        first = 1e3 * (base + quiet_bound(x, rng, arrival_seconds, service))
+        order = order[~(first < limit_ms)[order]]
+    while done < order.size:
         block = max(1, x.shape[0] // 16, done)
         rows = order[done : done + block]
         if not _block_below(x[rows], rng[rows] if drawn else rng, limit_ms, quantile, service,
@@ -111,17 +116,40 @@ class SsdLatencies:
         self.normals, self.done = normals, {}
 
     def __call__(self, load: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        load = self._checked(load)
+        numbers = self._numbers(load, range(load.shape[0]))
+        return numbers[:, 0], numbers[:, 1]
+
+    def _checked(self, load: np.ndarray) -> np.ndarray:
         load = np.ascontiguousarray(load, dtype=float)
         if load.shape[0] != self.normals.shape[0]:
             raise ValueError(f"load: {load.shape[0]} SSDs, expected {self.normals.shape[0]}")
-        keys = [(i, row.tobytes()) for i, row in enumerate(load)]
-        todo = [i for i, key in enumerate(keys) if key not in self.done]
+        return load
+
+    def _numbers(self, load: np.ndarray, rows) -> np.ndarray:
+        """The (mean, tail) of each SSD of ``rows``, computed for those not yet done."""
+        keys = [(i, load[i].tobytes()) for i in rows]
+        todo = [j for j, key in enumerate(keys) if key not in self.done]
         if todo:
-            mean, tail = latency_stats(load[todo], self.normals.z[todo],
+            at = [keys[j][0] for j in todo]
+            mean, tail = latency_stats(load[at], self.normals.z[at],
                                        arrival_seconds=self.normals.arrival_seconds)
-            self.done.update({keys[i]: (mean[j], tail[j]) for j, i in enumerate(todo)})
-        numbers = np.array([self.done[key] for key in keys])
-        return numbers[:, 0], numbers[:, 1]
+            self.done.update({keys[j]: (mean[k], tail[k]) for k, j in enumerate(todo)})
+        return np.array([self.done[key] for key in keys]).reshape(-1, 2)
+
+    def worst(self, load: np.ndarray) -> float:
+        """``self(load)[1].max()``, computing only the SSDs that can hold it: the sixteenth
+        with the highest peak minutes first, then those of the rest whose first bracket
+        (:func:`quiet_bound`) reaches as high as the worst of those (an SSD's tail is at most
+        ``base`` plus its bracket's upper end)."""
+        load = self._checked(load)
+        seconds = self.normals.arrival_seconds
+        order = np.argsort(-load.max(axis=1), kind="stable")
+        first = order[: max(1, load.shape[0] // 16)]
+        worst = self._numbers(load, first)[:, 1].max()
+        bound = base_latency(seconds) + quiet_bound(load, self.normals.z, seconds)
+        rest = [i for i in order[first.size:] if not bound[i] < worst]
+        return max(worst, self._numbers(load, rest)[:, 1].max(initial=worst))
 
     def below(self, load: np.ndarray, limit_ms: float) -> bool:
         """:func:`tail_below` with these normals."""
@@ -175,6 +203,44 @@ def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> 
         below = cdf < target
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
     return bool(1e3 * (base + hi).max() < limit_ms)
+
+
+def quiet_bound(x: np.ndarray, z: np.ndarray, arrival_seconds: int,
+                service: float = S_OPS) -> np.ndarray:
+    """Per row of ``x`` (SSDs × minutes, with its normals ``z``): the upper end ``hi`` of the
+    first bracket of :func:`latency_stats`'s bisection, ``wait_max + 50 / mu_min``, where the
+    SSD can build no backlog, else inf; the bisection's ``hi`` only falls, so the SSD's tail
+    is at most ``base`` plus this. Without drawing the arrivals: a count is at most what the
+    largest normal of its minute gives (``rint(sqrt(r) z + r)`` rises with ``z``), and while
+    no count exceeds the requests served in its sub-bin, the backlog and so ``wait_max`` stay
+    0.0 exactly; ``mu_min`` is that of the minute with the highest rate, as :func:`moments`
+    finds it (the same arithmetic, which rises with the load)."""
+    x = np.ascontiguousarray(x, dtype=float)
+    z = np.ascontiguousarray(z, dtype=float)
+    if z.shape != (x.shape[0], x.shape[1] * sub_bins_per_minute(arrival_seconds)):
+        raise ValueError(f"z: normals of shape {z.shape}, expected the rates' of {x.shape}")
+    return _quiet_bound(x, z, arrival_seconds, SMOOTH / arrival_seconds, float(service),
+                        float(0.05 * service))
+
+
+@numba.njit(cache=True)
+def _quiet_bound(x, z, seconds, speedup, service, floor):  # pragma: no cover (numba)
+    rows, minutes = x.shape
+    per = z.shape[1] // minutes
+    out = np.empty(rows)
+    for row in range(rows):
+        peak = 0.0  # the highest rate (a quiet sub-bin's is 0)
+        for m in range(minutes):
+            r = x[row, m] / 60 / REQUEST_BYTES * speedup  # as _arrivals
+            top = z[row, m * per]
+            for s in range(1, seconds):
+                top = max(top, z[row, m * per + s])
+            if np.rint(np.sqrt(r) * top + r) > service:  # a busy sub-bin serves service · 1 s
+                peak = np.inf
+                break
+            peak = max(peak, r)
+        out[row] = np.inf if peak == np.inf else 0.0 + 50 / np.maximum(service - peak, floor)
+    return out
 
 
 def arrivals(x: np.ndarray, rng: np.random.Generator | np.ndarray,
