@@ -356,12 +356,15 @@ class _Runs:
     """The mixture collapsed onto runs of sub-bins with equal ``mu`` and ``wait``, whose
     Poisson weights (integers) add up exactly: one term per minute without backlog.
 
-    Its CDF differs from the sub-bin sum by rounding only: each term carries at most about 5
-    units of roundoff u = 2^-53 of its weight (products, ``1 - exp``, exp within a few ulp),
-    and a sum of n terms adds at most n·u of the total weight. ``error_bound`` allows 8·u per
-    run plus a fixed 512·u, for both sums together, times the total weight. Where the grouped
-    CDF is further than that from the target, it sides with the sub-bin sum (with numpy's exact
-    rounding) in the bisection's comparison; elsewhere :func:`mixture_cdf` computes the latter.
+    Its CDF differs from the sub-bin sum by rounding only. Both share each run's ``1 - exp``
+    (the same exponent; ``exp`` the C library's in both), each product of it with a weight
+    rounds once (u = 2^-53 of the term), and both sums are pairwise (:func:`pairwise_sum`):
+    a value passes through at most 25 roundings in a block of up to 128, one more per halving
+    above it, so each sum of n <= ``cols`` terms is within (25 + log2(cols / 64))·u of the
+    total weight (the terms are at most their weights). ``error_bound`` allows twice that
+    plus 16·u, times the total weight. Where the grouped CDF is further than that from the
+    target, it sides with the sub-bin sum (with numpy's exact rounding) in the bisection's
+    comparison; elsewhere :func:`mixture_cdf` computes the latter.
     """
 
     def __init__(self, weight, mu, wait, total=None):
@@ -369,7 +372,8 @@ class _Runs:
         self.weight, self.mu, self.wait, counts, self.first = _collapse(weight, mu, wait)
         self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         total = np.maximum(weight.sum(axis=1) if total is None else total, 1)
-        self.error_bound = (8 * counts + 512) * (np.finfo(float).eps / 2) * total
+        roundings = 25 + np.ceil(np.log2(max(weight.shape[1], 128) / 64))
+        self.error_bound = (2 * roundings + 16) * (np.finfo(float).eps / 2) * total
 
     def cdf(self, at: np.ndarray) -> np.ndarray:
         return _run_cdf(self.weight, self.mu, self.wait, self.start, at)
@@ -397,16 +401,18 @@ def _collapse(weight, mu, wait):  # pragma: no cover (numba)
 
 @numba.njit(cache=True)
 def _run_cdf(weight, mu, wait, start, at):  # pragma: no cover (numba)
-    """Per row, the sum over its runs (``start``: each row's first run) of ``weight (1 -
-    exp(-mu max(at - wait, 0)))``, in run order; a run not yet reached (``at <= wait``) adds
-    an exact 0 to a sum that is >= 0, so it is skipped, exp and all."""
+    """Per row, the pairwise sum over its runs (``start``: each row's first run) of ``weight
+    (1 - exp(-mu max(at - wait, 0)))``; a run not yet reached (``at <= wait``) adds 0, so it
+    is left out, exp and all."""
     out = np.zeros(at.size)
+    terms = np.empty(max(1, np.max(start[1:] - start[:-1]) if at.size else 1))
     for row in range(at.size):
-        acc = 0.0
+        n = 0
         for k in range(start[row], start[row + 1]):
             if at[row] > wait[k]:
-                acc += weight[k] * (1 - np.exp(-mu[k] * (at[row] - wait[k])))
-        out[row] = acc
+                terms[n] = weight[k] * (1 - np.exp(-mu[k] * (at[row] - wait[k])))
+                n += 1
+        out[row] = pairwise_sum(terms, 0, n) if n else 0.0
     return out
 
 
