@@ -319,6 +319,27 @@ def test_shared_normals_and_per_ssd_memo_equal_fresh_draws():
         lat.sub_bin_arrivals(x, np.zeros((7, 3)))
 
 
+def test_one_pass_mixture_equals_its_steps():
+    rng = np.random.default_rng(18)
+    for seconds in (60, 25, 1):
+        x = rng.lognormal(0, 0.5, size=(6, 30)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(6, 1))
+        x[2, 5:12] *= 8  # a backlog
+        x[4] = 0.0  # an idle SSD
+        z = lat.Normals(4, 6, 30, seconds).z
+        weight, total, weighted, wait_max, mu_min, runs = kernel.mixture(x, z, seconds)
+        counts, rate = kernel.arrivals(x, z, seconds)
+        wait = kernel.backlog_wait(counts, lat.S_OPS, lat.sub_bin_lengths(30, seconds))
+        mu, *want = kernel.moments(counts, rate, wait)
+        assert np.array_equal(weight, counts)
+        for got, expected in zip((total, weighted, wait_max, mu_min), want, strict=True):
+            assert np.array_equal(got, expected)
+        plain = kernel._Runs(counts, mu, wait, want[0])
+        for name in ("weight", "mu", "wait", "start", "first", "error_bound"):
+            assert np.array_equal(getattr(runs, name), getattr(plain, name))
+        drawn = kernel.mixture(x, np.random.default_rng(4), seconds)  # the same normals
+        assert all(np.array_equal(a, b) for a, b in zip(drawn[:5], (weight, *want), strict=True))
+
+
 def test_quiet_bound_is_the_first_bracket_of_an_ssd_without_backlog():
     rng = np.random.default_rng(16)
     for seconds in (60, 25, 4):

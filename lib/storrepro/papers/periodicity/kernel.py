@@ -41,25 +41,26 @@ def latency_stats(
     generator of the arrivals' normals, or those normals (:class:`~.ssd_latency.Normals`)."""
     x = np.atleast_2d(bytes_per_minute)
     base = _base(base, arrival_seconds)
-    counts, rate = arrivals(x, rng, arrival_seconds)
-    wait = backlog_wait(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
-    weight = counts
-    mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
+    weight, total, weighted, wait_max, mu_min, runs = mixture(x, rng, arrival_seconds, service)
     mean = base + weighted / np.maximum(total, 1)
     lo = np.zeros(x.shape[0])
     hi = wait_max + 50 / mu_min
     target = quantile * np.maximum(total, 1)
-    runs = _Runs(weight, mu, wait, total)
     work = None
-    for _ in range(40):  # bisection on the mixture's CDF
-        mid = (lo + hi) / 2
-        cdf = runs.cdf(mid)
+    steps = 40  # bisection on the mixture's CDF
+    while steps:  # the steps where the collapsed CDF decides every SSD, in one call
+        done, mid, cdf = _bisect(runs.weight, runs.mu, runs.wait, runs.start, lo, hi, target,
+                                 runs.error_bound, steps)
+        steps -= done
+        if not steps:
+            break
+        # a step with an SSD too close to call: numpy's own rounding decides, as it always did
         unsure = np.flatnonzero(np.abs(cdf - target) <= runs.error_bound)
-        if unsure.size:  # too close to call: numpy's own rounding decides, as it always did
-            work = work or _Workspace(weight.shape)
-            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work, runs)
+        work = work or _Workspace(weight.shape)
+        cdf[unsure] = mixture_cdf(weight, None, None, mid, unsure, work, runs)
         below = cdf < target
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+        steps -= 1
     return mean, base + hi
 
 
@@ -179,14 +180,10 @@ def _base(base: float | None, arrival_seconds: int) -> float:
 
 def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> bool:
     """:func:`tail_below` of the SSDs (rows) of ``x``, all drawn at once."""
-    counts, rate = arrivals(x, rng, arrival_seconds)
-    wait = backlog_wait(counts, service, sub_bin_lengths(x.shape[1], arrival_seconds))
-    weight = counts
-    mu, total, _, wait_max, mu_min = moments(weight, rate, wait, service)
+    weight, total, _, wait_max, mu_min, runs = mixture(x, rng, arrival_seconds, service)
     lo = np.zeros(x.shape[0])
     hi = wait_max + 50 / mu_min
     target = quantile * np.maximum(total, 1)
-    runs = _Runs(weight, mu, wait, total)
     work = None
     for _ in range(40):
         open_ = ~(1e3 * (base + hi) < limit_ms)
@@ -199,10 +196,88 @@ def _block_below(x, rng, limit_ms, quantile, service, base, arrival_seconds) -> 
         unsure = np.flatnonzero(open_ & (np.abs(cdf - target) <= runs.error_bound))
         if unsure.size:
             work = work or _Workspace(weight.shape)
-            cdf[unsure] = mixture_cdf(weight, mu, wait, mid, unsure, work, runs)
+            cdf[unsure] = mixture_cdf(weight, None, None, mid, unsure, work, runs)
         below = cdf < target
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
     return bool(1e3 * (base + hi).max() < limit_ms)
+
+
+def mixture(x: np.ndarray, rng: np.random.Generator | np.ndarray, arrival_seconds: int,
+            service: float = S_OPS):
+    """The latency mixture of the rows of ``x`` (SSDs × minutes): ``(weight, total, weighted,
+    wait_max, mu_min, runs)`` in one pass, with the arithmetic of ::
+
+        weight, rate = arrivals(x, rng, arrival_seconds)
+        wait = backlog_wait(weight, service, sub_bin_lengths(minutes, arrival_seconds))
+        mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
+        runs = _Runs(weight, mu, wait, total)
+
+    without the rates', waits' and mus' (SSDs × sub-bins) arrays."""
+    x = np.ascontiguousarray(x, dtype=float)
+    shape = (x.shape[0], x.shape[1] * sub_bins_per_minute(arrival_seconds))
+    z = rng.standard_normal(shape) if isinstance(rng, np.random.Generator) else rng
+    if z.shape != shape:
+        raise ValueError(f"rng: normals of shape {z.shape}, expected the rates' {shape}")
+    served = service * np.asarray(sub_bin_lengths(x.shape[1], arrival_seconds), dtype=float)
+    weight = np.empty(shape)  # by numpy: huge pages (see arrivals)
+    runs = [np.empty(shape[0] * shape[1]) for _ in range(3)]
+    first = np.empty(shape[0] * shape[1], dtype=np.int64)
+    *numbers, counts, k = _mixture(x, np.ascontiguousarray(z, dtype=float), arrival_seconds,
+                                   SMOOTH / arrival_seconds, float(service), served,
+                                   float(0.05 * service), weight, *runs, first)
+    total = numbers[0]
+    collapsed = (*(a[:k] for a in runs), counts, first[:k])
+    return weight, *numbers, _Runs(weight, None, None, total, collapsed)
+
+
+@numba.njit(cache=True)
+def _mixture(x, z, seconds, speedup, service, served, floor, weight, run_weight, run_mu,
+             run_wait, first):  # pragma: no cover (numba)
+    """:func:`_arrivals`, :func:`_backlog_wait`, :func:`_moments` and :func:`_collapse` in one
+    pass per row: the same operations on each sub-bin, in order."""
+    rows, minutes = x.shape
+    cols = z.shape[1]
+    per = cols // minutes
+    terms = np.empty(cols)
+    total, weighted = np.empty(rows), np.empty(rows)
+    wait_max, mu_min = np.empty(rows), np.empty(rows)
+    counts = np.zeros(rows)
+    k = -1
+    for row in range(rows):
+        c, low, top, least = 0.0, 0.0, 0.0, 0.0
+        last, inverse, run_m, run_q = np.nan, np.nan, np.nan, np.nan
+        for m in range(minutes):
+            r = x[row, m] / 60 / REQUEST_BYTES * speedup  # burst_rate of the minute's ops/s
+            root = np.sqrt(r)
+            for s in range(per):
+                i = m * per + s
+                rate, count = 0.0, 0.0
+                if s < seconds:
+                    rate = r
+                    count = np.rint(root * z[row, i] + r)
+                    count = count if count > 0.0 else 0.0  # -0.0 too, as np.maximum
+                weight[row, i] = count
+                wait = 0.0 / service if i == 0 else (c - low) / service  # the backlog before
+                d = count - served[i]
+                c = d if i == 0 else c + d
+                below = np.minimum(c, 0.0)
+                low = below if i == 0 else np.minimum(low, below)
+                mu = np.maximum(service - rate, floor)
+                if mu != last:
+                    last, inverse = mu, 1 / mu
+                terms[i] = count * (wait + inverse)
+                top = wait if i == 0 else max(top, wait)
+                least = mu if i == 0 else min(least, mu)
+                if i == 0 or mu != run_m or wait != run_q:  # a new run
+                    k += 1
+                    run_weight[k], run_mu[k], run_wait[k], first[k] = 0.0, mu, wait, i
+                    counts[row] += 1
+                    run_m, run_q = mu, wait
+                run_weight[k] += count
+        weighted[row] = pairwise_sum(terms, 0, cols)
+        total[row] = pairwise_sum(weight[row], 0, cols)
+        wait_max[row], mu_min[row] = top, least
+    return total, weighted, wait_max, mu_min, counts, k + 1
 
 
 def quiet_bound(x: np.ndarray, z: np.ndarray, arrival_seconds: int,
@@ -367,9 +442,11 @@ class _Runs:
     comparison; elsewhere :func:`mixture_cdf` computes the latter.
     """
 
-    def __init__(self, weight, mu, wait, total=None):
-        """``total``: ``weight.sum(axis=1)`` if known (:func:`moments` sums it)."""
-        self.weight, self.mu, self.wait, counts, self.first = _collapse(weight, mu, wait)
+    def __init__(self, weight, mu, wait, total=None, collapsed=None):
+        """``total``: ``weight.sum(axis=1)`` if known (:func:`moments` sums it);
+        ``collapsed``: ``_collapse(weight, mu, wait)`` if known (:func:`mixture` makes it)."""
+        collapsed = _collapse(weight, mu, wait) if collapsed is None else collapsed
+        self.weight, self.mu, self.wait, counts, self.first = collapsed
         self.start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         total = np.maximum(weight.sum(axis=1) if total is None else total, 1)
         roundings = 25 + np.ceil(np.log2(max(weight.shape[1], 128) / 64))
@@ -407,13 +484,44 @@ def _run_cdf(weight, mu, wait, start, at):  # pragma: no cover (numba)
     out = np.zeros(at.size)
     terms = np.empty(max(1, np.max(start[1:] - start[:-1]) if at.size else 1))
     for row in range(at.size):
-        n = 0
-        for k in range(start[row], start[row + 1]):
-            if at[row] > wait[k]:
-                terms[n] = weight[k] * (1 - np.exp(-mu[k] * (at[row] - wait[k])))
-                n += 1
-        out[row] = pairwise_sum(terms, 0, n) if n else 0.0
+        out[row] = _row_cdf(weight, mu, wait, start, row, at[row], terms)
     return out
+
+
+@numba.njit(cache=True)
+def _row_cdf(weight, mu, wait, start, row, at, terms):  # pragma: no cover (numba)
+    """:func:`_run_cdf` of one row at ``at`` (``terms``: scratch for its runs)."""
+    n = 0
+    for k in range(start[row], start[row + 1]):
+        if at > wait[k]:
+            terms[n] = weight[k] * (1 - np.exp(-mu[k] * (at - wait[k])))
+            n += 1
+    return pairwise_sum(terms, 0, n) if n else 0.0
+
+
+@numba.njit(cache=True)
+def _bisect(weight, mu, wait, start, lo, hi, target, bound, steps):  # pragma: no cover (numba)
+    """Up to ``steps`` steps of :func:`latency_stats`'s bisection on the collapsed CDF
+    (:func:`_run_cdf`), ``lo`` and ``hi`` updated in place, as its numpy lines update them;
+    stops before a step in which some row's CDF is within ``bound`` of its target: returns
+    the steps done, and that step's mids and CDFs."""
+    rows = lo.size
+    mid, cdf = np.empty(rows), np.empty(rows)
+    terms = np.empty(max(1, np.max(start[1:] - start[:-1]) if rows else 1))
+    for step in range(steps):
+        unsure = False
+        for row in range(rows):
+            mid[row] = (lo[row] + hi[row]) / 2
+            cdf[row] = _row_cdf(weight, mu, wait, start, row, mid[row], terms)
+            unsure = unsure or np.abs(cdf[row] - target[row]) <= bound[row]
+        if unsure:
+            return step, mid, cdf
+        for row in range(rows):
+            if cdf[row] < target[row]:
+                lo[row] = mid[row]
+            else:
+                hi[row] = mid[row]
+    return steps, mid, cdf
 
 
 class _Workspace:
