@@ -13,7 +13,9 @@ from storrepro.papers.periodicity.experiment.calibration import (
     calibrate_ssds_differ,
     first_over,
     fit_sigma,
+    fit_sigma_alone,
     hash_tails,
+    hash_worst,
     next_seconds,
     sigma_bracket,
     skew_factor,
@@ -52,6 +54,17 @@ def test_calibrate_load_reaches_the_target_tail():
     assert abs(_worst_ms(w, np.float32(scale), [11])[0] / 5.0 - 1) < 0.05
 
 
+def test_calibrate_load_is_the_plain_bisection_on_the_worst_ssd():
+    w = _small_surrogate(ssds=16, segments=200, intervals=1)
+    for target in (0.5, 2.0):
+        lo, hi = np.log(1 / 16), np.log(256.0)
+        for _ in range(16):
+            mid = (lo + hi) / 2
+            worst = _worst_ms(w, np.float32(np.exp(mid)), [6])[0]
+            lo, hi = (mid, hi) if worst < target else (lo, mid)
+        assert calibrate_load(w, target, [6])[0] == float(np.exp((lo + hi) / 2))
+
+
 def test_fit_sigma_reaches_the_target_tail_in_the_worst_interval_at_the_same_traffic():
     w = _busy_surrogate()
     for seconds in (60, 30):
@@ -60,6 +73,8 @@ def test_fit_sigma_reaches_the_target_tail_in_the_worst_interval_at_the_same_tra
         # the target holds for the worst interval: no interval's worst SSD goes beyond it
         assert abs(max(worst) / 5.0 - 1) < 0.05 and max(worst) == worst_fit
         assert (worst_fit, mean) == hash_tails(w, sigma, [3, 4], seconds)
+        assert fit_sigma_alone(w, 5.0, [3, 4], seconds) == sigma
+        assert hash_worst(w, sigma, [3, 4], seconds) == worst_fit
     factor = skew_factor(w, sigma)[:, 0]
     totals = w.read.sum(axis=1, dtype=float) + w.write.sum(axis=1, dtype=float)
     assert (factor * totals).sum() == pytest.approx(totals.sum(), rel=1e-6)  # traffic kept

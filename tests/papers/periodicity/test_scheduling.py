@@ -282,8 +282,8 @@ def test_tail_below_draws_no_ssd_after_the_block_of_one_over_the_limit(monkeypat
     from storrepro.papers.periodicity import kernel
 
     drawn = []
-    real = kernel.arrivals
-    monkeypatch.setattr(kernel, "arrivals",
+    real = kernel.mixture
+    monkeypatch.setattr(kernel, "mixture",
                         lambda x, rng, *a: drawn.append(x.shape[0]) or real(x, rng, *a))
     x = np.full((32, 60), 26e6 * 60)
     x[2, 20:30] *= 30  # a backlog on SSD 2: in the first two blocks of 2
@@ -305,11 +305,16 @@ def test_tail_below_with_normals_tries_the_heaviest_ssd_first(monkeypatch):
     for limit in (worst, np.nextafter(worst, np.inf), np.nextafter(worst, 0), worst * 0.5):
         assert kernel.tail_below(x, z, limit, arrival_seconds=20) == (worst < limit)
     drawn = []
-    real = kernel.arrivals
-    monkeypatch.setattr(kernel, "arrivals",
-                        lambda x, rng, *a: drawn.append(x.shape[0]) or real(x, rng, *a))
+    real = kernel.mixture
+    monkeypatch.setattr(kernel, "mixture",
+                        lambda x, rng, *a: drawn.extend(x.max(axis=1)) or real(x, rng, *a))
     assert not kernel.tail_below(x, z, worst * 0.5, arrival_seconds=20)
-    assert drawn == [2]  # SSD 29 in the first block
+    assert len(drawn) <= 2 and drawn[0] == x[29].max()  # SSD 29 first, in the first block
+    drawn.clear()
+    quiet = 1e3 * (lat.base_latency(20) + kernel.quiet_bound(x, z, 20)) < worst * 2
+    assert kernel.tail_below(x, z, worst * 2, arrival_seconds=20)
+    assert 0 < quiet.sum() < 32 and len(drawn) > 0  # only the SSDs the bound leaves open
+    assert sorted(drawn) == sorted(x[~quiet].max(axis=1))
 
 
 def test_interval_traffic_with_a_factor_is_the_traffic_after_scaling_in_place():

@@ -26,7 +26,7 @@ from storrepro.papers.periodicity import examples, scheduling
 from storrepro.papers.periodicity.experiment.calibration import (
     calibrate_load,
     calibrate_ssds_differ,
-    fit_sigma,
+    fit_sigma_alone,
     skew_factor,
 )
 from storrepro.papers.periodicity.findfrequency import (
@@ -686,7 +686,7 @@ def run_replicate(task: SchedulingTask, rng: np.random.Generator,
     draws = IntervalDraws(seeds, task.spec.ssds, MINUTES_PER_INTERVAL)
     calibration, arrival_seconds = None, task.arrival_seconds
     if task.skew_target_ms > 0:
-        sigma = fit_sigma(w, task.skew_target_ms, draws, arrival_seconds)[0][0]
+        sigma = fit_sigma_alone(w, task.skew_target_ms, draws, arrival_seconds)
         calibration = {"volume_sigma": sigma, "arrival_seconds": arrival_seconds,
                        "target_ms": task.skew_target_ms}
         factor = skew_factor(w, sigma)

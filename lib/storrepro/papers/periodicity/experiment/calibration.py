@@ -68,13 +68,13 @@ def calibrate_load(w: Workload, target_ms: float, seeds: list[int] | IntervalDra
     start = scheduling.interval_starts(w)[0]
     first = interval_draws(w, seeds)(0)
 
-    def worst_ms(k):
-        return 1e3 * first(hash_load(w, start, np.float32(k)))[1].max()
+    def below(k):  # the worst SSD's tail below the target (:func:`~.kernel.tail_below`)
+        return first.below(hash_load(w, start, np.float32(k)), target_ms)
 
     lo, hi = np.log(1 / 16), np.log(256.0)
     for _ in range(steps):
         mid = (lo + hi) / 2
-        if worst_ms(np.exp(mid)) < target_ms:
+        if below(np.exp(mid)):
             lo = mid
         else:
             hi = mid
@@ -125,7 +125,25 @@ def fit_sigma(w: Workload, target_ms: float, seeds: list[int] | IntervalDraws,
     seeds = interval_draws(w, seeds)
     ends = [(sigma, *hash_tails(w, sigma, seeds, arrival_seconds, totals))
             for sigma in sigma_bracket(w, target_ms, seeds, arrival_seconds, totals=totals)]
+    return nearer_first(ends, target_ms)
+
+
+def nearer_first(ends: list[tuple], target_ms: float) -> list[tuple]:
+    """``ends`` (each a sigma and its worst SSD's tail, then anything) sorted by how near that
+    tail is to ``target_ms`` (by ratio; on a tie, in their order)."""
     return sorted(ends, key=lambda end: abs(np.log(end[1] / target_ms)))
+
+
+def fit_sigma_alone(w: Workload, target_ms: float, seeds: list[int] | IntervalDraws,
+                    arrival_seconds: int = SMOOTH) -> float:
+    """``fit_sigma(...)[0][0]``, the sigma alone: at each end of :func:`sigma_bracket` only
+    hash placement's worst SSD (:func:`hash_worst`), not every SSD's mean and tail (those of
+    the fitted sigma, the evaluation draws itself)."""
+    totals = segment_totals(w)
+    seeds = interval_draws(w, seeds)
+    ends = [(sigma, hash_worst(w, sigma, seeds, arrival_seconds, totals))
+            for sigma in sigma_bracket(w, target_ms, seeds, arrival_seconds, totals=totals)]
+    return nearer_first(ends, target_ms)[0][0]
 
 
 def first_over(order: list, over):
@@ -150,6 +168,16 @@ def hash_tails(w: Workload, sigma: float, seeds: list[int] | IntervalDraws, arri
              for k, start in enumerate(scheduling.interval_starts(w))]
     return 1e3 * float(max(t.max() for t in tails)), 1e3 * float(np.mean([t.mean()
                                                                            for t in tails]))
+
+
+def hash_worst(w: Workload, sigma: float, seeds: list[int] | IntervalDraws,
+               arrival_seconds: int, totals: np.ndarray | None = None) -> float:
+    """``hash_tails(...)[0]``, hash placement's worst SSD's 99.99 % latency in the worst
+    interval (ms), from the SSDs that can hold it (:meth:`~.kernel.SsdLatencies.worst`)."""
+    factor = skew_factor(w, sigma, totals)
+    draws = interval_draws(w, seeds)
+    return 1e3 * float(max(draws(k, arrival_seconds).worst(hash_load(w, start, factor))
+                           for k, start in enumerate(scheduling.interval_starts(w))))
 
 
 def calibrate_ssds_differ(w: Workload, target_ms: float, mean_target_ms: float,
