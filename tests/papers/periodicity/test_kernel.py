@@ -325,17 +325,25 @@ def test_shared_normals_and_per_ssd_memo_equal_fresh_draws():
         lat.sub_bin_arrivals(x, np.zeros((7, 3)))
 
 
+def _loads_and_steps(rng, ssds, bins, spread, seconds, seed):
+    """Per-minute loads of ``ssds`` SSDs (SSD 1 with a backlog, SSD 3 idle), the normals of
+    :class:`Normals` ``seed`` and the separate steps' arrivals, waits and moments on them: the
+    reference the one-pass kernels are compared with."""
+    x = rng.lognormal(0, 0.5, size=(ssds, bins)) * 26e6 * 60 * rng.uniform(0.2, spread,
+                                                                           size=(ssds, 1))
+    x[1, 5:12] *= 8  # a backlog
+    x[3] = 0.0  # an idle SSD
+    z = lat.Normals(seed, ssds, bins, seconds).z
+    counts, rate = kernel.arrivals(x, z, seconds)
+    wait = kernel.backlog_wait(counts, lat.S_OPS, lat.sub_bin_lengths(bins, seconds))
+    return x, z, counts, wait, kernel.moments(counts, rate, wait)
+
+
 def test_one_pass_mixture_equals_its_steps():
     rng = np.random.default_rng(18)
     for seconds in (60, 25, 1):
-        x = rng.lognormal(0, 0.5, size=(6, 30)) * 26e6 * 60 * rng.uniform(0.2, 3, size=(6, 1))
-        x[2, 5:12] *= 8  # a backlog
-        x[4] = 0.0  # an idle SSD
-        z = lat.Normals(4, 6, 30, seconds).z
+        x, z, counts, wait, (mu, *want) = _loads_and_steps(rng, 6, 30, 3, seconds, 4)
         weight, total, weighted, wait_max, mu_min, runs = kernel.mixture(x, z, seconds)
-        counts, rate = kernel.arrivals(x, z, seconds)
-        wait = kernel.backlog_wait(counts, lat.S_OPS, lat.sub_bin_lengths(30, seconds))
-        mu, *want = kernel.moments(counts, rate, wait)
         assert np.array_equal(weight, counts)
         for got, expected in zip((total, weighted, wait_max, mu_min), want, strict=True):
             assert np.array_equal(got, expected)
@@ -349,14 +357,9 @@ def test_one_pass_mixture_equals_its_steps():
 def test_quiet_bound_is_the_first_bracket_of_an_ssd_without_backlog():
     rng = np.random.default_rng(16)
     for seconds in (60, 25, 4):
-        x = rng.lognormal(0, 0.5, size=(8, 40)) * 26e6 * 60 * rng.uniform(0.2, 4, size=(8, 1))
-        x[1, 5:9] *= 8  # a backlog
-        x[3] = 0.0  # an idle SSD
-        z = lat.Normals(3, 8, 40, seconds).z
+        x, z, counts, _, moments = _loads_and_steps(rng, 8, 40, 4, seconds, 3)
+        wait_max, mu_min = moments[3:]
         bound = kernel.quiet_bound(x, z, seconds)
-        counts, rate = kernel.arrivals(x, z, seconds)
-        wait = kernel.backlog_wait(counts, lat.S_OPS, lat.sub_bin_lengths(40, seconds))
-        _, _, _, wait_max, mu_min = kernel.moments(counts, rate, wait)
         quiet = np.isfinite(bound)
         assert quiet[3] and quiet.sum() > 1 and not quiet[1]
         assert np.array_equal(bound[quiet], (wait_max + 50 / mu_min)[quiet])
