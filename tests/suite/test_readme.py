@@ -15,6 +15,17 @@ def test_the_committed_readme_shows_the_committed_results():
     )
 
 
+def test_the_run_time_is_from_the_first_start_to_the_last_end(monkeypatch):
+    monkeypatch.setattr(readme, "summary_cells", lambda r: [])
+    monkeypatch.setattr(readme, "core_reproduced", lambda r: 0)
+    head = {"verdict": "reproduced", "core": [], "summary": "fine"}
+    results = [{"notebook": n, "headline": head, "started": f"2026-11-29T10:00:{s}+00:00",
+                "wall_seconds": w} for n, s, w in (("a", "00", 100.0), ("b", "10", 50.0))]
+    text = readme.results_block(results)
+    assert "took 100 s from the first start to the last end" in text  # side by side
+    assert "they add up to 150 s" in text
+
+
 def test_update_rewrites_only_the_block(tmp_path):
     (tmp_path / "results").mkdir()
     (tmp_path / "README.md").write_text(f"intro\n{readme.START}\nold\n{readme.END}\noutro\n")

@@ -10,6 +10,7 @@ against the committed results and the code, so a new paper needs no README edit 
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from storrepro.suite.layers import picture
@@ -31,9 +32,13 @@ def results_block(results: list[dict]) -> str:
                  *summary_cells(r), f"{r['wall_seconds']:.0f}"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     total = sum(r["wall_seconds"] for r in results)
-    lines += ["", f"The notebooks of this run took {total:.0f} s together, every reading and "
-              "replicate included (each notebook's own time; starting the kernels adds a few "
-              "seconds each).", ""]
+    starts = [datetime.fromisoformat(r["started"]).timestamp() for r in results]
+    ends = [s + r["wall_seconds"] for s, r in zip(starts, results, strict=True)]
+    span = max(ends, default=0.0) - min(starts, default=0.0)
+    lines += ["", f"The notebooks of this run took {span:.0f} s from the first start to the last "
+              "end, every reading and replicate included (starting the kernels adds a few "
+              "seconds each). The table gives each notebook's own time, which grows when it "
+              f"shares the machine with another run beside it: they add up to {total:.0f} s.", ""]
     lines += ["The headlines, in short (each with its measured cause in the scorecard):", ""]
     for r in results:
         h = r["headline"]
