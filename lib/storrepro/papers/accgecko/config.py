@@ -300,7 +300,7 @@ class AccGeckoConfig(NotebookConfig):
         "storage systems. High Technology Letters 32(6), 2022 (doi:10.3772/j.issn.1002-0470."
         "2022.06.001)"
     )
-    full_cost = (135.0, 1659.0, 1993.0)  # full s, quick and full peak MiB
+    full_cost = (174.0, 1659.0, 1993.0)  # full s, quick and full peak MiB
 
     @classmethod
     def reading_labels(cls) -> list[str]:

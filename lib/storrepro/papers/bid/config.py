@@ -296,7 +296,7 @@ class BIDConfig(NotebookConfig):
                       "the trace's processes (blkparse), one per cell")
     paper = ("P. Mishra and A. K. Somani, Host managed contention avoidance storage solutions for "
              "Big Data, Journal of Big Data 4:18 (2017), doi:10.1186/s40537-017-0080-9")
-    full_cost = (139.0, 1144.0, 2004.0)  # full s, quick and full peak MiB
+    full_cost = (120.0, 1144.0, 2004.0)  # full s, quick and full peak MiB
     params = {
         "events": Param(int, 2_000, 200_000, "trace events per run (synthetic trace; 200,000: "
                         "the paper's scale)", low=500, grows="memory"),

@@ -490,7 +490,7 @@ class PrecisePeriodConfig(NotebookConfig):
         ),
     }
     forced = forced_register()
-    full_cost = (114.0, 1355.0, 3185.0)  # full s, quick and full peak MiB
+    full_cost = (368.0, 1355.0, 3185.0)  # full s, quick and full peak MiB
     budget_s = (60.0, 180.0)  # quick, full: what make bench holds the notebook to
     params = {
         "cran_series": Param(

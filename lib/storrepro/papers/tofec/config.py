@@ -427,7 +427,7 @@ class TofecConfig(NotebookConfig):
         "G. Liang and U. C. Kozat, On Throughput-Delay Optimal Access to Storage Clouds via "
         "Load Adaptive Coding and Chunking, arXiv:1403.5007 (2014)"
     )
-    full_cost = (96.0, 1172.0, 1472.0)  # full s, quick and full peak MiB
+    full_cost = (88.0, 1172.0, 1472.0)  # full s, quick and full peak MiB
     budget_s = (90.0, 300.0)  # quick, full: what make bench holds the notebook to
     params = {
         "requests": Param(int, 4_000, 50_000, "requests per (policy, arrival rate, seed) run (at "

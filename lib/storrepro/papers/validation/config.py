@@ -37,7 +37,7 @@ class ValidationConfig(NotebookConfig):
             decides=("V1", "V2", "V3", "V4", "V5", "V6", "V7"),
         ),
     }
-    full_cost = (45.0, 860.0, 1024.0)  # full s, quick and full peak MiB
+    full_cost = (41.0, 860.0, 1024.0)  # full s, quick and full peak MiB
     budget_s = (60.0, 90.0)  # quick, full: what make bench holds the notebook to
     params = {
         "customers": Param(

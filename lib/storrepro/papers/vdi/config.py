@@ -114,7 +114,7 @@ class VdiConfig(NotebookConfig):
         "M. Kachmar, D. Kaeli: A Smart Background Scheduler for Storage Systems, "
         "MASCOTS 2020 (arXiv 2006.01402)"
     )
-    full_cost = (41.0, 1031.0, 1092.0)  # full s, quick and full peak MiB
+    full_cost = (47.0, 1031.0, 1092.0)  # full s, quick and full peak MiB
     params = {
         "seeds": Param(int, 2, 5, "independent synthetic traces (seeds 0..seeds-1)", low=1,
                        high=20, grows="time"),
