@@ -312,8 +312,8 @@ def test_sizes_beyond_memory_or_a_day_are_refused_with_the_estimate():
     with pytest.raises(ParameterError, match=r"'customers' = 1000000000000: .* GiB of memory"):
         runner.plan("full", only, ["customers=1e12"])
     with pytest.raises(ParameterError, match=r"about .* days on this machine .* pass --force"):
-        runner.plan("full", only, ["curve_customers=1e8"])
-    assert runner.plan("full", only, ["curve_customers=1e8"], force=True)  # forced: allowed
+        runner.plan("full", only, ["curve_customers=1e9"])
+    assert runner.plan("full", only, ["curve_customers=1e9"], force=True)  # forced: allowed
     with pytest.raises(ParameterError, match="GiB of memory"):  # memory: never forced
         runner.plan("full", only, ["customers=1e12"], force=True)
     events = ["04_bid"]
