@@ -62,7 +62,6 @@ from storrepro.suite.traces import needs
 class Job:
     name: str
     parameters: dict
-    seconds: float = 0.0  # the estimated time (NotebookConfig.cost_estimate): longest first
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,7 @@ def plan(
         check_trace(values)
         needs.check(cfg)  # what the notebook needs from a user's trace, before any kernel
         check_real_vms(cfg, checked)
-        jobs.append(Job(name, {"profile": profile, **values}, cfg.cost_estimate()[0]))
+        jobs.append(Job(name, {"profile": profile, **values}))
         if cls.needs_cran:
             cran_jobs.append(jobs[-1])
     if cran_jobs:
@@ -714,15 +713,16 @@ def check_inputs_outside(out: Path, jobs: list[Job]) -> None:
 
 
 def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
-    """Run the notebooks, ``at_once`` of them side by side (each in its own kernel process),
-    the longest (``Job.seconds``) first; outcomes in the jobs' order. On Ctrl-C every running
-    kernel is stopped at once, with its dask workers, and no further notebook starts."""
+    """Run the notebooks, ``at_once`` of them side by side (each in its own kernel process);
+    outcomes in the jobs' order. On Ctrl-C every running kernel is stopped at once, with its
+    dask workers, and no further notebook starts."""
 
-    def run(i: int, job: Job, first: bool) -> Outcome | None:
+    def run(numbered: tuple[int, Job]) -> Outcome | None:
+        i, job = numbered
         if _STOP.is_set():
             return None
         print(f"[{i}/{len(jobs)}] {job.name}  ({_describe(job.parameters)})", flush=True)
-        lost = "" if first else workers_lost(os.environ.get(SCHEDULER_ENV))
+        lost = workers_lost(os.environ.get(SCHEDULER_ENV)) if i > 1 else ""
         outcome = Outcome(job.name, False, 0.0, lost) if lost else execute(job, folder)
         if _STOP.is_set():  # its kernel was stopped: no report, the run says it once
             return outcome
@@ -737,11 +737,7 @@ def _run_jobs(jobs: list[Job], folder: Path, at_once: int = 1) -> list[Outcome]:
 
     _STOP.clear()
     pool = ThreadPoolExecutor(max_workers=at_once)
-    # the longest first, so that side by side the short ones fill the end; numbered, reported
-    # and returned in the jobs' order
-    order = sorted(range(len(jobs)), key=lambda k: -jobs[k].seconds)
-    started = {k: pool.submit(run, k + 1, jobs[k], k == order[0]) for k in order}
-    futures = [started[k] for k in range(len(jobs))]
+    futures = [pool.submit(run, numbered) for numbered in enumerate(jobs, 1)]
     try:
         # the notebooks run in the pool, so that this (main) thread only waits and takes Ctrl-C
         outcomes = [future.result() for future in futures]
