@@ -207,7 +207,7 @@ def mixture(x: np.ndarray, rng: np.random.Generator | np.ndarray, arrival_second
     """The latency mixture of the rows of ``x`` (SSDs × minutes): ``(weight, total, weighted,
     wait_max, mu_min, runs)`` in one pass, with the arithmetic of ::
 
-        weight, rate = arrivals(x, rng, arrival_seconds)
+        weight, rate = sub_bin_arrivals(x, rng, arrival_seconds)
         wait = backlog_wait(weight, service, sub_bin_lengths(minutes, arrival_seconds))
         mu, total, weighted, wait_max, mu_min = moments(weight, rate, wait, service)
         runs = _Runs(weight, mu, wait, total)
@@ -219,7 +219,7 @@ def mixture(x: np.ndarray, rng: np.random.Generator | np.ndarray, arrival_second
     if z.shape != shape:
         raise ValueError(f"rng: normals of shape {z.shape}, expected the rates' {shape}")
     served = service * np.asarray(sub_bin_lengths(x.shape[1], arrival_seconds), dtype=float)
-    weight = np.empty(shape)  # by numpy: huge pages (see arrivals)
+    weight = np.empty(shape)  # numpy allocates it: huge pages, far fewer page faults
     runs = [np.empty(shape[0] * shape[1]) for _ in range(3)]
     first = np.empty(shape[0] * shape[1], dtype=np.int64)
     *numbers, counts, k = _mixture(x, np.ascontiguousarray(z, dtype=float), arrival_seconds,
@@ -233,8 +233,8 @@ def mixture(x: np.ndarray, rng: np.random.Generator | np.ndarray, arrival_second
 @numba.njit(cache=True)
 def _mixture(x, z, seconds, speedup, service, served, floor, weight, run_weight, run_mu,
              run_wait, first):  # pragma: no cover (numba)
-    """:func:`_arrivals`, :func:`_backlog_wait`, :func:`_moments` and :func:`_collapse` in one
-    pass per row: the same operations on each sub-bin, in order."""
+    """:func:`~.ssd_latency.sub_bin_arrivals`, :func:`_backlog_wait`, :func:`_moments` and
+    :func:`_collapse` in one pass per row: the same operations on each sub-bin, in order."""
     rows, minutes = x.shape
     cols = z.shape[1]
     per = cols // minutes
@@ -306,7 +306,7 @@ def _quiet_bound(x, z, seconds, speedup, service, floor):  # pragma: no cover (n
     for row in range(rows):
         peak = 0.0  # the highest rate (a quiet sub-bin's is 0)
         for m in range(minutes):
-            r = x[row, m] / 60 / REQUEST_BYTES * speedup  # as _arrivals
+            r = x[row, m] / 60 / REQUEST_BYTES * speedup  # as _mixture
             top = z[row, m * per]
             for s in range(1, seconds):
                 top = max(top, z[row, m * per + s])
@@ -316,44 +316,6 @@ def _quiet_bound(x, z, seconds, speedup, service, floor):  # pragma: no cover (n
             peak = max(peak, r)
         out[row] = np.inf if peak == np.inf else 0.0 + 50 / np.maximum(service - peak, floor)
     return out
-
-
-def arrivals(x: np.ndarray, rng: np.random.Generator | np.ndarray,
-             arrival_seconds: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~.ssd_latency.sub_bin_arrivals` of the rows of ``x`` (SSDs × minutes), its counts
-    and rates to the last bit, in one pass: numpy's seven passes over the (SSDs × sub-bins)
-    arrays and their temporaries were a good part of the latency model's time."""
-    x = np.ascontiguousarray(x, dtype=float)
-    shape = (x.shape[0], x.shape[1] * sub_bins_per_minute(arrival_seconds))
-    z = rng.standard_normal(shape) if isinstance(rng, np.random.Generator) else rng
-    if z.shape != shape:
-        raise ValueError(f"rng: normals of shape {z.shape}, expected the rates' {shape}")
-    # numpy allocates the outputs: its large arrays get huge pages, far fewer page faults
-    counts, rate = np.empty(shape), np.empty(shape)
-    _arrivals(x, np.ascontiguousarray(z, dtype=float), arrival_seconds,
-              SMOOTH / arrival_seconds, counts, rate)
-    return counts, rate
-
-
-@numba.njit(cache=True)
-def _arrivals(x, z, seconds, speedup, counts, rate):  # pragma: no cover (numba)
-    """Per sub-bin, numpy's ``rate`` and ``rint(sqrt(rate) * z + rate)`` floored at 0 (a quiet
-    sub-bin's rate is 0, so is its count): the same operations on each element, in order."""
-    rows, minutes = x.shape
-    per = z.shape[1] // minutes  # sub-bins per minute
-    for row in range(rows):
-        for m in range(minutes):
-            r = x[row, m] / 60 / REQUEST_BYTES * speedup  # burst_rate of the minute's ops/s
-            root = np.sqrt(r)
-            for s in range(per):
-                i = m * per + s
-                if s < seconds:
-                    rate[row, i] = r
-                    c = np.rint(root * z[row, i] + r)
-                    counts[row, i] = c if c > 0.0 else 0.0  # -0.0 too, as np.maximum
-                else:
-                    rate[row, i] = 0.0
-                    counts[row, i] = 0.0
 
 
 def backlog_wait(counts: np.ndarray, service: float = S_OPS,
@@ -368,7 +330,7 @@ def backlog_wait(counts: np.ndarray, service: float = S_OPS,
     counts = np.ascontiguousarray(counts, dtype=float)
     served = (np.full(counts.shape[1], float(service)) if lengths is None
               else service * np.asarray(lengths, dtype=float))
-    wait = np.empty(counts.shape)  # by numpy: huge pages (see arrivals)
+    wait = np.empty(counts.shape)  # numpy allocates it: huge pages
     _backlog_wait(counts, float(service), served, wait)
     return wait
 
@@ -401,7 +363,7 @@ def moments(weight: np.ndarray, rate: np.ndarray, wait: np.ndarray, service: flo
 
     (the sums in numpy's pairwise order, :func:`pairwise_sum`)."""
     f = np.ascontiguousarray
-    mu = np.empty(np.shape(weight))  # by numpy: huge pages (see arrivals)
+    mu = np.empty(np.shape(weight))  # numpy allocates it: huge pages
     return (mu, *_moments(f(weight, dtype=float), f(rate, dtype=float), f(wait, dtype=float),
                           float(service), float(0.05 * service), mu))
 
