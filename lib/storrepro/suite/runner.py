@@ -650,9 +650,11 @@ def _reproduce(profile, only, out, overrides, workers, scheduler, at_once, force
     if workers is None and scheduler is None and parallel.configured_scheduler():
         scheduler = parallel.configured_scheduler()  # dask's own configuration is honoured
         source = "dask's scheduler-address (DASK_SCHEDULER_ADDRESS)"
-    shared = workers is None and scheduler is None and profile != "quick"
-    if at_once > 1 and workers is None and scheduler is None and not shared:
-        workers = 1
+    shared = False  # one cluster for the run: the full profile, unless told where to sweep
+    if workers is None and scheduler is None:
+        shared = profile != "quick"
+        if not shared and at_once > 1:
+            workers = 1  # the quick profile's small sweeps, each in its notebook's process
     check_scheduler(scheduler, source=source)
     out = Path(out).resolve() if out else default_out(profile, jobs)
     check_paths_as_text(out, jobs)
