@@ -658,6 +658,18 @@ def test_only_the_notebooks_after_the_first_ask_the_scheduler(tiny_suite, monkey
     assert [(o.ok, o.message) for o in outcomes[1:]] == [(False, "not started: gone")] * 2
 
 
+def test_the_quick_profile_starts_the_longest_first_and_reports_in_order(tiny_suite,
+                                                                          monkeypatch):
+    ran = []
+    monkeypatch.setattr(runner, "execute", lambda job, folder: ran.append(job.name) or
+                        runner.Outcome(job.name, True, 0.0, "ok"))  # fmt: skip
+    jobs = [runner.Job(n, {}, s) for n, s in (("a", 1.0), ("b", 5.0), ("c", 3.0), ("d", 3.0))]
+    outcomes = runner._run_jobs(jobs, tiny_suite)
+    assert ran == ["b", "c", "d", "a"] and [o.name for o in outcomes] == ["a", "b", "c", "d"]
+    assert [j.seconds for j in runner.plan("quick", ["good"], [])] == [Good.full_cost[0]]
+    assert [j.seconds for j in runner.plan("full", ["good"], [])] == [0.0]
+
+
 def test_a_read_only_checkout_is_told_to_give_another_out(tmp_path, monkeypatch):
     def refused(dir):
         raise PermissionError(errno.EACCES, "Permission denied")
