@@ -149,8 +149,9 @@ def plan(
         needs.check(cfg)  # what the notebook needs from a user's trace, before any kernel
         check_real_vms(cfg, checked)
         # quick: each notebook runs serial in its own kernel, so the longest first pack the
-        # cores best (the run ends about when half the notebooks' summed time is done); full: notebook 01's pool, the critical path, would
-        # wait behind 02's and 04's sweeps on the run's shared cluster (798.7 s against 781.9 s)
+        # cores best (the run ends about when half the notebooks' summed time is done); full:
+        # notebook 01's pool, the critical path, would wait behind 02's and 04's sweeps on the
+        # run's shared cluster (798.7 s against 781.9 s)
         seconds = cfg.cost_estimate()[0] if profile == "quick" else 0.0
         jobs.append(Job(name, {"profile": profile, **values}, seconds))
         if cls.needs_cran:
