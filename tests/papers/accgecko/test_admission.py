@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from storrepro.papers.accgecko.admission import admit
+from storrepro.papers.accgecko.admission import admit, admit_on_nodes
 
 
 def test_single_node_greedy_in_order():
@@ -33,3 +33,13 @@ def test_counts_over_orders_are_permutation_invariant_for_equal_rates():
 def test_bad_input(rates, capacity, match):
     with pytest.raises(ValueError, match=match):
         admit(rates, capacity)
+
+
+def test_one_node_kernel_admits_as_the_plain_loop():
+    """The compiled one-node admission equals the plain loop over nodes, to the bit."""
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        rates = rng.choice([*rng.uniform(1000.0, 30_000.0, 8), math.inf], 40)
+        capacity = rng.uniform(50_000.0, 200_000.0)
+        expected = admit_on_nodes(rates[:, None], np.array([capacity]))
+        assert admit(rates, capacity).tolist() == expected.tolist()

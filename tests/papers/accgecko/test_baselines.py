@@ -100,14 +100,16 @@ def test_snc_bounds_of_a_search_are_a_fresh_models(monkeypatch):
     counts[rng.integers(0, 20000, 300)] += 6
     model = SncMeister().fit(counts)
     computed, probed = [], []
-    arrival_rate, rate_at = SncMeister.arrival_rate, SncMeister._rate_at
-    monkeypatch.setattr(SncMeister, "arrival_rate",
-                        lambda self, theta: computed.append(theta) or arrival_rate(self, theta))
+    eigvals, rate_at = np.linalg.eigvals, SncMeister._rate_at
+    monkeypatch.setattr(np.linalg, "eigvals", lambda a: computed.append(a) or eigvals(a))
     monkeypatch.setattr(SncMeister, "_rate_at",
                         lambda self, theta: probed.append(theta) or rate_at(self, theta))
     asked = [(p, sr) for p in (99.0, 99.9) for sr in np.linspace(3000.0, 9000.0, 25)]
     kept = [model.bound_us(p, sr) for p, sr in asked]
     assert len(computed) == len(set(probed)) < len(probed)  # each θ computed once
+    # the one-θ arrival rate is the grid's arithmetic on one θ, to the bit
+    thetas = sorted(set(probed))
+    assert [rate_at(model, t) for t in thetas] == [model.arrival_rate(t)[0] for t in thetas]
     fresh = [SncMeister().fit(counts).bound_us(p, sr) for p, sr in asked]
     assert kept == fresh
 

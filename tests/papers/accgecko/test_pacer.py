@@ -93,6 +93,7 @@ def test_snapshots_change_no_result(seed):
         assert with_overhead.percentiles_us(ps, sr, use="search").tolist() == expected
         waits = np.sort(numpy_closed_form(a, 0.0, sr))[::-1]
         assert without.max_wait_us(sr, use="search") == waits[0]
+        assert with_overhead.max_wait_us(sr, use="search") == waits[0]  # bounded by the peaks
         assert (
             without.percentile_us(99.9, sr, use="search") == waits[rank_from_top(a.size, 99.9) - 1]
         )

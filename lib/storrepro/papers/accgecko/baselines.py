@@ -128,7 +128,7 @@ class SncMeister:
         self.chain = chain
         self.step_prob = np.minimum(rates / steps_per_period, 1.0)  # p_s per step
         self._grid_rate = self.arrival_rate(THETA_GRID)  # ρ_A depends on neither p nor sr
-        self._rates_at: dict[float, np.ndarray] = {}  # nor does it at the θ a search probes
+        self._rates_at: dict[float, float] = {}  # nor does it at the θ a search probes
         return self
 
     def arrival_rate(self, theta: np.ndarray) -> np.ndarray:
@@ -138,12 +138,15 @@ class SncMeister:
         radius = np.abs(np.linalg.eigvals(mgf[:, :, None] * self.chain[None])).max(axis=1)
         return np.log(radius) / theta
 
-    def _rate_at(self, theta: float) -> np.ndarray:
+    def _rate_at(self, theta: float) -> float:
         """:meth:`arrival_rate` at one θ, kept: the θ searches of the rates and percentiles of
-        a rate search start from the same brackets of the grid and probe many θ again."""
+        a rate search start from the same brackets of the grid and probe many θ again. The
+        same arithmetic on one θ, without the arrays of a grid around it."""
         key = float(theta)
         if key not in self._rates_at:
-            self._rates_at[key] = self.arrival_rate(theta)
+            mgf = self.step_prob * np.exp(key) + 1 - self.step_prob
+            radius = np.abs(np.linalg.eigvals(mgf[:, None] * self.chain)).max()
+            self._rates_at[key] = np.log(radius) / key
         return self._rates_at[key]
 
     def bound_us(self, p: float, sr: float) -> float:
@@ -151,14 +154,20 @@ class SncMeister:
         eps = 1 - check_percentile(p) / 100
         serve = check_rate(sr) * self.step  # requests per step
 
-        def delay(theta, rho=None):
-            theta = np.atleast_1d(theta)
-            rho = self.arrival_rate(theta) if rho is None else rho
+        def delay(theta, rho):
             out = np.full(theta.size, np.inf)
             ok = rho < serve
             gap = -np.expm1(theta[ok] * (rho[ok] - serve))
             out[ok] = -np.log(eps * gap) / theta[ok] / serve * self.step * 1e6
             return out
+
+        def delay_at(theta):  # delay at one θ: the same arithmetic on numpy scalars
+            theta = np.float64(theta)
+            rho = self._rate_at(theta)
+            if not rho < serve:
+                return 1e300
+            gap = -np.expm1(theta * (rho - serve))
+            return min(-np.log(eps * gap) / theta / serve * self.step * 1e6, 1e300)
 
         grid = THETA_GRID
         values = delay(grid, self._grid_rate)
@@ -167,7 +176,7 @@ class SncMeister:
             return math.inf
         lo, hi = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
         res = optimize.minimize_scalar(
-            lambda x: min(delay(x, self._rate_at(x))[0], 1e300),
+            delay_at,
             bounds=(lo, hi),
             method="bounded",
             options={"xatol": 1e-3 * lo},

@@ -318,6 +318,7 @@ class Replayer:
         self._floors: dict[int, float] = {}
         self._seen: np.ndarray | None = None
         self._found: dict[int, dict[float, float]] = {}  # rank -> {rate: its latency there}
+        self._longest: dict[float, float] = {}  # rate -> the longest wait there (µs)
         self._latency = np.empty(n)
         self._counts = np.zeros(BUCKETS, np.int64)
         self._room: tuple[np.ndarray, ...] | None = None  # every replay's room for a snapshot
@@ -354,14 +355,26 @@ class Replayer:
         bound = min(bounds, default=0.0)
         return bound * (1 - BOUND_MARGIN) if bound > 0 else bound
 
+    def _wait_bound(self, sr: float) -> float:
+        """A value the longest wait at ``sr`` cannot fall below: the longest wait found at a
+        higher rate (none falls as the rate falls), less the margin of :meth:`_lower_bound`."""
+        bound = max([v for rate, v in self._longest.items() if rate > sr], default=0.0)
+        return bound * (1 - BOUND_MARGIN) if bound > 0 else bound
+
     def _replay_at(self, sr: float, ranks=(), use: str = "once") -> tuple[np.ndarray, float]:
         """The ``ranks``-th largest latencies and the longest wait (µs) at ``sr``, replayed on the
         smallest usable snapshot, skipping the busy periods that peak below the lower bound.
         ``use``: "once" takes no new snapshot, "search" takes one when less than
-        SEARCH_SNAPSHOT_SHARE of the replayed requests still matter, "sweep" always."""
+        SEARCH_SNAPSHOT_SHARE of the replayed requests still matter, "sweep" always. Without
+        ``ranks`` the longest wait is exact: a search's replay skips only the busy periods
+        that peak below the longest wait found at a higher rate (a period's peak is at least
+        its longest wait, and the longest wait lies in a period above the bound)."""
         sr = check_rate(sr)
         ranks = [int(k) for k in ranks]
-        floor = self._lower_bound(sr, ranks) if use != "once" or self._found else 0.0
+        if ranks:
+            floor = self._lower_bound(sr, ranks) if use != "once" or self._found else 0.0
+        else:
+            floor = self._wait_bound(sr) if use == "search" else 0.0
         usable = [s for s in self._snapshots if s.rate <= sr and s.floor <= floor]
         snap = min(usable, key=lambda s: s.arrivals.size)
         counts = self._counts if ranks else np.empty(0, np.int64)
@@ -383,6 +396,8 @@ class Replayer:
             ))  # fmt: skip
             self._room = None  # the snapshot's now
         self._replayed, self._replayed_requests = snap, done
+        if not ranks:
+            self._longest[sr] = longest
         return values, longest
 
     def _snapshot_room(self, snap: Snapshot) -> tuple[np.ndarray, ...]:

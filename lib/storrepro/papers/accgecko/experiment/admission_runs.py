@@ -129,14 +129,24 @@ def safety_table(
     return _safety(allocations, capacity, seeds, rng, priority)[0]
 
 
+def safety_tables(allocations: pd.DataFrame) -> dict[float, tuple[np.ndarray, np.ndarray]]:
+    """Per percentile, the allocated rates and the full-trace percentiles at them
+    (:func:`allocation_table`) the safety runs read."""
+    return {p: (allocation_table(allocations, p), allocation_table(allocations, p, "actual_us"))
+            for p in SLO_GRID}  # fmt: skip
+
+
 def _safety(allocations, capacity, seeds, rng, priority=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`safety_table` and, per order (row) and ``(method, p)`` (column), the % of the
     tenants admitted that violate their SLO (NaN for an order that admits none)."""
-    tenants = allocations.tenant.nunique()
+    return _safety_on(safety_tables(allocations), capacity, seeds, rng, priority)
+
+
+def _safety_on(tables, capacity, seeds, rng, priority=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`_safety` on the ``tables`` of :func:`safety_tables`."""
     rows, by_order = [], {}
-    for p in SLO_GRID:
-        rates = allocation_table(allocations, p)
-        actual = allocation_table(allocations, p, "actual_us")
+    for p, (rates, actual) in tables.items():
+        tenants = rates.shape[0]
         if priority is not None:
             actual = actual.copy()
             actual[:, ADMISSION_METHODS.index(PM), :] = priority[f"lower_p{p:g}"][:, None]
@@ -179,6 +189,11 @@ def by_order(runs: dict[float, np.ndarray]) -> pd.DataFrame:
 
 def admission_summary(runs: dict[float, np.ndarray]) -> pd.DataFrame:
     """Mean ± 95 % CI of tenants admitted per method and percentile, normalised to SNCM."""
+    return pd.DataFrame(_summary_rows(runs))
+
+
+def _summary_rows(runs: dict[float, np.ndarray]) -> list[dict]:
+    """:func:`admission_summary`'s rows."""
     rows = []
     names = [m.name for m in ADMISSION_METHODS]
     for p, counts in runs.items():
@@ -188,20 +203,32 @@ def admission_summary(runs: dict[float, np.ndarray]) -> pd.DataFrame:
             rows.append(
                 {"p": p, "method": name, "admitted": mean, "ci95": half, "vs SNCM": mean / sncm}
             )
-    return pd.DataFrame(rows)
+    return rows
+
+
+def _by_method(summary) -> dict[tuple[float, str], dict]:
+    """A summary's rows (a frame or :func:`_summary_rows`) by ``(p, method)``."""
+    rows = summary.to_dict("records") if isinstance(summary, pd.DataFrame) else summary
+    return {(row["p"], row["method"]): row for row in rows}
 
 
 def gain(summary: pd.DataFrame, p: float, method: str, reference: str) -> float:
     """``admitted(method) / admitted(reference) − 1`` at percentile ``p``."""
-    part = summary[summary.p == p].set_index("method").admitted
-    return float(part[method] / part[reference] - 1)
+    return _gain(_by_method(summary), p, method, reference)
+
+
+def _gain(rows: dict, p: float, method: str, reference: str) -> float:
+    return float(rows[p, method]["admitted"] / rows[p, reference]["admitted"] - 1)
 
 
 def separated(summary: pd.DataFrame, p: float) -> bool:
     """AccTail > SNCM > PM with non-overlapping 95 % CIs."""
-    part = summary[summary.p == p].set_index("method")
-    lo = part.admitted - part.ci95
-    hi = part.admitted + part.ci95
+    return _separated(_by_method(summary), p)
+
+
+def _separated(rows: dict, p: float) -> bool:
+    lo = {m: rows[p, m]["admitted"] - rows[p, m]["ci95"] for m in ("AccTail", "SNCM")}
+    hi = {m: rows[p, m]["admitted"] + rows[p, m]["ci95"] for m in ("SNCM", "PM")}
     return bool(lo["AccTail"] > hi["SNCM"] and lo["SNCM"] > hi["PM"])
 
 
@@ -215,8 +242,8 @@ def admission_and_safety(allocations, pm_original, labels, capacity, seeds, seed
     same orders under every reading; the (table, reading) cases run side by side. Returns
     ``(admission, safety, admitted by order, violating % by order)``, each a dict by reading
     (the last two: one row per order, one column per ``(method, p)``)."""
-    inputs = {label: (under_reading(allocations, label), priority_for(label, pm_original))
-              for label in labels}  # fmt: skip
+    inputs = {label: (safety_tables(under_reading(allocations, label)),
+                      priority_for(label, pm_original)) for label in labels}  # fmt: skip
     cases = [(table, label) for table in ("admission", "safety") for label in labels]
     tables = sweep(functools.partial(_admission_case, inputs, capacity, seeds, seed), cases,
                    seed=seed, desc="admission and safety")  # fmt: skip
@@ -228,12 +255,13 @@ def admission_and_safety(allocations, pm_original, labels, capacity, seeds, seed
 def _admission_case(inputs, capacity, seeds, seed, case, rng) -> pd.DataFrame:
     """One table under one reading, on the orders of its table (``rng`` is not used)."""
     table, label = case
-    part, priority = inputs[label]
+    tables, priority = inputs[label]
     orders = task_rng(seed, table)
     if table == "admission":
-        runs = admission_runs(part, capacity, seeds, "grid", orders, priority)
+        rates = {p: pair[0] for p, pair in tables.items()}
+        runs = runs_on(rates, capacity, seeds, "grid", orders, priority)
         return admission_summary(runs), by_order(runs)
-    return _safety(part, capacity, seeds, orders, priority)
+    return _safety_on(tables, capacity, seeds, orders, priority)
 
 
 def pm_comparison(adm: dict, safe: dict) -> pd.DataFrame:
@@ -255,11 +283,13 @@ def pm_comparison(adm: dict, safe: dict) -> pd.DataFrame:
 
 
 def sensitivity_row(summary: pd.DataFrame) -> dict:
-    """T1's order and the gain order for one (capacity, SLO mode) admission summary."""
+    """T1's order and the gain order for one (capacity, SLO mode) admission summary (a frame
+    or :func:`_summary_rows`)."""
+    rows = _by_method(summary)
     return {
-        "T1 holds": all(separated(summary, p) for p in SLO_GRID),
-        "gain p99 %": 100 * gain(summary, 99.0, "AccTail", "SNCM"),
-        "gain p99.9 %": 100 * gain(summary, 99.9, "AccTail", "SNCM"),
+        "T1 holds": all(_separated(rows, p) for p in SLO_GRID),
+        "gain p99 %": 100 * _gain(rows, 99.0, "AccTail", "SNCM"),
+        "gain p99.9 %": 100 * _gain(rows, 99.9, "AccTail", "SNCM"),
     }
 
 
@@ -284,7 +314,8 @@ def _sensitivity_case(inputs, seeds, seed, case, rng) -> dict:
     tables, priority = inputs[label]
     orders = task_rng(seed, ("sensitivity", cap, mode))
     runs = runs_on(tables, cap, seeds, mode, orders, priority)
-    s = admission_summary(runs)
-    admitted = {f"{m} p{p:g}": s[(s.p == p) & (s.method == m)].admitted.item()
+    rows = _summary_rows(runs)
+    by = _by_method(rows)
+    admitted = {f"{m} p{p:g}": by[p, m]["admitted"]
                 for p in SLO_GRID for m in ("PM", "SNCM", "AccTail", EXACT.name)}  # fmt: skip
-    return {"C": cap, "SLOs": mode, **sensitivity_row(s), **admitted, "orders": by_order(runs)}
+    return {"C": cap, "SLOs": mode, **sensitivity_row(rows), **admitted, "orders": by_order(runs)}
