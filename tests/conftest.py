@@ -40,7 +40,15 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def quick_runs(tmp_path_factory, public_trace):
+def shared_tmp(tmp_path_factory):
+    """This session's temporary folder, the same in every xdist worker (a worker's own is in
+    it): for work done once in the session, by the worker that asks first, under a lock."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def quick_runs(tmp_path_factory, public_trace, shared_tmp):
     """Each notebook executed once in the quick profile, shared by the tests of
     test_notebooks.py and test_public_trace.py: a notebook runs when a test first asks for it,
     in the xdist worker that asks first, while a worker asking for the same notebook waits on
@@ -52,12 +60,9 @@ def quick_runs(tmp_path_factory, public_trace):
     its package's small sample trace in a public format (the synthetic stand-ins run in every
     `make reproduce`). A notebook that fails leaves its run's outputs in its staging folder,
     where its tests still find them."""
-    shared = tmp_path_factory.getbasetemp()  # this session's; a worker's is in the session's
-    shared = shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
-
     def get(name):
-        out, done = shared / "quick_runs" / name, shared / f"quick_runs.{name}.exit"
-        with open(shared / f"quick_runs.{name}.lock", "w") as lock:
+        out, done = shared_tmp / "quick_runs" / name, shared_tmp / f"quick_runs.{name}.exit"
+        with open(shared_tmp / f"quick_runs.{name}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one worker runs it; the others wait, then read
             if not done.exists():
                 done.write_text(str(_quick_run(name, out, tmp_path_factory, public_trace)))

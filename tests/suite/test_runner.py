@@ -1,9 +1,11 @@
 import errno
+import fcntl
 import json
 import os
 import re
 import shutil
 import socket
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -364,18 +366,30 @@ def _tree(folder):
     return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture(scope="module")
-def _two_runs_made(tmp_path_factory):
-    """The two runs :func:`two_runs` copies, made once for the tests that publish them."""
+def _make_two_runs(folder):
     with pytest.MonkeyPatch.context() as monkeypatch:
-        out = _tiny_suite(tmp_path_factory.mktemp("two_runs"), monkeypatch)
+        out = _tiny_suite(folder, monkeypatch)
         assert runner.reproduce("quick", ["good"], out) == 0
         newer = out.parent / "newer"
         assert runner.reproduce("quick", ["good"], newer, ["seed=1"]) == 0
     for folder, text in ((out, b"old"), (newer, b"new")):
         (folder / "figures" / "good").mkdir(parents=True, exist_ok=True)
         (folder / "figures" / "good" / "fig.png").write_bytes(text)
-    return out, newer
+    return out
+
+
+@pytest.fixture(scope="module")
+def _two_runs_made(shared_tmp):
+    """The two runs :func:`two_runs` copies, made once in the session for the tests that
+    publish them: by the xdist worker that asks first, while a worker asking at the same time
+    waits on its lock."""
+    made = shared_tmp / "two_runs.made"
+    with open(shared_tmp / "two_runs.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not made.exists():
+            made.write_text(str(_make_two_runs(Path(tempfile.mkdtemp(dir=shared_tmp)))))
+    out = Path(made.read_text())
+    return out, out.parent / "newer"
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """The readers' site, built from the committed results and read in a real browser at desktop
 and phone width (Debian's chromium, driven by Playwright; no browser is downloaded)."""
 
+import fcntl
 import functools
 import http.server
 import json
@@ -64,9 +65,16 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def site():
-    """`make site` of the repository's committed results, served on 127.0.0.1."""
-    index = build_site()
+def site(shared_tmp):
+    """`make site` of the repository's committed results, served on 127.0.0.1. Built once in
+    the session: the xdist worker that asks first builds it (into the repository's
+    build/site), while a worker asking at the same time waits on its lock, then serves it."""
+    built = shared_tmp / "site.index"
+    with open(shared_tmp / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            built.write_text(str(build_site()))
+    index = Path(built.read_text())
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
     server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -182,12 +190,67 @@ def _pages(index: Path) -> list[str]:
     )
 
 
+def _landing_checks(page, width: str, results: list[dict]) -> None:
+    assert _screens(page, HEIGHTS[width]) <= LANDING_SCREENS[width], width
+    words = len(page.inner_text("article").split())
+    assert words <= LANDING_WORDS, f"the landing page has {words} words"
+    rows = page.eval_on_selector_all(
+        "#scorecard tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
+    )
+    assert [r[0] for r in rows] == [r["notebook"] for r in results]
+    for row, result in zip(rows, results, strict=True):
+        counts = verdict_counts(result)  # test claims only
+        assert row[1] == result["headline"]["verdict"]
+        assert row[2 : 3 + len(VERDICTS)] == [
+            str(sum(counts.values())),
+            *(str(counts[v]) for v in VERDICTS),
+        ]
+
+
+def _paper_checks(page, width: str, result: dict) -> None:
+    screens = _screens(page, HEIGHTS[width])
+    assert screens <= PAPER_SCREENS[width], (result["notebook"], width, screens)
+    if width == "phone":  # 10-pt figure text 10 CSS px high: the declared size or more
+        small = page.eval_on_selector_all(
+            "figure.result img, figure.claims-picture img",
+            "is => is.filter(i => i.getBoundingClientRect().width < i.naturalWidth - 1)"
+            ".map(i => i.src)")
+        assert not small, (result["notebook"], small)
+
+
+def _claims_checks(page, width: str, result: dict) -> None:
+    text = page.inner_text("main")
+    assert human(result["headline"]["cause"])[:40] in text
+    missing = [c["id"] for c in result["claims"] if human(c["reason"])[:40] not in text]
+    assert not missing, (result["notebook"], missing)
+    # Every claim's verdict is on screen without scrolling sideways.
+    boxes = page.eval_on_selector_all(
+        f"#claims-{result['notebook']} tbody tr",
+        "rows => rows.map(r => { const b = r.cells[1].getBoundingClientRect(); "
+        "return [r.id, r.cells[1].innerText, b.left, b.right, b.width]; })",
+    )
+    assert len(boxes) == len(result["claims"])
+    for (row, verdict, left, right, w), claim in zip(boxes, core_first(result), strict=True):
+        assert row == f"claim-{claim['id']}" and verdict == claim["verdict"]
+        assert w > 0 and left >= 0 and right <= WIDTHS[width], (width, row, left, right)
+
+
 @needs_chromium
 @pytest.mark.parametrize("width", WIDTHS)
 def test_site_in_a_real_browser(site, width):
     sync_api = pytest.importorskip("playwright.sync_api")
     index, url = site
     results = load_results(repo_root())
+    # Each page is loaded once: the checks every page gets (with its <details> closed), then
+    # those of its kind (the landing page, a paper's results page, a paper's claims page).
+    checks = {"index.html": functools.partial(_landing_checks, width=width, results=results)}
+    for result in results:
+        checks[f"{result['notebook']}.html"] = functools.partial(
+            _paper_checks, width=width, result=result)
+        checks[f"{claims_page_name(result['notebook'])}.html"] = functools.partial(
+            _claims_checks, width=width, result=result)
+    pages = _pages(index)
+    assert set(checks) <= set(pages), sorted(set(checks) - set(pages))
     errors, outside, links = [], [], set()
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -198,7 +261,7 @@ def test_site_in_a_real_browser(site, width):
             "request",
             lambda r: outside.append(r.url) if urlparse(r.url).hostname != "127.0.0.1" else None,
         )
-        for path in _pages(index):
+        for path in pages:
             page.goto(url + path, wait_until="load")
             broken = page.eval_on_selector_all(
                 "img", "imgs => imgs.filter(i => !i.complete || i.naturalWidth === 0)"
@@ -212,47 +275,8 @@ def test_site_in_a_real_browser(site, width):
             links.update(
                 page.eval_on_selector_all("a[href]", "as => as.map(a => a.href.split('#')[0])")
             )
-        page.goto(url, wait_until="load")
-        assert _screens(page, HEIGHTS[width]) <= LANDING_SCREENS[width], width
-        words = len(page.inner_text("article").split())
-        assert words <= LANDING_WORDS, f"the landing page has {words} words"
-        rows = page.eval_on_selector_all(
-            "#scorecard tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
-        )
-        assert [r[0] for r in rows] == [r["notebook"] for r in results]
-        for row, result in zip(rows, results, strict=True):
-            counts = verdict_counts(result)  # test claims only
-            assert row[1] == result["headline"]["verdict"]
-            assert row[2 : 3 + len(VERDICTS)] == [
-                str(sum(counts.values())),
-                *(str(counts[v]) for v in VERDICTS),
-            ]
-        for result in results:
-            page.goto(url + f"{result['notebook']}.html", wait_until="load")
-            screens = _screens(page, HEIGHTS[width])
-            assert screens <= PAPER_SCREENS[width], (result["notebook"], width, screens)
-            if width == "phone":  # 10-pt figure text 10 CSS px high: the declared size or more
-                small = page.eval_on_selector_all(
-                    "figure.result img, figure.claims-picture img",
-                    "is => is.filter(i => i.getBoundingClientRect().width < i.naturalWidth - 1)"
-                    ".map(i => i.src)")
-                assert not small, (result["notebook"], small)
-            page.goto(url + f"{claims_page_name(result['notebook'])}.html", wait_until="load")
-            text = page.inner_text("main")
-            assert human(result["headline"]["cause"])[:40] in text
-            missing = [c["id"] for c in result["claims"] if human(c["reason"])[:40] not in text]
-            assert not missing, (result["notebook"], missing)
-            # Every claim's verdict is on screen without scrolling sideways.
-            boxes = page.eval_on_selector_all(
-                f"#claims-{result['notebook']} tbody tr",
-                "rows => rows.map(r => { const b = r.cells[1].getBoundingClientRect(); "
-                "return [r.id, r.cells[1].innerText, b.left, b.right, b.width]; })",
-            )
-            assert len(boxes) == len(result["claims"])
-            for (row, verdict, left, right, w), claim in zip(boxes, core_first(result),
-                                                             strict=True):
-                assert row == f"claim-{claim['id']}" and verdict == claim["verdict"]
-                assert w > 0 and left >= 0 and right <= WIDTHS[width], (width, row, left, right)
+            if path in checks:
+                checks[path](page)
         browser.close()
     local = sorted(link for link in links if urlparse(link).hostname == "127.0.0.1")
     for link in local:
