@@ -32,13 +32,6 @@ def public_trace():
         return error
 
 
-def pytest_collection_modifyitems(items):
-    """The tests that execute notebooks first: the notebooks' quick runs are the longest pieces
-    of work, and the xdist workers take the tests in turn, so each runs its share of them side
-    by side with the other's, and the short tests fill the cores at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("notebook") is None)
-
-
 @pytest.fixture(scope="session")
 def shared_tmp(tmp_path_factory):
     """This session's temporary folder, the same in every xdist worker (a worker's own is in
