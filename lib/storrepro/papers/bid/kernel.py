@@ -48,6 +48,7 @@ from storrepro.papers.bid.kernel_core import (
     TIER,
     TRACE,
     WAIT,
+    ZERO,
     History,
     Logs,
     MergeIndex,
@@ -142,31 +143,27 @@ def _new_state(n: int, n_pids: int, rq_limit: int, opt, cap: int, hbits: int) ->
 
 
 # -- the replay --------------------------------------------------------------------------------
-@borrowing
 def _replay(trace, rq_limit, backlogged, options, gi, gf, S):
-    """Replay the trace into the state ``S``; returns how many requests the HDD served."""
-    opt, st = options[0], S.counters[0]
-    req, idx, pieces, q = S.req, S.idx, S.pieces, S.queues
-    sq, hist, logs, vfs = S.staging, S.history, S.logs, S.vfs
-    if backlogged:
-        return _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist,
-                               logs, vfs, S.arrival, S.served)  # fmt: skip
-    return _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
-                     S.arrival, S.served)  # fmt: skip
+    """Replay the trace into the state ``S``; returns how many requests the HDD served. (In
+    Python: a jitted caller would compile the whole kernel once more, inlined.)"""
+    run = _run_backlogged if backlogged else _run_open
+    return run(trace, rq_limit, options, gi, gf, S.counters, S.req, S.idx, S.pieces, S.queues,
+               S.staging, S.history, S.logs, S.vfs, S.arrival, S.served)  # fmt: skip
 
 
 @borrowing
-def _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
-                    arrival, out):  # fmt: skip
+def _run_backlogged(trace, rq_limit, options, gi, gf, counters, req, idx, pieces, q, sq, hist,
+                    logs, vfs, arrival, out):  # fmt: skip
     """The HDD pulls on the trace clock: every dispatch frees a slot, which the replayer refills
     at once; with nothing to dispatch, the clock jumps to the next timer and the rest of the
     trace shifts with it."""
+    opt, st = options[0], counters[0]
     t = 0.0  # simulated time
     clock = 0.0  # the scheduler's clock: the trace's, shifted
     shift = 0.0
-    head = 0
-    served = 0
-    i, clock = _fill(0, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q,
+    head = ZERO  # (ZERO, not 0: see kernel_core.ZERO)
+    served = ZERO
+    i, clock = _fill(ZERO, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q,
                      sq, hist, logs, vfs)  # fmt: skip
     while st.overflow == 0:
         r = _next(clock, t, opt, st, req, idx, q, sq, hist, logs, vfs)
@@ -196,17 +193,18 @@ def _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, h
 
 
 @borrowing
-def _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
-              arrival, out):  # fmt: skip
+def _run_open(trace, rq_limit, options, gi, gf, counters, req, idx, pieces, q, sq, hist,
+              logs, vfs, arrival, out):  # fmt: skip
     """Events at their trace times: the next thing to happen is an arrival, the HDD's
     completion, or the timer an idle HDD sleeps until. A full block layer blocks the replayer
     until a dispatch frees a slot, and the rest of the trace shifts by the time it waited."""
+    opt, st = options[0], counters[0]
     n = trace.shape[0]
     t = 0.0
     shift = 0.0
-    head = 0
-    served = 0
-    i = 0
+    head = ZERO
+    served = ZERO
+    i = ZERO
     blocked = False
     block_t = 0.0
     busy = False

@@ -39,6 +39,13 @@ borrowing = numba.njit(cache=True, _nrt=False)
 allocating = numba.njit(cache=True, _nrt=True)
 
 I8, F8, B1 = np.int64, np.float64, np.bool_
+#: Constants handed to jitted callees as numpy scalars, not Python literals: numba types a call
+#: ``f(0)`` (or a loop variable that starts at 0 and comes back from ``f``) as ``Literal[int](0)``
+#: and compiles ``f``, with all it calls, once more for it beside the int64 version.
+ZERO = np.int64(0)
+NO_PROCESS = np.int64(-1)  # the merge index's process key under Noop (one index for all)
+BY_END, BY_START = np.int64(0), np.int64(1)  # the merge index's two tables
+LEFT, RIGHT = np.bool_(False), np.bool_(True)  # :func:`_search`'s side
 U8 = numba.uint64  # an index that is never negative (no wrap-around check)
 
 #: The replay's counters (one record).
@@ -356,23 +363,23 @@ def _merge(idx, st, req, kp, op, lba, size, max_sectors):
     """Grow a queued request of ``kp`` that ends where this one starts (back merge) or starts
     where it ends (front merge); the merged request, or -1."""
     key = _key(kp, op, lba)
-    i = _find(idx.keys, 0, key)
+    i = _find(idx.keys, BY_END, key)
     if idx.keys[0, i] == key:
         t = idx.values[0, i]
         if req[t].size + size <= max_sectors:
-            _delete_slot(idx, st, 0, i)
+            _delete_slot(idx, st, BY_END, i)
             req[t].size += size
-            _put(idx, st, 0, _key(kp, op, req[t].lba + req[t].size), t)
+            _put(idx, st, BY_END, _key(kp, op, req[t].lba + req[t].size), t)
             return t
     key = _key(kp, op, lba + size)
-    i = _find(idx.keys, 1, key)
+    i = _find(idx.keys, BY_START, key)
     if idx.keys[1, i] == key:
         t = idx.values[1, i]
         if req[t].size + size <= max_sectors:
-            _delete_slot(idx, st, 1, _find(idx.keys, 1, _key(kp, op, req[t].lba)))
+            _delete_slot(idx, st, BY_START, _find(idx.keys, BY_START, _key(kp, op, req[t].lba)))
             req[t].lba = lba
             req[t].size += size
-            _put(idx, st, 1, _key(kp, op, lba), t)
+            _put(idx, st, BY_START, _key(kp, op, lba), t)
             return t
     return -1
 
@@ -380,14 +387,14 @@ def _merge(idx, st, req, kp, op, lba, size, max_sectors):
 @borrowing
 def _index_add(idx, st, kp, r, req):
     op = req[r].op
-    _put(idx, st, 0, _key(kp, op, req[r].lba + req[r].size), r)
-    _put(idx, st, 1, _key(kp, op, req[r].lba), r)
+    _put(idx, st, BY_END, _key(kp, op, req[r].lba + req[r].size), r)
+    _put(idx, st, BY_START, _key(kp, op, req[r].lba), r)
 
 
 @borrowing
 def _index_remove(idx, st, kp, r, req):
     op = req[r].op
-    for t, sector in ((0, req[r].lba + req[r].size), (1, req[r].lba)):
+    for t, sector in ((BY_END, req[r].lba + req[r].size), (BY_START, req[r].lba)):
         i = _find(idx.keys, t, _key(kp, op, sector))
         if idx.keys[t, i] != EMPTY and idx.values[t, i] == r:
             _delete_slot(idx, st, t, i)
@@ -436,8 +443,8 @@ def _table_add(vfs, st, lba, size):
     tab_s, tab_e = vfs.start, vfs.end
     start, end = lba, lba + size
     m = st.ntab
-    i = _search(tab_e, m, start, False)
-    j = _search(tab_s, m, end, True)
+    i = _search(tab_e, m, start, LEFT)
+    j = _search(tab_s, m, end, RIGHT)
     if i < j:
         start = min(start, tab_s[i])
         end = max(end, tab_e[j - 1])
