@@ -58,6 +58,7 @@ from storrepro.papers.bid.kernel_core import (
     _device_take,
     _geometry_arrays,
     borrowing,
+    borrowing_from_python,
     hdd_time,
 )
 from storrepro.papers.bid.noop import Noop
@@ -151,7 +152,7 @@ def _replay(trace, rq_limit, backlogged, options, gi, gf, S):
                S.staging, S.history, S.logs, S.vfs, S.arrival, S.served)  # fmt: skip
 
 
-@borrowing
+@borrowing_from_python
 def _run_backlogged(trace, rq_limit, options, gi, gf, counters, req, idx, pieces, q, sq, hist,
                     logs, vfs, arrival, out):  # fmt: skip
     """The HDD pulls on the trace clock: every dispatch frees a slot, which the replayer refills
@@ -192,7 +193,7 @@ def _run_backlogged(trace, rq_limit, options, gi, gf, counters, req, idx, pieces
     return served
 
 
-@borrowing
+@borrowing_from_python
 def _run_open(trace, rq_limit, options, gi, gf, counters, req, idx, pieces, q, sq, hist,
               logs, vfs, arrival, out):  # fmt: skip
     """Events at their trace times: the next thing to happen is an arrival, the HDD's

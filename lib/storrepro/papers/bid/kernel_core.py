@@ -32,11 +32,17 @@ INF = np.inf
 #: How the per-event helpers are compiled: they borrow arrays the replay owns and allocate none,
 #: so numba's reference counting (an atomic incref and decref per array argument per call) is
 #: switched off for them.
-borrowing = numba.njit(cache=True, _nrt=False)
+borrowing = numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 #: How a helper that allocates (an argsort, a scratch array) is compiled: with reference counting,
 #: said explicitly because a callee inherits a caller's unset option. It runs once per flush or
 #: round, not per event.
-allocating = numba.njit(cache=True, _nrt=True)
+allocating = numba.njit(cache=True, _nrt=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+#: Only other kernels call those two kinds: they are compiled without the wrappers through which
+#: Python (and C) would call them, which numba otherwise builds and optimises for every helper.
+#: The few that Python calls (the replay's loops, the HDD model, the SSD; tests call the
+#: VFS-SSD table's add) keep them.
+borrowing_from_python = numba.njit(cache=True, _nrt=False)
+allocating_from_python = numba.njit(cache=True, _nrt=True)
 
 I8, F8, B1 = np.int64, np.float64, np.bool_
 #: Constants handed to jitted callees as numpy scalars, not Python literals: numba types a call
@@ -211,7 +217,7 @@ class Vfs(NamedTuple):
 
 
 # -- HDD model ---------------------------------------------------------------------------------
-@borrowing
+@borrowing_from_python
 def hdd_time(lba, size, head, gi, gf):
     """:func:`storrepro.sim.disk_model.hdd_service_time` (same operations): (T, d, start cylinder).
 
@@ -437,7 +443,7 @@ def _search(a, m, x, right):
     return lo
 
 
-@borrowing
+@borrowing_from_python
 def _table_add(vfs, st, lba, size):
     """Add [lba, lba + size) to the table, joining the intervals it overlaps or touches."""
     tab_s, tab_e = vfs.start, vfs.end

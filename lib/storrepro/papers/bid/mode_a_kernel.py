@@ -23,12 +23,15 @@ from storrepro.papers.bid.mode_a import ModeAOptions
 from storrepro.papers.bid.request import MAX_SECTORS
 
 kernel = numba.njit(cache=True)
+#: The helpers only the kernels call: without the wrappers Python would call them through
+#: (:data:`~storrepro.papers.bid.kernel_core.borrowing`).
+helper = numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 #: :func:`_to_ssd`'s choice, as numpy booleans (literals compile it once more: kernel_core.ZERO)
 WRITES_ONLY, ALL = np.bool_(True), np.bool_(False)
 ONE_SECTOR = np.int64(1)  # the VFS-SSD table holds a structure if it holds its first sector
 
 
-@kernel
+@helper
 def _block_sum(a, lo, n):
     """numpy's sum of ``a[lo:lo + n]``, n <= 128 (float64): one running sum below 8, else 8
     running sums over blocks of 8 added pairwise, then the rest one by one."""
@@ -78,7 +81,7 @@ def _pairwise_sum(a, n):
     return sums[0]
 
 
-@kernel
+@helper
 def _weighted_wait(gaps):
     """:func:`storrepro.papers.bid.bid_hdd.weighted_wait` (same operations)."""
     total = 0.0
@@ -88,7 +91,7 @@ def _weighted_wait(gaps):
     return total / (k * (k + 1) / 2)
 
 
-@kernel
+@helper
 def _live_ends(items, lo, hi, live):
     """The first and last live structure of a segment, and how many are live (-1, -1, 0: none)."""
     first, last, count = -1, -1, 0
@@ -101,7 +104,7 @@ def _live_ends(items, lo, hi, live):
     return first, last, count
 
 
-@kernel
+@helper
 def _to_ssd(items, lo, hi, writes_only, write, lba, size, live, ssd, ns, vfs, st):
     """Send a segment's live structures (or its live writes) to the SSD, their sectors into
     the VFS-SSD table (writes only); returns the SSD's new length."""
