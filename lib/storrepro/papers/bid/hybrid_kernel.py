@@ -16,7 +16,7 @@ from storrepro.papers.bid.kernel_core import (
     _new_request,
     _piece,
     _search,
-    allocating_from_python,
+    allocating,
     borrowing,
 )
 
@@ -77,7 +77,7 @@ def _admit_vfs(i, now, tsim, trace, opt, st, req, idx, pieces, sq, hist, logs, v
                      hist, logs, vfs)  # fmt: skip
 
 
-@allocating_from_python
+@allocating
 def _serve_ssd(route_req, route_t, req, n_pids, read_ms, write_ms, page_bytes, sector_bytes, ceil):
     """The SSD: one server, a FIFO per process, processes served round-robin (SsdQueues)."""
     m = route_req.shape[0]

@@ -33,16 +33,13 @@ INF = np.inf
 #: so numba's reference counting (an atomic incref and decref per array argument per call) is
 #: switched off for them.
 borrowing = numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-#: How a helper that allocates (an argsort, a scratch array) is compiled: with reference counting,
-#: said explicitly because a callee inherits a caller's unset option. It runs once per flush or
-#: round, not per event.
-allocating = numba.njit(cache=True, _nrt=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-#: Only other kernels call those two kinds: they are compiled without the wrappers through which
-#: Python (and C) would call them, which numba otherwise builds and optimises for every helper.
-#: The few that Python calls (the replay's loops, the HDD model, the SSD; tests call the
-#: VFS-SSD table's add) keep them.
+#: Only other kernels call them: they are compiled without the wrappers through which Python (and
+#: C) would call them, which numba otherwise builds and optimises for every helper. The few that
+#: Python calls (the replay's loops, the HDD model; tests call the VFS-SSD table's add) keep them.
 borrowing_from_python = numba.njit(cache=True, _nrt=False)
-allocating_from_python = numba.njit(cache=True, _nrt=True)
+#: How a kernel that allocates (the SSD's pass: scratch arrays) is compiled: with reference
+#: counting, said explicitly because a callee inherits a caller's unset option.
+allocating = numba.njit(cache=True, _nrt=True)
 
 I8, F8, B1 = np.int64, np.float64, np.bool_
 #: Constants handed to jitted callees as numpy scalars, not Python literals: numba types a call
@@ -304,6 +301,23 @@ def _device_take(depth, st, req, dq):
     st.dq_n = m - 1
     st.head_pos = req[r].lba + req[r].size
     return r
+
+
+@borrowing
+def _sort_by_lba(items, n, req):
+    """Sort the requests ``items[:n]`` by LBA, stably (equal LBAs keep their order), as
+    ``items[:n][np.argsort(lbas, kind="mergesort")]``: a stable order is unique. An insertion
+    sort: the lists sorted (a staging queue, a process's queue under CFQ, a round made of
+    sorted runs) are short or mostly in order already, and numba's argsort compiles for
+    seconds."""
+    for j in range(1, n):
+        r = items[j]
+        lba = req[r].lba
+        k = j
+        while k > 0 and req[items[k - 1]].lba > lba:
+            items[k] = items[k - 1]
+            k -= 1
+        items[k] = r
 
 
 # -- merge index (storrepro.papers.bid.request.MergeIndex)
