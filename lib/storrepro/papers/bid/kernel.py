@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -72,6 +73,10 @@ from storrepro.papers.bid.results import (
     check_options,
 )
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
+
+#: A helper inlined into its callers by numba itself: not compiled on its own, so the kernel
+#: under it is not linked, optimised and compiled to machine code once more for it.
+inlined = numba.njit(inline="always")
 
 
 class State(NamedTuple):
@@ -302,7 +307,7 @@ def _admit_due(i, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces,
     return i, admitted, False
 
 
-@borrowing
+@inlined
 def _arrival(i, now, tsim, trace, opt, st, req, idx, pieces, q, sq, hist, logs, vfs):
     """Trace event ``i`` arrives: the scheduler's ``add`` at scheduler time ``now`` (``tsim``:
     the simulated time, when BID-Hybrid routes writes to the SSD)."""
