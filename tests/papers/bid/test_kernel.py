@@ -1,5 +1,6 @@
 """The numba kernel against the simpy reference model, request by request (same traces)."""
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,8 +11,10 @@ from storrepro.papers.bid.hybrid import VfsSsdTable
 from storrepro.papers.bid.kernel import replay, trace_events
 from storrepro.papers.bid.kernel_core import (
     COUNTERS,
+    REQUEST,
     Vfs,
     _geometry_arrays,
+    _sort_by_lba,
     _table_add,
     hdd_time,
 )
@@ -188,3 +191,25 @@ def test_vfs_table_add_equals_the_python_table():
         _table_add(vfs, counters[0], lba, size)
         m = counters[0]["ntab"]
         assert vfs.start[:m].tolist() == table._starts and vfs.end[:m].tolist() == table._ends
+
+
+def test_sort_by_lba_is_the_stable_argsort():
+    """The kernel's insertion sort of request ids by LBA against numpy's stable argsort: ties
+    (many equal LBAs), sorted runs, reversed and empty lists."""
+    sort = numba.njit(lambda items, n, req: _sort_by_lba(items, n, req))
+    rng = np.random.default_rng(5)
+    req = np.zeros(300, dtype=REQUEST)
+    cases = (
+        rng.integers(0, 20, 300),
+        np.sort(rng.integers(0, 1000, 300)),
+        np.arange(300)[::-1],
+        np.concatenate([np.arange(150), np.arange(150)]),
+    )
+    for lbas in cases:
+        req["lba"] = lbas
+        for n in (0, 1, 7, 300):
+            items = rng.permutation(300)
+            expected = items.copy()
+            expected[:n] = items[:n][np.argsort(lbas[items[:n]], kind="stable")]
+            sort(items, n, req)
+            assert items.tolist() == expected.tolist()

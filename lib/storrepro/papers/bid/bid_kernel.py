@@ -11,8 +11,6 @@ order); the dispatch queue is served C-LOOK. The three entry points are BID's ev
 
 from __future__ import annotations
 
-import numpy as np
-
 from storrepro.papers.bid.kernel_core import (
     HYBRID,
     INF,
@@ -24,8 +22,8 @@ from storrepro.papers.bid.kernel_core import (
     _merge,
     _new_request,
     _piece,
+    _sort_by_lba,
     _table_add,
-    allocating,
     borrowing,
 )
 
@@ -62,15 +60,12 @@ def _log_wait(st, logs, now, p, wait):
     st.nwait = w + 1
 
 
-@allocating
+@borrowing
 def _place_hdd(reqs, n, st, req, marked):
     """Append a marked queue's requests to the flat marked FIFO, ascending LBA (stable)."""
-    lbas = np.empty(n, dtype=np.int64)
+    _sort_by_lba(reqs, n, req)
     for j in range(n):
-        lbas[j] = req[reqs[j]].lba
-    order = np.argsort(lbas, kind="mergesort")
-    for j in range(n):
-        marked[st.mq_tail] = reqs[order[j]]
+        marked[st.mq_tail] = reqs[j]
         st.mq_tail += 1
 
 

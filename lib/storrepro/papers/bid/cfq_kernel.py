@@ -1,37 +1,31 @@
 """CFQ in the replay kernel, the numba twin of :mod:`storrepro.papers.bid.cfq`: one queue per
 process (a row of a 2-D array), the processes in order of queue creation, and the current round; a
-stable merge sort keeps the Python sort's tie order.
+stable sort (:func:`~storrepro.papers.bid.kernel_core._sort_by_lba`) keeps the Python sort's tie
+order.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from storrepro.papers.bid.kernel_core import _index_remove, allocating
+from storrepro.papers.bid.kernel_core import ZERO, _index_remove, _sort_by_lba, borrowing
 
 
-@allocating
+@borrowing
 def _form_round(merge, quantum, st, req, idx, q):
     """A new round: up to ``quantum`` requests of each queued process, lowest LBAs first, the
     round itself in LBA order (stable: the processes' order breaks ties)."""
-    nb = 0
+    nb = ZERO
     kept = 0
     for j in range(st.norder):
         p = q.order[j]
         m = q.per_pid_len[p]
-        lbas = np.empty(m, dtype=np.int64)
-        for x in range(m):
-            lbas[x] = req[q.per_pid[p, x]].lba
-        idx_sorted = np.argsort(lbas, kind="mergesort")
-        sorted_q = np.empty(m, dtype=np.int64)
-        for x in range(m):
-            sorted_q[x] = q.per_pid[p, idx_sorted[x]]
+        queue = q.per_pid[p]
+        _sort_by_lba(queue, m, req)
         take = min(quantum, m)
         for x in range(take):
-            q.round[nb] = sorted_q[x]
+            q.round[nb] = queue[x]
             nb += 1
         for x in range(m - take):
-            q.per_pid[p, x] = sorted_q[take + x]
+            queue[x] = queue[take + x]
         q.per_pid_len[p] = m - take
         if m - take > 0:
             q.order[kept] = p
@@ -41,11 +35,5 @@ def _form_round(merge, quantum, st, req, idx, q):
         for x in range(nb):
             r = q.round[x]
             _index_remove(idx, st, req[r].pid, r, req)
-    lbas = np.empty(nb, dtype=np.int64)
-    for x in range(nb):
-        lbas[x] = req[q.round[x]].lba
-    idx_sorted = np.argsort(lbas, kind="mergesort")
-    batch = q.round[:nb].copy()
-    for x in range(nb):
-        q.round[x] = batch[idx_sorted[x]]
+    _sort_by_lba(q.round, nb, req)
     st.r_head, st.r_tail = 0, nb

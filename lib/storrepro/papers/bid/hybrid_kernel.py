@@ -12,6 +12,7 @@ import numpy as np
 from storrepro.papers.bid.bid_kernel import _bid_add, _fire
 from storrepro.papers.bid.kernel_core import (
     READ,
+    RIGHT,
     _new_request,
     _piece,
     _search,
@@ -42,7 +43,7 @@ def _admit_vfs(i, now, tsim, trace, opt, st, req, idx, pieces, sq, hist, logs, v
     # the VFS-SSD table: cut the request into pieces on / off the SSD
     start, end = trace[i].lba, trace[i].lba + trace[i].size
     m = st.ntab
-    j = _search(tab_e, m, start, True)
+    j = _search(tab_e, m, start, RIGHT)
     cut = vfs.cut
     nc, pos = 0, start
     while j < m and tab_s[j] < end:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -48,6 +49,7 @@ from storrepro.papers.bid.kernel_core import (
     TIER,
     TRACE,
     WAIT,
+    ZERO,
     History,
     Logs,
     MergeIndex,
@@ -57,6 +59,7 @@ from storrepro.papers.bid.kernel_core import (
     _device_take,
     _geometry_arrays,
     borrowing,
+    borrowing_from_python,
     hdd_time,
 )
 from storrepro.papers.bid.noop import Noop
@@ -70,6 +73,10 @@ from storrepro.papers.bid.results import (
     check_options,
 )
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, DEFAULT_SSD, HDDGeometry, SSDParams
+
+#: A helper inlined into its callers by numba itself: not compiled on its own, so the kernel
+#: under it is not linked, optimised and compiled to machine code once more for it.
+inlined = numba.njit(inline="always")
 
 
 class State(NamedTuple):
@@ -142,31 +149,27 @@ def _new_state(n: int, n_pids: int, rq_limit: int, opt, cap: int, hbits: int) ->
 
 
 # -- the replay --------------------------------------------------------------------------------
-@borrowing
 def _replay(trace, rq_limit, backlogged, options, gi, gf, S):
-    """Replay the trace into the state ``S``; returns how many requests the HDD served."""
-    opt, st = options[0], S.counters[0]
-    req, idx, pieces, q = S.req, S.idx, S.pieces, S.queues
-    sq, hist, logs, vfs = S.staging, S.history, S.logs, S.vfs
-    if backlogged:
-        return _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist,
-                               logs, vfs, S.arrival, S.served)  # fmt: skip
-    return _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
-                     S.arrival, S.served)  # fmt: skip
+    """Replay the trace into the state ``S``; returns how many requests the HDD served. (In
+    Python: a jitted caller would compile the whole kernel once more, inlined.)"""
+    run = _run_backlogged if backlogged else _run_open
+    return run(trace, rq_limit, options, gi, gf, S.counters, S.req, S.idx, S.pieces, S.queues,
+               S.staging, S.history, S.logs, S.vfs, S.arrival, S.served)  # fmt: skip
 
 
-@borrowing
-def _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
-                    arrival, out):  # fmt: skip
+@borrowing_from_python
+def _run_backlogged(trace, rq_limit, options, gi, gf, counters, req, idx, pieces, q, sq, hist,
+                    logs, vfs, arrival, out):  # fmt: skip
     """The HDD pulls on the trace clock: every dispatch frees a slot, which the replayer refills
     at once; with nothing to dispatch, the clock jumps to the next timer and the rest of the
     trace shifts with it."""
+    opt, st = options[0], counters[0]
     t = 0.0  # simulated time
     clock = 0.0  # the scheduler's clock: the trace's, shifted
     shift = 0.0
-    head = 0
-    served = 0
-    i, clock = _fill(0, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q,
+    head = ZERO  # (ZERO, not 0: see kernel_core.ZERO)
+    served = ZERO
+    i, clock = _fill(ZERO, clock, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces, q,
                      sq, hist, logs, vfs)  # fmt: skip
     while st.overflow == 0:
         r = _next(clock, t, opt, st, req, idx, q, sq, hist, logs, vfs)
@@ -195,18 +198,19 @@ def _run_backlogged(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, h
     return served
 
 
-@borrowing
-def _run_open(trace, rq_limit, opt, gi, gf, st, req, idx, pieces, q, sq, hist, logs, vfs,
-              arrival, out):  # fmt: skip
+@borrowing_from_python
+def _run_open(trace, rq_limit, options, gi, gf, counters, req, idx, pieces, q, sq, hist,
+              logs, vfs, arrival, out):  # fmt: skip
     """Events at their trace times: the next thing to happen is an arrival, the HDD's
     completion, or the timer an idle HDD sleeps until. A full block layer blocks the replayer
     until a dispatch frees a slot, and the rest of the trace shifts by the time it waited."""
+    opt, st = options[0], counters[0]
     n = trace.shape[0]
     t = 0.0
     shift = 0.0
-    head = 0
-    served = 0
-    i = 0
+    head = ZERO
+    served = ZERO
+    i = ZERO
     blocked = False
     block_t = 0.0
     busy = False
@@ -303,7 +307,7 @@ def _admit_due(i, t, shift, rq_limit, arrival, trace, opt, st, req, idx, pieces,
     return i, admitted, False
 
 
-@borrowing
+@inlined
 def _arrival(i, now, tsim, trace, opt, st, req, idx, pieces, q, sq, hist, logs, vfs):
     """Trace event ``i`` arrives: the scheduler's ``add`` at scheduler time ``now`` (``tsim``:
     the simulated time, when BID-Hybrid routes writes to the SSD)."""

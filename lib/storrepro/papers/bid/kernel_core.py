@@ -32,13 +32,23 @@ INF = np.inf
 #: How the per-event helpers are compiled: they borrow arrays the replay owns and allocate none,
 #: so numba's reference counting (an atomic incref and decref per array argument per call) is
 #: switched off for them.
-borrowing = numba.njit(cache=True, _nrt=False)
-#: How a helper that allocates (an argsort, a scratch array) is compiled: with reference counting,
-#: said explicitly because a callee inherits a caller's unset option. It runs once per flush or
-#: round, not per event.
+borrowing = numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+#: Only other kernels call them: they are compiled without the wrappers through which Python (and
+#: C) would call them, which numba otherwise builds and optimises for every helper. The few that
+#: Python calls (the replay's loops, the HDD model; tests call the VFS-SSD table's add) keep them.
+borrowing_from_python = numba.njit(cache=True, _nrt=False)
+#: How a kernel that allocates (the SSD's pass: scratch arrays) is compiled: with reference
+#: counting, said explicitly because a callee inherits a caller's unset option.
 allocating = numba.njit(cache=True, _nrt=True)
 
 I8, F8, B1 = np.int64, np.float64, np.bool_
+#: Constants handed to jitted callees as numpy scalars, not Python literals: numba types a call
+#: ``f(0)`` (or a loop variable that starts at 0 and comes back from ``f``) as ``Literal[int](0)``
+#: and compiles ``f``, with all it calls, once more for it beside the int64 version.
+ZERO = np.int64(0)
+NO_PROCESS = np.int64(-1)  # the merge index's process key under Noop (one index for all)
+BY_END, BY_START = np.int64(0), np.int64(1)  # the merge index's two tables
+LEFT, RIGHT = np.bool_(False), np.bool_(True)  # :func:`_search`'s side
 U8 = numba.uint64  # an index that is never negative (no wrap-around check)
 
 #: The replay's counters (one record).
@@ -204,7 +214,7 @@ class Vfs(NamedTuple):
 
 
 # -- HDD model ---------------------------------------------------------------------------------
-@borrowing
+@borrowing_from_python
 def hdd_time(lba, size, head, gi, gf):
     """:func:`storrepro.sim.disk_model.hdd_service_time` (same operations): (T, d, start cylinder).
 
@@ -293,6 +303,23 @@ def _device_take(depth, st, req, dq):
     return r
 
 
+@borrowing
+def _sort_by_lba(items, n, req):
+    """Sort the requests ``items[:n]`` by LBA, stably (equal LBAs keep their order), as
+    ``items[:n][np.argsort(lbas, kind="mergesort")]``: a stable order is unique. An insertion
+    sort: the lists sorted (a staging queue, a process's queue under CFQ, a round made of
+    sorted runs) are short or mostly in order already, and numba's argsort compiles for
+    seconds."""
+    for j in range(1, n):
+        r = items[j]
+        lba = req[r].lba
+        k = j
+        while k > 0 and req[items[k - 1]].lba > lba:
+            items[k] = items[k - 1]
+            k -= 1
+        items[k] = r
+
+
 # -- merge index (storrepro.papers.bid.request.MergeIndex)
 # ------------------------------------------ Two open-addressing hash tables (0: by end sector, 1:
 # by start sector) of int64 keys packing (process + 1, direction, sector); linear probing, deletion
@@ -356,23 +383,23 @@ def _merge(idx, st, req, kp, op, lba, size, max_sectors):
     """Grow a queued request of ``kp`` that ends where this one starts (back merge) or starts
     where it ends (front merge); the merged request, or -1."""
     key = _key(kp, op, lba)
-    i = _find(idx.keys, 0, key)
+    i = _find(idx.keys, BY_END, key)
     if idx.keys[0, i] == key:
         t = idx.values[0, i]
         if req[t].size + size <= max_sectors:
-            _delete_slot(idx, st, 0, i)
+            _delete_slot(idx, st, BY_END, i)
             req[t].size += size
-            _put(idx, st, 0, _key(kp, op, req[t].lba + req[t].size), t)
+            _put(idx, st, BY_END, _key(kp, op, req[t].lba + req[t].size), t)
             return t
     key = _key(kp, op, lba + size)
-    i = _find(idx.keys, 1, key)
+    i = _find(idx.keys, BY_START, key)
     if idx.keys[1, i] == key:
         t = idx.values[1, i]
         if req[t].size + size <= max_sectors:
-            _delete_slot(idx, st, 1, _find(idx.keys, 1, _key(kp, op, req[t].lba)))
+            _delete_slot(idx, st, BY_START, _find(idx.keys, BY_START, _key(kp, op, req[t].lba)))
             req[t].lba = lba
             req[t].size += size
-            _put(idx, st, 1, _key(kp, op, lba), t)
+            _put(idx, st, BY_START, _key(kp, op, lba), t)
             return t
     return -1
 
@@ -380,14 +407,14 @@ def _merge(idx, st, req, kp, op, lba, size, max_sectors):
 @borrowing
 def _index_add(idx, st, kp, r, req):
     op = req[r].op
-    _put(idx, st, 0, _key(kp, op, req[r].lba + req[r].size), r)
-    _put(idx, st, 1, _key(kp, op, req[r].lba), r)
+    _put(idx, st, BY_END, _key(kp, op, req[r].lba + req[r].size), r)
+    _put(idx, st, BY_START, _key(kp, op, req[r].lba), r)
 
 
 @borrowing
 def _index_remove(idx, st, kp, r, req):
     op = req[r].op
-    for t, sector in ((0, req[r].lba + req[r].size), (1, req[r].lba)):
+    for t, sector in ((BY_END, req[r].lba + req[r].size), (BY_START, req[r].lba)):
         i = _find(idx.keys, t, _key(kp, op, sector))
         if idx.keys[t, i] != EMPTY and idx.values[t, i] == r:
             _delete_slot(idx, st, t, i)
@@ -430,14 +457,14 @@ def _search(a, m, x, right):
     return lo
 
 
-@borrowing
+@borrowing_from_python
 def _table_add(vfs, st, lba, size):
     """Add [lba, lba + size) to the table, joining the intervals it overlaps or touches."""
     tab_s, tab_e = vfs.start, vfs.end
     start, end = lba, lba + size
     m = st.ntab
-    i = _search(tab_e, m, start, False)
-    j = _search(tab_s, m, end, True)
+    i = _search(tab_e, m, start, LEFT)
+    j = _search(tab_s, m, end, RIGHT)
     if i < j:
         start = min(start, tab_s[i])
         end = max(end, tab_e[j - 1])

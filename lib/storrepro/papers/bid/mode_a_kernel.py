@@ -18,14 +18,20 @@ import numpy as np
 import pandas as pd
 
 from storrepro.papers.bid.hybrid_kernel import _vfs_overlap
-from storrepro.papers.bid.kernel_core import COUNTERS, Vfs, _table_add
+from storrepro.papers.bid.kernel_core import COUNTERS, ZERO, Vfs, _table_add
 from storrepro.papers.bid.mode_a import ModeAOptions
 from storrepro.papers.bid.request import MAX_SECTORS
 
 kernel = numba.njit(cache=True)
+#: The helpers only the kernels call: without the wrappers Python would call them through
+#: (:data:`~storrepro.papers.bid.kernel_core.borrowing`).
+helper = numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+#: :func:`_to_ssd`'s choice, as numpy booleans (literals compile it once more: kernel_core.ZERO)
+WRITES_ONLY, ALL = np.bool_(True), np.bool_(False)
+ONE_SECTOR = np.int64(1)  # the VFS-SSD table holds a structure if it holds its first sector
 
 
-@kernel
+@helper
 def _block_sum(a, lo, n):
     """numpy's sum of ``a[lo:lo + n]``, n <= 128 (float64): one running sum below 8, else 8
     running sums over blocks of 8 added pairwise, then the rest one by one."""
@@ -75,7 +81,7 @@ def _pairwise_sum(a, n):
     return sums[0]
 
 
-@kernel
+@helper
 def _weighted_wait(gaps):
     """:func:`storrepro.papers.bid.bid_hdd.weighted_wait` (same operations)."""
     total = 0.0
@@ -85,7 +91,7 @@ def _weighted_wait(gaps):
     return total / (k * (k + 1) / 2)
 
 
-@kernel
+@helper
 def _live_ends(items, lo, hi, live):
     """The first and last live structure of a segment, and how many are live (-1, -1, 0: none)."""
     first, last, count = -1, -1, 0
@@ -98,7 +104,7 @@ def _live_ends(items, lo, hi, live):
     return first, last, count
 
 
-@kernel
+@helper
 def _to_ssd(items, lo, hi, writes_only, write, lba, size, live, ssd, ns, vfs, st):
     """Send a segment's live structures (or its live writes) to the SSD, their sectors into
     the VFS-SSD table (writes only); returns the SSD's new length."""
@@ -124,7 +130,7 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
     st = counters[0]
     n = pid.shape[0]
     hdd, ssd = np.empty(n, np.int64), np.empty(n, np.int64)
-    nh, ns = 0, 0
+    nh, ns = 0, ZERO
     anticipation, decisions = 0.0, 0
     gaps = np.empty((n_pids, history))
     has_history = np.zeros(n_pids, np.bool_)
@@ -168,7 +174,7 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
         if hybrid and st.ntab > 0:  # arrivals the VFS-SSD table holds go to the SSD
             for k in range(end - start):
                 i = rq_items[k]
-                if _vfs_overlap(lba[i], 1, st, vfs):
+                if _vfs_overlap(lba[i], ONE_SECTOR, st, vfs):
                     ssd[ns] = i
                     ns += 1
                     live[i] = False
@@ -186,7 +192,8 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
                 arrived = _live_ends(rq_items, rq_lo[r], rq_hi[r], live)[0]
                 if arrived >= 0:
                     staged_last = _live_ends(sq_items, sq_lo[j], sq_hi[j], live)[1]
-                    gaps[p, :-1] = gaps[p, 1:].copy()
+                    for k in range(history - 1):  # a loop: a slice copy compiles numba's
+                        gaps[p, k] = gaps[p, k + 1]  # shape-mismatch error (seconds)
                     gaps[p, -1] = first[arrived] - last[staged_last]
                     wait[p] = _weighted_wait(gaps[p])
         if hybrid and not final:  # M3 d / M5: the non-bulky staged groups go to the SSD
@@ -209,10 +216,10 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
                             any_small |= live[rq_items[k]] and size[rq_items[k]] < 204
                         if not any_small:
                             continue
-                    ns = _to_ssd(sq_items, lo, hi, False, write, lba, size, live, ssd, ns, vfs, st)
+                    ns = _to_ssd(sq_items, lo, hi, ALL, write, lba, size, live, ssd, ns, vfs, st)
                     if with_new:  # the group takes the process's new structures with it
-                        ns = _to_ssd(rq_items, rq_lo[r], rq_hi[r], False, write, lba, size, live,
-                                     ssd, ns, vfs, st)  # fmt: skip
+                        ns = _to_ssd(rq_items, rq_lo[r], rq_hi[r], ALL, write, lba, size, live, ssd,
+                                     ns, vfs, st)  # fmt: skip
                     decisions += 1
                     continue
                 sectors, writes = 0, 0
@@ -224,7 +231,8 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
                     continue  # read-only groups are never classified
                 if sectors / writes <= pf_threshold:
                     decisions += 1
-                    ns = _to_ssd(sq_items, lo, hi, True, write, lba, size, live, ssd, ns, vfs, st)
+                    ns = _to_ssd(sq_items, lo, hi, WRITES_ONLY, write, lba, size, live, ssd, ns,
+                                 vfs, st)  # fmt: skip
         # the staged groups in dispatch order: by process (the code), or by their first
         # structure's time, ties in list order (Python's stable sort)
         n_order = 0
@@ -242,7 +250,7 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
         for o in range(n_order):
             j = order[o]
             p = sq_pid[j]
-            size_g = 0
+            size_g = ZERO
             for k in range(sq_lo[j], sq_hi[j]):
                 if live[sq_items[k]]:
                     group[size_g] = sq_items[k]
@@ -276,8 +284,10 @@ def bid_windows(pid, write, lba, size, first, last, n_pids, window, history, wai
         # the window's lists are the next window's staged groups
         for j in range(n_rq):
             rq_seg[rq_pid[j]] = -1
-        sq_items[: end - start] = rq_items[: end - start]
-        sq_pid[:n_rq], sq_lo[:n_rq], sq_hi[:n_rq] = rq_pid[:n_rq], rq_lo[:n_rq], rq_hi[:n_rq]
+        for k in range(end - start):  # (loops, not slice copies: see the gaps' shift)
+            sq_items[k] = rq_items[k]
+        for j in range(n_rq):
+            sq_pid[j], sq_lo[j], sq_hi[j] = rq_pid[j], rq_lo[j], rq_hi[j]
         n_sq = n_rq
     return hdd[:nh], ssd[:ns], anticipation, decisions
 

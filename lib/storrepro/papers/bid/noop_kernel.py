@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from storrepro.papers.bid.cfq_kernel import _form_round
 from storrepro.papers.bid.kernel_core import (
+    NO_PROCESS,
     NOOP,
     _index_add,
     _index_remove,
@@ -55,7 +56,7 @@ def _queue_next(opt, st, req, idx, q):
         r = q.fifo[st.f_head]
         st.f_head += 1
         if opt.merge:
-            _index_remove(idx, st, -1, r, req)
+            _index_remove(idx, st, NO_PROCESS, r, req)
         return r
     if st.r_head == st.r_tail:
         if st.norder == 0:

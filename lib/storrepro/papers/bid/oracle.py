@@ -44,7 +44,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from storrepro.papers.bid.kernel_core import _geometry_arrays, hdd_time
+from storrepro.papers.bid.kernel_core import ZERO, _geometry_arrays, hdd_time
 from storrepro.papers.bid.request import MAX_SECTORS
 from storrepro.sim.disk_model import DEFAULT_GEOMETRY, HDDGeometry
 
@@ -80,7 +80,7 @@ def _costs(lba, size, gi, gf):
     n = lba.shape[0]
     no_seek = np.empty(n)
     swept = np.empty(n)
-    head = 0
+    head = ZERO  # (not 0: see kernel_core.ZERO)
     for i in range(n):
         no_seek[i] = hdd_time(lba[i], size[i], lba[i], gi, gf)[0]
         swept[i] = hdd_time(lba[i], size[i], head, gi, gf)[0]
