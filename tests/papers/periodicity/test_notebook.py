@@ -110,11 +110,11 @@ def test_replicate_bundles_name_each_regime_and_arrival_reading():
                                     {"replicate": 0, "calibration": {"scale": 2.0}},
                                     {"replicate": 0})
     cfg = PrecisePeriodConfig(profile="quick")
-    assert ex.replicate_bundle([[skewed, smooth], [scaled, flat]], cfg) == {
+    assert ex.replicate_bundle([([skewed, smooth], [scaled, flat])], cfg) == {
         "sched": skewed, "smooth": smooth,
         "regimes": {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}}
     unfitted = PrecisePeriodConfig(profile="quick", sched_target_mean_tail_ms=0.0)
-    bundle = ex.replicate_bundle([skewed, [scaled, flat]], unfitted)
+    bundle = ex.replicate_bundle([(skewed, [scaled, flat])], unfitted)
     assert bundle["sched"] == bundle["smooth"] == skewed
     plain = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
     assert ex.replicate_bundle([skewed], plain)["regimes"]["worst_ssd_10ms"] == skewed
@@ -236,9 +236,10 @@ def test_the_load_regimes_tasks_and_their_workloads():
     cfg = PrecisePeriodConfig(profile="quick", sched_replicates=2)
     first = ex.notebook_tasks(cfg)
     assert isinstance(first[0], ex.ArrivalFit) and first[0].mean_target_ms == 1.019
-    assert not any(isinstance(t, ex.UnevenSSDs | ex.EvenLoads) for t in first)
+    assert not any(isinstance(t, ex.UnevenSSDs | ex.OneWorkload) for t in first)
     tasks = [t for i in range(2) for t in ex.replicate_tasks(cfg, i, 25)]
-    both, pairs = tasks[0::2], tasks[1::2]
+    assert all(isinstance(t, ex.OneWorkload) for t in tasks)  # one task per replicate
+    both, pairs = [t.primary for t in tasks], [t.even for t in tasks]
     assert all(isinstance(t, ex.BothArrivals) for t in both)
     assert all(isinstance(t, ex.EvenLoads) for t in pairs)
     smooth = [t.twin for t in both]
@@ -255,14 +256,13 @@ def test_the_load_regimes_tasks_and_their_workloads():
         assert s.spec.ssds == cfg.sched_even_ssds and s.target_tail_ms == 10.0
         assert s.verifications == f.task.verifications == ("preprocessed",)
         assert f.task.target_tail_ms == 0.0 and f.seed == cfg.seed
-        assert repr(f.task) == repr(s)  # the same random stream, so the same workload
     assert len({repr(t) for t in tasks}) == len(tasks)  # the sweep needs distinct tasks
     # the same SSD counts still give distinct tasks: the skewed one is wrapped
     same = PrecisePeriodConfig(profile="quick", sched_ssds=4, sched_even_ssds=4)
     tasks = ex.replicate_tasks(same, 0)
     assert len({repr(t) for t in tasks}) == len(tasks)
     unscaled = PrecisePeriodConfig(profile="quick", sched_target_tail_ms=0.0)
-    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs | ex.EvenLoads | ex.ArrivalFit)
+    assert not any(isinstance(t, ex.AtMeanTraffic | ex.UnevenSSDs | ex.OneWorkload | ex.ArrivalFit)
                    for t in ex.notebook_tasks(unscaled) + ex.replicate_tasks(unscaled, 0))
 
 
@@ -273,7 +273,7 @@ def test_both_arrivals_give_what_the_two_tasks_give_apart():
     from storrepro.suite.parallel import task_rng
 
     cfg = PrecisePeriodConfig(profile="quick", seed=3, sched_ssds=8, sched_segments=80)
-    pair = ex.replicate_tasks(cfg, 1, 25)[0]
+    pair = ex.replicate_tasks(cfg, 1, 25)[0].primary
     both = ex.run_task(pair, np.random.default_rng(99))  # the wrapper's own stream is unused
     uneven = pair.twin.uneven
     apart = [ex.run_task(uneven, task_rng(cfg.seed, uneven)),
@@ -283,16 +283,28 @@ def test_both_arrivals_give_what_the_two_tasks_give_apart():
     assert both[0]["calibration"]["volume_sigma"] != both[1]["calibration"]["volume_sigma"]
 
 
-def test_even_loads_give_what_the_two_tasks_give_apart():
-    """One workload for the scaled and the unscaled even-load replicate: the same results as
-    the two tasks of the sweep run apart (their streams from the sweep's seed)."""
+def test_one_workload_runs_the_load_regimes_on_the_primarys_segments():
+    """One generation per replicate: the primary's runs are what its task gives alone, and the
+    even-load regimes run on the same segments on the even-load surrogate's SSDs, continuing
+    the primary's stream from where the generation left it."""
+    import copy
+
     from storrepro.papers.periodicity.config import PrecisePeriodConfig
+    from storrepro.papers.periodicity.workload import generate, on_ssds
     from storrepro.suite.parallel import task_rng
 
-    cfg = PrecisePeriodConfig(profile="quick", seed=3)
-    pair = next(t for t in ex.replicate_tasks(cfg, 0) if isinstance(t, ex.EvenLoads))
-    both = ex.run_task(pair, np.random.default_rng(99))  # the wrapper's own stream is unused
-    apart = [ex.run_task(pair.task, task_rng(cfg.seed, pair.task)),
-             ex.run_task(pair.flat, np.random.default_rng(99))]
-    assert pickle.dumps(both) == pickle.dumps(apart)
-    assert both[0]["calibration"]["scale"] != 1.0 and both[1]["calibration"] is None
+    cfg = PrecisePeriodConfig(profile="quick", seed=3, sched_ssds=8, sched_even_ssds=4,
+                              sched_segments=80)
+    task = ex.replicate_tasks(cfg, 1, 25)[0]
+    primary, even = ex.run_task(task, np.random.default_rng(99))  # its own stream is unused
+    assert pickle.dumps(primary) == pickle.dumps(ex.run_task(task.primary, None))
+    rng = task_rng(cfg.seed, task.primary.twin.uneven)
+    w = on_ssds(generate(rng, task.primary.twin.uneven.task.spec), cfg.sched_even_ssds)
+    flat = ex.run_replicate(task.even.flat.task, copy.deepcopy(rng), w)
+    apart = [ex.run_replicate(task.even.task, rng, w), flat]  # detected apart: scale-free
+    assert pickle.dumps(even) == pickle.dumps(apart)
+    assert even[0]["calibration"]["scale"] != 1.0 and even[1]["calibration"] is None
+    assert flat["mean_bytes_per_s"] == pytest.approx(
+        primary[0]["mean_bytes_per_s"] * cfg.sched_even_ssds / cfg.sched_ssds, rel=0.05)
+    with pytest.raises(ValueError, match=r"EvenLoads: the workload's spec .* is not the task's"):
+        ex.run_even_loads(task.even, rng, generate(rng, task.primary.twin.uneven.task.spec))

@@ -11,7 +11,13 @@ from storrepro.papers.periodicity import ssd_latency as lat
 from storrepro.papers.periodicity.kernel import SsdLatencies, latency_stats
 from storrepro.papers.periodicity.scheduling import move_budget, schedule, ssd_load
 from storrepro.papers.periodicity.ssd_latency import Normals
-from storrepro.papers.periodicity.workload import SurrogateSpec, bin_sum, generate, hash_placement
+from storrepro.papers.periodicity.workload import (
+    SurrogateSpec,
+    bin_sum,
+    generate,
+    hash_placement,
+    on_ssds,
+)
 from storrepro.sim.fifo import fifo_departures
 
 
@@ -52,6 +58,20 @@ def test_ssd_load_and_hash_placement():
     assert hash_placement(3, 2).tolist() == [0, 1, 0]
     assert ssd_load(traffic, np.array([0, 1, 0]), 2).tolist() == [[6.0, 8.0], [3.0, 4.0]]
     assert bin_sum(np.arange(7.0)[None, :], 3).tolist() == [[3.0, 12.0]]
+
+
+def test_on_ssds_keeps_the_segments_and_the_traffic_per_ssd():
+    w = generate(np.random.default_rng(2), SurrogateSpec(ssds=6, segments=24, history_days=1,
+                                                          intervals=1))
+    read = w.read.copy()
+    fewer = on_ssds(w, 3)
+    assert np.array_equal(w.read, read) and w.spec.ssds == 6  # the original is unchanged
+    assert fewer.spec.ssds == 3 and fewer.placement.tolist() == hash_placement(24, 3).tolist()
+    assert fewer.read.dtype == np.float32 and np.array_equal(fewer.read, read * np.float32(0.5))
+    assert np.array_equal(fewer.period_min, w.period_min)
+    per_ssd = [(x.read.sum(dtype=float) + x.write.sum(dtype=float)) / x.spec.ssds
+               for x in (w, fewer)]
+    assert per_ssd[1] == pytest.approx(per_ssd[0], rel=1e-6)
 
 
 def test_ssd_load_from_a_reference_placement_is_the_fresh_sum():

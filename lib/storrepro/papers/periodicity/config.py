@@ -391,9 +391,10 @@ class PrecisePeriodConfig(NotebookConfig):
                 "seconds of the reading arrival_seconds: the SSDs holding the largest segments "
                 "stand out (claim F0 checks the paper's four numbers on the evaluation's own "
                 "runs)",
-                "worst_ssd_10ms": "the even-load surrogate (16 SSDs, generated volumes, requests "
-                "spread over each minute) with each replicate's traffic scaled (about 2×) until "
-                "hash placement's worst SSD reaches 10 ms; the mean per-SSD tail is then "
+                "worst_ssd_10ms": "the even-load surrogate (the replicate's own generated "
+                "segments on 16 SSDs, their volumes not skewed, requests spread over each "
+                "minute) with each replicate's traffic scaled (about 2×) until hash placement's "
+                "worst SSD reaches 10 ms; the mean per-SSD tail is then "
                 "≈ 1.8 ms, not 1.019 ms",
                 "paper_mean_traffic": "the even-load surrogate at the paper's mean traffic per "
                 "SSD, unscaled: mean latency and mean tail near the paper's 127 µs and "

@@ -22,7 +22,7 @@ paper's do (:func:`storrepro.papers.periodicity.experiment.calibration.fit_sigma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numba
@@ -154,6 +154,16 @@ def generate(rng: np.random.Generator, spec: SurrogateSpec = SurrogateSpec()) ->
     switched = np.zeros(n, dtype=bool)
     switched[idx] = switched_p
     return Workload(read, write, period_min, switched, hash_placement(n, spec.ssds), spec, z)
+
+
+def on_ssds(w: Workload, ssds: int) -> Workload:
+    """The same segments on ``ssds`` SSDs at the same mean traffic per SSD (a generated
+    workload's is the paper's): every series scaled by ``ssds / w.spec.ssds``, hash placement;
+    new arrays, ``w`` unchanged."""
+    scale = np.float32(ssds / w.spec.ssds)
+    spec = replace(w.spec, ssds=ssds)
+    return replace(w, read=w.read * scale, write=w.write * scale,
+                   placement=hash_placement(w.spec.segments, ssds), spec=spec)
 
 
 def segment_totals(w: Workload) -> np.ndarray:

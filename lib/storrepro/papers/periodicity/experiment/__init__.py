@@ -59,6 +59,7 @@ from storrepro.papers.periodicity.workload import (
     bin_sum,
     from_trace,
     generate,
+    on_ssds,
 )
 from storrepro.suite.data import synthetic
 from storrepro.suite.data.cran import load_cran
@@ -255,10 +256,10 @@ def generator_tasks(count: int, seed: int) -> list[SeriesTask]:
 
 
 def run_task(task, rng: np.random.Generator) -> list[dict] | dict:
-    """:func:`run_series`, :func:`run_replicate`, :func:`run_even_loads`,
+    """:func:`run_series`, :func:`run_replicate`, :func:`run_one_workload`,
     :func:`run_both_arrivals` or :func:`run_arrival_fit`, by the task's class."""
-    if isinstance(task, EvenLoads):
-        return run_even_loads(task)
+    if isinstance(task, OneWorkload):
+        return run_one_workload(task)
     if isinstance(task, ArrivalFit):
         return run_arrival_fit(task, rng)
     if isinstance(task, BothArrivals):
@@ -357,12 +358,12 @@ def replicate_tasks(cfg, index: int, arrival_seconds: int = SMOOTH) -> list:
     requests arriving in its first ``arrival_seconds`` seconds, under every reading of
     PrecisePeriod; then, under the primary reading only, the same workload with requests
     spread over every minute (:class:`SmoothArrivals`, the reading ``arrival_seconds=smooth``,
-    when the seconds are fitted: one :class:`BothArrivals` task with the primary, which
-    generates the workload once), and the alternative load regimes: the even-load surrogate of
-    ``sched_even_ssds`` SSDs scaled to that target (``worst_ssd_10ms``) and the same workload
-    unscaled (``paper_mean_traffic``), one :class:`EvenLoads` task that generates it once.
-    Without a target nothing is calibrated and no alternative runs; with a trace the primary
-    scales it and only the unscaled alternative runs."""
+    when the seconds are fitted: a :class:`BothArrivals` with the primary), and the alternative
+    load regimes (:class:`EvenLoads`): the even-load surrogate, the same workload on
+    ``sched_even_ssds`` SSDs, scaled to that target (``worst_ssd_10ms``) and unscaled
+    (``paper_mean_traffic``); all of them one :class:`OneWorkload` task, which generates the
+    workload once. Without a target nothing is calibrated and no alternative runs; with a trace
+    the primary scales it and only the unscaled alternative runs."""
     readings = detector_readings(cfg)
     calibrated, skewed = _regimes(cfg)
     spec = scheduling_spec(cfg)
@@ -384,7 +385,7 @@ def replicate_tasks(cfg, index: int, arrival_seconds: int = SMOOTH) -> list:
     scaled = task(replace(spec, ssds=cfg.sched_even_ssds), readings[:1],
                   target_tail_ms=cfg.sched_target_tail_ms)
     flat = AtMeanTraffic(replace(scaled, target_tail_ms=0.0), cfg.seed)
-    return [primary, EvenLoads(scaled, flat)]
+    return [OneWorkload(primary, EvenLoads(scaled, flat))]
 
 
 #: The alternative load regimes of a replicate bundle (:func:`replicate_bundle`).
@@ -412,8 +413,8 @@ def replicate_bundle(done: list, cfg) -> dict:
     if not skewed:
         return {"sched": sched, "smooth": sched,
                 "regimes": {"worst_ssd_10ms": sched, "paper_mean_traffic": done[1]}}
-    sched, smooth = done[0] if arrival_fitted(cfg) else (sched, sched)
-    scaled, flat = done[-1]
+    primary, (scaled, flat) = done[0]
+    sched, smooth = primary if arrival_fitted(cfg) else (primary, primary)
     return {"sched": sched, "smooth": smooth,
             "regimes": {"worst_ssd_10ms": scaled, "paper_mean_traffic": flat}}
 
@@ -542,19 +543,55 @@ class BothArrivals:
     twin: SmoothArrivals
 
 
-def run_both_arrivals(pair: BothArrivals) -> list[dict]:
+def run_both_arrivals(pair: BothArrivals, rng: np.random.Generator | None = None,
+                      w: Workload | None = None, detected: dict | None = None) -> list[dict]:
     """``[run_task(pair.twin.uneven), run_task(pair.twin)]`` from one generated workload: the
     same numbers as the two tasks run apart (both draw it from the stream the primary has under
     the sweep's seed; each skews its own copy in place), with one generation and one detection
-    of each segment's periods instead of two (the twin's skew only rescales each series)."""
+    of each segment's periods instead of two (the twin's skew only rescales each series).
+    ``rng``, ``w``: that stream and the workload already drawn from it (``w`` is skewed in
+    place); ``detected``: as :func:`run_replicate`'s."""
     uneven = pair.twin.uneven
     if uneven.task.trace:
         raise ValueError("BothArrivals: expected a surrogate replicate, not a trace")
-    rng = task_rng(pair.twin.seed, uneven)
-    w = generate(rng, uneven.task.spec)
-    twin_rng, twin_w, detected = copy.deepcopy(rng), copy.deepcopy(w), {}
+    if w is None:
+        rng = task_rng(pair.twin.seed, uneven)
+        w = generate(rng, uneven.task.spec)
+    twin_rng, twin_w = copy.deepcopy(rng), copy.deepcopy(w)
+    detected = {} if detected is None else detected
     return [run_replicate(uneven.task, rng, w, detected),
             run_replicate(pair.twin.smooth_task(), twin_rng, twin_w, detected)]
+
+
+@dataclass(frozen=True)
+class OneWorkload:
+    """Every run of one scheduling replicate on one generated workload, drawn from the stream
+    the primary (``primary``: a :class:`BothArrivals`, or an :class:`UnevenSSDs` when the
+    seconds are not fitted) has under the sweep's seed: the primary's runs, and the
+    alternative load regimes (``even``) on the same segments on the even-load surrogate's SSDs
+    (:func:`~storrepro.papers.periodicity.workload.on_ssds`), so that the regimes differ by
+    their load alone. The sweep's own stream for this wrapper is not used."""
+
+    primary: BothArrivals | UnevenSSDs
+    even: EvenLoads
+
+
+def run_one_workload(task: OneWorkload) -> tuple:
+    """``(the primary's result(s), [the scaled even-load run, the unscaled one])``: one
+    generation, and one detection of each segment's periods for every run (a period does not
+    depend on its series' scale); each run continues the stream from where the generation
+    left it."""
+    both = isinstance(task.primary, BothArrivals)
+    uneven = task.primary.twin.uneven if both else task.primary
+    seed = task.primary.twin.seed if both else task.even.flat.seed
+    rng = task_rng(seed, uneven)
+    w = generate(rng, uneven.task.spec)
+    even_w, even_rng, detected = on_ssds(w, task.even.task.spec.ssds), copy.deepcopy(rng), {}
+    if both:
+        primary = run_both_arrivals(task.primary, rng, w, detected)
+    else:
+        primary = run_replicate(uneven.task, rng, w, detected)
+    return primary, run_even_loads(task.even, even_rng, even_w, detected)
 
 
 @dataclass(frozen=True)
@@ -570,24 +607,24 @@ class AtMeanTraffic:
 @dataclass(frozen=True)
 class EvenLoads:
     """The even-load replicate scaled to the load target (``task``) and the same replicate at
-    the paper's mean traffic (``flat``, whose ``task`` is ``task`` without the target): both
-    draw their workload from the stream ``task`` has under the sweep's seed (``flat.seed``), so
-    :func:`run_even_loads` generates it once for both. The sweep's own stream for this wrapper
-    is not used."""
+    the paper's mean traffic (``flat``, whose ``task`` is ``task`` without the target): run by
+    :func:`run_even_loads` on one workload (within a :class:`OneWorkload`, the primary's)."""
 
     task: SchedulingTask
     flat: AtMeanTraffic
 
 
-def run_even_loads(pair: EvenLoads) -> list[dict]:
-    """``[run_replicate(pair.task), run_replicate(pair.flat)]`` from one generated workload:
-    the same numbers as the two tasks run apart (the unscaled run leaves the workload as it
-    is; the scaled one then scales it in place), with one generation and one detection of each
-    segment's periods instead of two."""
+def run_even_loads(pair: EvenLoads, rng: np.random.Generator, w: Workload,
+                   detected: dict | None = None) -> list[dict]:
+    """``[run_replicate(pair.task), run_replicate(pair.flat)]`` on the workload ``w`` (of
+    ``pair.task``'s spec), each continuing ``rng``: the unscaled run leaves the workload as it
+    is, the scaled one then scales it in place. ``detected``: as :func:`run_replicate`'s."""
     if pair.task.trace or pair.flat.task.target_tail_ms > 0 or pair.flat.task.skew_target_ms > 0:
         raise ValueError("EvenLoads: expected a surrogate replicate and its unscaled twin")
-    rng = task_rng(pair.flat.seed, pair.task)
-    w, detected = generate(rng, pair.task.spec), {}
+    if w.spec != pair.task.spec:
+        raise ValueError(f"EvenLoads: the workload's spec {w.spec} is not the task's "
+                         f"{pair.task.spec}")
+    detected = {} if detected is None else detected
     flat = run_replicate(pair.flat.task, copy.deepcopy(rng), w, detected)
     return [run_replicate(pair.task, rng, w, detected), flat]
 
