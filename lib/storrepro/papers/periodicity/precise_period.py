@@ -56,7 +56,7 @@ import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pywt
@@ -256,7 +256,7 @@ def acf_peaks(rows: np.ndarray, kmax: int, acf: str = "eq5") -> list[int | None]
                 for row, ok in zip(rows, valid, strict=True)
             ]
         )
-    return [int(k) if k >= 0 else None for k in fast.peak_lags(r, kmax, valid)]
+    return [k if k >= 0 else None for k in fast.peak_lags(r, kmax, valid).tolist()]
 
 
 def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
@@ -291,6 +291,13 @@ def aggregate(periods: list[int], how: str = "rules") -> list[int]:
     iqr = q3 - q1
     kept = [v for v in values if q1 - TUKEY_K * iqr <= v <= q3 + TUKEY_K * iqr]
     return [round(sum(kept) / len(kept))]
+
+
+@lru_cache(maxsize=1 << 16)
+def _level_candidates(per_level: tuple[int | None, ...], how: str) -> tuple[int, ...]:
+    """:func:`aggregate` of the periods of ``per_level`` (None: none found at that level),
+    kept: the windows of a run share a few thousand sets of level periods, not one each."""
+    return tuple(aggregate([p for p in per_level if p is not None], how))
 
 
 def _quartile(ordered: list[int], q: float) -> float:
@@ -538,7 +545,7 @@ class PrecisePeriod:
         for i, windows in enumerate(caches):
             per_level = peaks[i * len(levels):(i + 1) * len(levels)]
             windows[length] = (w[i], per_level,
-                             aggregate([p for p in per_level if p is not None], self.aggregation))
+                               list(_level_candidates(tuple(per_level), self.aggregation)))
 
     def _clean_rows(self, x: np.ndarray) -> np.ndarray:
         """:meth:`clean` of each row of ``x`` (series of one length), one kernel call for all."""
@@ -670,19 +677,17 @@ class PrecisePeriod:
         hmin, theta = self.min_horizon, self.theta
         plans, requests, lows, ends = [], [], [], {}
         for x, store, length in rows:
-            n, ok, low = x.size, [], math.inf
-            for t in store[length][2]:
-                if 3 * t <= length:
-                    low = min(low, t)
-                    if length + max(t, hmin) <= n:
-                        ok.append(t)
-            lows.append(low)
+            room = x.size - length  # the samples after the window
+            fits = [t for t in store[length][2] if 3 * t <= length]
+            lows.append(min(fits) if fits else math.inf)
+            ok = [t for t in fits if t <= room] if hmin <= room else []  # max(t, hmin) <= room
             end = None
             if ok:
-                end = ("full", length + min(n - length, 3 * max(max(ok), hmin)))
+                top = max(ok)
+                end = ("full", length + min(room, 3 * (top if top > hmin else hmin)))
                 if end not in store:
                     ends.setdefault(end, []).append((x, store))
-                requests += [(x, store, length, end, t, max(t, hmin)) for t in ok]
+                requests += [(x, store, length, end, t, t if t > hmin else hmin) for t in ok]
             plans.append((ok, end))
         for end, todo in ends.items():  # the cleaned histories-plus-futures, by length
             clean = self._clean_rows(np.stack([x[: end[1]] for x, _ in todo]))
@@ -714,18 +719,76 @@ class PrecisePeriod:
 
     def _pccs(self, requests: list) -> list[float]:
         """``[self._score(*request) for request in requests]`` (requests: ``(x, cache, length,
-        end, t, h)``), the PCCs not yet in their caches computed in one batch."""
+        end, t, h)``), the PCCs not yet in their caches computed in one batch, and their
+        sources and targets not yet in them in batches too (:meth:`_inputs_many`)."""
         verification, keys, todo = self.verification, [], {}
-        for x, store, length, end, t, h in requests:
-            key = ("pcc", verification, length, end, t, h)
+        for request in requests:
+            key = ("pcc", verification, *request[2:])
             keys.append(key)
-            if key not in store and (id(store), key) not in todo:
-                source, target = self._inputs(x, store, length, end, t)
-                todo[id(store), key] = (store, key, source, t, target, h)
-        done = forecast_pccs([(src, t, target, h) for _, _, src, t, target, h in todo.values()])
-        for (store, key, *_), score in zip(todo.values(), done, strict=True):
-            store[key] = score
+            if key not in request[1]:
+                todo.setdefault((id(request[1]), key), request)
+        inputs = self._inputs_many(list(todo.values()))
+        done = forecast_pccs([(src, r[4], target, r[5])
+                              for r, (src, target) in zip(todo.values(), inputs, strict=True)])
+        for (_, key), r, score in zip(todo, todo.values(), done, strict=True):
+            r[1][key] = score
         return [request[1][key] for request, key in zip(requests, keys, strict=True)]
+
+    def _inputs_many(self, requests: list) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``[self._inputs(x, cache, length, end, t) for x, cache, length, end, t, _ in
+        requests]``, the same entries in each cache; the low-passes of the verifications that
+        low-pass computed in batches (:func:`_lowpass_rows`), not one series at a time."""
+        verification = self.verification
+        if verification not in ("denoised", "forecast_denoised"):  # one source and target each
+            out = []
+            for x, store, length, end, t, _ in requests:
+                source, target = ("source", length, None), ("target", verification, length,
+                                                            end, None)
+                if source not in store:
+                    store[source] = self.forecast_source(store[length][0], t)
+                if target not in store:
+                    store[target] = self.target_of(store[end], length, t, x[: end[1]])
+                out.append((store[source], store[target]))
+            return out
+        keys, missing = [], {}  # missing: (cache, key) -> (series, level, samples cut off)
+        for _, store, length, end, t, _ in requests:
+            level = self.level_of(t, length)
+            source = ("source", length, level)
+            target = ("target", verification, length, end, level)
+            keys.append((store, source, target))
+            if source not in store:
+                missing.setdefault((id(store), source), (store, source, store[length][0],
+                                                         level, 0))
+            if target not in store:
+                full = store[end]
+                missing.setdefault((id(store), target), (
+                    (store, target, full, level, length) if verification == "denoised"
+                    else (store, target, full[length:], None, 0)))  # not low-passed
+        todo = [m for m in missing.values() if m[3] is not None]
+        rows = _lowpass_rows([m[2] for m in todo], [m[3] for m in todo], self.wavelet)
+        for (store, key, *_, cut), row in zip(todo, rows, strict=True):
+            store[key] = row[cut:]
+        for store, key, series, level, _ in missing.values():
+            if level is None:
+                store[key] = series
+        return [(store[source], store[target]) for store, source, target in keys]
+
+
+def _lowpass_rows(series: list[np.ndarray], levels: list[int], wavelet: str) -> list[np.ndarray]:
+    """``[dwt_lowpass(x, level, wavelet) for x, level in zip(series, levels)]``, the series of
+    one length and level in one kernel call (:func:`~storrepro.papers.periodicity._fast_steps.
+    lowpass_levels_rows`: :func:`dwt_lowpass`'s kernel row by row, the same numbers)."""
+    out: list = [None] * len(series)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (x, level) in enumerate(zip(series, levels, strict=True)):
+        groups.setdefault((x.size, level), []).append(i)
+    for (_, level), at in groups.items():
+        stacked = np.stack([series[i] for i in at]).astype(float, copy=False)
+        rows = fast.lowpass_levels_rows(stacked, np.array([level], dtype=np.int64),
+                                        *_filters(wavelet))
+        for i, row in zip(at, rows[:, 0], strict=True):
+            out[i] = row
+    return out
 
 
 def _series_rows(xs) -> tuple[list[np.ndarray], list[bool]]:
