@@ -449,13 +449,13 @@ def test_forecast_pccs_are_pcc_of_each_forecast():
         ppm.forecast_pccs([(np.ones(14), 5, np.ones(20), 11)])
 
 
-def test_lowpass_rows_are_dwt_lowpass_of_each_series():
+def test_dwt_lowpass_many_are_dwt_lowpass_of_each_series():
     # series of several lengths and levels, in mixed order (grouped by the batch), to the bit
     rng = np.random.default_rng(12)
     series = [rng.normal(size=int(n)) for n in rng.choice([40, 107, 300, 431], 30)]
     levels = [int(j) for j in rng.integers(0, 6, 30)]
     for wavelet in ("db4", "sym4"):
-        got = ppm._lowpass_rows(series, levels, wavelet)
+        got = ppm.dwt_lowpass_many(series, levels, wavelet)
         assert all(np.array_equal(g, dwt_lowpass(x, j, wavelet))
                    for g, x, j in zip(got, series, levels, strict=True))
-    assert ppm._lowpass_rows([], [], "db4") == []
+    assert ppm.dwt_lowpass_many([], [], "db4") == []

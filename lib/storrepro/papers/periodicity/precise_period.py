@@ -198,6 +198,24 @@ def dwt_lowpass(x: np.ndarray, level: int, wavelet: str = "db4") -> np.ndarray:
     return dwt_lowpass_levels(x, [level], wavelet)[0]
 
 
+def dwt_lowpass_many(series: list[np.ndarray], levels: list[int],
+                     wavelet: str = "db4") -> list[np.ndarray]:
+    """``[dwt_lowpass(x, level, wavelet) for x, level in zip(series, levels)]``, the series of
+    one length and level in one kernel call (:func:`~storrepro.papers.periodicity._fast_steps.
+    lowpass_levels_rows`: :func:`dwt_lowpass`'s kernel row by row, the same numbers)."""
+    out: list = [None] * len(series)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (x, level) in enumerate(zip(series, levels, strict=True)):
+        groups.setdefault((x.size, level), []).append(i)
+    for (_, level), at in groups.items():
+        stacked = np.stack([series[i] for i in at]).astype(float, copy=False)
+        rows = fast.lowpass_levels_rows(stacked, np.array([level], dtype=np.int64),
+                                        *_filters(wavelet))
+        for i, row in zip(at, rows[:, 0], strict=True):
+            out[i] = row
+    return out
+
+
 def level_set(n: int, jmax: int = 5, level0: bool = True, wavelet: str = "db4") -> list[int]:
     top = min(jmax, _max_level(n, wavelet))
     return ([0] if level0 else []) + list(range(1, top + 1))
@@ -323,6 +341,32 @@ def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
         a, b, c = history[idx - period], history[idx - 2 * period], history[idx - 3 * period]
     # np.mean over the three periods: 0 + each in turn, then / 3
     return (0.0 + a + b + c) / 3
+
+
+def forecasts(histories: list[np.ndarray], periods: list[int], horizon: int) -> np.ndarray:
+    """``np.array([forecast(h, t, horizon) for h, t in zip(histories, periods)])``: the
+    histories of one length stacked and their three past values of every step gathered at
+    once (``history[n + k mod T - j T]``, the values :func:`forecast`'s slices hold), then
+    added and divided as it adds and divides them."""
+    if not histories:
+        return np.empty((0, horizon))
+    done, by_size = [], {}
+    for i, history in enumerate(histories):
+        by_size.setdefault(history.size, []).append(i)
+    for n, at in by_size.items():
+        t = np.array([periods[i] for i in at], dtype=np.int64)[:, None]
+        if (3 * t > n).any():
+            i = at[int(np.argmax(3 * t[:, 0] > n))]
+            raise ValueError(f"period {periods[i]} needs {3 * periods[i]} samples of history, "
+                             f"have {n}")
+        rows, row = np.stack([histories[i] for i in at]), np.arange(len(at))[:, None]
+        step = n + np.arange(horizon) % t
+        done.append((at, (0.0 + rows[row, step - t] + rows[row, step - 2 * t]
+                          + rows[row, step - 3 * t]) / 3))
+    out = np.empty((len(histories), horizon), dtype=np.result_type(*(f for _, f in done)))
+    for at, values in done:
+        out[at] = values
+    return out
 
 
 def pcc(a: np.ndarray, b: np.ndarray) -> float:
@@ -537,7 +581,7 @@ class PrecisePeriod:
         """``caches[i][length]``, as :meth:`windows` keeps it, for the window ``xs[i][:length]``
         of every series at once: one preprocessing, one DWT and one ACF batch for all rows
         (the same kernels row by row, so the same numbers as one window at a time)."""
-        w = self._clean_rows(np.stack([s[:length] for s in xs]))
+        w = self.clean_rows(np.stack([s[:length] for s in xs]))
         levels = level_set(length, self.jmax, self.level0, self.wavelet)
         low = fast.lowpass_levels_rows(w, np.asarray(levels, dtype=np.int64),
                                        *_filters(self.wavelet))
@@ -547,7 +591,7 @@ class PrecisePeriod:
             windows[length] = (w[i], per_level,
                                list(_level_candidates(tuple(per_level), self.aggregation)))
 
-    def _clean_rows(self, x: np.ndarray) -> np.ndarray:
+    def clean_rows(self, x: np.ndarray) -> np.ndarray:
         """:meth:`clean` of each row of ``x`` (series of one length), one kernel call for all."""
         if not self.preprocess:
             return x
@@ -690,7 +734,7 @@ class PrecisePeriod:
                 requests += [(x, store, length, end, t, t if t > hmin else hmin) for t in ok]
             plans.append((ok, end))
         for end, todo in ends.items():  # the cleaned histories-plus-futures, by length
-            clean = self._clean_rows(np.stack([x[: end[1]] for x, _ in todo]))
+            clean = self.clean_rows(np.stack([x[: end[1]] for x, _ in todo]))
             for (_, store), row in zip(todo, clean, strict=True):
                 store[end] = row
         scores = self._pccs(requests)
@@ -737,7 +781,7 @@ class PrecisePeriod:
     def _inputs_many(self, requests: list) -> list[tuple[np.ndarray, np.ndarray]]:
         """``[self._inputs(x, cache, length, end, t) for x, cache, length, end, t, _ in
         requests]``, the same entries in each cache; the low-passes of the verifications that
-        low-pass computed in batches (:func:`_lowpass_rows`), not one series at a time."""
+        low-pass computed in batches (:func:`dwt_lowpass_many`), not one series at a time."""
         verification = self.verification
         if verification not in ("denoised", "forecast_denoised"):  # one source and target each
             out = []
@@ -765,30 +809,13 @@ class PrecisePeriod:
                     (store, target, full, level, length) if verification == "denoised"
                     else (store, target, full[length:], None, 0)))  # not low-passed
         todo = [m for m in missing.values() if m[3] is not None]
-        rows = _lowpass_rows([m[2] for m in todo], [m[3] for m in todo], self.wavelet)
+        rows = dwt_lowpass_many([m[2] for m in todo], [m[3] for m in todo], self.wavelet)
         for (store, key, *_, cut), row in zip(todo, rows, strict=True):
             store[key] = row[cut:]
         for store, key, series, level, _ in missing.values():
             if level is None:
                 store[key] = series
         return [(store[source], store[target]) for store, source, target in keys]
-
-
-def _lowpass_rows(series: list[np.ndarray], levels: list[int], wavelet: str) -> list[np.ndarray]:
-    """``[dwt_lowpass(x, level, wavelet) for x, level in zip(series, levels)]``, the series of
-    one length and level in one kernel call (:func:`~storrepro.papers.periodicity._fast_steps.
-    lowpass_levels_rows`: :func:`dwt_lowpass`'s kernel row by row, the same numbers)."""
-    out: list = [None] * len(series)
-    groups: dict[tuple[int, int], list[int]] = {}
-    for i, (x, level) in enumerate(zip(series, levels, strict=True)):
-        groups.setdefault((x.size, level), []).append(i)
-    for (_, level), at in groups.items():
-        stacked = np.stack([series[i] for i in at]).astype(float, copy=False)
-        rows = fast.lowpass_levels_rows(stacked, np.array([level], dtype=np.int64),
-                                        *_filters(wavelet))
-        for i, row in zip(at, rows[:, 0], strict=True):
-            out[i] = row
-    return out
 
 
 def _series_rows(xs) -> tuple[list[np.ndarray], list[bool]]:
