@@ -227,3 +227,22 @@ def test_f0_reads_the_evaluations_own_numbers_which_the_fit_drew():
     assert hash_numbers(rows, [20e6, 30e6]) == pytest.approx({
         "hash_max_tail_ms": 3.0, "hash_mean_ssd_tail_ms": 2.0, "hash_mean_latency_ms": 0.2,
         "mean_ssd_mb_per_s": 25.0})
+
+
+def test_high_percentiles_are_np_percentile_to_the_bit():
+    # loads of the study's shape and odd ones, with ties, each value as np.percentile gives
+    # it; a NaN, one value or the 100th percentile: np.percentile itself
+    rng = np.random.default_rng(13)
+    ex = importlib.import_module("storrepro.papers.periodicity.experiment")
+    for trial in range(300):
+        x = rng.lognormal(size=(int(rng.integers(1, 100)), int(rng.integers(1, 400)))) * 1e9
+        x = np.round(x, -8) if trial % 3 == 0 else x  # ties
+        for arr in (x, x.ravel()):
+            for qs in ((99, 99.9), (99,), (25, 50, 75), (100,)):
+                got, want = ex.high_percentiles(arr, qs), list(np.percentile(arr, qs, axis=-1))
+                assert [np.asarray(v).tobytes() for v in got] == [
+                    np.asarray(v).tobytes() for v in want]
+    x = rng.normal(size=(4, 50))
+    x[1, 7] = np.nan
+    assert np.array_equal(ex.high_percentiles(x, (99, 99.9)),
+                          np.percentile(x, (99, 99.9), axis=-1), equal_nan=True)

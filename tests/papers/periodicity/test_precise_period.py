@@ -384,7 +384,8 @@ def test_detect_many_fills_each_cache_as_detect_does():
         assert a.keys() == b.keys()
         for key in a:  # the windows' cleaned series and candidates, the targets and PCCs
             assert repr(a[key]) == repr(b[key]) and (
-                not isinstance(key, int) or np.array_equal(a[key][0], b[key][0]))
+                not isinstance(key, int) or np.array_equal(a[key][0], b[key][0])) and (
+                not isinstance(a[key], np.ndarray) or np.array_equal(a[key], b[key]))
 
 
 def test_minimum_horizons_sharing_a_cache_give_the_periods_of_fresh_detectors(monkeypatch):
@@ -446,3 +447,15 @@ def test_forecast_pccs_are_pcc_of_each_forecast():
     assert all(type(v) is float for v in got) and ppm.forecast_pccs([]) == []
     with pytest.raises(ValueError, match="period 5, horizon 11"):
         ppm.forecast_pccs([(np.ones(14), 5, np.ones(20), 11)])
+
+
+def test_dwt_lowpass_many_are_dwt_lowpass_of_each_series():
+    # series of several lengths and levels, in mixed order (grouped by the batch), to the bit
+    rng = np.random.default_rng(12)
+    series = [rng.normal(size=int(n)) for n in rng.choice([40, 107, 300, 431], 30)]
+    levels = [int(j) for j in rng.integers(0, 6, 30)]
+    for wavelet in ("db4", "sym4"):
+        got = ppm.dwt_lowpass_many(series, levels, wavelet)
+        assert all(np.array_equal(g, dwt_lowpass(x, j, wavelet))
+                   for g, x, j in zip(got, series, levels, strict=True))
+    assert ppm.dwt_lowpass_many([], [], "db4") == []

@@ -497,3 +497,44 @@ def test_greedy_schedule_equals_the_numpy_loop():
         got = schedule(pred, ids, placement, ssds, budget, base=base)
         want = _numpy_greedy(pred, ids, placement, ssds, budget, base)
         assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
+def test_batched_forecasts_are_each_segments_forecast():
+    # every reading (those that low-pass the history share its low-pass): the batched
+    # low-passes and forecasts equal _predict's, one segment and side at a time, to the bit,
+    # with the same cache entries; forecasts() of mixed lengths, periods and horizons too
+    from storrepro.papers.periodicity import scheduling
+    from storrepro.papers.periodicity.precise_period import (
+        PrecisePeriod,
+        forecast,
+        forecasts,
+        reading_fields,
+    )
+
+    w = _small_surrogate(segments=160)
+    read, write, top = scheduling._binned_history(w, w.spec.history_minutes)
+    wanted = [(int(g), k, int(p)) for g, p in zip(top, (3, 7, 12, 20, 36, 48) * 6, strict=False)
+              for k in (0, 1)]
+    batched, alone = {}, {}
+    for v in ("preprocessed", "denoised", "forecast_denoised", "raw"):
+        det = PrecisePeriod(**reading_fields(v))
+        for g, k, _ in wanted:
+            for caches in (batched, alone):
+                caches.setdefault(("clean", g, k), det.clean((read, write)[k][g]))
+        got = scheduling._predictions(det, batched, wanted)
+        want = np.array([scheduling._predict(det, alone, g, k, p) for g, k, p in wanted])
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert batched.keys() == alone.keys()
+        assert all(np.array_equal(batched[key], alone[key]) for key in alone)
+    rng = np.random.default_rng(14)
+    histories = [rng.normal(size=int(n)) for n in rng.choice([9, 40, 433], 60)]
+    periods = [int(rng.integers(1, h.size // 3 + 1)) for h in histories]
+    for horizon in (1, 5, 36, 200):
+        want = np.array([forecast(h, t, horizon) for h, t in zip(histories, periods,
+                                                                  strict=True)])
+        assert np.array_equal(forecasts(histories, periods, horizon), want)
+        assert np.array_equal(np.signbit(forecasts(histories, periods, horizon)),
+                              np.signbit(want))
+    assert forecasts([], [], 36).shape == (0, 36)
+    with pytest.raises(ValueError, match="period 4 needs 12 samples"):
+        forecasts([np.ones(30), np.ones(11)], [3, 4], 5)

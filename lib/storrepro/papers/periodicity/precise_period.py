@@ -56,7 +56,7 @@ import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pywt
@@ -198,6 +198,24 @@ def dwt_lowpass(x: np.ndarray, level: int, wavelet: str = "db4") -> np.ndarray:
     return dwt_lowpass_levels(x, [level], wavelet)[0]
 
 
+def dwt_lowpass_many(series: list[np.ndarray], levels: list[int],
+                     wavelet: str = "db4") -> list[np.ndarray]:
+    """``[dwt_lowpass(x, level, wavelet) for x, level in zip(series, levels)]``, the series of
+    one length and level in one kernel call (:func:`~storrepro.papers.periodicity._fast_steps.
+    lowpass_levels_rows`: :func:`dwt_lowpass`'s kernel row by row, the same numbers)."""
+    out: list = [None] * len(series)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (x, level) in enumerate(zip(series, levels, strict=True)):
+        groups.setdefault((x.size, level), []).append(i)
+    for (_, level), at in groups.items():
+        stacked = np.stack([series[i] for i in at]).astype(float, copy=False)
+        rows = fast.lowpass_levels_rows(stacked, np.array([level], dtype=np.int64),
+                                        *_filters(wavelet))
+        for i, row in zip(at, rows[:, 0], strict=True):
+            out[i] = row
+    return out
+
+
 def level_set(n: int, jmax: int = 5, level0: bool = True, wavelet: str = "db4") -> list[int]:
     top = min(jmax, _max_level(n, wavelet))
     return ([0] if level0 else []) + list(range(1, top + 1))
@@ -256,7 +274,7 @@ def acf_peaks(rows: np.ndarray, kmax: int, acf: str = "eq5") -> list[int | None]
                 for row, ok in zip(rows, valid, strict=True)
             ]
         )
-    return [int(k) if k >= 0 else None for k in fast.peak_lags(r, kmax, valid)]
+    return [k if k >= 0 else None for k in fast.peak_lags(r, kmax, valid).tolist()]
 
 
 def acf_peak(x: np.ndarray, kmax: int, acf: str = "eq5") -> int | None:
@@ -293,6 +311,13 @@ def aggregate(periods: list[int], how: str = "rules") -> list[int]:
     return [round(sum(kept) / len(kept))]
 
 
+@lru_cache(maxsize=1 << 16)
+def _level_candidates(per_level: tuple[int | None, ...], how: str) -> tuple[int, ...]:
+    """:func:`aggregate` of the periods of ``per_level`` (None: none found at that level),
+    kept: the windows of a run share a few thousand sets of level periods, not one each."""
+    return tuple(aggregate([p for p in per_level if p is not None], how))
+
+
 def _quartile(ordered: list[int], q: float) -> float:
     """``np.percentile(ordered, 100 q)`` (linear interpolation) of sorted values."""
     virtual = (len(ordered) - 1) * q
@@ -316,6 +341,32 @@ def forecast(history: np.ndarray, period: int, horizon: int) -> np.ndarray:
         a, b, c = history[idx - period], history[idx - 2 * period], history[idx - 3 * period]
     # np.mean over the three periods: 0 + each in turn, then / 3
     return (0.0 + a + b + c) / 3
+
+
+def forecasts(histories: list[np.ndarray], periods: list[int], horizon: int) -> np.ndarray:
+    """``np.array([forecast(h, t, horizon) for h, t in zip(histories, periods)])``: the
+    histories of one length stacked and their three past values of every step gathered at
+    once (``history[n + k mod T - j T]``, the values :func:`forecast`'s slices hold), then
+    added and divided as it adds and divides them."""
+    if not histories:
+        return np.empty((0, horizon))
+    done, by_size = [], {}
+    for i, history in enumerate(histories):
+        by_size.setdefault(history.size, []).append(i)
+    for n, at in by_size.items():
+        t = np.array([periods[i] for i in at], dtype=np.int64)[:, None]
+        if (3 * t > n).any():
+            i = at[int(np.argmax(3 * t[:, 0] > n))]
+            raise ValueError(f"period {periods[i]} needs {3 * periods[i]} samples of history, "
+                             f"have {n}")
+        rows, row = np.stack([histories[i] for i in at]), np.arange(len(at))[:, None]
+        step = n + np.arange(horizon) % t
+        done.append((at, (0.0 + rows[row, step - t] + rows[row, step - 2 * t]
+                          + rows[row, step - 3 * t]) / 3))
+    out = np.empty((len(histories), horizon), dtype=np.result_type(*(f for _, f in done)))
+    for at, values in done:
+        out[at] = values
+    return out
 
 
 def pcc(a: np.ndarray, b: np.ndarray) -> float:
@@ -530,7 +581,7 @@ class PrecisePeriod:
         """``caches[i][length]``, as :meth:`windows` keeps it, for the window ``xs[i][:length]``
         of every series at once: one preprocessing, one DWT and one ACF batch for all rows
         (the same kernels row by row, so the same numbers as one window at a time)."""
-        w = self._clean_rows(np.stack([s[:length] for s in xs]))
+        w = self.clean_rows(np.stack([s[:length] for s in xs]))
         levels = level_set(length, self.jmax, self.level0, self.wavelet)
         low = fast.lowpass_levels_rows(w, np.asarray(levels, dtype=np.int64),
                                        *_filters(self.wavelet))
@@ -538,9 +589,9 @@ class PrecisePeriod:
         for i, windows in enumerate(caches):
             per_level = peaks[i * len(levels):(i + 1) * len(levels)]
             windows[length] = (w[i], per_level,
-                             aggregate([p for p in per_level if p is not None], self.aggregation))
+                               list(_level_candidates(tuple(per_level), self.aggregation)))
 
-    def _clean_rows(self, x: np.ndarray) -> np.ndarray:
+    def clean_rows(self, x: np.ndarray) -> np.ndarray:
         """:meth:`clean` of each row of ``x`` (series of one length), one kernel call for all."""
         if not self.preprocess:
             return x
@@ -670,22 +721,20 @@ class PrecisePeriod:
         hmin, theta = self.min_horizon, self.theta
         plans, requests, lows, ends = [], [], [], {}
         for x, store, length in rows:
-            n, ok, low = x.size, [], math.inf
-            for t in store[length][2]:
-                if 3 * t <= length:
-                    low = min(low, t)
-                    if length + max(t, hmin) <= n:
-                        ok.append(t)
-            lows.append(low)
+            room = x.size - length  # the samples after the window
+            fits = [t for t in store[length][2] if 3 * t <= length]
+            lows.append(min(fits) if fits else math.inf)
+            ok = [t for t in fits if t <= room] if hmin <= room else []  # max(t, hmin) <= room
             end = None
             if ok:
-                end = ("full", length + min(n - length, 3 * max(max(ok), hmin)))
+                top = max(ok)
+                end = ("full", length + min(room, 3 * (top if top > hmin else hmin)))
                 if end not in store:
                     ends.setdefault(end, []).append((x, store))
-                requests += [(x, store, length, end, t, max(t, hmin)) for t in ok]
+                requests += [(x, store, length, end, t, t if t > hmin else hmin) for t in ok]
             plans.append((ok, end))
         for end, todo in ends.items():  # the cleaned histories-plus-futures, by length
-            clean = self._clean_rows(np.stack([x[: end[1]] for x, _ in todo]))
+            clean = self.clean_rows(np.stack([x[: end[1]] for x, _ in todo]))
             for (_, store), row in zip(todo, clean, strict=True):
                 store[end] = row
         scores = self._pccs(requests)
@@ -714,18 +763,59 @@ class PrecisePeriod:
 
     def _pccs(self, requests: list) -> list[float]:
         """``[self._score(*request) for request in requests]`` (requests: ``(x, cache, length,
-        end, t, h)``), the PCCs not yet in their caches computed in one batch."""
+        end, t, h)``), the PCCs not yet in their caches computed in one batch, and their
+        sources and targets not yet in them in batches too (:meth:`_inputs_many`)."""
         verification, keys, todo = self.verification, [], {}
-        for x, store, length, end, t, h in requests:
-            key = ("pcc", verification, length, end, t, h)
+        for request in requests:
+            key = ("pcc", verification, *request[2:])
             keys.append(key)
-            if key not in store and (id(store), key) not in todo:
-                source, target = self._inputs(x, store, length, end, t)
-                todo[id(store), key] = (store, key, source, t, target, h)
-        done = forecast_pccs([(src, t, target, h) for _, _, src, t, target, h in todo.values()])
-        for (store, key, *_), score in zip(todo.values(), done, strict=True):
-            store[key] = score
+            if key not in request[1]:
+                todo.setdefault((id(request[1]), key), request)
+        inputs = self._inputs_many(list(todo.values()))
+        done = forecast_pccs([(src, r[4], target, r[5])
+                              for r, (src, target) in zip(todo.values(), inputs, strict=True)])
+        for (_, key), r, score in zip(todo, todo.values(), done, strict=True):
+            r[1][key] = score
         return [request[1][key] for request, key in zip(requests, keys, strict=True)]
+
+    def _inputs_many(self, requests: list) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``[self._inputs(x, cache, length, end, t) for x, cache, length, end, t, _ in
+        requests]``, the same entries in each cache; the low-passes of the verifications that
+        low-pass computed in batches (:func:`dwt_lowpass_many`), not one series at a time."""
+        verification = self.verification
+        if verification not in ("denoised", "forecast_denoised"):  # one source and target each
+            out = []
+            for x, store, length, end, t, _ in requests:
+                source, target = ("source", length, None), ("target", verification, length,
+                                                            end, None)
+                if source not in store:
+                    store[source] = self.forecast_source(store[length][0], t)
+                if target not in store:
+                    store[target] = self.target_of(store[end], length, t, x[: end[1]])
+                out.append((store[source], store[target]))
+            return out
+        keys, missing = [], {}  # missing: (cache, key) -> (series, level, samples cut off)
+        for _, store, length, end, t, _ in requests:
+            level = self.level_of(t, length)
+            source = ("source", length, level)
+            target = ("target", verification, length, end, level)
+            keys.append((store, source, target))
+            if source not in store:
+                missing.setdefault((id(store), source), (store, source, store[length][0],
+                                                         level, 0))
+            if target not in store:
+                full = store[end]
+                missing.setdefault((id(store), target), (
+                    (store, target, full, level, length) if verification == "denoised"
+                    else (store, target, full[length:], None, 0)))  # not low-passed
+        todo = [m for m in missing.values() if m[3] is not None]
+        rows = dwt_lowpass_many([m[2] for m in todo], [m[3] for m in todo], self.wavelet)
+        for (store, key, *_, cut), row in zip(todo, rows, strict=True):
+            store[key] = row[cut:]
+        for store, key, series, level, _ in missing.values():
+            if level is None:
+                store[key] = series
+        return [(store[source], store[target]) for store, source, target in keys]
 
 
 def _series_rows(xs) -> tuple[list[np.ndarray], list[bool]]:

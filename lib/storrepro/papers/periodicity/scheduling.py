@@ -25,7 +25,13 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from storrepro.papers.periodicity.precise_period import PrecisePeriod, forecast, reading_fields
+from storrepro.papers.periodicity.precise_period import (
+    PrecisePeriod,
+    dwt_lowpass_many,
+    forecast,
+    forecasts,
+    reading_fields,
+)
 from storrepro.papers.periodicity.workload import MINUTES_PER_INTERVAL, Workload, bin_sum
 
 SEGMENT_BYTES = 32e9
@@ -232,7 +238,7 @@ def precise_prediction(
                             [caches.setdefault((g, k), {}) for g in new for k in (0, 1)])
     for j, g in enumerate(new):
         detected[(verification, g, start)] = (found[2 * j], found[2 * j + 1])
-    ids, preds = [], []
+    ids, wanted = [], []  # the segments forecast; their (segment, side, period), read first
     for g in top:
         if g not in periods:
             periods[g] = detected[(verification, int(g), start)]
@@ -241,11 +247,16 @@ def precise_prediction(
         if tr is None:
             continue
         ids.append(g)
-        for k, side in enumerate((read, write)):  # step 1 does not depend on the reading
-            if ("clean", g, k) not in caches:
-                caches[("clean", g, k)] = det.clean(side[g])
-        preds.append(_predict(det, caches, g, 0, tr) + _predict(det, caches, g, 1, tw))
-    pred = np.array(preds) if preds else np.zeros((0, BINS))
+        wanted += [(g, 0, tr), (g, 1, tw)]
+    sides = (read, write)
+    new = [(g, k) for g, k, _ in wanted if ("clean", g, k) not in caches]
+    if new:  # step 1 does not depend on the reading; one kernel call for all rows
+        for (g, k), row in zip(new, det.clean_rows(np.stack([sides[k][g] for g, k in new])),
+                               strict=True):
+            caches[("clean", g, k)] = row
+    # _predict of each side, the low-passes and the forecasts in batches
+    both = _predictions(det, caches, wanted)
+    pred = both[0::2] + both[1::2] if ids else np.zeros((0, BINS))
     ids = np.array(ids, dtype=int)
     # the optional constant of the reconstruction: each SSD's unpredictable load, as its
     # historical mean per 10-min bin (it is on the SSD whatever PreciseScheduling moves)
@@ -265,6 +276,27 @@ def _predict(det: PrecisePeriod, caches: dict, g: int, k: int, period: int) -> n
     if key not in caches:
         caches[key] = det.forecast_source(clean, period)
     return forecast(caches[key], period, BINS)
+
+
+def _predictions(det: PrecisePeriod, caches: dict, wanted: list) -> np.ndarray:
+    """``np.array([_predict(det, caches, g, k, period) for g, k, period in wanted])``, the same
+    entries in ``caches``: the low-passed histories not yet in it computed in batches
+    (:func:`~storrepro.papers.periodicity.precise_period.dwt_lowpass_many`), the forecasts in
+    one (:func:`~storrepro.papers.periodicity.precise_period.forecasts`)."""
+    low = det.verification in ("denoised", "forecast_denoised")
+    keys, todo = [], {}
+    for g, k, period in wanted:
+        clean = caches[("clean", g, k)]
+        key = ("source", g, k, det.level_of(period, clean.size) if low else None)
+        keys.append(key)
+        if key not in caches:
+            todo.setdefault(key, clean)
+    if low:
+        rows = dwt_lowpass_many(list(todo.values()), [key[3] for key in todo], det.wavelet)
+        caches.update(zip(todo, rows, strict=True))
+    else:  # forecast_source: the preprocessed history itself
+        caches.update(todo)
+    return forecasts([caches[key] for key in keys], [period for *_, period in wanted], BINS)
 
 
 def _binned_history(w: Workload, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

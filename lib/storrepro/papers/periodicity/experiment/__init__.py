@@ -16,6 +16,7 @@ are drawn after it by the notebook's replicate pool (:func:`draw_replicates`).
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -436,6 +437,32 @@ def draw_replicates(cfg, arrival_seconds: int, run=None):
 
 
 # ---------------------------------------------------------------- the scheduling study
+def high_percentiles(x: np.ndarray, qs: tuple[float, ...]) -> list:
+    """``list(np.percentile(x, qs, axis=-1))`` (method 'linear'), the same numbers: the order
+    statistics it interpolates between from one partition of ``x`` at the lowest of them (one
+    kth, which numpy selects several times faster than the handful ``np.percentile`` asks
+    for) and a sort of the values above it, then its interpolation (``_lerp``: from the lower
+    value below gamma 0.5, from the upper one from it), value for value. ``np.percentile``
+    itself where that does not hold: a NaN, fewer than two values, a percentile of 100."""
+    x = np.asarray(x, dtype=float)
+    n = x.shape[-1]
+    virtual = [(n - 1) * (q / 100) for q in qs]  # as np.percentile: q / 100, then (n - 1) q
+    if n < 2 or not all(0 <= v < n - 1 for v in virtual):
+        return list(np.percentile(x, qs, axis=-1))
+    lo = math.floor(min(virtual))
+    tail = np.sort(np.partition(x, lo, axis=-1)[..., lo:], axis=-1)
+    if np.isnan(tail[..., -1]).any():  # a NaN sorts last: np.percentile's answer is NaN
+        return list(np.percentile(x, qs, axis=-1))
+    out = []
+    for v in virtual:
+        below = math.floor(v)
+        gamma = v - below
+        a, b = tail[..., below - lo], tail[..., below + 1 - lo]
+        diff = b - a
+        out.append(b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma)
+    return out
+
+
 def evaluate(
     traffic: np.ndarray, placement: np.ndarray, ssds: int, latencies: SsdLatencies | None,
     reference: tuple[np.ndarray, np.ndarray] | None = None,
@@ -445,11 +472,11 @@ def evaluate(
     under ``placement``; ``reference``: another placement and its load of ``traffic``
     (:func:`scheduling.ssd_load`)."""
     load = scheduling.ssd_load(traffic, placement, ssds, reference)  # bytes per minute
-    p99, p999 = np.percentile(load, [99, 99.9])  # one partition, each value as alone
+    p99, p999 = high_percentiles(load.ravel(), (99, 99.9))  # one partition, each as alone
     out = {
         "p99_flow": float(p99),
         "p999_flow": float(p999),
-        "max_ssd_p99_flow": float(np.percentile(load, 99, axis=1).max()),
+        "max_ssd_p99_flow": float(high_percentiles(load, (99,))[0].max()),
     }
     if latencies is not None:
         out["mean_latency"], out["tail_latency"] = latencies(load)
