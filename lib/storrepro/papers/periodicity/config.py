@@ -76,14 +76,15 @@ F2_EARLY = 0.25  # "a few scheduling times": the first quarter of the move range
 F3_STATISTIC = "median"
 #: The scheduling pool: replicates drawn first in the full profile, and at most (what one costs).
 SCHED_CAP_WHY = ("a scheduling replicate (every reading of PrecisePeriod, the smooth twin and "
-                 "the even-load regimes) costs about 35 s of one core, so 20 take about 6 "
-                 "minutes on two cores: the cap is the cost, not a sample size the paper gives")
+                 "the even-load regimes, on one generated workload) costs about 16 s of one "
+                 "core, so 20 take about 3 minutes on two cores: the cap is the cost, not a "
+                 "sample size the paper gives")
 #: Choices of the scheduling reconstruction the paper's text leaves open (register entries
 #: "segment count", "unforecast load", "history forecast", "detection cadence"), as taken.
 SEGMENT_COUNT = ("4000 (sched_segments): 40 000 would hold 1.8 GB of 1-min traffic per "
                  "replicate (3 days and four 6-h intervals, read and write, float32) and ten "
                  "times the detections (the top 20 % of segments under six readings): ten "
-                 "times the pool's 6 minutes, beyond two workers' memory; the mean traffic "
+                 "times the pool's 3 minutes, beyond two workers' memory; the mean traffic "
                  "per SSD is the paper's at any count, and 1 % is 17 moves at any count")
 UNFORECAST_LOAD = ("yes, per SSD a constant: the historical mean 10-min traffic of its "
                    "unforecast segments (that load stays wherever the forecast segments go)")
