@@ -41,7 +41,23 @@ def shared_tmp(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def quick_runs(tmp_path_factory, public_trace, shared_tmp):
+def once(shared_tmp):
+    """``once(name, make)``: the text of ``make()``'s result, made once in the test session, by
+    the xdist worker that asks first, while a worker asking for the same ``name`` waits on its
+    lock, then reads it."""
+    def get(name: str, make) -> str:
+        done = shared_tmp / f"{name}.done"
+        with open(shared_tmp / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one worker makes it; the others wait, then read
+            if not done.exists():
+                done.write_text(str(make()))
+        return done.read_text()
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def quick_runs(tmp_path_factory, public_trace, shared_tmp, once):
     """Each notebook executed once in the quick profile, shared by the tests of
     test_notebooks.py and test_public_trace.py: a notebook runs when a test first asks for it,
     in the xdist worker that asks first, while a worker asking for the same notebook waits on
@@ -54,14 +70,12 @@ def quick_runs(tmp_path_factory, public_trace, shared_tmp):
     `make reproduce`). A notebook that fails leaves its run's outputs in its staging folder,
     where its tests still find them."""
     def get(name):
-        out, done = shared_tmp / "quick_runs" / name, shared_tmp / f"quick_runs.{name}.exit"
-        with open(shared_tmp / f"quick_runs.{name}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # one worker runs it; the others wait, then read
-            if not done.exists():
-                done.write_text(str(_quick_run(name, out, tmp_path_factory, public_trace)))
-        folder = out if done.read_text() == "0" else out / "staging"
+        out = shared_tmp / "quick_runs" / name
+        code = once(f"quick_runs.{name}",
+                    lambda: _quick_run(name, out, tmp_path_factory, public_trace))
+        folder = out if code == "0" else out / "staging"
         path = folder / "results" / f"{name}.json"
-        assert path.exists(), f"{name} wrote no result in its quick run (exit {done.read_text()})"
+        assert path.exists(), f"{name} wrote no result in its quick run (exit {code})"
         return folder, json.loads(path.read_text())
 
     return get

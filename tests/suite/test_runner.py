@@ -1,5 +1,4 @@
 import errno
-import fcntl
 import json
 import os
 import re
@@ -379,16 +378,11 @@ def _make_two_runs(folder):
 
 
 @pytest.fixture(scope="module")
-def _two_runs_made(shared_tmp):
+def _two_runs_made(shared_tmp, once):
     """The two runs :func:`two_runs` copies, made once in the session for the tests that
     publish them: by the xdist worker that asks first, while a worker asking at the same time
     waits on its lock."""
-    made = shared_tmp / "two_runs.made"
-    with open(shared_tmp / "two_runs.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not made.exists():
-            made.write_text(str(_make_two_runs(Path(tempfile.mkdtemp(dir=shared_tmp)))))
-    out = Path(made.read_text())
+    out = Path(once("two_runs", lambda: _make_two_runs(Path(tempfile.mkdtemp(dir=shared_tmp)))))
     return out, out.parent / "newer"
 
 

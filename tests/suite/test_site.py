@@ -1,7 +1,6 @@
 """The readers' site, built from the committed results and read in a real browser at desktop
 and phone width (Debian's chromium, driven by Playwright; no browser is downloaded)."""
 
-import fcntl
 import functools
 import http.server
 import json
@@ -65,16 +64,11 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def site(shared_tmp):
+def site(once):
     """`make site` of the repository's committed results, served on 127.0.0.1. Built once in
     the session: the xdist worker that asks first builds it (into the repository's
     build/site), while a worker asking at the same time waits on its lock, then serves it."""
-    built = shared_tmp / "site.index"
-    with open(shared_tmp / "site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not built.exists():
-            built.write_text(str(build_site()))
-    index = Path(built.read_text())
+    index = Path(once("site", build_site))
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
     server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
