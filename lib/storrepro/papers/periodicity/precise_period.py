@@ -493,13 +493,19 @@ class PrecisePeriod:
         y = _steps(x, k, dip_max, neighbours)[0]
         return remove_spikes(y, k) if self.spikes == "remove" else y
 
+    @property
+    def low_passes(self) -> bool:
+        """Whether a candidate's forecast source is the history low-passed at its DWT level
+        (the readings ``'denoised'`` and ``'forecast_denoised'``), not the history itself."""
+        return self.verification in ("denoised", "forecast_denoised")
+
     def level_of(self, period: int, n: int) -> int:
         """The DWT level the ``'denoised'`` readings low-pass a candidate's series at."""
         return _level_of(period, n, self.jmax, self.wavelet)
 
     def forecast_source(self, w: np.ndarray, period: int) -> np.ndarray:
         """The history the forecast of ``period`` is built from, under ``verification``."""
-        if self.verification in ("preprocessed", "raw"):
+        if not self.low_passes:
             return w
         return dwt_lowpass(w, self.level_of(period, w.size), self.wavelet)
 
@@ -617,8 +623,7 @@ class PrecisePeriod:
         target (cut from ``cache[end]``), kept in ``cache`` by what they depend on: under the
         verifications that low-pass, t's DWT level (the candidates of one level share one
         low-pass, and both readings that low-pass the history share it), else nothing more."""
-        low = self.verification in ("denoised", "forecast_denoised")
-        level = self.level_of(t, length) if low else None
+        level = self.level_of(t, length) if self.low_passes else None
         source = ("source", length, level)
         if source not in cache:
             cache[source] = self.forecast_source(cache[length][0], t)
@@ -782,18 +787,10 @@ class PrecisePeriod:
         """``[self._inputs(x, cache, length, end, t) for x, cache, length, end, t, _ in
         requests]``, the same entries in each cache; the low-passes of the verifications that
         low-pass computed in batches (:func:`dwt_lowpass_many`), not one series at a time."""
+        if not self.low_passes:  # one source and target each, nothing to batch
+            return [self._inputs(x, store, length, end, t) for x, store, length, end, t, _ in
+                    requests]
         verification = self.verification
-        if verification not in ("denoised", "forecast_denoised"):  # one source and target each
-            out = []
-            for x, store, length, end, t, _ in requests:
-                source, target = ("source", length, None), ("target", verification, length,
-                                                            end, None)
-                if source not in store:
-                    store[source] = self.forecast_source(store[length][0], t)
-                if target not in store:
-                    store[target] = self.target_of(store[end], length, t, x[: end[1]])
-                out.append((store[source], store[target]))
-            return out
         keys, missing = [], {}  # missing: (cache, key) -> (series, level, samples cut off)
         for _, store, length, end, t, _ in requests:
             level = self.level_of(t, length)

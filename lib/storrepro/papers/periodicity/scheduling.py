@@ -271,8 +271,7 @@ def _predict(det: PrecisePeriod, caches: dict, g: int, k: int, period: int) -> n
     """``det.predict(caches[("clean", g, k)], period, BINS)``, the history it forecasts from
     kept in ``caches`` by its DWT level: the readings that low-pass the history share it."""
     clean = caches[("clean", g, k)]
-    key = ("source", g, k, det.level_of(period, clean.size)
-           if det.verification in ("denoised", "forecast_denoised") else None)
+    key = ("source", g, k, det.level_of(period, clean.size) if det.low_passes else None)
     if key not in caches:
         caches[key] = det.forecast_source(clean, period)
     return forecast(caches[key], period, BINS)
@@ -283,15 +282,14 @@ def _predictions(det: PrecisePeriod, caches: dict, wanted: list) -> np.ndarray:
     entries in ``caches``: the low-passed histories not yet in it computed in batches
     (:func:`~storrepro.papers.periodicity.precise_period.dwt_lowpass_many`), the forecasts in
     one (:func:`~storrepro.papers.periodicity.precise_period.forecasts`)."""
-    low = det.verification in ("denoised", "forecast_denoised")
     keys, todo = [], {}
     for g, k, period in wanted:
         clean = caches[("clean", g, k)]
-        key = ("source", g, k, det.level_of(period, clean.size) if low else None)
+        key = ("source", g, k, det.level_of(period, clean.size) if det.low_passes else None)
         keys.append(key)
         if key not in caches:
             todo.setdefault(key, clean)
-    if low:
+    if det.low_passes:
         rows = dwt_lowpass_many(list(todo.values()), [key[3] for key in todo], det.wavelet)
         caches.update(zip(todo, rows, strict=True))
     else:  # forecast_source: the preprocessed history itself

@@ -518,9 +518,10 @@ class SchedulingTask:
 
 @dataclass(frozen=True)
 class UnevenSSDs:
-    """A replicate of the primary load regime (``task`` skews its volumes): wrapped so that its
-    repr, which seeds its random stream, differs from an even-load replicate's with the same
-    surrogate settings."""
+    """A replicate of the primary load regime (``task`` skews its volumes), wrapped: its repr
+    seeds the replicate's random stream (from which the smooth twin and the load regimes of a
+    :class:`OneWorkload` draw their workload too), which then differs from a plain
+    :class:`SchedulingTask`'s with the same surrogate settings."""
 
     task: SchedulingTask
 
