@@ -31,11 +31,12 @@ INF = np.inf
 
 #: How the per-event helpers are compiled: they borrow arrays the replay owns and allocate none,
 #: so numba's reference counting (an atomic incref and decref per array argument per call) is
-#: switched off for them.
+#: switched off for them; and only other kernels call them, so they are compiled without the
+#: wrappers through which Python (and C) would call them, which numba otherwise builds and
+#: optimises for every helper.
 borrowing = numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-#: Only other kernels call them: they are compiled without the wrappers through which Python (and
-#: C) would call them, which numba otherwise builds and optimises for every helper. The few that
-#: Python calls (the replay's loops, the HDD model; tests call the VFS-SSD table's add) keep them.
+#: The same for the few that Python calls (the replay's loops, the HDD model; tests call the
+#: VFS-SSD table's add): with those wrappers.
 borrowing_from_python = numba.njit(cache=True, _nrt=False)
 #: How a kernel that allocates (the SSD's pass: scratch arrays) is compiled: with reference
 #: counting, said explicitly because a callee inherits a caller's unset option.
